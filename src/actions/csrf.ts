@@ -1,0 +1,15 @@
+// GET /csrf: the CSRF token (the cookie's when authentic, else a new one); 404 when CSRF checks are skipped.
+import type { ResolvedConfig } from "../config/resolve.js"
+import type { AuthRequest } from "../request/parse.js"
+import { NO_STORE_JSON_HEADERS } from "../response/build.js"
+import { ensureCsrfToken } from "../security/csrf.js"
+import { expiredCookie } from "../session/cookie-store.js"
+import type { ResponseInternal } from "../types.js"
+
+export function csrf(req: AuthRequest, config: ResolvedConfig): ResponseInternal {
+  if (config.skipCSRF) {
+    return { status: 404, cookies: [expiredCookie(config.cookies(req.secure).csrfToken)] }
+  }
+  const { token, cookie } = ensureCsrfToken(req, config)
+  return { status: 200, headers: NO_STORE_JSON_HEADERS, body: { csrfToken: token }, cookies: cookie ? [cookie] : undefined }
+}

@@ -1,0 +1,48 @@
+// GET /signin, /signout, /error, /verify-request: the built-in pages, or redirects to the configured `pages`.
+import type { ResolvedConfig } from "../config/resolve.js"
+import type { AuthRequest } from "../request/parse.js"
+import { HTML_HEADERS } from "../response/build.js"
+import { ensureCsrfToken } from "../security/csrf.js"
+import { resolveCallbackUrl } from "../security/redirect.js"
+import { errorPage, signInPage, signOutPage, verifyRequestPage } from "../pages/index.js"
+import type { ResponseInternal } from "../types.js"
+
+function withQuery(page: string, params: URLSearchParams): string {
+  const query = params.toString()
+  if (!query) return page
+  return `${page}${page.includes("?") ? "&" : "?"}${query}`
+}
+
+export async function signInPageAction(req: AuthRequest, config: ResolvedConfig): Promise<ResponseInternal> {
+  const callbackUrl = await resolveCallbackUrl(req, config)
+  const error = req.query.get("error")
+  if (config.pages.signIn) {
+    const params = new URLSearchParams({ callbackUrl })
+    if (error) params.set("error", error)
+    return { redirect: withQuery(config.pages.signIn, params) }
+  }
+  const { token, cookie } = ensureCsrfToken(req, config)
+  const html = signInPage({
+    providers: config.providerList, basePath: config.basePath, origin: req.origin, csrfToken: token, callbackUrl, error, theme: config.theme,
+  })
+  return { status: 200, headers: HTML_HEADERS, body: html, cookies: cookie ? [cookie] : undefined }
+}
+
+export function signOutPageAction(req: AuthRequest, config: ResolvedConfig): ResponseInternal {
+  if (config.pages.signOut) return { redirect: config.pages.signOut }
+  const { token, cookie } = ensureCsrfToken(req, config)
+  const html = signOutPage({ action: `${req.origin}${config.basePath}/signout`, csrfToken: token, theme: config.theme })
+  return { status: 200, headers: HTML_HEADERS, body: html, cookies: cookie ? [cookie] : undefined }
+}
+
+export function errorPageAction(req: AuthRequest, config: ResolvedConfig): ResponseInternal {
+  const error = req.query.get("error")
+  if (config.pages.error) return { redirect: withQuery(config.pages.error, new URLSearchParams(error ? { error } : {})) }
+  const { status, html } = errorPage({ error, signInUrl: `${req.origin}${config.basePath}/signin`, homeUrl: req.origin, theme: config.theme })
+  return { status, headers: HTML_HEADERS, body: html }
+}
+
+export function verifyRequestPageAction(req: AuthRequest, config: ResolvedConfig): ResponseInternal {
+  if (config.pages.verifyRequest) return { redirect: withQuery(config.pages.verifyRequest, req.query) }
+  return { status: 200, headers: HTML_HEADERS, body: verifyRequestPage({ homeUrl: req.origin, theme: config.theme }) }
+}

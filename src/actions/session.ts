@@ -1,0 +1,52 @@
+// GET /session (read) and POST /session (update, CSRF-checked): the JWT strategy, with re-issue only when due.
+import type { ResolvedConfig } from "../config/resolve.js"
+import { emitEvent } from "../events.js"
+import type { AuthRequest } from "../request/parse.js"
+import { NO_STORE_JSON_HEADERS } from "../response/build.js"
+import { clearJwtSession, isReissueDue, issueJwtSession, readJwtSession } from "../session/jwt.js"
+import type { Cookie, JWT, ResponseInternal, Session } from "../types.js"
+
+const NULL_SESSION: ResponseInternal = Object.freeze({ status: 200, headers: NO_STORE_JSON_HEADERS, body: null })
+
+/** The default `session` callback output: name, email and image of the token, and the expiry. */
+function defaultSession(token: JWT, expires: string): Session {
+  return { user: { name: token.name, email: token.email, image: token.picture }, expires }
+}
+
+/**
+ * Reads (and on update, changes) the JWT session. `update` carries the client's `data` for the `jwt`
+ * callback (trigger "update"); it always re-issues the cookie.
+ */
+export async function session(req: AuthRequest, config: ResolvedConfig, update?: { data: unknown }): Promise<ResponseInternal> {
+  const read = await readJwtSession(req, config)
+  if (read.status === "absent") return NULL_SESSION
+  if (read.status === "invalid") {
+    config.logger.error(read.error)
+    return { status: 200, headers: NO_STORE_JSON_HEADERS, body: null, cookies: clearJwtSession(req, config, read.names) }
+  }
+  let token: JWT | null = read.token
+  let changed = update !== undefined
+  const jwtCallback = config.callbacks.jwt
+  if (jwtCallback) {
+    const before = JSON.stringify(token)
+    token = await jwtCallback(update ? { token, user: undefined as never, trigger: "update", session: update.data } : { token, user: undefined as never, session: undefined })
+    if (!token) return { status: 200, headers: NO_STORE_JSON_HEADERS, body: null, cookies: clearJwtSession(req, config, read.names) }
+    changed ||= JSON.stringify(token) !== before
+  }
+  let cookies: Cookie[] | undefined
+  let expires: string
+  if (changed || isReissueDue(token, read.secretIndex, config)) {
+    const issued = await issueJwtSession(token, req, config, read.names)
+    cookies = issued.cookies
+    expires = issued.expires.toISOString()
+  } else {
+    expires = new Date((token.exp as number) * 1000).toISOString()
+  }
+  const sessionCallback = config.callbacks.session
+  const base = defaultSession(token, expires)
+  const result = sessionCallback
+    ? await sessionCallback({ session: base, token, user: undefined as never, ...(update ? { newSession: update.data, trigger: "update" as const } : {}) })
+    : base
+  await emitEvent(config, "session", { session: result as Session, token })
+  return { status: 200, headers: NO_STORE_JSON_HEADERS, body: result, cookies }
+}

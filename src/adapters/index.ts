@@ -1,0 +1,72 @@
+// The Adapter interface and record types, identical in shape to @auth/core/adapters.
+import type { Awaitable } from "../types.js"
+
+export interface AdapterUser {
+  id: string
+  email: string
+  emailVerified: Date | null
+  name?: string | null
+  image?: string | null
+  [key: string]: unknown
+}
+
+export interface AdapterAccount {
+  userId: string
+  type: "oauth" | "oidc" | "email" | "webauthn"
+  provider: string
+  providerAccountId: string
+  access_token?: string
+  refresh_token?: string
+  expires_at?: number
+  token_type?: string
+  scope?: string
+  id_token?: string
+  session_state?: string | null
+  [key: string]: unknown
+}
+
+export interface AdapterSession {
+  sessionToken: string
+  userId: string
+  expires: Date
+}
+
+export interface VerificationToken {
+  identifier: string
+  expires: Date
+  token: string
+}
+
+export interface AdapterAuthenticator {
+  credentialID: string
+  userId: string
+  providerAccountId: string
+  counter: number
+  credentialBackedUp: boolean
+  credentialPublicKey: string
+  credentialDeviceType: string
+  transports?: string | null
+}
+
+/** Every method is optional; which ones a config needs depends on the strategy and providers. */
+export interface Adapter {
+  createUser?(user: AdapterUser): Awaitable<AdapterUser>
+  getUser?(id: string): Awaitable<AdapterUser | null>
+  getUserByEmail?(email: string): Awaitable<AdapterUser | null>
+  getUserByAccount?(providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">): Awaitable<AdapterUser | null>
+  updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>
+  deleteUser?(userId: string): Promise<void> | Awaitable<AdapterUser | null | undefined>
+  linkAccount?(account: AdapterAccount): Promise<void> | Awaitable<AdapterAccount | null | undefined>
+  unlinkAccount?(providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">): Promise<void> | Awaitable<AdapterAccount | undefined>
+  createSession?(session: { sessionToken: string; userId: string; expires: Date }): Awaitable<AdapterSession>
+  getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
+  updateSession?(session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">): Awaitable<AdapterSession | null | undefined>
+  deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>
+  createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
+  useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
+  getAccount?(providerAccountId: AdapterAccount["providerAccountId"], provider: AdapterAccount["provider"]): Awaitable<AdapterAccount | null>
+  getAuthenticator?(credentialID: AdapterAuthenticator["credentialID"]): Awaitable<AdapterAuthenticator | null>
+  createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
+  listAuthenticatorsByUserId?(userId: AdapterAuthenticator["userId"]): Awaitable<AdapterAuthenticator[]>
+  updateAuthenticatorCounter?(credentialID: AdapterAuthenticator["credentialID"], newCounter: AdapterAuthenticator["counter"]): Awaitable<AdapterAuthenticator>
+}

@@ -1,0 +1,37 @@
+// Auth(request, config): the whole pipeline — resolve config, parse, route, run the action, build the Response.
+import { AuthError } from "./errors.js"
+import { resolveConfig } from "./config/resolve.js"
+import { parseRequest, type AuthRequest } from "./request/parse.js"
+import { route } from "./router.js"
+import { toResponse } from "./response/build.js"
+import { configurationErrorResponse, errorResponse } from "./response/error.js"
+import type { AuthConfig, ResponseInternal } from "./types.js"
+import type { raw } from "./symbols.js"
+
+/**
+ * Handles one auth request. Returns a web `Response`, or the internal response object when the config
+ * carries the `raw` marker (`{ ...config, raw }`).
+ */
+export async function Auth(request: Request, config: AuthConfig & { raw: typeof raw }): Promise<ResponseInternal>
+export async function Auth(request: Request, config: Omit<AuthConfig, "raw">): Promise<Response>
+export async function Auth(request: Request, config: AuthConfig): Promise<Response | ResponseInternal>
+export async function Auth(request: Request, config: AuthConfig): Promise<Response | ResponseInternal> {
+  const resolved = resolveConfig(config)
+  const returnRedirect = request.headers.has("x-auth-return-redirect")
+  const deliver = (res: ResponseInternal): Response | ResponseInternal => (resolved.raw ? res : toResponse(res, returnRedirect))
+  if (resolved.error) {
+    resolved.logger.error(resolved.error)
+    return deliver(configurationErrorResponse(request, resolved))
+  }
+  let req: AuthRequest | undefined
+  try {
+    req = await parseRequest(request, resolved)
+    const handler = route(req, resolved)
+    return deliver(await handler())
+  } catch (caught) {
+    const error = caught instanceof Error ? caught : new Error(String(caught))
+    resolved.logger.error(error)
+    if (resolved.raw && error instanceof AuthError && !returnRedirect) throw error
+    return deliver(errorResponse(error, req, request, resolved))
+  }
+}

@@ -1,0 +1,202 @@
+// Resolves and checks a config once per config object (WeakMap memo); the result is frozen and shared by all requests.
+import {
+  type AuthError, InvalidEndpoints, MissingAdapter, MissingAdapterMethods, MissingAuthorize, MissingSecret, UnsupportedStrategy,
+  ExperimentalFeatureNotEnabled, UntrustedHost,
+} from "../errors.js"
+import { createLogger } from "../logger.js"
+import { defaultCookies } from "../session/cookie-store.js"
+import { raw, skipCSRFCheck } from "../symbols.js"
+import type {
+  AuthConfig, CallbacksOptions, CookiesOptions, EventCallbacks, JWTOptions, LoggerInstance, PagesOptions, SessionOptions, Theme,
+} from "../types.js"
+import type { ProviderConfig } from "../providers/types.js"
+import type { Adapter } from "../adapters/index.js"
+import { envFlag } from "./env.js"
+import { DEFAULT_MAX_AGE } from "../jwt/index.js"
+
+/** Secrets shorter than this are refused: a short secret makes every session token guessable offline. */
+export const MIN_SECRET_LENGTH = 32
+
+/** A provider as the handler uses it. */
+export type ResolvedProvider = Readonly<ProviderConfig>
+
+/** The config after defaults, checks and derivations; built once per config object and frozen. */
+export interface ResolvedConfig {
+  readonly source: AuthConfig
+  readonly basePath: string
+  readonly secrets: readonly string[]
+  /** The secret as Auth.js stringifies it for CSRF hashes (arrays comma-joined). */
+  readonly csrfSecret: string
+  readonly providers: ReadonlyMap<string, ResolvedProvider>
+  readonly providerList: readonly ResolvedProvider[]
+  readonly session: Readonly<SessionOptions>
+  readonly jwt: Readonly<Partial<Pick<JWTOptions, "encode" | "decode">> & { maxAge: number }>
+  readonly callbacks: Readonly<CallbacksOptions>
+  readonly events: Readonly<EventCallbacks>
+  readonly logger: LoggerInstance
+  readonly pages: Readonly<Partial<PagesOptions>>
+  readonly theme: Readonly<Theme>
+  readonly adapter: Adapter | undefined
+  readonly skipCSRF: boolean
+  readonly raw: boolean
+  readonly trustHost: boolean
+  /** AUTH_URL, when set: the canonical origin of every URL the handler builds (HT-02). */
+  readonly canonicalUrl: URL | undefined
+  readonly useSecureCookies: boolean | undefined
+  /** A configuration error found at resolve time; every request answers with it. */
+  readonly error: AuthError | undefined
+  /** Cookie names and attributes for a secure or plain origin, user overrides applied. */
+  cookies(secure: boolean): Readonly<CookiesOptions>
+}
+
+const memo = new WeakMap<AuthConfig, ResolvedConfig>()
+
+function readEnv(name: string): string | undefined {
+  return typeof process !== "undefined" ? process.env[name] : undefined
+}
+
+function normaliseBasePath(basePath: string | undefined): string {
+  const path = basePath ?? "/auth"
+  return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path
+}
+
+function resolveProviders(config: AuthConfig): { list: ResolvedProvider[]; error?: AuthError } {
+  const list: ResolvedProvider[] = []
+  const seen = new Set<string>()
+  if (!Array.isArray(config.providers)) return { list, error: new InvalidEndpoints("`providers` must be an array of providers.") }
+  for (const [index, entry] of config.providers.entries()) {
+    const provider = typeof entry === "function" ? entry() : entry
+    if (!provider || typeof provider !== "object" || typeof provider.id !== "string" || provider.id === "") {
+      return { list, error: new InvalidEndpoints(`providers[${index}] has no \`id\`.`) }
+    }
+    if (seen.has(provider.id)) {
+      return { list, error: new InvalidEndpoints(`providers[${index}]: duplicate provider id "${provider.id}"; give each provider a unique \`id\`.`) }
+    }
+    seen.add(provider.id)
+    if (provider.type === "credentials" && typeof provider.authorize !== "function") {
+      return { list, error: new MissingAuthorize(`providers[${index}] ("${provider.id}"): a credentials provider needs an \`authorize\` function.`) }
+    }
+    if ((provider.type === "oauth" || provider.type === "oidc")) {
+      const p = provider as Record<string, unknown>
+      if (!p.issuer && !p.authorization && !p.token && !p.userinfo && !p.wellKnown) {
+        return { list, error: new InvalidEndpoints(`providers[${index}] ("${provider.id}"): set \`issuer\`, or the \`authorization\`, \`token\` and \`userinfo\` endpoints.`) }
+      }
+    }
+    list.push(Object.freeze({ ...provider, name: provider.name ?? provider.id }))
+  }
+  return { list }
+}
+
+function checkSecrets(secret: AuthConfig["secret"]): { secrets: string[]; error?: AuthError } {
+  const secrets = Array.isArray(secret) ? secret.filter((s) => s !== undefined) : secret ? [secret] : []
+  if (secrets.length === 0) {
+    return { secrets, error: new MissingSecret("Please define a `secret` (or set the AUTH_SECRET environment variable). Generate one with `openssl rand -base64 33`.") }
+  }
+  for (const [i, s] of secrets.entries()) {
+    const where = Array.isArray(secret) ? `secret[${i}]` : "secret"
+    if (typeof s !== "string") return { secrets, error: new MissingSecret(`\`${where}\` must be a string.`) }
+    if (s.length < MIN_SECRET_LENGTH) {
+      return { secrets, error: new MissingSecret(`\`${where}\` is too short (${s.length} characters); use at least ${MIN_SECRET_LENGTH}, e.g. from \`openssl rand -base64 33\`.`) }
+    }
+  }
+  return { secrets }
+}
+
+const databaseMethods = [
+  "createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "linkAccount", "createSession", "getSessionAndUser",
+  "updateSession", "deleteSession",
+] as const
+
+function build(config: AuthConfig): ResolvedConfig {
+  const logger = createLogger(config)
+  const { list, error: providerError } = resolveProviders(config)
+  const { secrets, error: secretError } = checkSecrets(config.secret)
+  const authUrl = readEnv("AUTH_URL")
+  let canonicalUrl: URL | undefined
+  try {
+    canonicalUrl = authUrl ? new URL(authUrl) : undefined
+  } catch {
+    canonicalUrl = undefined
+  }
+  const trustHost = config.trustHost ?? envFlag(readEnv("AUTH_TRUST_HOST")) ?? canonicalUrl !== undefined
+  const adapter = config.adapter
+  const strategy = config.session?.strategy ?? (adapter ? "database" : "jwt")
+  const maxAge = config.session?.maxAge ?? DEFAULT_MAX_AGE
+  let error: AuthError | undefined
+  if (!trustHost && !canonicalUrl) {
+    error = new UntrustedHost("Host must be trusted: set `trustHost: true` (or AUTH_TRUST_HOST=true) when your platform sets the Host header safely, or set AUTH_URL.")
+  }
+  error ??= secretError ?? providerError
+  if (!error && strategy === "database") {
+    if (!adapter) error = new MissingAdapter("`session.strategy: \"database\"` needs an `adapter`.")
+    else {
+      const missing = databaseMethods.filter((m) => typeof adapter[m] !== "function")
+      if (missing.length) error = new MissingAdapterMethods(`The adapter lacks methods the database strategy needs: ${missing.join(", ")}.`)
+    }
+  }
+  if (!error && list.some((p) => p.type === "email") && !adapter) error = new MissingAdapter("An email provider needs an `adapter` to store verification tokens.")
+  if (!error && list.some((p) => p.type === "webauthn") && !config.experimental?.enableWebAuthn) {
+    error = new ExperimentalFeatureNotEnabled("WebAuthn is experimental: set `experimental.enableWebAuthn: true` to use it.")
+  }
+  if (!error && strategy === "database" && list.length > 0 && list.every((p) => p.type === "credentials")) {
+    // Supported by Gatehouse (database sessions for credentials sign-in arrive with the adapter capability).
+    error = new UnsupportedStrategy("Credentials sign-in with the database strategy is not available yet; use `session.strategy: \"jwt\"`.")
+  }
+  const cookieCache = new Map<boolean, CookiesOptions>()
+  const cookies = (secure: boolean): CookiesOptions => {
+    let hit = cookieCache.get(secure)
+    if (!hit) {
+      const defaults = defaultCookies(secure)
+      const overrides = config.cookies ?? {}
+      hit = { ...defaults }
+      for (const key of Object.keys(defaults) as (keyof CookiesOptions)[]) {
+        const o = overrides[key]
+        if (o) hit[key] = { name: o.name ?? defaults[key].name, options: { ...defaults[key].options, ...o.options } }
+      }
+      Object.freeze(hit)
+      cookieCache.set(secure, hit)
+    }
+    return hit
+  }
+  const resolved: ResolvedConfig = {
+    source: config,
+    basePath: normaliseBasePath(config.basePath),
+    secrets,
+    csrfSecret: Array.isArray(config.secret) ? config.secret.join(",") : String(config.secret ?? ""),
+    providers: new Map(list.map((p) => [p.id, p])),
+    providerList: list,
+    session: Object.freeze({
+      strategy,
+      maxAge,
+      updateAge: config.session?.updateAge ?? 86400,
+      generateSessionToken: config.session?.generateSessionToken ?? (() => crypto.randomUUID()),
+    }),
+    jwt: Object.freeze({ maxAge: config.jwt?.maxAge ?? maxAge, encode: config.jwt?.encode, decode: config.jwt?.decode }),
+    callbacks: Object.freeze({ ...config.callbacks }),
+    events: Object.freeze({ ...config.events }),
+    logger,
+    pages: Object.freeze({ ...config.pages }),
+    theme: Object.freeze({ colorScheme: "auto", ...config.theme }),
+    adapter,
+    skipCSRF: config.skipCSRFCheck === skipCSRFCheck,
+    raw: config.raw === raw,
+    trustHost,
+    canonicalUrl,
+    useSecureCookies: config.useSecureCookies,
+    error,
+    cookies,
+  }
+  if (config.experimental?.enableWebAuthn) logger.warn("experimental-webauthn")
+  if (config.debug) logger.warn("debug-enabled")
+  return Object.freeze(resolved)
+}
+
+/** The resolved config for this config object, computed on first use and cached. */
+export function resolveConfig(config: AuthConfig): ResolvedConfig {
+  let resolved = memo.get(config)
+  if (!resolved) {
+    resolved = build(config)
+    memo.set(config, resolved)
+  }
+  return resolved
+}

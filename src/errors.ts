@@ -1,0 +1,99 @@
+// Error classes: one base class, one subclass per Auth.js error type, and the type -> (page, status, public code) table.
+
+/** How an error is shown: on the sign-in page (`?error=` banner) or on the error page. */
+export type ErrorKind = "signIn" | "error"
+
+/** Base class of every error Gatehouse throws or logs. `type` names the case; detail lives in `cause`. */
+export class AuthError extends Error {
+  /** The Auth.js error type name; subclasses narrow it to a literal. */
+  readonly type: string = "AuthError"
+  /** Whether a user is sent back to the sign-in page or to the error page. */
+  readonly kind: ErrorKind = "error"
+  constructor(message?: string, options?: { cause?: unknown }) {
+    super(message ?? "", options?.cause === undefined ? undefined : { cause: options.cause })
+    this.name = new.target.name
+  }
+}
+
+/** Errors that send the user back to the sign-in page with `?error=<type>`. */
+export class SignInError extends AuthError {
+  override readonly kind = "signIn"
+}
+
+export class AccessDenied extends AuthError { override readonly type = "AccessDenied" }
+export class AdapterError extends AuthError { override readonly type = "AdapterError" }
+export class CallbackRouteError extends AuthError { override readonly type = "CallbackRouteError" }
+export class ErrorPageLoop extends AuthError { override readonly type = "ErrorPageLoop" }
+export class EventError extends AuthError { override readonly type = "EventError" }
+export class InvalidCallbackUrl extends AuthError { override readonly type = "InvalidCallbackUrl" }
+/** Thrown (or returned as null from `authorize`) when credentials are wrong. Subclass it and set `code` to pass a reason to the page. */
+export class CredentialsSignin extends SignInError {
+  override readonly type = "CredentialsSignin"
+  /** Sent to the sign-in page as `&code=`; keep it free of secrets. */
+  code: string = "credentials"
+}
+export class InvalidEndpoints extends AuthError { override readonly type = "InvalidEndpoints" }
+export class InvalidCheck extends AuthError { override readonly type = "InvalidCheck" }
+export class JWTSessionError extends AuthError { override readonly type = "JWTSessionError" }
+export class MissingAdapter extends AuthError { override readonly type = "MissingAdapter" }
+export class MissingAdapterMethods extends AuthError { override readonly type = "MissingAdapterMethods" }
+export class MissingAuthorize extends AuthError { override readonly type = "MissingAuthorize" }
+export class MissingSecret extends AuthError { override readonly type = "MissingSecret" }
+export class OAuthAccountNotLinked extends SignInError { override readonly type = "OAuthAccountNotLinked" }
+export class OAuthCallbackError extends SignInError { override readonly type = "OAuthCallbackError" }
+export class OAuthProfileParseError extends AuthError { override readonly type = "OAuthProfileParseError" }
+export class SessionTokenError extends AuthError { override readonly type = "SessionTokenError" }
+export class OAuthSignInError extends SignInError { override readonly type = "OAuthSignInError" }
+export class EmailSignInError extends SignInError { override readonly type = "EmailSignInError" }
+export class SignOutError extends AuthError { override readonly type = "SignOutError" }
+export class UnknownAction extends AuthError {
+  override readonly type = "UnknownAction"
+  /** Set when the action exists but not for this method: the methods it accepts (answered as 405 with `Allow`). */
+  allow: readonly string[] | undefined
+  constructor(message?: string, options?: { cause?: unknown; allow?: readonly string[] }) {
+    super(message, options)
+    this.allow = options?.allow
+  }
+}
+export class UnsupportedStrategy extends AuthError { override readonly type = "UnsupportedStrategy" }
+export class InvalidProvider extends AuthError { override readonly type = "InvalidProvider" }
+export class UntrustedHost extends AuthError { override readonly type = "UntrustedHost" }
+export class Verification extends AuthError { override readonly type = "Verification" }
+export class MissingCSRF extends SignInError { override readonly type = "MissingCSRF" }
+export class AccountNotLinked extends SignInError { override readonly type = "AccountNotLinked" }
+export class DuplicateConditionalUI extends AuthError { override readonly type = "DuplicateConditionalUI" }
+export class MissingWebAuthnAutocomplete extends AuthError { override readonly type = "MissingWebAuthnAutocomplete" }
+export class WebAuthnVerificationError extends AuthError { override readonly type = "WebAuthnVerificationError" }
+export class ExperimentalFeatureNotEnabled extends AuthError { override readonly type = "ExperimentalFeatureNotEnabled" }
+/** Gatehouse only: a request Gatehouse refuses to read (bad body, wrong content, too large). Carries the HTTP status. */
+export class InvalidRequest extends AuthError {
+  override readonly type = "InvalidRequest"
+  constructor(message: string, readonly status: 400 | 413 | 415 | 431 = 400, options?: { cause?: unknown }) {
+    super(message, options)
+  }
+}
+
+/** Every concrete error; `switch (error.type)` narrows it. */
+export type AnyAuthError =
+  | AccessDenied | AdapterError | CallbackRouteError | ErrorPageLoop | EventError | InvalidCallbackUrl
+  | CredentialsSignin | InvalidEndpoints | InvalidCheck | JWTSessionError | MissingAdapter | MissingAdapterMethods
+  | MissingAuthorize | MissingSecret | OAuthAccountNotLinked | OAuthCallbackError | OAuthProfileParseError
+  | SessionTokenError | OAuthSignInError | EmailSignInError | SignOutError | UnknownAction | UnsupportedStrategy
+  | InvalidProvider | UntrustedHost | Verification | MissingCSRF | AccountNotLinked | DuplicateConditionalUI
+  | MissingWebAuthnAutocomplete | WebAuthnVerificationError | ExperimentalFeatureNotEnabled | InvalidRequest
+
+/** The error types whose name may be shown to the browser in `?error=`; everything else becomes `Configuration`. */
+const clientSafeTypes = new Set([
+  "CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbackError", "AccessDenied", "Verification",
+  "MissingCSRF", "AccountNotLinked", "WebAuthnVerificationError",
+])
+
+/** The public `?error=` code for an error: its type when client-safe, else `Configuration`. */
+export function publicErrorCode(error: unknown): string {
+  return error instanceof AuthError && clientSafeTypes.has(error.type) ? error.type : "Configuration"
+}
+
+/** Whether an error is one of ours (works across duplicate copies of the module too). */
+export function isAuthError(error: unknown): error is AuthError {
+  return error instanceof AuthError
+}

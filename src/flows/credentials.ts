@@ -1,0 +1,46 @@
+// Credentials sign-in: authorize() -> a verified identity, or CredentialsSignin. No session or cookie work here.
+import { CallbackRouteError, CredentialsSignin } from "../errors.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+import type { CredentialsConfig } from "../providers/types.js"
+import type { AuthRequest } from "../request/parse.js"
+import type { Account, User } from "../types.js"
+
+/** What every sign-in flow hands to the session layer: who signed in, with which account. */
+export interface VerifiedIdentity {
+  user: User & { id: string }
+  account: Account
+  profile?: Record<string, unknown>
+  /** The credentials as submitted (credentials flow only), for the signIn callback. */
+  credentials?: Record<string, string>
+}
+
+/** The string fields of the body: what `authorize` receives (non-string JSON values are dropped, CR-04). */
+function credentialInput(req: AuthRequest): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [key, value] of Object.entries(req.body)) if (typeof value === "string") out[key] = value
+  return out
+}
+
+/** Calls the provider's `authorize`; null, a throw or a user without `id` end the sign-in with a typed error. */
+export async function verifyCredentials(req: AuthRequest, config: ResolvedConfig, provider: CredentialsConfig): Promise<VerifiedIdentity> {
+  const credentials = credentialInput(req)
+  const request = new Request(req.url, { method: "POST", headers: req.headers, body: JSON.stringify(credentials) })
+  let user: User | null
+  try {
+    user = await provider.authorize(credentials, request)
+  } catch (error) {
+    if (error instanceof CredentialsSignin) throw error
+    throw new CallbackRouteError("The credentials provider's `authorize` threw.", { cause: error })
+  }
+  if (!user) throw new CredentialsSignin("`authorize` returned no user: the credentials are wrong.")
+  if (user.id === undefined || user.id === null || String(user.id) === "") {
+    config.logger.warn("credentials-authorize-missing-id")
+    throw new CredentialsSignin("`authorize` returned a user without `id`; return the user's id so the session has a subject.")
+  }
+  const id = String(user.id)
+  return {
+    user: { ...user, id },
+    account: { providerAccountId: id, type: "credentials", provider: provider.id },
+    credentials,
+  }
+}

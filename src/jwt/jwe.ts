@@ -1,0 +1,166 @@
+// JWE compact serialisation, `dir` + A256CBC-HS512 (and A256GCM on decode), on synchronous node:crypto.
+// Keys are HKDF-SHA256(secret, salt = cookie name) as Auth.js derives them; keys and kids are cached per (secret, salt).
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from "node:crypto"
+
+type Enc = "A256CBC-HS512" | "A256GCM"
+
+/** A derived content-encryption key with its RFC 7638 thumbprint (`kid`). */
+interface DerivedKey {
+  readonly key: Buffer
+  readonly kid: string
+  /** base64url of the protected header `{"alg":"dir","enc":…,"kid":…}`, built once. */
+  readonly protectedHeader: string
+}
+
+const MAX_KEY_CACHE = 256
+const keyCache = new Map<string, DerivedKey>()
+
+/**
+ * Derives (once) the key for a secret and salt. The cache is keyed only by (enc, secret, salt), so
+ * garbage input can never grow it (DS-06).
+ * @see RFC 5869 (HKDF), RFC 7638 (JWK thumbprint)
+ */
+export function deriveKey(secret: string, salt: string, enc: Enc = "A256CBC-HS512"): DerivedKey {
+  const cacheKey = `${enc}\u0000${salt}\u0000${secret}`
+  const hit = keyCache.get(cacheKey)
+  if (hit) return hit
+  const length = enc === "A256GCM" ? 32 : 64
+  const info = `Auth.js Generated Encryption Key (${salt})`
+  const key = Buffer.from(hkdfSync("sha256", secret, salt, info, length))
+  const jwk = `{"k":"${key.toString("base64url")}","kty":"oct"}`
+  const kid = createHash(length === 64 ? "sha512" : "sha256").update(jwk).digest("base64url")
+  const protectedHeader = Buffer.from(`{"alg":"dir","enc":"${enc}","kid":"${kid}"}`).toString("base64url")
+  const derived: DerivedKey = { key, kid, protectedHeader }
+  if (keyCache.size >= MAX_KEY_CACHE) keyCache.delete(keyCache.keys().next().value as string)
+  keyCache.set(cacheKey, derived)
+  return derived
+}
+
+function lengthBlock(aadLength: number): Buffer {
+  const al = Buffer.alloc(8)
+  al.writeBigUInt64BE(BigInt(aadLength) * 8n)
+  return al
+}
+
+/** The A256CBC-HS512 authentication tag. @see RFC 7518 §5.2.2.1 */
+function cbcTag(macKey: Buffer, aad: Buffer, iv: Buffer, ciphertext: Buffer): Buffer {
+  return createHmac("sha512", macKey).update(aad).update(iv).update(ciphertext).update(lengthBlock(aad.length)).digest().subarray(0, 32)
+}
+
+/** Encrypts a claims object with `dir` + A256CBC-HS512 under the first secret. */
+export function encryptClaims(payload: Record<string, unknown>, secret: string, salt: string): string {
+  const { key, protectedHeader } = deriveKey(secret, salt)
+  const iv = randomBytes(16)
+  const cipher = createCipheriv("aes-256-cbc", key.subarray(32, 64), iv)
+  const ciphertext = Buffer.concat([cipher.update(JSON.stringify(payload), "utf8"), cipher.final()])
+  const tag = cbcTag(key.subarray(0, 32), Buffer.from(protectedHeader, "ascii"), iv, ciphertext)
+  return `${protectedHeader}..${iv.toString("base64url")}.${ciphertext.toString("base64url")}.${tag.toString("base64url")}`
+}
+
+/** Why a token was refused. Never contains token material. */
+export class JweError extends Error {}
+
+const B64URL = /^[A-Za-z0-9_-]*$/
+const MAX_TOKEN_LENGTH = 200_000
+
+interface Header { alg: string; enc: Enc; kid?: string }
+
+/** Parses and checks the protected header before any key is derived (CK-02). */
+function parseHeader(encoded: string): Header {
+  let header: unknown
+  try {
+    header = JSON.parse(Buffer.from(encoded, "base64url").toString("utf8"))
+  } catch {
+    throw new JweError("protected header is not JSON")
+  }
+  if (typeof header !== "object" || header === null || Array.isArray(header)) throw new JweError("protected header is not an object")
+  const h = header as Record<string, unknown>
+  for (const name of Object.keys(h)) {
+    if (name !== "alg" && name !== "enc" && name !== "kid") throw new JweError(`unsupported header member "${name.slice(0, 20)}"`)
+  }
+  if (h.alg !== "dir") throw new JweError("alg must be dir")
+  if (h.enc !== "A256CBC-HS512" && h.enc !== "A256GCM") throw new JweError("enc must be A256CBC-HS512 or A256GCM")
+  if (h.kid !== undefined && typeof h.kid !== "string") throw new JweError("kid must be a string")
+  return h as unknown as Header
+}
+
+/**
+ * Picks the secret for a token: with a `kid`, the one whose derived key has that thumbprint (no trial
+ * decryption, CK-06); without, only the first secret (as Auth.js does).
+ */
+function selectKey(header: Header, secrets: readonly string[], salt: string): { derived: DerivedKey; index: number } {
+  if (header.kid === undefined) return { derived: deriveKey(secrets[0] as string, salt, header.enc), index: 0 }
+  for (let i = 0; i < secrets.length; i++) {
+    const derived = deriveKey(secrets[i] as string, salt, header.enc)
+    if (derived.kid === header.kid) return { derived, index: i }
+  }
+  throw new JweError("no secret matches the token's kid")
+}
+
+/** The decrypted claims and which secret (index into the secrets) opened them. */
+export interface Decrypted {
+  payload: Record<string, unknown>
+  secretIndex: number
+}
+
+/** Decrypts and authenticates a compact JWE; throws `JweError` on any fault. Claims are not checked here. */
+export function decryptClaims(token: string, secrets: readonly string[], salt: string): Decrypted {
+  if (token.length > MAX_TOKEN_LENGTH) throw new JweError("token too large")
+  const parts = token.split(".")
+  if (parts.length !== 5) throw new JweError("not a compact JWE")
+  const [h = "", encryptedKey, ivPart = "", ctPart = "", tagPart = ""] = parts
+  if (encryptedKey !== "") throw new JweError("dir tokens have no encrypted key")
+  if (!B64URL.test(h) || !B64URL.test(ivPart) || !B64URL.test(ctPart) || !B64URL.test(tagPart)) throw new JweError("bad base64url")
+  const header = parseHeader(h)
+  const { derived, index } = selectKey(header, secrets, salt)
+  const iv = Buffer.from(ivPart, "base64url")
+  const ciphertext = Buffer.from(ctPart, "base64url")
+  const tag = Buffer.from(tagPart, "base64url")
+  const aad = Buffer.from(h, "ascii")
+  let plaintext: Buffer
+  try {
+    if (header.enc === "A256CBC-HS512") {
+      if (iv.length !== 16 || tag.length !== 32) throw new JweError("bad iv or tag length")
+      const expected = cbcTag(derived.key.subarray(0, 32), aad, iv, ciphertext)
+      if (!timingSafeEqual(expected, tag)) throw new JweError("authentication tag mismatch")
+      const decipher = createDecipheriv("aes-256-cbc", derived.key.subarray(32, 64), iv)
+      plaintext = Buffer.concat([decipher.update(ciphertext), decipher.final()])
+    } else {
+      if (iv.length !== 12 || tag.length !== 16) throw new JweError("bad iv or tag length")
+      const decipher = createDecipheriv("aes-256-gcm", derived.key, iv)
+      decipher.setAAD(aad)
+      decipher.setAuthTag(tag)
+      plaintext = Buffer.concat([decipher.update(ciphertext), decipher.final()])
+    }
+  } catch (error) {
+    if (error instanceof JweError) throw error
+    throw new JweError("decryption failed")
+  }
+  let payload: unknown
+  try {
+    payload = JSON.parse(plaintext.toString("utf8"))
+  } catch {
+    throw new JweError("payload is not JSON")
+  }
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) throw new JweError("payload is not a claims object")
+  return { payload: payload as Record<string, unknown>, secretIndex: index }
+}
+
+/** Seconds of clock skew tolerated on `exp` and `nbf`, as Auth.js. */
+export const CLOCK_TOLERANCE = 15
+
+/** Checks the time claims: `exp` required and not past (with tolerance), `nbf`/`iat` numeric if present. @see RFC 7519 §4.1.4 */
+export function assertTimeClaims(payload: Record<string, unknown>, nowSeconds: number): void {
+  const { exp, nbf, iat } = payload
+  if (typeof exp !== "number" || !Number.isFinite(exp)) throw new JweError("exp missing")
+  if (exp <= nowSeconds - CLOCK_TOLERANCE) throw new JweError("token expired")
+  if (nbf !== undefined && (typeof nbf !== "number" || nbf > nowSeconds + CLOCK_TOLERANCE)) throw new JweError("token not yet valid")
+  if (iat !== undefined && typeof iat !== "number") throw new JweError("iat is not a number")
+}
+
+/** Adds `iat`, `exp` and a fresh `jti`, overwriting any present, as Auth.js does on every encode. */
+export function withTimeClaims(token: Record<string, unknown>, maxAge: number, nowSeconds: number): Record<string, unknown> {
+  return { ...token, iat: nowSeconds, exp: nowSeconds + maxAge, jti: randomUUID() }
+}
+
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000)

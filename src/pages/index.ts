@@ -1,0 +1,84 @@
+// The built-in pages as pure functions: props -> HTML string.
+import type { ResolvedProvider } from "../config/resolve.js"
+import type { CredentialsConfig } from "../providers/types.js"
+import type { Theme } from "../types.js"
+import { documentShell, escapeHtml } from "./html.js"
+
+/** Sign-in page banners keyed by `?error=` (legacy v4 codes included, as Auth.js clients send them). */
+const signInErrors: Record<string, string> = {
+  Signin: "Try signing in with a different account.",
+  OAuthSignin: "Try signing in with a different account.",
+  OAuthCallbackError: "Try signing in with a different account.",
+  OAuthCreateAccount: "Try signing in with a different account.",
+  EmailCreateAccount: "Try signing in with a different account.",
+  Callback: "Try signing in with a different account.",
+  OAuthAccountNotLinked: "To confirm your identity, sign in with the same account you used originally.",
+  EmailSignin: "The e-mail could not be sent.",
+  CredentialsSignin: "Sign in failed. Check the details you provided are correct.",
+  SessionRequired: "Please sign in to access this page.",
+  MissingCSRF: "The form expired. Please try again.",
+}
+const defaultSignInError = "Unable to sign in."
+
+export interface SignInPageProps {
+  providers: readonly ResolvedProvider[]
+  basePath: string
+  origin: string
+  csrfToken: string
+  callbackUrl: string
+  error?: string | null
+  theme: Theme
+}
+
+export function signInPage(props: SignInPageProps): string {
+  const { providers, basePath, origin, csrfToken, callbackUrl, error, theme } = props
+  const hidden = `<input type="hidden" name="csrfToken" value="${escapeHtml(csrfToken)}"><input type="hidden" name="callbackUrl" value="${escapeHtml(callbackUrl)}">`
+  const banner = error ? `<div class="error" role="alert">${escapeHtml(signInErrors[error] ?? defaultSignInError)}</div>` : ""
+  const sections: string[] = []
+  for (const p of providers) {
+    if (p.type === "credentials") {
+      const fields = Object.entries((p as CredentialsConfig).credentials ?? {})
+      if (fields.length === 0) continue
+      const inputs = fields
+        .map(([name, f]) => `<label for="input-${escapeHtml(name)}-for-${escapeHtml(p.id)}">${escapeHtml(f.label ?? name)}</label><input id="input-${escapeHtml(name)}-for-${escapeHtml(p.id)}" name="${escapeHtml(name)}" type="${escapeHtml(f.type ?? "text")}" placeholder="${escapeHtml(f.placeholder ?? "")}">`)
+        .join("")
+      sections.push(`<form action="${escapeHtml(`${origin}${basePath}/callback/${p.id}`)}" method="POST">${hidden}${inputs}<button type="submit">Sign in with ${escapeHtml(p.name)}</button></form>`)
+    } else if (p.type === "oauth" || p.type === "oidc" || p.type === "email") {
+      const email = p.type === "email" ? `<label for="input-email-for-${escapeHtml(p.id)}">Email</label><input id="input-email-for-${escapeHtml(p.id)}" name="email" type="email" required>` : ""
+      sections.push(`<form action="${escapeHtml(`${origin}${basePath}/signin/${p.id}`)}" method="POST">${hidden}${email}<button type="submit">Sign in with ${escapeHtml(p.name)}</button></form>`)
+    }
+  }
+  return documentShell("Sign In", `<h1>Sign in</h1>${banner}${sections.join("<hr>")}`, theme)
+}
+
+export function signOutPage(props: { action: string; csrfToken: string; theme: Theme }): string {
+  return documentShell(
+    "Sign Out",
+    `<h1>Sign out</h1><p>Are you sure you want to sign out?</p><form action="${escapeHtml(props.action)}" method="POST"><input type="hidden" name="csrfToken" value="${escapeHtml(props.csrfToken)}"><button id="submitButton" type="submit">Sign out</button></form>`,
+    props.theme,
+  )
+}
+
+const errorPages: Record<string, { status: number; heading: string; message: string }> = {
+  Configuration: { status: 500, heading: "Server error", message: "There is a problem with the server configuration. Check the server logs for more information." },
+  AccessDenied: { status: 403, heading: "Access denied", message: "You do not have permission to sign in." },
+  Verification: { status: 403, heading: "Unable to sign in", message: "The sign in link is no longer valid. It may have been used already or it may have expired." },
+}
+const defaultErrorPage = { status: 200, heading: "Error", message: "Something went wrong while signing in." }
+
+/** The error page for a public error code; unknown codes get the generic page and are never reflected (RD-09). */
+export function errorPage(props: { error: string | null; signInUrl: string; homeUrl: string; theme: Theme }): { status: number; html: string } {
+  const page = (props.error && Object.hasOwn(errorPages, props.error) ? errorPages[props.error] : undefined) ?? defaultErrorPage
+  const link = props.error === "Verification" || page === defaultErrorPage || props.error === "AccessDenied"
+    ? `<a class="button" href="${escapeHtml(props.signInUrl)}">Sign in</a>`
+    : `<a class="button" href="${escapeHtml(props.homeUrl)}">Home</a>`
+  return { status: page.status, html: documentShell("Error", `<h1>${escapeHtml(page.heading)}</h1><p>${escapeHtml(page.message)}</p>${link}`, props.theme) }
+}
+
+export function verifyRequestPage(props: { homeUrl: string; theme: Theme }): string {
+  return documentShell(
+    "Verify Request",
+    `<h1>Check your email</h1><p>A sign in link has been sent to your email address.</p><a class="button" href="${escapeHtml(props.homeUrl)}">Home</a>`,
+    props.theme,
+  )
+}

@@ -1,0 +1,40 @@
+// The origin every URL and cookie policy is built from: AUTH_URL, else trusted forwarded headers, else the request URL.
+import { InvalidRequest } from "../errors.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+
+function firstListValue(value: string | null): string | undefined {
+  if (value === null) return undefined
+  const comma = value.indexOf(",")
+  const first = (comma === -1 ? value : value.slice(0, comma)).trim()
+  return first === "" ? undefined : first
+}
+
+const HOST = /^[A-Za-z0-9.\-[\]:_]+$/
+
+/**
+ * The request's origin and whether cookies are Secure. AUTH_URL (when set) wins over every header (HT-02);
+ * with `trustHost`, `X-Forwarded-Host` (first value) and `X-Forwarded-Proto` (first value, may upgrade
+ * to https, never downgrade, HT-03) describe a proxy in front; otherwise the request URL.
+ */
+export function resolveOrigin(url: URL, headers: Headers, config: ResolvedConfig): { origin: string; secure: boolean } {
+  let origin: string
+  if (config.canonicalUrl) {
+    origin = config.canonicalUrl.origin
+  } else {
+    const forwardedHost = config.trustHost ? firstListValue(headers.get("x-forwarded-host")) : undefined
+    if (forwardedHost === undefined) {
+      origin = url.origin
+    } else {
+      if (!HOST.test(forwardedHost)) throw new InvalidRequest("X-Forwarded-Host is not a valid host.")
+      const forwardedProto = firstListValue(headers.get("x-forwarded-proto"))?.toLowerCase()
+      const protocol = url.protocol === "https:" || forwardedProto === "https" ? "https:" : "http:"
+      try {
+        origin = new URL(`${protocol}//${forwardedHost}`).origin
+      } catch {
+        throw new InvalidRequest("X-Forwarded-Host is not a valid host.")
+      }
+    }
+  }
+  const secure = config.useSecureCookies ?? origin.startsWith("https:")
+  return { origin, secure }
+}

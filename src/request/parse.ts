@@ -1,0 +1,136 @@
+// The only code that reads the web Request: path -> action and provider, origin, cookies, query and (for POST) a bounded body.
+import { InvalidRequest, UnknownAction } from "../errors.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+import { isAuthAction } from "../config/env.js"
+import type { AuthAction } from "../types.js"
+import { parseCookieHeader } from "./cookies.js"
+import { resolveOrigin } from "./host.js"
+
+/** Form bodies larger than this are refused with 413 (RQ-03). */
+export const MAX_FORM_BYTES = 64 * 1024
+/** JSON bodies larger than this are refused with 413 (RQ-03). */
+export const MAX_JSON_BYTES = 1024 * 1024
+
+/** A request as the handler sees it; built once, read everywhere, never mutated. */
+export interface AuthRequest {
+  readonly request: Request
+  readonly url: URL
+  /** The canonical origin (see request/host.ts); base of every URL the handler builds. */
+  readonly origin: string
+  /** Whether cookies get `Secure` and the `__Secure-`/`__Host-` names. */
+  readonly secure: boolean
+  readonly action: AuthAction
+  readonly providerId: string | undefined
+  readonly method: string
+  readonly headers: Headers
+  readonly cookies: Record<string, string>
+  readonly query: URLSearchParams
+  /** The parsed body (POST with a form or JSON content type), else an empty object. */
+  readonly body: Readonly<Record<string, unknown>>
+  /** Whether the client asked for `{url}` JSON instead of a redirect. */
+  readonly returnRedirect: boolean
+}
+
+const withProvider: ReadonlySet<string> = new Set(["signin", "callback", "webauthn-options"])
+const unsafeKeys: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"])
+
+/** Splits the path after basePath into an action and an optional provider id; 400 UnknownAction otherwise. */
+export function parseActionPath(pathname: string, basePath: string): { action: AuthAction; providerId: string | undefined } {
+  let rest: string
+  if (basePath === "/" || basePath === "") rest = pathname
+  else if (pathname.startsWith(basePath) && pathname.charCodeAt(basePath.length) === 47 /* / */) rest = pathname.slice(basePath.length)
+  else throw new UnknownAction(`The path is not under the basePath "${basePath}".`)
+  const segments = rest.split("/").filter((s) => s !== "")
+  const [action, providerId, extra] = segments
+  if (action === undefined || extra !== undefined || !isAuthAction(action)) throw new UnknownAction("Unknown action.")
+  if (providerId !== undefined && !withProvider.has(action)) throw new UnknownAction(`The "${action}" action takes no provider id.`)
+  return { action, providerId: providerId === "undefined" ? undefined : providerId }
+}
+
+/** Reads at most `limit` bytes of the body; 413 as soon as there is more (the stream is cancelled). */
+async function readBody(request: Request, limit: number): Promise<string> {
+  const declared = request.headers.get("content-length")
+  if (declared !== null && Number(declared) > limit) throw new InvalidRequest(`Request body is larger than ${limit} bytes.`, 413)
+  if (!request.body) return ""
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      await reader.cancel().catch(() => {})
+      throw new InvalidRequest(`Request body is larger than ${limit} bytes.`, 413)
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks, size).toString("utf8")
+}
+
+function safeRecord(entries: Iterable<[string, unknown]>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of entries) {
+    if (unsafeKeys.has(key) || Object.prototype.hasOwnProperty.call(out, key)) continue
+    out[key] = value
+  }
+  return out
+}
+
+/** Parses a POST body by content type: JSON objects and url-encoded forms; other types are ignored (not parsed as anything). */
+async function parseBody(request: Request): Promise<Record<string, unknown>> {
+  const type = (request.headers.get("content-type") ?? "").split(";", 1)[0]!.trim().toLowerCase()
+  if (type === "application/x-www-form-urlencoded") {
+    return safeRecord(new URLSearchParams(await readBody(request, MAX_FORM_BYTES)))
+  }
+  if (type === "application/json") {
+    const text = await readBody(request, MAX_JSON_BYTES)
+    if (text.trim() === "") return {}
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch {
+      throw new InvalidRequest("Request body is not valid JSON.")
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new InvalidRequest("Request body must be a JSON object.")
+    return safeRecord(Object.entries(value))
+  }
+  return {}
+}
+
+const emptyBody: Readonly<Record<string, unknown>> = Object.freeze({})
+
+/** Request -> AuthRequest. Throws UnknownAction (400) or InvalidRequest (400/413) for requests it cannot read. */
+export async function parseRequest(request: Request, config: ResolvedConfig): Promise<AuthRequest> {
+  let url: URL
+  try {
+    url = new URL(request.url)
+  } catch {
+    throw new InvalidRequest("The request URL cannot be parsed.")
+  }
+  const { action, providerId } = parseActionPath(url.pathname, config.basePath)
+  const headers = request.headers
+  const { origin, secure } = resolveOrigin(url, headers, config)
+  const method = request.method
+  const body = method === "POST" ? await parseBody(request) : emptyBody
+  return {
+    request,
+    url,
+    origin,
+    secure,
+    action,
+    providerId,
+    method,
+    headers,
+    cookies: parseCookieHeader(headers.get("cookie")),
+    query: url.searchParams,
+    body,
+    returnRedirect: headers.has("x-auth-return-redirect"),
+  }
+}
+
+/** A string field of the body, or undefined (non-strings are ignored). */
+export function bodyString(req: AuthRequest, key: string): string | undefined {
+  const value = req.body[key]
+  return typeof value === "string" ? value : undefined
+}

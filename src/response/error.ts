@@ -1,0 +1,60 @@
+// AnyAuthError -> internal response: 4xx JSON for requests we refuse, else the sign-in/error page redirect Auth.js clients expect.
+import { AuthError, CredentialsSignin, InvalidProvider, InvalidRequest, UnknownAction, publicErrorCode } from "../errors.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+import { parseActionPath, type AuthRequest } from "../request/parse.js"
+import type { ResponseInternal } from "../types.js"
+import { HTML_HEADERS, JSON_HEADERS } from "./build.js"
+import { errorPage } from "../pages/index.js"
+
+const CONFIGURATION_MESSAGE = "There was a problem with the server configuration. Check the server logs for more information."
+
+function requestError(error: AuthError, status: number, allow?: readonly string[]): ResponseInternal {
+  const headers: Record<string, string> = { ...JSON_HEADERS }
+  if (allow) headers.Allow = allow.join(", ")
+  return { status, headers, body: { error: error.type, message: error.message } }
+}
+
+/** The response for a request that failed; `req` is undefined when the request could not be parsed. */
+export function errorResponse(error: unknown, req: AuthRequest | undefined, request: Request, config: ResolvedConfig): ResponseInternal {
+  if (error instanceof UnknownAction) return requestError(error, error.allow ? 405 : 400, error.allow)
+  if (error instanceof InvalidRequest) return requestError(error, error.status)
+  if (error instanceof InvalidProvider) return requestError(error, 400)
+  if (req?.method === "POST" && req.action === "session") return { status: 400, headers: JSON_HEADERS, body: null }
+  const kind = error instanceof AuthError ? error.kind : "error"
+  const params = new URLSearchParams({ error: publicErrorCode(error) })
+  if (error instanceof CredentialsSignin) params.set("code", error.code)
+  const page = (kind === "signIn" ? config.pages.signIn : config.pages.error) ?? `${config.basePath}/${kind === "signIn" ? "signin" : "error"}`
+  const origin = req?.origin ?? safeOrigin(request)
+  return { redirect: `${origin}${page}?${params}` }
+}
+
+function safeOrigin(request: Request): string {
+  try {
+    return new URL(request.url).origin
+  } catch {
+    return ""
+  }
+}
+
+/**
+ * The response when the config itself is broken: pages get the error page (or a redirect to `pages.error`),
+ * everything else a 500 JSON that points to the server logs (wire.md §1.2).
+ */
+export function configurationErrorResponse(request: Request, config: ResolvedConfig): ResponseInternal {
+  let action: string | undefined
+  let origin = ""
+  try {
+    const url = new URL(request.url)
+    origin = url.origin
+    action = parseActionPath(url.pathname, config.basePath).action
+  } catch {
+    action = undefined
+  }
+  const isPage = request.method === "GET" && (action === "signin" || action === "signout" || action === "error" || action === "verify-request")
+  if (isPage) {
+    if (config.pages.error) return { redirect: `${origin}${config.pages.error}?error=Configuration` }
+    const { status, html } = errorPage({ error: "Configuration", signInUrl: `${origin}${config.basePath}/signin`, homeUrl: origin, theme: config.theme })
+    return { status, headers: HTML_HEADERS, body: html }
+  }
+  return { status: 500, headers: JSON_HEADERS, body: { message: CONFIGURATION_MESSAGE, error: "Configuration" } }
+}

@@ -1,0 +1,54 @@
+// CSRF double-submit cookie `token|SHA-256(token + secret)` (wire.md §5); minted only by the actions that need one.
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
+import type { ResolvedConfig } from "../config/resolve.js"
+import type { AuthRequest } from "../request/parse.js"
+import type { Cookie } from "../types.js"
+
+function hashToken(token: string, secret: string): string {
+  return createHash("sha256").update(`${token}${secret}`).digest("hex")
+}
+
+const COOKIE_VALUE = /^([0-9a-f]{64})\|([0-9a-f]{64})$/
+
+/** The token in the request's CSRF cookie when the cookie is authentic, else undefined. */
+export function readCsrfCookie(req: AuthRequest, config: ResolvedConfig): string | undefined {
+  const value = req.cookies[config.cookies(req.secure).csrfToken.name]
+  if (value === undefined) return undefined
+  const match = COOKIE_VALUE.exec(value)
+  if (!match) return undefined
+  const [, token = "", hash = ""] = match
+  const expected = hashToken(token, config.csrfSecret)
+  return timingSafeEqual(Buffer.from(hash), Buffer.from(expected)) ? token : undefined
+}
+
+/** The CSRF token to show the client: the cookie's when authentic, else a new one plus its Set-Cookie. */
+export function ensureCsrfToken(req: AuthRequest, config: ResolvedConfig): { token: string; cookie?: Cookie } {
+  const existing = readCsrfCookie(req, config)
+  if (existing) return { token: existing }
+  const token = randomBytes(32).toString("hex")
+  const option = config.cookies(req.secure).csrfToken
+  return { token, cookie: { name: option.name, value: `${token}|${hashToken(token, config.csrfSecret)}`, options: { ...option.options } } }
+}
+
+/**
+ * Whether a POST carries a valid double-submit token: the body's `csrfToken` equals the token of an
+ * authentic cookie. The token is read only from the body (never the query, CS-04).
+ */
+export function isCsrfValid(req: AuthRequest, config: ResolvedConfig): boolean {
+  const sent = req.body.csrfToken
+  if (typeof sent !== "string" || sent.length !== 64) return false
+  const token = readCsrfCookie(req, config)
+  return token !== undefined && timingSafeEqual(Buffer.from(sent), Buffer.from(token))
+}
+
+/**
+ * Whether the browser says this POST came from another site (Fetch Metadata / Origin), which no
+ * legitimate form or fetch of the app does (CS-06).
+ */
+export function isCrossSite(req: AuthRequest): boolean {
+  const site = req.headers.get("sec-fetch-site")
+  if (site === "cross-site") return true
+  const origin = req.headers.get("origin")
+  if (origin === null || origin === "null") return origin === "null"
+  return origin !== req.origin && origin !== req.url.origin
+}

@@ -1,0 +1,62 @@
+// callbackUrl resolution and redirect validation: only the app's own origin unless a user `redirect` callback allows more.
+import type { ResolvedConfig } from "../config/resolve.js"
+import type { AuthRequest } from "../request/parse.js"
+import { bodyString } from "../request/parse.js"
+
+/** Longest callbackUrl considered; longer ones fall back to the base URL (DS-05). */
+const MAX_URL_LENGTH = 8192
+
+/**
+ * The default `redirect` callback: a path is resolved against the origin, an absolute URL is kept only
+ * when it is on the same origin (compared after WHATWG parsing, RD-01/RD-08); anything else is the base URL.
+ * @see RFC 9700 §4.11 (no open redirector)
+ */
+export function defaultRedirect({ url, baseUrl }: { url: string; baseUrl: string }): string {
+  if (typeof url !== "string" || url.length > MAX_URL_LENGTH) return baseUrl
+  const base = parseUrl(baseUrl)
+  if (!base) return baseUrl
+  const target = url.startsWith("/") ? parseUrl(`${base.origin}${url}`) : parseUrl(url)
+  return target && target.origin === base.origin ? target.href : baseUrl
+}
+
+function parseUrl(value: string): URL | undefined {
+  try {
+    const url = new URL(value)
+    return url.protocol === "http:" || url.protocol === "https:" ? url : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Runs the `redirect` callback (user's or default) and checks its result: it must be an http(s) URL or
+ * a path; a throw or garbage falls back to the base URL (RD-05). Returns an absolute, encoded URL.
+ */
+export async function applyRedirect(url: string, req: AuthRequest, config: ResolvedConfig): Promise<string> {
+  const baseUrl = req.origin
+  const callback = config.callbacks.redirect
+  if (!callback) return defaultRedirect({ url, baseUrl })
+  let result: unknown
+  try {
+    result = await callback({ url, baseUrl })
+  } catch (error) {
+    config.logger.error(error instanceof Error ? error : new Error(String(error)))
+    return baseUrl
+  }
+  if (typeof result !== "string" || result.length > MAX_URL_LENGTH) return baseUrl
+  const resolved = result.startsWith("/") ? parseUrl(`${baseUrl}${result}`) : parseUrl(result)
+  return resolved ? resolved.href : baseUrl
+}
+
+/**
+ * Where to send the user after this action: body `callbackUrl`, else query `callbackUrl`, else the
+ * callback-url cookie (re-validated at use, RD-03), else the origin, each through the redirect callback.
+ */
+export async function resolveCallbackUrl(req: AuthRequest, config: ResolvedConfig): Promise<string> {
+  const candidate =
+    bodyString(req, "callbackUrl") ??
+    req.query.get("callbackUrl") ??
+    req.cookies[config.cookies(req.secure).callbackUrl.name]
+  if (candidate === undefined || candidate === null || candidate === "") return req.origin
+  return applyRedirect(candidate, req, config)
+}

@@ -1,0 +1,121 @@
+// Cookie names, __Secure-/__Host- prefixes, Set-Cookie serialisation and session-cookie chunking (wire.md §3).
+import type { Cookie, CookieOption, CookieSerializeOptions, CookiesOptions } from "../types.js"
+
+/** Browsers allow 4096 bytes per cookie; Auth.js reserves 160 for name and attributes. */
+export const CHUNK_SIZE = 4096 - 160
+/** More chunks than this are treated as an attack, not a session (DS-01). */
+export const MAX_CHUNKS = 50
+
+/** The default cookie names and attributes for a secure (https) or plain origin. */
+export function defaultCookies(secure: boolean): CookiesOptions {
+  const prefix = secure ? "__Secure-" : ""
+  const base = { httpOnly: true, sameSite: "lax" as const, path: "/", secure }
+  return {
+    sessionToken: { name: `${prefix}authjs.session-token`, options: { ...base } },
+    callbackUrl: { name: `${prefix}authjs.callback-url`, options: { ...base } },
+    csrfToken: { name: `${secure ? "__Host-" : ""}authjs.csrf-token`, options: { ...base } },
+    pkceCodeVerifier: { name: `${prefix}authjs.pkce.code_verifier`, options: { ...base, maxAge: 900 } },
+    state: { name: `${prefix}authjs.state`, options: { ...base, maxAge: 900 } },
+    nonce: { name: `${prefix}authjs.nonce`, options: { ...base } },
+    webauthnChallenge: { name: `${prefix}authjs.challenge`, options: { ...base, maxAge: 900 } },
+  }
+}
+
+const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+
+/** Serialises one cookie in the attribute order Auth.js uses: Max-Age; Domain; Path; Expires; HttpOnly; Secure; Partitioned; SameSite. */
+export function serializeCookie(cookie: Cookie): string {
+  const { name, value, options } = cookie
+  if (!COOKIE_NAME.test(name)) throw new TypeError(`invalid cookie name "${name}"`)
+  let out = `${name}=${encodeURIComponent(value)}`
+  if (options.maxAge !== undefined) out += `; Max-Age=${Math.floor(options.maxAge)}`
+  if (options.domain) out += `; Domain=${options.domain}`
+  if (options.path) out += `; Path=${options.path}`
+  if (options.expires) out += `; Expires=${options.expires.toUTCString()}`
+  if (options.httpOnly) out += "; HttpOnly"
+  if (options.secure) out += "; Secure"
+  if (options.partitioned) out += "; Partitioned"
+  const sameSite = options.sameSite === true ? "strict" : options.sameSite
+  if (sameSite === "lax") out += "; SameSite=Lax"
+  else if (sameSite === "strict") out += "; SameSite=Strict"
+  else if (sameSite === "none") out += "; SameSite=None"
+  return out
+}
+
+/** A cookie that deletes `name` (empty value, Max-Age=0, same attributes). */
+export function expiredCookie(option: CookieOption, name = option.name): Cookie {
+  return { name, value: "", options: { ...option.options, maxAge: 0, expires: undefined } }
+}
+
+/** The session cookie as the request carried it: the joined value and every chunk name seen. */
+export interface SessionCookieRead {
+  /** The joined token, or undefined when absent or malformed (see `names` to clean up). */
+  value: string | undefined
+  /** All cookie names of this session cookie present in the request (bare and `.N`). */
+  names: string[]
+}
+
+/**
+ * Reads a possibly chunked session cookie. Valid forms: the bare name alone, or `.0…n-1` with no gap or
+ * duplicate and at most MAX_CHUNKS. Anything else is malformed (CK-09) and yields no value.
+ */
+export function readChunked(cookies: Record<string, string>, name: string): SessionCookieRead {
+  const names: string[] = []
+  const chunks: string[] = []
+  let bare: string | undefined
+  let malformed = false
+  const prefix = `${name}.`
+  for (const cookieName in cookies) {
+    if (cookieName === name) {
+      names.push(cookieName)
+      bare = cookies[cookieName]
+    } else if (cookieName.startsWith(prefix)) {
+      names.push(cookieName)
+      const suffix = cookieName.slice(prefix.length)
+      const index = /^(0|[1-9][0-9]{0,2})$/.test(suffix) ? Number(suffix) : -1
+      if (index < 0 || index >= MAX_CHUNKS) malformed = true
+      else chunks[index] = cookies[cookieName] as string
+    }
+  }
+  if (names.length === 0) return { value: undefined, names }
+  if (bare !== undefined) {
+    if (names.length > 1) malformed = true
+    return { value: malformed || bare === "" ? undefined : bare, names }
+  }
+  if (malformed || names.length > MAX_CHUNKS) return { value: undefined, names }
+  let joined = ""
+  for (let i = 0; i < names.length; i++) {
+    const chunk = chunks[i]
+    if (chunk === undefined || chunk === "") return { value: undefined, names }
+    joined += chunk
+  }
+  return { value: joined, names }
+}
+
+/**
+ * The Set-Cookie list that replaces whatever session cookie the request had with `value`
+ * (chunked when longer than CHUNK_SIZE); stale chunk names are expired.
+ */
+export function writeChunked(option: CookieOption, value: string, options: CookieSerializeOptions, seen: readonly string[]): Cookie[] {
+  const out: Cookie[] = []
+  const written = new Set<string>()
+  if (value.length <= CHUNK_SIZE) {
+    out.push({ name: option.name, value, options })
+    written.add(option.name)
+  } else {
+    const count = Math.ceil(value.length / CHUNK_SIZE)
+    for (let i = 0; i < count; i++) {
+      const name = `${option.name}.${i}`
+      out.push({ name, value: value.slice(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE), options })
+      written.add(name)
+    }
+  }
+  for (const name of seen) if (!written.has(name)) out.push(expiredCookie(option, name))
+  return out
+}
+
+/** Expires every session cookie name the request carried (and the bare name when none was seen). */
+export function clearChunked(option: CookieOption, seen: readonly string[]): Cookie[] {
+  const names = seen.length > 0 ? seen : [option.name]
+  return names.map((name) => expiredCookie(option, name))
+}

@@ -1,0 +1,8 @@
+// Escape-hatch markers: unique symbols, never boolean config keys (design rule 4).
+
+/** Put `[raw]: raw` in the config to get the internal response object instead of a `Response`. For framework authors. */
+export const raw: unique symbol = Symbol("gatehouse.raw")
+/** Put `[skipCSRFCheck]: skipCSRFCheck` in the config when the framework already protects against CSRF. */
+export const skipCSRFCheck: unique symbol = Symbol("gatehouse.skipCSRFCheck")
+/** Set `[customFetch]` on a provider to replace `fetch` for direct requests to that provider. */
+export const customFetch: unique symbol = Symbol("gatehouse.customFetch")

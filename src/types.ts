@@ -1,0 +1,223 @@
+// Public types: the config, callbacks, events, session and JWT shapes (same names and fields as @auth/core).
+import type { raw, skipCSRFCheck } from "./symbols.js"
+import type { Adapter, AdapterSession, AdapterUser } from "./adapters/index.js"
+import type { Provider } from "./providers/types.js"
+
+export type Awaitable<T> = T | PromiseLike<T>
+
+/** Every action the handler answers, as the first path segment after `basePath`. */
+export type AuthAction =
+  | "callback" | "csrf" | "error" | "providers" | "session" | "signin" | "signout" | "verify-request" | "webauthn-options"
+
+/** A signed-in user as a provider or `authorize` returns it. */
+export interface User {
+  id?: string
+  name?: string | null
+  email?: string | null
+  image?: string | null
+}
+
+/** The provider account used to sign in (for credentials: `{ provider, type, providerAccountId }`). */
+export interface Account {
+  provider: string
+  type: "oauth" | "oidc" | "email" | "credentials" | "webauthn"
+  providerAccountId: string
+  userId?: string
+  access_token?: string
+  refresh_token?: string
+  expires_at?: number
+  token_type?: string
+  scope?: string
+  id_token?: string
+  session_state?: string | null
+  [key: string]: unknown
+}
+
+/** The OAuth profile as the provider returned it. */
+export interface Profile {
+  sub?: string | null
+  name?: string | null
+  email?: string | null
+  image?: string | null
+  [claim: string]: unknown
+}
+
+/** The JWT kept (encrypted) in the session cookie under the `jwt` strategy. */
+export interface JWT extends Record<string, unknown> {
+  name?: string | null
+  email?: string | null
+  picture?: string | null
+  sub?: string
+  iat?: number
+  exp?: number
+  jti?: string
+}
+
+/** What `/session` returns to the client. */
+export interface Session {
+  user?: { name?: string | null; email?: string | null; image?: string | null; [key: string]: unknown }
+  expires: string
+  [key: string]: unknown
+}
+export type DefaultSession = Session
+
+export interface CredentialInput {
+  label?: string
+  type?: string
+  placeholder?: string
+  [key: string]: unknown
+}
+
+export interface CookieOption {
+  name: string
+  options: CookieSerializeOptions
+}
+
+/** Cookie attributes (the subset of the `cookie` package options Gatehouse writes). */
+export interface CookieSerializeOptions {
+  path?: string
+  domain?: string
+  expires?: Date
+  maxAge?: number
+  httpOnly?: boolean
+  secure?: boolean
+  sameSite?: "lax" | "strict" | "none" | boolean
+  partitioned?: boolean
+}
+
+export interface CookiesOptions {
+  sessionToken: CookieOption
+  callbackUrl: CookieOption
+  csrfToken: CookieOption
+  pkceCodeVerifier: CookieOption
+  state: CookieOption
+  nonce: CookieOption
+  webauthnChallenge: CookieOption
+}
+
+export interface JWTEncodeParams<Payload = JWT> {
+  token?: Payload
+  salt: string
+  secret: string | string[]
+  maxAge?: number
+}
+
+export interface JWTDecodeParams {
+  token?: string
+  salt: string
+  secret: string | string[]
+}
+
+export interface JWTOptions {
+  /** Seconds until the token expires. Default: `session.maxAge`. */
+  maxAge: number
+  encode: (params: JWTEncodeParams) => Awaitable<string>
+  decode: (params: JWTDecodeParams) => Awaitable<JWT | null>
+}
+
+export interface SessionOptions {
+  strategy: "jwt" | "database"
+  maxAge: number
+  updateAge: number
+  generateSessionToken: () => string
+}
+
+export interface PagesOptions {
+  signIn: string
+  signOut: string
+  error: string
+  verifyRequest: string
+  newUser: string
+}
+
+export interface Theme {
+  colorScheme?: "auto" | "dark" | "light"
+  logo?: string
+  brandColor?: string
+  buttonText?: string
+}
+
+export interface LoggerInstance {
+  warn: (code: string) => void
+  error: (error: Error) => void
+  debug: (message: string, metadata?: unknown) => void
+}
+
+export type TokenSet = Record<string, unknown>
+
+export interface CallbacksOptions {
+  signIn?: (params: {
+    user: User | AdapterUser
+    account?: Account | null
+    profile?: Profile
+    email?: { verificationRequest?: boolean }
+    credentials?: Record<string, unknown>
+  }) => Awaitable<boolean | string>
+  redirect?: (params: { url: string; baseUrl: string }) => Awaitable<string>
+  session?: (params: {
+    session: Session & Record<string, unknown>
+    token: JWT
+    user: AdapterUser
+    newSession?: unknown
+    trigger?: "update"
+  }) => Awaitable<Session | DefaultSession | Record<string, unknown> | null>
+  jwt?: (params: {
+    token: JWT
+    user: User | AdapterUser
+    account?: Account | null
+    profile?: Profile
+    trigger?: "signIn" | "signUp" | "update"
+    isNewUser?: boolean
+    session?: unknown
+  }) => Awaitable<JWT | null>
+}
+
+export interface EventCallbacks {
+  signIn?: (message: { user: User; account?: Account | null; profile?: Profile; isNewUser?: boolean }) => Awaitable<void>
+  signOut?: (message: { session?: AdapterSession | null; token?: JWT | null }) => Awaitable<void>
+  createUser?: (message: { user: User }) => Awaitable<void>
+  updateUser?: (message: { user: User }) => Awaitable<void>
+  linkAccount?: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
+  session?: (message: { session: Session; token?: JWT }) => Awaitable<void>
+}
+
+/** The configuration of `Auth()`. Only `providers` is required. */
+export interface AuthConfig {
+  providers: Provider[]
+  adapter?: Adapter
+  basePath?: string
+  callbacks?: CallbacksOptions
+  cookies?: Partial<{ [K in keyof CookiesOptions]: Partial<CookieOption> & { options?: Partial<CookieSerializeOptions> } }>
+  debug?: boolean
+  events?: EventCallbacks
+  experimental?: { enableWebAuthn?: boolean }
+  jwt?: Partial<JWTOptions>
+  logger?: Partial<LoggerInstance>
+  pages?: Partial<PagesOptions>
+  /** Set to the `raw` marker (`{ ...config, raw }`) to get the internal response object. */
+  raw?: typeof raw
+  redirectProxyUrl?: string
+  secret?: string | string[]
+  session?: Partial<SessionOptions>
+  /** Set to the `skipCSRFCheck` marker when the framework already protects against CSRF. */
+  skipCSRFCheck?: typeof skipCSRFCheck
+  theme?: Theme
+  trustHost?: boolean
+  useSecureCookies?: boolean
+}
+
+/** One cookie to set, as the raw response carries it. */
+export interface Cookie {
+  name: string
+  value: string
+  options: CookieSerializeOptions
+}
+
+/** The internal response: what `Auth()` returns with the `raw` marker, before it becomes a web `Response`. */
+export interface ResponseInternal<Body = unknown> {
+  status?: number
+  headers?: Record<string, string>
+  body?: Body
+  redirect?: string
+  cookies?: Cookie[]
+}

@@ -1,0 +1,96 @@
+// Shared test helpers: a config factory, request builders and a tiny cookie jar for flow tests.
+import { Auth } from "../src/index.js"
+import type { AuthConfig } from "../src/index.js"
+import Credentials from "../src/providers/credentials.js"
+
+export const ORIGIN = "http://localhost:3000"
+export const SECRET = "test-secret-that-is-at-least-32-characters-long"
+
+export interface TestUser { id: string; name: string; email: string; image?: string }
+export const alice: TestUser = { id: "user-1", name: "Alice", email: "alice@example.com", image: "https://img.example/a.png" }
+
+/** A config with one credentials provider that accepts `alice` / `password`. */
+export function makeConfig(overrides: Partial<AuthConfig> = {}): AuthConfig {
+  return {
+    secret: SECRET,
+    trustHost: true,
+    basePath: "/auth",
+    providers: [
+      Credentials({
+        credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
+        authorize: async (c) => (c.username === "alice" && c.password === "password" ? { ...alice } : null),
+      }),
+    ],
+    ...overrides,
+  }
+}
+
+/** Parses every Set-Cookie header of a response into name -> { value, attributes }. */
+export function setCookies(res: Response): Map<string, { value: string; raw: string; attrs: Record<string, string | true> }> {
+  const out = new Map<string, { value: string; raw: string; attrs: Record<string, string | true> }>()
+  for (const raw of res.headers.getSetCookie()) {
+    const [pair = "", ...rest] = raw.split(";")
+    const eq = pair.indexOf("=")
+    const name = pair.slice(0, eq).trim()
+    const value = decodeURIComponent(pair.slice(eq + 1).trim())
+    const attrs: Record<string, string | true> = {}
+    for (const part of rest) {
+      const i = part.indexOf("=")
+      if (i === -1) attrs[part.trim().toLowerCase()] = true
+      else attrs[part.slice(0, i).trim().toLowerCase()] = part.slice(i + 1).trim()
+    }
+    out.set(name, { value, raw, attrs })
+  }
+  return out
+}
+
+/** A browser-like cookie jar: remembers Set-Cookie, drops cookies with Max-Age=0 or an empty value. */
+export class CookieJar {
+  readonly cookies = new Map<string, string>()
+  store(res: Response): void {
+    for (const [name, c] of setCookies(res)) {
+      if (c.attrs["max-age"] === "0" || c.value === "") this.cookies.delete(name)
+      else this.cookies.set(name, encodeURIComponent(c.value))
+    }
+  }
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ")
+  }
+}
+
+export function get(path: string, init: { cookie?: string; headers?: Record<string, string>; origin?: string } = {}): Request {
+  const headers = new Headers(init.headers)
+  if (init.cookie) headers.set("cookie", init.cookie)
+  return new Request(`${init.origin ?? ORIGIN}${path}`, { headers })
+}
+
+export function postForm(path: string, form: Record<string, string>, init: { cookie?: string; headers?: Record<string, string>; origin?: string } = {}): Request {
+  const headers = new Headers(init.headers)
+  headers.set("content-type", "application/x-www-form-urlencoded")
+  if (init.cookie) headers.set("cookie", init.cookie)
+  return new Request(`${init.origin ?? ORIGIN}${path}`, { method: "POST", headers, body: new URLSearchParams(form).toString() })
+}
+
+export function postJson(path: string, body: unknown, init: { cookie?: string; headers?: Record<string, string>; origin?: string } = {}): Request {
+  const headers = new Headers(init.headers)
+  headers.set("content-type", "application/json")
+  if (init.cookie) headers.set("cookie", init.cookie)
+  return new Request(`${init.origin ?? ORIGIN}${path}`, { method: "POST", headers, body: JSON.stringify(body) })
+}
+
+/** GET /csrf into the jar and return the token. */
+export async function fetchCsrf(config: AuthConfig, jar: CookieJar, origin = ORIGIN): Promise<string> {
+  const res = await Auth(get("/auth/csrf", { cookie: jar.header(), origin }), config)
+  jar.store(res)
+  const body = (await res.json()) as { csrfToken: string }
+  return body.csrfToken
+}
+
+/** Full credentials sign-in; returns the jar holding the session cookie and the sign-in response. */
+export async function signIn(config: AuthConfig, creds = { username: "alice", password: "password" }, origin = ORIGIN): Promise<{ jar: CookieJar; res: Response }> {
+  const jar = new CookieJar()
+  const csrfToken = await fetchCsrf(config, jar, origin)
+  const res = await Auth(postForm("/auth/callback/credentials", { csrfToken, ...creds }, { cookie: jar.header(), origin }), config)
+  jar.store(res)
+  return { jar, res }
+}

@@ -1,0 +1,21 @@
+// Build config: one ESM entry per public subpath, with bundled type declarations.
+import { defineConfig } from "tsup"
+
+export default defineConfig({
+  entry: {
+    index: "src/index.ts",
+    "jwt/index": "src/jwt/index.ts",
+    errors: "src/errors.ts",
+    "adapters/index": "src/adapters/index.ts",
+    "providers/index": "src/providers/index.ts",
+    "providers/credentials": "src/providers/credentials.ts",
+  },
+  format: ["esm"],
+  target: "node20",
+  platform: "node",
+  dts: true,
+  splitting: true,
+  sourcemap: true,
+  clean: true,
+  treeshake: true,
+})

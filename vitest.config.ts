@@ -1,0 +1,10 @@
+// Test runner config: unit tests beside the code (src/**), flow and security tests in test/.
+import { defineConfig } from "vitest/config"
+
+export default defineConfig({
+  test: {
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
+})
