@@ -9,6 +9,7 @@ export default defineConfig({
     "adapters/index": "src/adapters/index.ts",
     "providers/index": "src/providers/index.ts",
     "providers/credentials": "src/providers/credentials.ts",
+    "integrations/node": "src/integrations/node.ts",
   },
   format: ["esm"],
   target: "node20",

@@ -169,7 +169,7 @@ describe("K. host and trustHost", () => {
     await withEnv({ AUTH_URL: "http://plain.example/auth" }, async () => {
       const { config } = fresh()
       const { res } = await signInAt(config, "https://evil.example")
-      expect(res.headers.get("location")).toBe("http://plain.example")
+      expect(res.headers.get("location")).toMatch(/^http:\/\/plain\.example\/?$/)
       const session = sessionCookiesSet(res)
       expect(session.map((c) => c.name)).toEqual(["authjs.session-token"])
       expect(session[0]!.attrs.secure).toBeUndefined()
@@ -213,7 +213,7 @@ describe("K. host and trustHost", () => {
     }
   })
 
-  it("HT-03 without trustHost-derived forwarding, X-Forwarded-* on a trusted config never leaks between requests", async () => {
+  it("HT-03 forwarded headers of one request never leak into the next (the origin is not cached per config)", async () => {
     const { config } = fresh({ trustHost: true })
     const a = await providersAt(config, "http://localhost:3000/auth/providers", { "x-forwarded-host": "a.example", "x-forwarded-proto": "https" })
     const b = await providersAt(config, "http://localhost:3000/auth/providers", { "x-forwarded-host": "b.example", "x-forwarded-proto": "https" })

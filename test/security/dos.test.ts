@@ -1,0 +1,171 @@
+// Security group L (security.md §1.L), the cases that apply to the library today: DS-01, DS-05, DS-06.
+// (DS-02..DS-04 need OAuth/OIDC and e-mail providers; they belong with those flows.)
+// Time bounds are generous on purpose: these machines are shared; the point is "bounded", not "fast".
+import { runInNewContext } from "node:vm"
+import { setFlagsFromString } from "node:v8"
+import { randomBytes } from "node:crypto"
+import { describe, expect, it } from "vitest"
+import { Auth } from "../../src/index.js"
+import type { AuthConfig } from "../../src/index.js"
+import { encode } from "../../src/jwt/index.js"
+import { CookieJar, ORIGIN, SECRET, alice, fetchCsrf, get, makeConfig } from "../helpers.js"
+import { expectNoSessionCookie, sessionCookiesSet, timeMedian } from "./support-fjkl.js"
+
+const SALT = "authjs.session-token"
+const b64u = (b: Uint8Array | string) => Buffer.from(b).toString("base64url")
+
+/** Forces a full GC when possible (expose-gc at runtime), so RSS/heap figures reflect retained memory. */
+function tryGc(): void {
+  try {
+    setFlagsFromString("--expose-gc")
+    const gc = runInNewContext("gc") as (() => void) | undefined
+    gc?.()
+    gc?.()
+  } catch {
+    /* not available: measure anyway */
+  }
+}
+
+describe("L. DoS bounds", () => {
+  it("DS-01 a 32 KiB Cookie header with 2,000 cookies: bounded time, null session or 431", async () => {
+    const config = makeConfig()
+    const parts: string[] = []
+    for (let i = 0; i < 2000; i++) parts.push(`c${String(i).padStart(4, "0")}=vvvvvvv`)
+    const header = parts.join("; ")
+    expect(header.length).toBeGreaterThan(30 * 1024)
+    expect(header.length).toBeLessThanOrEqual(34 * 1024)
+    const res = await Auth(get("/auth/session", { cookie: header }), config)
+    if (res.status !== 431) {
+      expect(res.status).toBe(200)
+      expect(await res.json()).toBeNull()
+    }
+    expectNoSessionCookie(res)
+    const t = await timeMedian(15, () => Auth(get("/auth/session", { cookie: header }), config))
+    expect(t).toBeLessThan(100)
+  })
+
+  it("DS-01 a valid session among 2,000 junk cookies is still read (or the header is refused with 431)", async () => {
+    const config = makeConfig()
+    const token = await encode({ token: { name: alice.name, email: alice.email, sub: alice.id }, secret: SECRET, salt: SALT })
+    const parts: string[] = []
+    for (let i = 0; i < 2000; i++) parts.push(`c${String(i).padStart(4, "0")}=vvvvvvv`)
+    parts.splice(1000, 0, `${SALT}=${token}`)
+    const res = await Auth(get("/auth/session", { cookie: parts.join("; ") }), config)
+    if (res.status !== 431) {
+      expect(res.status).toBe(200)
+      expect(await res.json()).toMatchObject({ user: { email: alice.email } })
+    }
+  })
+
+  it("DS-01 1,000 session chunks (a real token split 1,000 ways) are refused: null session, bounded time", async () => {
+    const config = makeConfig()
+    // A real token, long enough to split into 1,000 non-empty chunks; Auth.js would reassemble it.
+    const token = await encode({ token: { name: "n".repeat(1500), email: alice.email, sub: alice.id }, secret: SECRET, salt: SALT })
+    expect(token.length).toBeGreaterThan(1000)
+    const per = Math.ceil(token.length / 1000)
+    const chunks: string[] = []
+    for (let i = 0; i * per < token.length; i++) chunks.push(`${SALT}.${i}=${token.slice(i * per, (i + 1) * per)}`)
+    while (chunks.length < 1000) chunks.push(`${SALT}.${chunks.length}=x`)
+    expect(chunks.length).toBe(1000)
+    const header = chunks.join("; ")
+    expect(header.length).toBeLessThanOrEqual(34 * 1024)
+
+    const res = await Auth(get("/auth/session", { cookie: header }), config)
+    if (res.status !== 431) {
+      expect(res.status).toBe(200)
+      expect(await res.json()).toBeNull()
+    }
+    expectNoSessionCookie(res)
+    const t = await timeMedian(15, () => Auth(get("/auth/session", { cookie: header }), config))
+    expect(t).toBeLessThan(100)
+
+    // Sanity: the same token in 2 chunks is a valid session (so the 1,000-chunk answer is the cap, not a broken token).
+    const half = Math.ceil(token.length / 2)
+    const ok = await Auth(get("/auth/session", { cookie: `${SALT}.0=${token.slice(0, half)}; ${SALT}.1=${token.slice(half)}` }), config)
+    expect(ok.status).toBe(200)
+    expect(await ok.json()).toMatchObject({ user: { email: alice.email } })
+  })
+
+  it("DS-05 100 KB pathological callbackUrls: each handled in bounded time, never leaving the origin", async () => {
+    const config = makeConfig()
+    const jar = new CookieJar()
+    const csrfToken = await fetchCsrf(config, jar)
+    const cookie = jar.header()
+    const N = 100_000
+    const patterns: Record<string, string> = {
+      slashes: "/" + "/\\".repeat(N / 2),
+      dots: "https://" + "a.".repeat(N / 2),
+      ats: "http://" + "@".repeat(N),
+      encodedSlashes: "/%2F".repeat(N / 4),
+      percents: "%".repeat(N),
+      ipv6: "http://[" + ":".repeat(N),
+      javascript: "javascript:" + "a".repeat(N),
+      path: "/" + "a".repeat(N),
+      dotdot: `${ORIGIN}` + "/..".repeat(N / 3),
+      tabs: "/\t".repeat(N / 2),
+      userinfo: "https://app.example" + ":@".repeat(N / 2) + "evil.example",
+      backslashes: "\\".repeat(N),
+    }
+    for (const [name, cb] of Object.entries(patterns)) {
+      // Sign-in POST (JSON body: 100 KB is under the JSON limit).
+      const signIn = () =>
+        Auth(
+          new Request(`${ORIGIN}/auth/callback/credentials`, {
+            method: "POST",
+            headers: { "content-type": "application/json", cookie },
+            body: JSON.stringify({ csrfToken, username: "alice", password: "password", callbackUrl: cb }),
+          }),
+          config,
+        )
+      const res = await signIn()
+      expect(res.status, name).toBe(302)
+      expect(new URL(res.headers.get("location") ?? "").origin, name).toBe(ORIGIN)
+      for (const c of res.headers.getSetCookie()) expect(Buffer.byteLength(c.split(";")[0]!), `${name}: Set-Cookie ${c.slice(0, 40)}`).toBeLessThanOrEqual(4096)
+      expect(await timeMedian(11, signIn), name).toBeLessThan(50)
+
+      // The same value in the query of the sign-in page.
+      const page = () => Auth(get(`/auth/signin?callbackUrl=${encodeURIComponent(cb)}`, { cookie }), config)
+      const p = await page()
+      expect(p.status, name).toBeLessThan(500)
+      expect(await timeMedian(11, page), name).toBeLessThan(50)
+    }
+  }, 120_000)
+
+  it("DS-06 10,000 requests with different garbage session cookies: no throw, null sessions, bounded memory", async () => {
+    let errors = 0
+    const config: AuthConfig = makeConfig({ logger: { error: () => void errors++, warn: () => {}, debug: () => {} } })
+    const garbage = (i: number): string => {
+      switch (i % 6) {
+        case 0: // JWE-shaped, valid header, random kid and random parts
+          return [b64u(JSON.stringify({ alg: "dir", enc: "A256CBC-HS512", kid: randomBytes(32).toString("base64url") })), "", b64u(randomBytes(16)), b64u(randomBytes(64)), b64u(randomBytes(32))].join(".")
+        case 1: // other enc, random kid
+          return [b64u(JSON.stringify({ alg: "dir", enc: "A256GCM", kid: randomBytes(16).toString("hex") })), "", b64u(randomBytes(12)), b64u(randomBytes(40)), b64u(randomBytes(16))].join(".")
+        case 2: // JWS-shaped
+          return [b64u(JSON.stringify({ alg: "HS256", kid: String(i) })), b64u(JSON.stringify({ sub: String(i) })), b64u(randomBytes(32))].join(".")
+        case 3: // random base64url
+          return randomBytes(300).toString("base64url")
+        case 4: // JWE-shaped, no kid
+          return [b64u(JSON.stringify({ alg: "dir", enc: "A256CBC-HS512" })), "", b64u(randomBytes(16)), b64u(randomBytes(48)), b64u(randomBytes(32))].join(".")
+        default: // broken header JSON
+          return [b64u(`{"alg":"dir","enc":"A256CBC-HS512","kid":"${i}"`), "", "AA", "AA", "AA"].join(".")
+      }
+    }
+    const once = async (i: number) => {
+      const res = await Auth(get("/auth/session", { cookie: `${SALT}=${garbage(i)}` }), config)
+      expect(res.status).toBe(200)
+      expect(await res.text()).toBe("null")
+      expect(sessionCookiesSet(res)).toHaveLength(0)
+    }
+    for (let i = 0; i < 500; i++) await once(i) // warm-up: JIT, key caches
+    tryGc()
+    const rss0 = process.memoryUsage().rss
+    const heap0 = process.memoryUsage().heapUsed
+    for (let i = 500; i < 10_500; i++) await once(i)
+    tryGc()
+    const rssGrowth = process.memoryUsage().rss - rss0
+    const heapGrowth = process.memoryUsage().heapUsed - heap0
+    expect(rssGrowth / 2 ** 20).toBeLessThan(50)
+    expect(heapGrowth / 2 ** 20).toBeLessThan(30)
+    expect(errors).toBeGreaterThan(0) // failures are logged (JWTSessionError), not thrown
+  }, 180_000)
+})
