@@ -15,8 +15,18 @@ export function defaultRedirect({ url, baseUrl }: { url: string; baseUrl: string
   if (typeof url !== "string" || url.length > MAX_URL_LENGTH) return baseUrl
   const base = parseUrl(baseUrl)
   if (!base) return baseUrl
-  const target = url.startsWith("/") ? parseUrl(`${base.origin}${url}`) : parseUrl(url)
-  return target && target.origin === base.origin ? target.href : baseUrl
+  const candidate = url.startsWith("/") ? `${base.origin}${url}` : url
+  const target = parseUrl(candidate)
+  if (!target || target.origin !== base.origin) return baseUrl
+  return asLocation(candidate, target)
+}
+
+/** Printable ASCII without spaces: safe to send as a Location header unchanged. */
+const PLAIN_URL = /^[\x21-\x7e]*$/
+
+/** The URL as given when it is plain ASCII (Auth.js returns same-origin URLs as is), else its encoded WHATWG form (RD-06). */
+function asLocation(candidate: string, parsed: URL): string {
+  return PLAIN_URL.test(candidate) ? candidate : parsed.href
 }
 
 function parseUrl(value: string): URL | undefined {
@@ -44,8 +54,9 @@ export async function applyRedirect(url: string, req: AuthRequest, config: Resol
     return baseUrl
   }
   if (typeof result !== "string" || result.length > MAX_URL_LENGTH) return baseUrl
-  const resolved = result.startsWith("/") ? parseUrl(`${baseUrl}${result}`) : parseUrl(result)
-  return resolved ? resolved.href : baseUrl
+  const candidate = result.startsWith("/") ? `${baseUrl}${result}` : result
+  const resolved = parseUrl(candidate)
+  return resolved ? asLocation(candidate, resolved) : baseUrl
 }
 
 /**
