@@ -1,0 +1,63 @@
+// Type tests (compiled by tsc, never run): the public API accepts Auth.js-style code and rejects misuse.
+import { Auth, raw, skipCSRFCheck, type AuthConfig, type ResponseInternal, type Session } from "../src/index.js"
+import Credentials from "../src/providers/credentials.js"
+import { decode, encode, getToken, type JWT } from "../src/jwt/index.js"
+import { AuthError, CredentialsSignin, type AnyAuthError } from "../src/errors.js"
+
+const config: AuthConfig = {
+  secret: ["new-secret-new-secret-new-secret-1", "old-secret-old-secret-old-secret-1"],
+  trustHost: true,
+  providers: [
+    Credentials({
+      credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
+      authorize: async (credentials) => (credentials.username === "a" ? { id: "1", name: "A" } : null),
+    }),
+  ],
+  callbacks: {
+    signIn: ({ user, account }) => account?.provider === "credentials" && !!user.id,
+    jwt: ({ token, trigger, session }) => (trigger === "update" ? { ...token, data: session } : token),
+    session: ({ session, token }) => ({ ...session, userId: token.sub }),
+    redirect: ({ url, baseUrl }) => (url.startsWith(baseUrl) ? url : baseUrl),
+  },
+  events: { signIn: ({ user }) => void user.email },
+  session: { maxAge: 3600, updateAge: 600 },
+}
+
+// `Auth` returns a Response normally and the internal object with the raw marker.
+export async function usage(request: Request): Promise<void> {
+  const response: Response = await Auth(request, config)
+  const internal: ResponseInternal = await Auth(request, { ...config, raw })
+  void response
+  void internal.cookies?.[0]?.options.httpOnly
+  await Auth(request, { ...config, skipCSRFCheck })
+  const token: JWT | null = await decode({ token: "t", secret: "s", salt: "authjs.session-token" })
+  const jwe: string = await encode({ token: { sub: "1" }, secret: "s", salt: "authjs.session-token", maxAge: 60 })
+  const fromRequest = await getToken({ req: request, secret: "s" })
+  const rawToken: string | null = await getToken({ req: request, secret: "s", raw: true })
+  void token, jwe, fromRequest, rawToken
+  const session: Session = { expires: new Date().toISOString(), user: { name: "A" } }
+  void session
+}
+
+// Errors narrow on `type`.
+export function describe(error: AnyAuthError): string {
+  switch (error.type) {
+    case "CredentialsSignin":
+      return error.code
+    default:
+      return error.type
+  }
+}
+class InvalidPassword extends CredentialsSignin { override code = "invalid_password" }
+void new InvalidPassword()
+void (new AuthError() instanceof Error)
+
+// @ts-expect-error providers is required
+const missingProviders: AuthConfig = { secret: "x" }
+// @ts-expect-error a credentials provider needs authorize
+Credentials({ credentials: {} })
+// @ts-expect-error strategy is "jwt" | "database"
+const badStrategy: AuthConfig = { providers: [], session: { strategy: "cookie" } }
+// @ts-expect-error raw is a marker symbol, not a boolean
+const badRaw: AuthConfig = { providers: [], raw: true }
+void missingProviders, badStrategy, badRaw
