@@ -29,15 +29,42 @@ const defaultLogger: LoggerInstance = {
 
 const noop = (): void => {}
 
-/** Builds the logger for a config: its own levels win, the rest fall back to the console; debug is off unless `debug`. */
-export function createLogger(config: { logger?: Partial<LoggerInstance>; debug?: boolean }): LoggerInstance {
-  const custom = config.logger
-  if (custom) {
-    return {
-      error: custom.error ? custom.error.bind(custom) : defaultLogger.error,
-      warn: custom.warn ? custom.warn.bind(custom) : defaultLogger.warn,
-      debug: custom.debug ? custom.debug.bind(custom) : noop,
-    }
+function redactText(text: string, secrets: readonly string[]): string {
+  let out = text
+  for (const secret of secrets) if (secret && out.includes(secret)) out = out.split(secret).join("[redacted]")
+  return out
+}
+
+/**
+ * Removes the configured secrets from an error's message and its cause's message before it is logged:
+ * a user callback may throw a message that quotes its config.
+ */
+export function redactError(error: Error, secrets: readonly string[]): Error {
+  if (secrets.length === 0) return error
+  if (secrets.some((s) => s && error.message.includes(s))) error.message = redactText(error.message, secrets)
+  const cause = error.cause
+  if (cause instanceof Error && secrets.some((s) => s && (cause.message.includes(s) || (cause.stack ?? "").includes(s)))) {
+    const clean = new Error(redactText(cause.message, secrets))
+    clean.name = cause.name
+    Object.defineProperty(error, "cause", { value: clean, configurable: true, writable: true })
+  } else if (typeof cause === "string" && secrets.some((s) => s && cause.includes(s))) {
+    Object.defineProperty(error, "cause", { value: redactText(cause, secrets), configurable: true, writable: true })
   }
-  return { error: defaultLogger.error, warn: defaultLogger.warn, debug: config.debug ? defaultLogger.debug : noop }
+  if (error.stack && secrets.some((s) => s && error.stack?.includes(s))) error.stack = redactText(error.stack, secrets)
+  return error
+}
+
+/**
+ * Builds the logger for a config: its own levels win, the rest fall back to the console; debug is off
+ * unless `debug`. Errors pass through `redactError` so no configured secret reaches a log.
+ */
+export function createLogger(config: { logger?: Partial<LoggerInstance>; debug?: boolean }, secrets: readonly string[] = []): LoggerInstance {
+  const custom = config.logger
+  const error = custom?.error ? custom.error.bind(custom) : defaultLogger.error
+  const debug = custom ? (custom.debug ? custom.debug.bind(custom) : noop) : config.debug ? defaultLogger.debug : noop
+  return {
+    error: (e) => error(redactError(e, secrets)),
+    warn: custom?.warn ? custom.warn.bind(custom) : defaultLogger.warn,
+    debug,
+  }
 }

@@ -108,9 +108,9 @@ const databaseMethods = [
 ] as const
 
 function build(config: AuthConfig): ResolvedConfig {
-  const logger = createLogger(config)
   const { list, error: providerError } = resolveProviders(config)
   const { secrets, error: secretError } = checkSecrets(config.secret)
+  const logger = createLogger(config, secrets.filter((s) => typeof s === "string"))
   const authUrl = readEnv("AUTH_URL")
   let canonicalUrl: URL | undefined
   try {

@@ -1,7 +1,5 @@
 // Pure Cookie-header parser: first occurrence of a name wins, values percent-decoded when valid, bounded work.
 
-/** At most this many cookies are read from one header; the rest are ignored (DS-01). */
-export const MAX_COOKIES = 200
 
 function safeDecode(value: string): string {
   if (value.indexOf("%") === -1) return value
@@ -16,10 +14,9 @@ function safeDecode(value: string): string {
 export function parseCookieHeader(header: string | null): Record<string, string> {
   const out: Record<string, string> = Object.create(null)
   if (!header) return out
-  let count = 0
   let start = 0
   const length = header.length
-  while (start < length && count < MAX_COOKIES) {
+  while (start < length) {
     let end = header.indexOf(";", start)
     if (end === -1) end = length
     const eq = header.indexOf("=", start)
@@ -29,7 +26,6 @@ export function parseCookieHeader(header: string | null): Record<string, string>
         let value = header.slice(eq + 1, end).trim()
         if (value.length >= 2 && value.charCodeAt(0) === 34 && value.charCodeAt(value.length - 1) === 34) value = value.slice(1, -1)
         out[name] = safeDecode(value)
-        count++
       }
     }
     start = end + 1

@@ -11,6 +11,9 @@ export const MAX_FORM_BYTES = 64 * 1024
 /** JSON bodies larger than this are refused with 413 (RQ-03). */
 export const MAX_JSON_BYTES = 1024 * 1024
 
+/** A Cookie header longer than this is refused with 431 (DS-01); browsers send at most ~180 cookies of 4 KiB per site. */
+export const MAX_COOKIE_HEADER = 64 * 1024
+
 /** A request as the handler sees it; built once, read everywhere, never mutated. */
 export interface AuthRequest {
   readonly request: Request
@@ -111,6 +114,8 @@ export async function parseRequest(request: Request, config: ResolvedConfig): Pr
   const { action, providerId } = parseActionPath(url.pathname, config.basePath)
   const headers = request.headers
   const { origin, secure } = resolveOrigin(url, headers, config)
+  const cookieHeader = headers.get("cookie")
+  if (cookieHeader !== null && cookieHeader.length > MAX_COOKIE_HEADER) throw new InvalidRequest("The Cookie header is too large.", 431)
   const method = request.method
   const body = method === "POST" ? await parseBody(request) : emptyBody
   return {
@@ -122,7 +127,7 @@ export async function parseRequest(request: Request, config: ResolvedConfig): Pr
     providerId,
     method,
     headers,
-    cookies: parseCookieHeader(headers.get("cookie")),
+    cookies: parseCookieHeader(cookieHeader),
     query: url.searchParams,
     body,
     returnRedirect: headers.has("x-auth-return-redirect"),

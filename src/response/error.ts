@@ -1,5 +1,5 @@
 // AnyAuthError -> internal response: 4xx JSON for requests we refuse, else the sign-in/error page redirect Auth.js clients expect.
-import { AuthError, CredentialsSignin, InvalidProvider, InvalidRequest, UnknownAction, publicErrorCode } from "../errors.js"
+import { AuthError, CredentialsSignin, InvalidProvider, InvalidRequest, UnknownAction, UntrustedHost, publicErrorCode } from "../errors.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { parseActionPath, type AuthRequest } from "../request/parse.js"
 import type { ResponseInternal } from "../types.js"
@@ -42,10 +42,11 @@ function safeOrigin(request: Request): string {
  */
 export function configurationErrorResponse(request: Request, config: ResolvedConfig): ResponseInternal {
   let action: string | undefined
+  // With an untrusted Host no absolute URL is built from it (HT-01); links and redirects stay relative.
   let origin = ""
   try {
     const url = new URL(request.url)
-    origin = url.origin
+    if (!(config.error instanceof UntrustedHost)) origin = url.origin
     action = parseActionPath(url.pathname, config.basePath).action
   } catch {
     action = undefined
@@ -53,7 +54,7 @@ export function configurationErrorResponse(request: Request, config: ResolvedCon
   const isPage = request.method === "GET" && (action === "signin" || action === "signout" || action === "error" || action === "verify-request")
   if (isPage) {
     if (config.pages.error) return { redirect: `${origin}${config.pages.error}?error=Configuration` }
-    const { status, html } = errorPage({ error: "Configuration", signInUrl: `${origin}${config.basePath}/signin`, homeUrl: origin, theme: config.theme })
+    const { status, html } = errorPage({ error: "Configuration", signInUrl: `${origin}${config.basePath}/signin`, homeUrl: origin || "/", theme: config.theme })
     return { status, headers: HTML_HEADERS, body: html }
   }
   return { status: 500, headers: JSON_HEADERS, body: { message: CONFIGURATION_MESSAGE, error: "Configuration" } }

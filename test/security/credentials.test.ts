@@ -34,7 +34,7 @@ async function csrf(config: AuthConfig): Promise<{ jar: CookieJar; csrfToken: st
   return { jar, csrfToken }
 }
 
-function rawPost(path: string, body: string | Uint8Array, contentType: string, cookie: string, headers: Record<string, string> = {}): Request {
+function rawPost(path: string, body: string, contentType: string, cookie: string, headers: Record<string, string> = {}): Request {
   return new Request(`${ORIGIN}${path}`, { method: "POST", headers: { "content-type": contentType, cookie, ...headers }, body })
 }
 

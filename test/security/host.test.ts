@@ -197,7 +197,12 @@ describe("K. host and trustHost", () => {
 
   it("HT-03 X-Forwarded-Proto: http on an https request keeps Secure cookies and https URLs", async () => {
     const { config } = fresh({ trustHost: true })
-    for (const headers of [{ "x-forwarded-proto": "http" }, { "x-forwarded-proto": "http", "x-forwarded-host": "app.example" }, { "x-forwarded-proto": "http, https" }]) {
+    const variants: Record<string, string>[] = [
+      { "x-forwarded-proto": "http" },
+      { "x-forwarded-proto": "http", "x-forwarded-host": "app.example" },
+      { "x-forwarded-proto": "http, https" },
+    ]
+    for (const headers of variants) {
       const label = JSON.stringify(headers)
       const { csrfRes, res } = await signInAt(config, APP, headers)
       const csrfCookie = cookieList(csrfRes).find((c) => c.name.endsWith("authjs.csrf-token"))

@@ -109,7 +109,7 @@ export function finalCookies(res: Response): Map<string, ParsedCookie> {
 }
 
 export function isSessionCookieName(name: string): boolean {
-  return /^(__Secure-)?authjs\.session-token(\.\d+)?$/.test(name)
+  return /^(__Secure-)?authjs\.session-token(\..+)?$/.test(name)
 }
 
 /** Set-Cookie entries that would leave a session cookie (or chunk) in the browser. */
