@@ -6,9 +6,11 @@
 //   npm run bench -- --profile       # --cpu-prof of Gatehouse case 1 in a child process + self-time summary
 //   npm run bench -- --profile=G1u   # same for another measurement id (G1u, G2 ... G5, A1 ...)
 //   npm run bench -- --analyze=FILE.cpuprofile   # summarise a profile written by --profile again
-// Options: --rounds=3 --duration=2500 --warmup=500 (ms per measurement) --dist (load ../dist, the tsup build,
-// instead of ../src; needs `npm run build` first). tsx only strips types (esbuild, no down-levelling on
-// Node 20), so src under tsx runs the same JS as the build; --dist lets you check that.
+// Options: --rounds=3 --duration=2500 --warmup=500 (ms per measurement); --dist[=DIR] loads Gatehouse from
+// the tsup build (default ../dist; run `npm run build` first) instead of ../src under tsx. tsx only strips
+// types (esbuild; it adds a tiny __name() call per function definition), so both give the same numbers
+// within noise (see docs/performance.md); --busy-neighbor runs a spinning child process on the other
+// core while measuring (see "VM wake-up latency" in docs/performance.md).
 //
 // Method. Every op builds a new Request, awaits the library's Auth(), reads the body with res.text() and
 // checks the status (and the e-mail in the body for the session cases), so nothing is optimised away.
@@ -21,8 +23,8 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, ran
 import { spawn } from "node:child_process"
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import os from "node:os"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import v8 from "node:v8"
 import vm from "node:vm"
 import { Auth as AuthJs } from "@auth/core"
@@ -40,10 +42,12 @@ const DURATION_MS = Number(args.get("duration") ?? (QUICK ? 200 : 2500))
 const WARMUP_MS = Number(args.get("warmup") ?? (QUICK ? 80 : 500))
 const PREWARM_MS = QUICK ? 100 : 300
 const SELF = fileURLToPath(import.meta.url)
+const LOAD_AT_START = os.loadavg()[0]?.toFixed(2)
 const WINDOW_FILE = join(os.tmpdir(), "gatehouse-bench-window.json")
 
 const USE_DIST = args.has("dist")
-const gatehouseUrl = (p: string) => new URL(USE_DIST ? `../dist/${p}.js` : `../src/${p}.js`, import.meta.url).href
+const DIST_DIR = args.get("dist") === "true" || !USE_DIST ? new URL("../dist/", import.meta.url) : pathToFileURL(`${resolve(args.get("dist") as string)}/`)
+const gatehouseUrl = (p: string) => (USE_DIST ? new URL(`${p}.js`, DIST_DIR) : new URL(`../src/${p}.js`, import.meta.url)).href
 const { Auth: GatehouseAuth } = (await import(gatehouseUrl("index"))) as typeof import("../src/index.js")
 const { default: Credentials } = (await import(gatehouseUrl("providers/credentials"))) as typeof import("../src/providers/credentials.js")
 
@@ -258,8 +262,10 @@ function report(results: Map<string, Sample[]>, byId: Map<string, Measurement>):
   const perRound = (f: (get: (id: string) => Sample) => number) =>
     Array.from({ length: ROUNDS }, (_, r) => f((id) => rounds(id)[r] as Sample))
   const lines = [
-    `Node ${process.version}, ${os.cpus().length} x ${os.cpus()[0]?.model ?? "?"}, Gatehouse from ${USE_DIST ? "dist/ (tsup build)" : "src/ (tsx)"}; ` +
-      `${ROUNDS} rounds, ${DURATION_MS} ms per measurement after ${WARMUP_MS} ms warm-up; medians over rounds.`,
+    `Node ${process.version}, ${os.cpus().length} x ${os.cpus()[0]?.model ?? "?"}, Gatehouse from ${USE_DIST ? `${fileURLToPath(DIST_DIR)} (tsup build)` : "src/ (tsx)"}; ` +
+      `${args.has("busy-neighbor") ? "busy neighbor ON; " : ""}` +
+      `${ROUNDS} rounds, ${DURATION_MS} ms per measurement after ${WARMUP_MS} ms warm-up; medians over rounds. ` +
+      `Load average at start ${LOAD_AT_START}, at end ${os.loadavg()[0]?.toFixed(2)} (other processes on the machine skew wall times; CPU µs/op less so).`,
     "",
     "| id | library | case | ops/s | p50 µs | p99 µs | CPU µs/op | ops/s per round |",
     "|---|---|---|---:|---:|---:|---:|---|",
@@ -317,8 +323,9 @@ function analyze(file: string): string {
   const parent = new Map<number, number>()
   for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
   const label = ({ functionName, url, lineNumber }: ProfileNode["callFrame"]) =>
-    `${functionName || "(anonymous)"}${url ? ` ${url.replace(/^.*\/(node_modules|src|dist|bench)\//, "$1/")}:${lineNumber + 1}` : ""}`
-  const mine = (url: string) => url.includes("/main/src/") || url.includes("/main/dist/")
+    `${functionName || "(anonymous)"}${url ? ` ${url.replace(/^.*\/(node_modules|src|dist|bench)\//, "$1/")}` : ""}` +
+    (url.startsWith("node:") ? `:${lineNumber + 1}` : "") // tsx-transformed files report line 1 for everything
+  const mine = (url: string) => url.startsWith(USE_DIST ? DIST_DIR.href : new URL("../src/", import.meta.url).href)
   const self = new Map<string, number>(), owner = new Map<string, number>()
   const add = (m: Map<string, number>, k: string, dt: number) => m.set(k, (m.get(k) ?? 0) + dt)
   let t = prof.startTime, busy = 0, idle = 0
@@ -350,7 +357,7 @@ async function runProfile(id: string): Promise<void> {
   mkdirSync(dir, { recursive: true })
   const before = new Set(readdirSync(dir))
   const childArgs = [...process.execArgv, "--cpu-prof", `--cpu-prof-dir=${dir}`, "--cpu-prof-interval=200", SELF, `--profile-child=${id}`,
-    `--duration=${args.get("duration") ?? (QUICK ? 2000 : 10000)}`, ...(USE_DIST ? ["--dist"] : [])]
+    `--duration=${args.get("duration") ?? (QUICK ? 2000 : 10000)}`, ...(USE_DIST ? [`--dist=${fileURLToPath(DIST_DIR)}`] : [])]
   const code = await new Promise<number | null>((res) => spawn(process.execPath, childArgs, { stdio: "inherit" }).on("exit", res))
   check(code === 0, `profile child exited with ${code}`)
   const file = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile") && !before.has(f)).map((f) => join(dir, f))
@@ -374,6 +381,10 @@ if (args.has("analyze")) {
     writeFileSync(WINDOW_FILE, JSON.stringify({ id: child, ...s }))
   } else {
     const started = Date.now()
+    if (args.has("busy-neighbor")) { // a spinning process for the other vCPU, killed by its handle on exit
+      const neighbor = spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" })
+      process.on("exit", () => neighbor.kill())
+    }
     for (const m of byId.values()) await measure(m.fn, 0, PREWARM_MS) // one-time JIT pre-warm
     const results = new Map<string, Sample[]>()
     for (let round = 0; round < ROUNDS; round++) {

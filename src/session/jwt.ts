@@ -4,7 +4,7 @@ import type { ResolvedConfig } from "../config/resolve.js"
 import { decodeSync, encodeSync } from "../jwt/index.js"
 import { nowSeconds } from "../jwt/jwe.js"
 import type { AuthRequest } from "../request/parse.js"
-import type { Cookie, JWT } from "../types.js"
+import type { Cookie, JWT, JWTDecodeParams } from "../types.js"
 import { clearChunked, readChunked, writeChunked } from "./cookie-store.js"
 
 export type JwtSessionRead =
@@ -20,7 +20,7 @@ export async function readJwtSession(req: AuthRequest, config: ResolvedConfig): 
   if (value === undefined) return { status: "invalid", names, error: new JWTSessionError("The session cookie is malformed (missing, duplicate or too many chunks).") }
   try {
     if (config.jwt.decode) {
-      const token = await config.jwt.decode({ token: value, secret: config.secrets as string[], salt: option.name })
+      const token = await config.jwt.decode({ token: value, secret: config.source.secret as string | string[], salt: option.name, maxAge: config.jwt.maxAge } as JWTDecodeParams)
       if (!token) return { status: "invalid", names, error: new JWTSessionError("The jwt.decode override returned no token.") }
       return { status: "valid", token, names, secretIndex: 0 }
     }
@@ -32,11 +32,16 @@ export async function readJwtSession(req: AuthRequest, config: ResolvedConfig): 
   }
 }
 
-/** Whether a valid token must be re-issued on a read: `updateAge` passed since `iat`, an old secret, or no `iat`. */
+/**
+ * Whether a valid token must be re-issued on a read: an old rotation secret, no `iat`, or `updateAge`
+ * passed since `iat`. The update age is capped at half of `maxAge`, so a session in use always slides
+ * before it expires even when `maxAge < updateAge`.
+ */
 export function isReissueDue(token: JWT, secretIndex: number, config: ResolvedConfig): boolean {
-  if (secretIndex !== 0 || config.session.updateAge <= 0) return true
+  const updateAge = Math.min(config.session.updateAge, config.session.maxAge / 2)
+  if (secretIndex !== 0 || updateAge <= 0) return true
   const iat = token.iat
-  return typeof iat !== "number" || iat + config.session.updateAge <= nowSeconds()
+  return typeof iat !== "number" || iat + updateAge <= nowSeconds()
 }
 
 /** Encrypts `token` into session cookie(s) replacing those the request carried; returns them and the expiry. */
@@ -44,7 +49,7 @@ export async function issueJwtSession(token: JWT, req: AuthRequest, config: Reso
   const option = config.cookies(req.secure).sessionToken
   const maxAge = config.jwt.maxAge
   const value = config.jwt.encode
-    ? await config.jwt.encode({ token, secret: config.secrets as string[], salt: option.name, maxAge })
+    ? await config.jwt.encode({ token, secret: config.source.secret as string | string[], salt: option.name, maxAge })
     : encodeSync({ token, secret: config.secrets as string[], salt: option.name, maxAge })
   const expires = new Date(Date.now() + config.session.maxAge * 1000)
   const cookies = writeChunked(option, value, { ...option.options, maxAge: config.session.maxAge, expires }, seen)

@@ -340,7 +340,7 @@ describe("group C: CSRF", () => {
     it("CS-05 GET /signout (link, <img>) shows a confirmation page only; session intact", async () => {
       const s = setup()
       const { jar, csrfToken } = await signedIn(s)
-      for (const headers of [{}, { "sec-fetch-site": "cross-site", "sec-fetch-dest": "image", "sec-fetch-mode": "no-cors" }]) {
+      for (const headers of [{}, { "sec-fetch-site": "cross-site", "sec-fetch-dest": "image", "sec-fetch-mode": "no-cors" }] as Record<string, string>[]) {
         for (const q of ["", `?csrfToken=${csrfToken}&callbackUrl=%2Fbye`]) {
           const res = await Auth(get(`/auth/signout${q}`, { cookie: jar.header(), headers }), s.config)
           expect(res.status).toBe(200)
