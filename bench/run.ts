@@ -360,8 +360,9 @@ async function runProfile(id: string): Promise<void> {
     `--duration=${args.get("duration") ?? (QUICK ? 2000 : 10000)}`, ...(USE_DIST ? [`--dist=${fileURLToPath(DIST_DIR)}`] : [])]
   const code = await new Promise<number | null>((res) => spawn(process.execPath, childArgs, { stdio: "inherit" }).on("exit", res))
   check(code === 0, `profile child exited with ${code}`)
+  // The main thread's profile is the largest new one (tsx's loader thread writes a small second profile).
   const file = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile") && !before.has(f)).map((f) => join(dir, f))
-    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0]
+    .sort((a, b) => statSync(b).size - statSync(a).size)[0]
   check(file, "no .cpuprofile written")
   console.log(analyze(file))
 }

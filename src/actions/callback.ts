@@ -1,23 +1,39 @@
 // /callback/<provider>: finish a sign-in (flows/*) -> signIn callback -> session -> redirect. No protocol code here.
 import { InvalidProvider } from "../errors.js"
 import { authorizeSignIn } from "../account/link.js"
-import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig, ResolvedProvider } from "../config/resolve.js"
 import { emitEvent } from "../events.js"
-import { verifyCredentials } from "../flows/credentials.js"
+import { type VerifiedIdentity, verifyCredentials } from "../flows/credentials.js"
+import { finishOAuth } from "../flows/oauth.js"
 import type { AuthRequest } from "../request/parse.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import { issueSession } from "../session/index.js"
-import type { ResponseInternal } from "../types.js"
-import type { ResolvedProvider } from "../config/resolve.js"
+import type { Cookie, ResponseInternal } from "../types.js"
+
+/** Runs the flow of the provider's kind; returns the identity and any cookies the flow itself sets or clears. */
+async function verify(req: AuthRequest, config: ResolvedConfig, provider: ResolvedProvider): Promise<{ identity: VerifiedIdentity; cookies: Cookie[] } | { redirect: string }> {
+  switch (provider.type) {
+    case "credentials":
+      return { identity: await verifyCredentials(req, config, provider), cookies: [] }
+    case "oauth":
+    case "oidc": {
+      const result = await finishOAuth(req, config, provider)
+      return result.kind === "forward" ? { redirect: result.redirect } : { identity: result.identity, cookies: result.cookies }
+    }
+    default:
+      throw new InvalidProvider(`Sign-in with "${provider.type}" providers is not available in this version.`)
+  }
+}
 
 export async function callback(req: AuthRequest, config: ResolvedConfig, provider: ResolvedProvider): Promise<ResponseInternal> {
-  if (provider.type !== "credentials") {
-    throw new InvalidProvider(`Sign-in with "${provider.type}" providers is not available in this version.`)
-  }
-  const identity = await verifyCredentials(req, config, provider)
+  const verified = await verify(req, config, provider)
+  if ("redirect" in verified) return { redirect: verified.redirect }
+  const { identity, cookies } = verified
   const redirectTo = await authorizeSignIn(identity, req, config)
-  if (redirectTo !== undefined) return { redirect: redirectTo }
-  const cookies = await issueSession(identity, req, config)
-  await emitEvent(config, "signIn", { user: identity.user, account: identity.account })
-  return { redirect: await resolveCallbackUrl(req, config), cookies }
+  if (redirectTo !== undefined) return { redirect: redirectTo, cookies }
+  const sessionCookies = await issueSession(identity, req, config)
+  await emitEvent(config, "signIn", {
+    user: identity.user, account: identity.account, ...(identity.profile ? { profile: identity.profile, isNewUser: false } : {}),
+  })
+  return { redirect: await resolveCallbackUrl(req, config), cookies: [...cookies, ...sessionCookies] }
 }

@@ -1,11 +1,13 @@
 // POST /signin[/<provider>] (CSRF-checked): start a sign-in; credentials and bare /signin go to the sign-in page.
 import { InvalidProvider } from "../errors.js"
 import type { ResolvedConfig, ResolvedProvider } from "../config/resolve.js"
+import { startOAuth } from "../flows/oauth.js"
 import type { AuthRequest } from "../request/parse.js"
 import type { ResponseInternal } from "../types.js"
 
 export async function signIn(req: AuthRequest, config: ResolvedConfig, provider: ResolvedProvider | undefined): Promise<ResponseInternal> {
   const signInPage = `${req.origin}${config.basePath}/signin`
   if (!provider || provider.type === "credentials" || provider.type === "webauthn") return { redirect: signInPage }
+  if (provider.type === "oauth" || provider.type === "oidc") return startOAuth(req, config, provider)
   throw new InvalidProvider(`Sign-in with "${provider.type}" providers is not available in this version.`)
 }

@@ -9,7 +9,8 @@ import { raw, skipCSRFCheck } from "../symbols.js"
 import type {
   AuthConfig, CallbacksOptions, CookiesOptions, EventCallbacks, JWTOptions, LoggerInstance, PagesOptions, SessionOptions, Theme,
 } from "../types.js"
-import type { ProviderConfig } from "../providers/types.js"
+import type { OAuthConfigBase, ProviderConfig } from "../providers/types.js"
+import { type ResolvedOAuthProvider, resolveOAuthProvider } from "./oauth.js"
 import type { Adapter } from "../adapters/index.js"
 import { envFlag } from "./env.js"
 import { DEFAULT_MAX_AGE } from "../jwt/index.js"
@@ -17,8 +18,8 @@ import { DEFAULT_MAX_AGE } from "../jwt/index.js"
 /** Secrets shorter than this are refused: a short secret makes every session token guessable offline. */
 export const MIN_SECRET_LENGTH = 32
 
-/** A provider as the handler uses it. */
-export type ResolvedProvider = Readonly<ProviderConfig>
+/** A provider as the handler uses it: OAuth/OIDC providers fully normalised, others as configured. */
+export type ResolvedProvider = ResolvedOAuthProvider | Readonly<Exclude<ProviderConfig, OAuthConfigBase>>
 
 /** The config after defaults, checks and derivations; built once per config object and frozen. */
 export interface ResolvedConfig {
@@ -61,6 +62,7 @@ function normaliseBasePath(basePath: string | undefined): string {
 }
 
 function resolveProviders(config: AuthConfig): { list: ResolvedProvider[]; error?: AuthError } {
+  const redirectProxyUrl = config.redirectProxyUrl ?? readEnv("AUTH_REDIRECT_PROXY_URL")
   const list: ResolvedProvider[] = []
   const seen = new Set<string>()
   if (!Array.isArray(config.providers)) return { list, error: new InvalidEndpoints("`providers` must be an array of providers.") }
@@ -76,13 +78,15 @@ function resolveProviders(config: AuthConfig): { list: ResolvedProvider[]; error
     if (provider.type === "credentials" && typeof provider.authorize !== "function") {
       return { list, error: new MissingAuthorize(`providers[${index}] ("${provider.id}"): a credentials provider needs an \`authorize\` function.`) }
     }
-    if ((provider.type === "oauth" || provider.type === "oidc")) {
-      const p = provider as Record<string, unknown>
-      if (!p.issuer && !p.authorization && !p.token && !p.userinfo && !p.wellKnown) {
-        return { list, error: new InvalidEndpoints(`providers[${index}] ("${provider.id}"): set \`issuer\`, or the \`authorization\`, \`token\` and \`userinfo\` endpoints.`) }
+    if (provider.type === "oauth" || provider.type === "oidc") {
+      try {
+        list.push(resolveOAuthProvider(provider as OAuthConfigBase, redirectProxyUrl))
+      } catch (error) {
+        return { list, error: error as AuthError }
       }
+      continue
     }
-    list.push(Object.freeze({ ...provider, name: provider.name ?? provider.id }))
+    list.push(Object.freeze({ ...provider, name: provider.name ?? provider.id }) as ResolvedProvider)
   }
   return { list }
 }

@@ -1,5 +1,6 @@
 // Provider config shapes. Providers are data plus profile mapping; flow logic lives in flows/.
-import type { Awaitable, CredentialInput, User } from "../types.js"
+import type { Awaitable, CredentialInput, TokenSet, User } from "../types.js"
+import type { customFetch } from "../symbols.js"
 
 export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
 
@@ -18,14 +19,67 @@ export interface CredentialsConfig<Fields extends Record<string, CredentialInput
   authorize: (credentials: Partial<Record<keyof Fields, unknown>>, request: Request) => Awaitable<User | null>
 }
 
-/** Placeholder shapes for provider kinds implemented in later capabilities; they are listed by `/providers`. */
-export interface OAuthConfigBase extends CommonProviderOptions {
+/** An endpoint: a URL string, or `{ url, params }` (extra query/body parameters). */
+export type EndpointOption = string | { url?: string | URL; params?: Record<string, unknown> }
+
+/** The token endpoint: a URL or `{ url, params, conform }`; `conform` may fix a non-compliant response. */
+export type TokenEndpointOption =
+  | string
+  | { url?: string | URL; params?: Record<string, unknown>; conform?: (response: Response) => Awaitable<Response | undefined> }
+
+/** The userinfo endpoint: a URL or `{ url, params, request }`; `request` replaces the call entirely. */
+export type UserinfoEndpointOption =
+  | string
+  | { url?: string | URL; params?: Record<string, unknown>; request?: (context: { tokens: TokenSet; provider: OAuthConfigBase }) => Awaitable<Record<string, unknown>> }
+
+/** The checks protecting the authorization-code flow. @see RFC 7636 (pkce), RFC 6749 §10.12 (state), OIDC Core §3.1.2.1 (nonce) */
+export type OAuthCheck = "pkce" | "state" | "nonce" | "none"
+
+/** Client metadata, as registered with the authorization server. */
+export interface OAuthClientOptions {
+  token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "none"
+  /** The algorithm the ID token must be signed with (default RS256). */
+  id_token_signed_response_alg?: string
+  [key: string]: unknown
+}
+
+/** An OAuth 2 (`type: "oauth"`) or OpenID Connect (`type: "oidc"`) provider, custom or built-in. */
+export interface OAuthConfigBase<P = Record<string, unknown>> extends CommonProviderOptions {
   type: "oauth" | "oidc"
   clientId?: string
   clientSecret?: string
+  /** The authorization server's issuer identifier; with it, endpoints come from discovery. */
   issuer?: string
+  /** Explicit discovery document URL (default `<issuer>/.well-known/openid-configuration`). */
+  wellKnown?: string
+  authorization?: EndpointOption
+  token?: TokenEndpointOption
+  userinfo?: UserinfoEndpointOption
+  client?: OAuthClientOptions
+  /** Default `["pkce"]`; `state` is added when a redirect proxy is used. */
+  checks?: OAuthCheck[]
+  /** Maps the provider's profile to the user; default uses sub/id, name, email, picture. */
+  profile?: (profile: P, tokens: TokenSet) => Awaitable<User>
+  /** Picks the token fields stored on the account (database strategy). */
+  account?: (tokens: TokenSet) => Record<string, unknown> | undefined
+  /** Button style of the built-in sign-in page. */
+  style?: { brandColor?: string; logo?: string; text?: string; bg?: string }
+  /** Sign a user in by e-mail when an account with this e-mail exists (unsafe unless the provider verifies e-mails). */
+  allowDangerousEmailAccountLinking?: boolean
+  /** Base URL of a deployment that forwards callbacks to this one (preview deployments). */
+  redirectProxyUrl?: string
+  /** OIDC: take the profile from the ID token (default true); false fetches userinfo. */
+  idToken?: boolean
+  /** Refresh `account.access_token` from its `refresh_token` when it expires (JWT sessions). */
+  refreshAccessToken?: boolean
+  /** Network timeout for requests to this provider, in milliseconds (default 10000). */
+  timeout?: number
+  /** Built-in providers keep the user's options here; they are merged over the defaults. */
+  options?: Partial<OAuthConfigBase<P>> & Record<string, unknown>
+  [customFetch]?: typeof fetch
   [key: string]: unknown
 }
+
 export interface EmailConfigBase extends CommonProviderOptions {
   type: "email"
   [key: string]: unknown

@@ -30,6 +30,8 @@ export interface AuthRequest {
   readonly query: URLSearchParams
   /** The parsed body (POST with a form or JSON content type), else an empty object. */
   readonly body: Readonly<Record<string, unknown>>
+  /** A form body as sent (duplicates kept), for protocol checks such as form_post callbacks. */
+  readonly form: URLSearchParams | undefined
   /** Whether the client asked for `{url}` JSON instead of a redirect. */
   readonly returnRedirect: boolean
 }
@@ -81,14 +83,15 @@ function safeRecord(entries: Iterable<[string, unknown]>): Record<string, unknow
 }
 
 /** Parses a POST body by content type: JSON objects and url-encoded forms; other types are ignored (not parsed as anything). */
-async function parseBody(request: Request): Promise<Record<string, unknown>> {
+async function parseBody(request: Request): Promise<{ body: Record<string, unknown>; form?: URLSearchParams }> {
   const type = (request.headers.get("content-type") ?? "").split(";", 1)[0]!.trim().toLowerCase()
   if (type === "application/x-www-form-urlencoded") {
-    return safeRecord(new URLSearchParams(await readBody(request, MAX_FORM_BYTES)))
+    const form = new URLSearchParams(await readBody(request, MAX_FORM_BYTES))
+    return { body: safeRecord(form), form }
   }
   if (type === "application/json") {
     const text = await readBody(request, MAX_JSON_BYTES)
-    if (text.trim() === "") return {}
+    if (text.trim() === "") return { body: {} }
     let value: unknown
     try {
       value = JSON.parse(text)
@@ -96,9 +99,9 @@ async function parseBody(request: Request): Promise<Record<string, unknown>> {
       throw new InvalidRequest("Request body is not valid JSON.")
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) throw new InvalidRequest("Request body must be a JSON object.")
-    return safeRecord(Object.entries(value))
+    return { body: safeRecord(Object.entries(value)) }
   }
-  return {}
+  return { body: {} }
 }
 
 const emptyBody: Readonly<Record<string, unknown>> = Object.freeze({})
@@ -117,7 +120,7 @@ export async function parseRequest(request: Request, config: ResolvedConfig): Pr
   const cookieHeader = headers.get("cookie")
   if (cookieHeader !== null && cookieHeader.length > MAX_COOKIE_HEADER) throw new InvalidRequest("The Cookie header is too large.", 431)
   const method = request.method
-  const body = method === "POST" ? await parseBody(request) : emptyBody
+  const { body, form } = method === "POST" ? await parseBody(request) : { body: emptyBody, form: undefined }
   return {
     request,
     url,
@@ -130,6 +133,7 @@ export async function parseRequest(request: Request, config: ResolvedConfig): Pr
     cookies: parseCookieHeader(cookieHeader),
     query: url.searchParams,
     body,
+    form,
     returnRedirect: headers.has("x-auth-return-redirect"),
   }
 }

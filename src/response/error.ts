@@ -5,6 +5,7 @@ import { parseActionPath, type AuthRequest } from "../request/parse.js"
 import type { ResponseInternal } from "../types.js"
 import { HTML_HEADERS, JSON_HEADERS } from "./build.js"
 import { errorPage } from "../pages/index.js"
+import { clearChecks } from "../security/checks.js"
 
 const CONFIGURATION_MESSAGE = "There was a problem with the server configuration. Check the server logs for more information."
 
@@ -25,7 +26,9 @@ export function errorResponse(error: unknown, req: AuthRequest | undefined, requ
   if (error instanceof CredentialsSignin) params.set("code", error.code)
   const page = (kind === "signIn" ? config.pages.signIn : config.pages.error) ?? `${config.basePath}/${kind === "signIn" ? "signin" : "error"}`
   const origin = req?.origin ?? safeOrigin(request)
-  return { redirect: `${origin}${page}?${params}` }
+  // A failed callback still expires the check cookies it carried (I4).
+  const cookies = req?.action === "callback" ? clearChecks(req, config) : undefined
+  return { redirect: `${origin}${page}?${params}`, ...(cookies?.length ? { cookies } : {}) }
 }
 
 function safeOrigin(request: Request): string {

@@ -1,0 +1,171 @@
+// Normalises an OAuth 2 / OIDC provider once, at config resolve time: options merged over defaults, endpoints parsed, checks set.
+import { InvalidEndpoints, OAuthSignInError } from "../errors.js"
+import { customFetch } from "../symbols.js"
+import type { OAuthCheck, OAuthClientOptions, OAuthConfigBase, TokenEndpointOption, UserinfoEndpointOption, EndpointOption } from "../providers/types.js"
+import type { Awaitable, TokenSet, User } from "../types.js"
+import { boundedFetch, isAllowedEndpoint } from "../protocols/http.js"
+
+/** An endpoint after normalisation. */
+export interface Endpoint {
+  url: URL | undefined
+  params: Record<string, string>
+}
+
+/** An OAuth/OIDC provider ready for the flow: every default applied, every URL parsed and checked. */
+export interface ResolvedOAuthProvider {
+  readonly id: string
+  readonly name: string
+  readonly type: "oauth" | "oidc"
+  readonly issuer: string | undefined
+  readonly wellKnown: URL | undefined
+  readonly clientId: string
+  readonly clientSecret: string | undefined
+  readonly client: Readonly<OAuthClientOptions & { token_endpoint_auth_method: NonNullable<OAuthClientOptions["token_endpoint_auth_method"]> }>
+  readonly authorization: Readonly<Endpoint>
+  readonly token: Readonly<Endpoint> & { conform?: (response: Response) => Awaitable<Response | undefined> }
+  readonly userinfo: Readonly<Endpoint> & { request?: Extract<UserinfoEndpointOption, { request?: unknown }>["request"] }
+  readonly checks: ReadonlySet<Exclude<OAuthCheck, "none">>
+  readonly profile: (profile: Record<string, unknown>, tokens: TokenSet) => Awaitable<User>
+  readonly account: ((tokens: TokenSet) => Record<string, unknown> | undefined) | undefined
+  readonly idToken: boolean
+  /** The proxy's callback URL (`<redirectProxyUrl>/callback/<id>`) when a redirect proxy is used. */
+  readonly redirectProxyUrl: string | undefined
+  readonly formPost: boolean
+  readonly allowDangerousEmailAccountLinking: boolean
+  readonly refreshAccessToken: boolean
+  /** fetch with timeout, no redirects and a size cap (customFetch honoured). */
+  readonly fetch: typeof fetch
+  readonly style: OAuthConfigBase["style"]
+  /** The provider object as configured (for user hooks such as `userinfo.request`). */
+  readonly source: OAuthConfigBase
+}
+
+const DEFAULT_TIMEOUT = 10_000
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof URL) && Object.getPrototypeOf(value) === Object.prototype
+}
+
+/** Deep merge of plain objects; arrays, functions and other values from `override` replace. */
+export function deepMerge<T extends Record<string, unknown>>(base: T, override: Record<string, unknown> | undefined): T {
+  if (!override) return base
+  const out: Record<string, unknown> = { ...base }
+  for (const key of Reflect.ownKeys(override)) {
+    const value = (override as Record<string | symbol, unknown>)[key]
+    if (value === undefined) continue
+    const current = (out as Record<string | symbol, unknown>)[key]
+    ;(out as Record<string | symbol, unknown>)[key] = typeof key === "string" && isPlainObject(current) && isPlainObject(value) ? deepMerge(current, value) : value
+  }
+  return out as T
+}
+
+function stringParams(params: Record<string, unknown> | undefined): Record<string, string> {
+  const out: Record<string, string> = {}
+  if (params) for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null) out[k] = String(v)
+  return out
+}
+
+function parseEndpoint(option: EndpointOption | TokenEndpointOption | UserinfoEndpointOption | undefined, field: string, providerId: string): Endpoint {
+  const raw = typeof option === "string" ? option : option?.url
+  const params = typeof option === "object" ? stringParams(option.params) : {}
+  if (raw === undefined) return { url: undefined, params }
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new InvalidEndpoints(`Provider "${providerId}": \`${field}\` is not a valid URL.`)
+  }
+  if (!isAllowedEndpoint(url)) throw new InvalidEndpoints(`Provider "${providerId}": \`${field}\` must use https (plain http is allowed only on localhost).`)
+  return { url, params }
+}
+
+/** The profile mapping Auth.js applies to custom providers without `profile`. */
+function defaultProfile(profile: Record<string, unknown>): User {
+  const id = profile.sub ?? profile.id
+  return {
+    id: id === undefined || id === null ? undefined : String(id),
+    name: (profile.name ?? profile.nickname ?? profile.preferred_username ?? null) as string | null,
+    email: (profile.email ?? null) as string | null,
+    image: (profile.picture ?? null) as string | null,
+  }
+}
+
+/**
+ * Missing client credentials only break sign-in with that provider (OAuthSignInError), not every route:
+ * a provider whose env vars are unset must not take the session endpoint down.
+ */
+export function assertClientCredentials(p: ResolvedOAuthProvider): void {
+  const env = `AUTH_${p.id.toUpperCase().replace(/-/g, "_")}`
+  if (!p.clientId) throw new OAuthSignInError(`Provider "${p.id}": \`clientId\` is missing (or set ${env}_ID and call setEnvDefaults).`)
+  if (p.client.token_endpoint_auth_method !== "none" && !p.clientSecret) {
+    throw new OAuthSignInError(`Provider "${p.id}": \`clientSecret\` is missing (or set ${env}_SECRET and call setEnvDefaults).`)
+  }
+}
+
+/** Applies built-in defaults, user options and env-independent rules to an OAuth/OIDC provider. */
+export function resolveOAuthProvider(input: OAuthConfigBase, globalRedirectProxyUrl: string | undefined): ResolvedOAuthProvider {
+  const { options, ...defaults } = input
+  const p = deepMerge(defaults as Record<string, unknown>, options as Record<string, unknown> | undefined) as OAuthConfigBase
+  const id = p.id
+  if (p.type === "oidc" && !p.issuer) throw new InvalidEndpoints(`Provider "${id}": an OIDC provider needs an \`issuer\`.`)
+  if (!p.issuer && !p.wellKnown) {
+    const missing = (["authorization", "token"] as const).filter((k) => !p[k] || (typeof p[k] === "object" && !(p[k] as { url?: unknown }).url))
+    const userinfo = p.userinfo
+    const hasUserinfo = typeof userinfo === "string" || (typeof userinfo === "object" && (userinfo.url !== undefined || typeof userinfo.request === "function"))
+    if (missing.length || !hasUserinfo) {
+      throw new InvalidEndpoints(`Provider "${id}": set \`issuer\`, or the ${[...missing, ...(hasUserinfo ? [] : ["userinfo"])].map((m) => `\`${m}\``).join(", ")} endpoint(s).`)
+    }
+  }
+  if (p.issuer) {
+    let issuerUrl: URL
+    try {
+      issuerUrl = new URL(p.issuer)
+    } catch {
+      throw new InvalidEndpoints(`Provider "${id}": \`issuer\` is not a valid URL.`)
+    }
+    if (!isAllowedEndpoint(issuerUrl)) throw new InvalidEndpoints(`Provider "${id}": \`issuer\` must use https (plain http is allowed only on localhost).`)
+  }
+  const authorization = parseEndpoint(p.authorization, "authorization", id)
+  const inUrlScope = authorization.url?.searchParams.has("scope")
+  if (!inUrlScope && authorization.params.scope === undefined) authorization.params.scope = "openid profile email"
+  const formPost = (authorization.params.response_mode ?? authorization.url?.searchParams.get("response_mode")) === "form_post"
+  const token = parseEndpoint(p.token, "token", id)
+  const userinfo = parseEndpoint(p.userinfo, "userinfo", id)
+  const checks = new Set((p.checks ?? ["pkce"]).filter((c): c is Exclude<OAuthCheck, "none"> => c !== "none"))
+  let redirectProxyUrl: string | undefined
+  const proxy = formPost ? undefined : (p.redirectProxyUrl ?? globalRedirectProxyUrl)
+  if (proxy) {
+    redirectProxyUrl = `${proxy.replace(/\/$/, "")}/callback/${id}`
+    checks.add("state")
+  }
+  const method = p.client?.token_endpoint_auth_method ?? "client_secret_basic"
+  let wellKnown: URL | undefined
+  if (p.wellKnown) {
+    wellKnown = parseEndpoint(p.wellKnown, "wellKnown", id).url
+  }
+  const baseFetch = (p[customFetch] as typeof fetch | undefined) ?? ((...args: Parameters<typeof fetch>) => fetch(...args))
+  return Object.freeze({
+    id,
+    name: p.name ?? id,
+    type: p.type,
+    issuer: p.issuer,
+    wellKnown,
+    clientId: p.clientId ?? "",
+    clientSecret: p.clientSecret,
+    client: Object.freeze({ ...p.client, token_endpoint_auth_method: method }),
+    authorization,
+    token: { ...token, conform: typeof p.token === "object" ? p.token.conform : undefined },
+    userinfo: { ...userinfo, request: typeof p.userinfo === "object" ? p.userinfo.request : undefined },
+    checks,
+    profile: (p.profile as ResolvedOAuthProvider["profile"] | undefined) ?? defaultProfile,
+    account: p.account,
+    idToken: p.idToken ?? p.type === "oidc",
+    redirectProxyUrl,
+    formPost,
+    allowDangerousEmailAccountLinking: p.allowDangerousEmailAccountLinking === true,
+    refreshAccessToken: p.refreshAccessToken === true,
+    fetch: boundedFetch(baseFetch, typeof p.timeout === "number" && p.timeout > 0 ? p.timeout : DEFAULT_TIMEOUT),
+    style: p.style,
+    source: p,
+  })
+}

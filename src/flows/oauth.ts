@@ -1,0 +1,122 @@
+// OAuth 2 / OIDC sign-in: start() -> redirect to the authorization endpoint; finish() -> VerifiedIdentity (or a proxy forward).
+import { randomUUID } from "node:crypto"
+import { AccessDenied, InvalidCheck, OAuthCallbackError, OAuthProfileParseError, OAuthSignInError } from "../errors.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+import { type ResolvedOAuthProvider, assertClientCredentials } from "../config/oauth.js"
+import { buildAuthorizationUrl, exchangeCode, fetchProfile, getAuthorizationServer, oauth, validateCallback } from "../protocols/oauth2.js"
+import type { AuthRequest } from "../request/parse.js"
+import { clearChecks, createChecks, decodeState, readChecks } from "../security/checks.js"
+import { resolveCallbackUrl } from "../security/redirect.js"
+import type { Account, Cookie, TokenSet } from "../types.js"
+import type { VerifiedIdentity } from "./credentials.js"
+
+/** This deployment's callback URL for a provider. */
+export function callbackUrlOf(req: AuthRequest, config: ResolvedConfig, p: ResolvedOAuthProvider): string {
+  return `${req.origin}${config.basePath}/callback/${p.id}`
+}
+
+/** Whether this deployment is the redirect proxy itself (the proxy URL's origin is ours). */
+function isOnRedirectProxy(req: AuthRequest, p: ResolvedOAuthProvider): boolean {
+  if (!p.redirectProxyUrl) return false
+  try {
+    return new URL(p.redirectProxyUrl).origin === req.origin
+  } catch {
+    return false
+  }
+}
+
+/** The redirect_uri sent to the provider: the proxy's callback when one is configured (and we are not it). */
+function redirectUriOf(req: AuthRequest, config: ResolvedConfig, p: ResolvedOAuthProvider): string {
+  return p.redirectProxyUrl && !isOnRedirectProxy(req, p) ? p.redirectProxyUrl : callbackUrlOf(req, config, p)
+}
+
+/** POST /signin/<id>: the authorization URL, the sealed check cookies and the callback-url cookie. */
+export async function startOAuth(req: AuthRequest, config: ResolvedConfig, p: ResolvedOAuthProvider): Promise<{ redirect: string; cookies: Cookie[] }> {
+  assertClientCredentials(p)
+  let as
+  try {
+    as = await getAuthorizationServer(p)
+  } catch (cause) {
+    throw new OAuthSignInError(`Provider "${p.id}": the authorization server metadata could not be loaded.`, { cause })
+  }
+  const redirectUri = redirectUriOf(req, config, p)
+  const proxied = redirectUri !== callbackUrlOf(req, config, p)
+  const { params, cookies } = await createChecks(p, req, config, redirectUri, proxied ? callbackUrlOf(req, config, p) : undefined)
+  const url = buildAuthorizationUrl(as, p, redirectUri, req.query, params)
+  const callbackUrl = await resolveCallbackUrl(req, config)
+  const option = config.cookies(req.secure).callbackUrl
+  cookies.push({ name: option.name, value: callbackUrl, options: { ...option.options } })
+  config.logger.debug("oauth: authorization request", { provider: p.id, checks: [...p.checks] })
+  return { redirect: url.href, cookies }
+}
+
+/** The result of a callback: a signed-in identity, or a forward to the deployment that started the flow. */
+export type OAuthFinish =
+  | { kind: "identity"; identity: VerifiedIdentity; cookies: Cookie[] }
+  | { kind: "forward"; redirect: string }
+
+function callbackParams(req: AuthRequest): URLSearchParams {
+  return req.method === "POST" && req.form ? req.form : req.query
+}
+
+/**
+ * GET/POST /callback/<id>: upstream error -> AccessDenied / OAuthCallbackError; check cookies -> InvalidCheck;
+ * state and iss validated before any token call (I3); code exchange, ID token, profile; then the identity.
+ */
+export async function finishOAuth(req: AuthRequest, config: ResolvedConfig, p: ResolvedOAuthProvider): Promise<OAuthFinish> {
+  const params = callbackParams(req)
+  const state = params.get("state")
+  if (state && isOnRedirectProxy(req, p)) {
+    const { origin } = decodeState(state, config)
+    if (origin) {
+      let target: URL
+      try {
+        target = new URL(origin)
+      } catch {
+        throw new InvalidCheck("The state names an invalid origin.")
+      }
+      if (target.origin !== req.origin) return { kind: "forward", redirect: `${target.href.split("?")[0]}?${params}` }
+    }
+  }
+  const error = params.get("error")
+  if (error !== null) {
+    // The description is never rendered or logged verbatim beyond its code (OA-10).
+    if (error === "access_denied") throw new AccessDenied(`Provider "${p.id}" reported that the user denied access.`)
+    throw new OAuthCallbackError(`Provider "${p.id}" returned the error "${error.slice(0, 64)}".`)
+  }
+  assertClientCredentials(p)
+  const redirectUri = redirectUriOf(req, config, p)
+  const checks = readChecks(p, req, config, redirectUri)
+  let as
+  try {
+    as = await getAuthorizationServer(p)
+  } catch (cause) {
+    throw new OAuthCallbackError(`Provider "${p.id}": the authorization server metadata could not be loaded.`, { cause })
+  }
+  let validated
+  try {
+    validated = validateCallback(as, p, params, checks.state)
+  } catch (cause) {
+    if (cause instanceof oauth.AuthorizationResponseError) throw new OAuthCallbackError(`Provider "${p.id}" returned the error "${cause.error}".`, { cause })
+    throw new InvalidCheck(`The callback failed validation: ${cause instanceof Error ? cause.message : "invalid parameters"}.`, { cause })
+  }
+  const tokenResponse = await exchangeCode(as, p, validated, redirectUri, checks.codeVerifier, checks.nonce)
+  const profile = await fetchProfile(as, p, tokenResponse)
+  const tokens: TokenSet = { ...tokenResponse }
+  if (typeof tokenResponse.expires_in === "number") tokens.expires_at = Math.floor(Date.now() / 1000) + tokenResponse.expires_in
+  let mapped
+  try {
+    mapped = await p.profile(profile, tokens)
+  } catch (cause) {
+    throw new OAuthProfileParseError(`Provider "${p.id}": the profile callback threw.`, { cause })
+  }
+  if (!mapped || typeof mapped !== "object" || mapped.id === undefined || mapped.id === null || String(mapped.id) === "") {
+    throw new OAuthProfileParseError(`Provider "${p.id}": the profile has no id (map it in the provider's \`profile\` callback).`)
+  }
+  const providerAccountId = String(mapped.id)
+  const account: Account = { ...(tokens as Record<string, unknown>), provider: p.id, type: p.type, providerAccountId }
+  const email = typeof mapped.email === "string" ? mapped.email.toLowerCase() : mapped.email ?? null
+  const user = { ...mapped, id: randomUUID(), email }
+  config.logger.debug("oauth: signed in", { provider: p.id })
+  return { kind: "identity", identity: { user, account, profile }, cookies: clearChecks(req, config) }
+}

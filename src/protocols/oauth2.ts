@@ -1,0 +1,216 @@
+// OAuth 2 / OIDC wire protocol on oauth4webapi: discovery, authorization URL, callback checks, code exchange, userinfo, refresh.
+// No config, cookies or adapters in here. @see RFC 6749, RFC 7636, RFC 9207, OIDC Core 1.0
+import * as o from "oauth4webapi"
+import { OAuthCallbackError, OAuthSignInError } from "../errors.js"
+import type { ResolvedOAuthProvider } from "../config/oauth.js"
+import { isAllowedEndpoint } from "./http.js"
+import { verifyJwsSignature } from "./jws.js"
+
+/** The issuer used for providers configured without one (Auth.js uses the same placeholder). */
+const PLACEHOLDER_ISSUER = "https://authjs.dev"
+/** Discovery documents are reused for this long. */
+const DISCOVERY_TTL_MS = 60 * 60_000
+
+const discoveryCache = new Map<string, { as: o.AuthorizationServer; expires: number }>()
+const discoveryInflight = new Map<string, Promise<o.AuthorizationServer>>()
+
+function httpOptions(p: ResolvedOAuthProvider): { [o.customFetch]: typeof fetch; [o.allowInsecureRequests]: boolean } {
+  // Endpoints were checked to be https or loopback http (config/oauth.ts, assertEndpoints), so plain http is safe to allow here.
+  return { [o.customFetch]: p.fetch, [o.allowInsecureRequests]: true }
+}
+
+function assertEndpoints(as: o.AuthorizationServer, providerId: string): void {
+  for (const key of ["authorization_endpoint", "token_endpoint", "userinfo_endpoint", "jwks_uri"] as const) {
+    const value = as[key]
+    if (value !== undefined && !isAllowedEndpoint(new URL(value))) {
+      throw new OAuthSignInError(`Provider "${providerId}": the discovered ${key} must use https.`)
+    }
+  }
+}
+
+async function discover(p: ResolvedOAuthProvider): Promise<o.AuthorizationServer> {
+  const issuer = new URL(p.issuer as string)
+  const response = p.wellKnown
+    ? await p.fetch(p.wellKnown.href, { headers: { accept: "application/json" } })
+    : await o.discoveryRequest(issuer, httpOptions(p))
+  const as = await o.processDiscoveryResponse(issuer, response)
+  assertEndpoints(as, p.id)
+  return as
+}
+
+/**
+ * The authorization server metadata: discovered (once per issuer, cached) when an issuer is set, with
+ * explicitly configured endpoints taking precedence; else built from the configured endpoints.
+ */
+export async function getAuthorizationServer(p: ResolvedOAuthProvider): Promise<o.AuthorizationServer> {
+  const explicit = {
+    ...(p.authorization.url ? { authorization_endpoint: p.authorization.url.href } : {}),
+    ...(p.token.url ? { token_endpoint: p.token.url.href } : {}),
+    ...(p.userinfo.url ? { userinfo_endpoint: p.userinfo.url.href } : {}),
+  }
+  if (!p.issuer) return { issuer: PLACEHOLDER_ISSUER, ...explicit }
+  const cacheKey = `${p.issuer}\u0000${p.wellKnown?.href ?? ""}`
+  const hit = discoveryCache.get(cacheKey)
+  let as: o.AuthorizationServer
+  if (hit && hit.expires > Date.now()) {
+    as = hit.as
+  } else {
+    let pending = discoveryInflight.get(cacheKey)
+    if (!pending) {
+      pending = discover(p)
+      discoveryInflight.set(cacheKey, pending)
+      pending.then(
+        (value) => discoveryCache.set(cacheKey, { as: value, expires: Date.now() + DISCOVERY_TTL_MS }),
+        () => {},
+      ).finally(() => discoveryInflight.delete(cacheKey))
+    }
+    as = await pending
+  }
+  return { ...as, ...explicit }
+}
+
+/** Test hook: forget discovered metadata. */
+export function clearDiscoveryCache(): void {
+  discoveryCache.clear()
+}
+
+export function clientOf(p: ResolvedOAuthProvider): o.Client {
+  return { ...p.client, client_id: p.clientId }
+}
+
+function clientAuthOf(p: ResolvedOAuthProvider): o.ClientAuth {
+  switch (p.client.token_endpoint_auth_method) {
+    case "client_secret_post":
+      return o.ClientSecretPost(p.clientSecret as string)
+    case "none":
+      return o.None()
+    default:
+      return o.ClientSecretBasic(p.clientSecret as string)
+  }
+}
+
+/** The check values sent in the authorization request. */
+export interface AuthorizationChecks {
+  state?: string
+  codeChallenge?: string
+  nonce?: string
+}
+
+/**
+ * Builds the authorization request URL. Parameters merge in Auth.js order (configured params, params in the
+ * configured URL, the sign-in request's query); then response_type, client_id, redirect_uri and the checks
+ * are set last so nothing can override them. @see RFC 6749 §4.1.1, RFC 7636 §4.3
+ */
+export function buildAuthorizationUrl(
+  as: o.AuthorizationServer, p: ResolvedOAuthProvider, redirectUri: string, requestQuery: URLSearchParams, checks: AuthorizationChecks,
+): URL {
+  if (!as.authorization_endpoint) throw new OAuthSignInError(`Provider "${p.id}" has no authorization endpoint.`)
+  const url = new URL(as.authorization_endpoint)
+  const merged = new Map<string, string>()
+  for (const [k, v] of Object.entries(p.authorization.params)) merged.set(k, v)
+  for (const [k, v] of url.searchParams) merged.set(k, v)
+  for (const [k, v] of requestQuery) if (k !== "callbackUrl") merged.set(k, v)
+  merged.set("response_type", "code")
+  merged.set("client_id", p.clientId)
+  merged.set("redirect_uri", redirectUri)
+  for (const key of ["state", "code_challenge", "code_challenge_method", "nonce"]) merged.delete(key)
+  if (checks.state !== undefined) merged.set("state", checks.state)
+  if (checks.codeChallenge !== undefined) {
+    merged.set("code_challenge", checks.codeChallenge)
+    merged.set("code_challenge_method", "S256")
+  }
+  if (checks.nonce !== undefined) merged.set("nonce", checks.nonce)
+  url.search = ""
+  for (const [k, v] of merged) url.searchParams.set(k, v)
+  return url
+}
+
+/** Callback parameters that passed the state and `iss` checks; only these can be exchanged for tokens. */
+export type ValidatedCallback = URLSearchParams & { readonly __validatedCallback: true }
+
+/**
+ * Validates the authorization response: no duplicate parameters, `state` equal to the expected one,
+ * `iss` equal to the issuer (and present when the server advertises it). Throws o.* errors.
+ * @see RFC 9207 §2.4, RFC 6749 §10.12
+ */
+export function validateCallback(as: o.AuthorizationServer, p: ResolvedOAuthProvider, params: URLSearchParams, expectedState: string | undefined): ValidatedCallback {
+  let input = params
+  if (!p.issuer && params.has("iss")) {
+    // Without a configured issuer there is nothing to compare `iss` with; the per-provider redirect URI is the mix-up defence.
+    input = new URLSearchParams(params)
+    input.delete("iss")
+  }
+  return o.validateAuthResponse(as, clientOf(p), input, expectedState ?? o.expectNoState) as ValidatedCallback
+}
+
+/** Wraps any protocol failure after the pre-checks as OAuthCallbackError, keeping only safe detail. */
+function callbackError(message: string, error: unknown): OAuthCallbackError {
+  if (error instanceof OAuthCallbackError) return error
+  const detail = error instanceof o.ResponseBodyError ? `${message}: ${error.error}` : error instanceof Error ? `${message}: ${error.message}` : message
+  return new OAuthCallbackError(detail, { cause: error })
+}
+
+/**
+ * Exchanges the code (with the PKCE verifier when configured) and validates the token response and the
+ * ID token: claims by oauth4webapi, signature by JWKS here. @see RFC 6749 §4.1.3, OIDC Core §3.1.3.7
+ */
+export async function exchangeCode(
+  as: o.AuthorizationServer, p: ResolvedOAuthProvider, callback: ValidatedCallback, redirectUri: string,
+  codeVerifier: string | undefined, expectedNonce: string | undefined,
+): Promise<o.TokenEndpointResponse> {
+  const client = clientOf(p)
+  try {
+    let response = await o.authorizationCodeGrantRequest(as, client, clientAuthOf(p), callback, redirectUri, codeVerifier ?? o.nopkce, {
+      ...httpOptions(p),
+      ...(Object.keys(p.token.params).length ? { additionalParameters: p.token.params } : {}),
+    })
+    if (p.token.conform) response = (await p.token.conform(response.clone())) ?? response
+    const requireIdToken = p.type === "oidc"
+    const tokens = await o.processAuthorizationCodeResponse(as, client, response, {
+      expectedNonce: expectedNonce ?? o.expectNoNonce,
+      requireIdToken,
+    })
+    if (requireIdToken && typeof tokens.id_token === "string") {
+      await verifyJwsSignature(tokens.id_token, {
+        expectedAlg: p.client.id_token_signed_response_alg ?? "RS256",
+        jwksUri: as.jwks_uri,
+        clientSecret: p.clientSecret,
+        fetch: p.fetch,
+      })
+    }
+    return tokens
+  } catch (error) {
+    throw callbackError("The token request failed", error)
+  }
+}
+
+/** The raw profile: the ID token claims (OIDC), or the userinfo response (OAuth, or OIDC with `idToken: false`). */
+export async function fetchProfile(as: o.AuthorizationServer, p: ResolvedOAuthProvider, tokens: o.TokenEndpointResponse): Promise<Record<string, unknown>> {
+  try {
+    const claims = p.type === "oidc" ? o.getValidatedIdTokenClaims(tokens) : undefined
+    if (claims && p.idToken) return { ...claims }
+    if (p.userinfo.request) {
+      const profile = await p.userinfo.request({ tokens: { ...tokens }, provider: p.source })
+      if (typeof profile !== "object" || profile === null) throw new OAuthCallbackError("`userinfo.request` returned no profile object.")
+      return profile
+    }
+    if (!as.userinfo_endpoint) throw new OAuthCallbackError(`Provider "${p.id}" has no userinfo endpoint.`)
+    const response = await o.userInfoRequest(as, clientOf(p), tokens.access_token, httpOptions(p))
+    if (claims) return { ...(await o.processUserInfoResponse(as, clientOf(p), claims.sub, response)) }
+    if (response.status !== 200) throw new OAuthCallbackError(`The userinfo request answered ${response.status}.`)
+    const body: unknown = await response.json().catch(() => undefined)
+    if (typeof body !== "object" || body === null || Array.isArray(body)) throw new OAuthCallbackError("The userinfo response is not a JSON object.")
+    return body as Record<string, unknown>
+  } catch (error) {
+    throw callbackError("The profile request failed", error)
+  }
+}
+
+/** Uses a refresh token. @see RFC 6749 §6 */
+export async function refreshTokens(as: o.AuthorizationServer, p: ResolvedOAuthProvider, refreshToken: string): Promise<o.TokenEndpointResponse> {
+  const client = clientOf(p)
+  const response = await o.refreshTokenGrantRequest(as, client, clientAuthOf(p), refreshToken, httpOptions(p))
+  return o.processRefreshTokenResponse(as, client, response)
+}
+
+export { o as oauth }

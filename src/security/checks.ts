@@ -1,0 +1,124 @@
+// Sealed, short-lived, provider-bound check cookies for the authorization-code flow: state, PKCE verifier, nonce (wire.md §3.3).
+import { createHash } from "node:crypto"
+import * as o from "oauth4webapi"
+import { InvalidCheck } from "../errors.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedOAuthProvider } from "../config/oauth.js"
+import { assertTimeClaims, decryptClaims, encryptClaims, nowSeconds, withTimeClaims } from "../jwt/jwe.js"
+import type { AuthRequest } from "../request/parse.js"
+import type { AuthorizationChecks } from "../protocols/oauth2.js"
+import { expiredCookie } from "../session/cookie-store.js"
+import type { Cookie, CookieOption } from "../types.js"
+
+/** Check cookies live 15 minutes, as in Auth.js. */
+export const CHECK_MAX_AGE = 900
+const STATE_SALT = "encodedState"
+
+/** Binds a check to one provider, issuer, client and redirect URI (OA-03). */
+function binding(p: ResolvedOAuthProvider, redirectUri: string): string {
+  return createHash("sha256").update(`${p.id}\u0000${p.issuer ?? ""}\u0000${p.clientId}\u0000${redirectUri}`).digest("base64url").slice(0, 22)
+}
+
+function seal(payload: Record<string, unknown>, config: ResolvedConfig, salt: string): string {
+  return encryptClaims(withTimeClaims(payload, CHECK_MAX_AGE, nowSeconds()), config.secrets[0] as string, salt)
+}
+
+function unseal(value: string, config: ResolvedConfig, salt: string): Record<string, unknown> {
+  const { payload } = decryptClaims(value, config.secrets, salt)
+  assertTimeClaims(payload, nowSeconds())
+  return payload
+}
+
+function checkCookie(option: CookieOption, value: string, sameSiteNone: boolean): Cookie {
+  const options = { ...option.options, maxAge: CHECK_MAX_AGE, expires: new Date(Date.now() + CHECK_MAX_AGE * 1000) }
+  if (sameSiteNone) {
+    options.sameSite = "none"
+    options.secure = true
+  }
+  return { name: option.name, value, options }
+}
+
+export interface CreatedChecks {
+  params: AuthorizationChecks
+  cookies: Cookie[]
+}
+
+/**
+ * Creates the configured checks for an authorization request and their sealed cookies. `proxyOrigin` is this
+ * deployment's callback URL when the redirect goes through a proxy (stored in the state, wire.md §10).
+ * form_post flows need SameSite=None check cookies, since the IdP's POST is cross-site (OA-22).
+ */
+export async function createChecks(p: ResolvedOAuthProvider, req: AuthRequest, config: ResolvedConfig, redirectUri: string, proxyOrigin?: string): Promise<CreatedChecks> {
+  const names = config.cookies(req.secure)
+  const bind = binding(p, redirectUri)
+  const params: AuthorizationChecks = {}
+  const cookies: Cookie[] = []
+  if (p.checks.has("state")) {
+    const state = seal({ ...(proxyOrigin ? { origin: proxyOrigin } : {}), random: o.generateRandomState() }, config, STATE_SALT)
+    params.state = state
+    cookies.push(checkCookie(names.state, seal({ value: state, provider: p.id, bind }, config, names.state.name), p.formPost))
+  }
+  if (p.checks.has("pkce")) {
+    const verifier = o.generateRandomCodeVerifier()
+    params.codeChallenge = await o.calculatePKCECodeChallenge(verifier)
+    cookies.push(checkCookie(names.pkceCodeVerifier, seal({ value: verifier, provider: p.id, bind }, config, names.pkceCodeVerifier.name), false))
+  }
+  if (p.checks.has("nonce")) {
+    const nonce = o.generateRandomNonce()
+    params.nonce = nonce
+    cookies.push(checkCookie(names.nonce, seal({ value: nonce, provider: p.id, bind }, config, names.nonce.name), p.formPost))
+  }
+  return { params, cookies }
+}
+
+/** The check values read back on the callback. */
+export interface UsedChecks {
+  state?: string
+  codeVerifier?: string
+  nonce?: string
+}
+
+function readOne(req: AuthRequest, config: ResolvedConfig, option: CookieOption, p: ResolvedOAuthProvider, bind: string, what: string): string {
+  const raw = req.cookies[option.name]
+  if (!raw) throw new InvalidCheck(`The ${what} cookie is missing (expired, or the sign-in started in another browser).`)
+  let payload: Record<string, unknown>
+  try {
+    payload = unseal(raw, config, option.name)
+  } catch (cause) {
+    throw new InvalidCheck(`The ${what} cookie could not be decrypted or has expired.`, { cause })
+  }
+  if (typeof payload.value !== "string" || payload.value === "") throw new InvalidCheck(`The ${what} cookie holds no value.`)
+  if (payload.provider !== p.id || payload.bind !== bind) throw new InvalidCheck(`The ${what} cookie was made for another provider or client.`)
+  return payload.value
+}
+
+/** Reads every configured check; any missing, expired, tampered or foreign cookie is InvalidCheck. A configured check is never skipped (OA-05). */
+export function readChecks(p: ResolvedOAuthProvider, req: AuthRequest, config: ResolvedConfig, redirectUri: string): UsedChecks {
+  const names = config.cookies(req.secure)
+  const bind = binding(p, redirectUri)
+  const used: UsedChecks = {}
+  if (p.checks.has("state")) used.state = readOne(req, config, names.state, p, bind, "state")
+  if (p.checks.has("pkce")) used.codeVerifier = readOne(req, config, names.pkceCodeVerifier, p, bind, "PKCE code verifier")
+  if (p.checks.has("nonce")) used.nonce = readOne(req, config, names.nonce, p, bind, "nonce")
+  return used
+}
+
+/** Expires the check cookies the request carried (after a callback, whatever its outcome: I4). */
+export function clearChecks(req: AuthRequest, config: ResolvedConfig): Cookie[] {
+  const names = config.cookies(req.secure)
+  const out: Cookie[] = []
+  for (const option of [names.state, names.pkceCodeVerifier, names.nonce]) {
+    if (req.cookies[option.name] !== undefined) out.push(expiredCookie(option))
+  }
+  return out
+}
+
+/** Decodes the `state` parameter's sealed payload (redirect proxy: where the flow started). Throws InvalidCheck. */
+export function decodeState(state: string, config: ResolvedConfig): { origin?: string } {
+  try {
+    const payload = unseal(state, config, STATE_SALT)
+    return typeof payload.origin === "string" ? { origin: payload.origin } : {}
+  } catch (cause) {
+    throw new InvalidCheck("The state parameter could not be decrypted.", { cause })
+  }
+}
