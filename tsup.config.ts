@@ -10,6 +10,8 @@ export default defineConfig({
     "providers/index": "src/providers/index.ts",
     "providers/credentials": "src/providers/credentials.ts",
     "integrations/node": "src/integrations/node.ts",
+    "providers/github": "src/providers/github.ts",
+    "providers/google": "src/providers/google.ts",
   },
   format: ["esm"],
   target: "node20",

@@ -65,6 +65,8 @@ export class DuplicateConditionalUI extends AuthError { override readonly type =
 export class MissingWebAuthnAutocomplete extends AuthError { override readonly type = "MissingWebAuthnAutocomplete" }
 export class WebAuthnVerificationError extends AuthError { override readonly type = "WebAuthnVerificationError" }
 export class ExperimentalFeatureNotEnabled extends AuthError { override readonly type = "ExperimentalFeatureNotEnabled" }
+/** Gatehouse only: an OAuth access token could not be refreshed; the session carries `error: "RefreshTokenError"`. */
+export class RefreshTokenError extends AuthError { override readonly type = "RefreshTokenError" }
 /** Gatehouse only: a request Gatehouse refuses to read (bad body, wrong content, too large). Carries the HTTP status. */
 export class InvalidRequest extends AuthError {
   override readonly type = "InvalidRequest"
@@ -80,7 +82,7 @@ export type AnyAuthError =
   | MissingAuthorize | MissingSecret | OAuthAccountNotLinked | OAuthCallbackError | OAuthProfileParseError
   | SessionTokenError | OAuthSignInError | EmailSignInError | SignOutError | UnknownAction | UnsupportedStrategy
   | InvalidProvider | UntrustedHost | Verification | MissingCSRF | AccountNotLinked | DuplicateConditionalUI
-  | MissingWebAuthnAutocomplete | WebAuthnVerificationError | ExperimentalFeatureNotEnabled | InvalidRequest
+  | MissingWebAuthnAutocomplete | WebAuthnVerificationError | ExperimentalFeatureNotEnabled | InvalidRequest | RefreshTokenError
 
 /** The error types whose name may be shown to the browser in `?error=`; everything else becomes `Configuration`. */
 const clientSafeTypes = new Set([

@@ -5,12 +5,15 @@ import type { AuthRequest } from "../request/parse.js"
 import { NO_STORE_JSON_HEADERS } from "../response/build.js"
 import { clearJwtSession, isReissueDue, issueJwtSession, readJwtSession } from "../session/jwt.js"
 import type { Cookie, JWT, ResponseInternal, Session } from "../types.js"
+import { refreshIfDue } from "../session/refresh.js"
 
 const NULL_SESSION: ResponseInternal = Object.freeze({ status: 200, headers: NO_STORE_JSON_HEADERS, body: null })
 
-/** The default `session` callback output: name, email and image of the token, and the expiry. */
+/** The default `session` callback output: name, email and image of the token, the expiry, and a refresh error if any. */
 function defaultSession(token: JWT, expires: string): Session {
-  return { user: { name: token.name, email: token.email, image: token.picture }, expires }
+  const session: Session = { user: { name: token.name, email: token.email, image: token.picture }, expires }
+  if (token.error === "RefreshTokenError") session.error = "RefreshTokenError"
+  return session
 }
 
 /**
@@ -26,6 +29,13 @@ export async function session(req: AuthRequest, config: ResolvedConfig, update?:
   }
   let token: JWT | null = read.token
   let changed = update !== undefined
+  if (token.account !== undefined) {
+    const refreshed = await refreshIfDue(token, config)
+    if (refreshed) {
+      token = refreshed
+      changed = true
+    }
+  }
   const jwtCallback = config.callbacks.jwt
   if (jwtCallback) {
     const before = JSON.stringify(token)

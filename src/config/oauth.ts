@@ -42,6 +42,10 @@ export interface ResolvedOAuthProvider {
 
 const DEFAULT_TIMEOUT = 10_000
 
+function readEnv(name: string): string | undefined {
+  return typeof process !== "undefined" ? process.env[name] || undefined : undefined
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof URL) && Object.getPrototypeOf(value) === Object.prototype
 }
@@ -105,8 +109,16 @@ export function assertClientCredentials(p: ResolvedOAuthProvider): void {
 /** Applies built-in defaults, user options and env-independent rules to an OAuth/OIDC provider. */
 export function resolveOAuthProvider(input: OAuthConfigBase, globalRedirectProxyUrl: string | undefined): ResolvedOAuthProvider {
   const { options, ...defaults } = input
-  const p = deepMerge(defaults as Record<string, unknown>, options as Record<string, unknown> | undefined) as OAuthConfigBase
-  const id = p.id
+  const merged = deepMerge(defaults as Record<string, unknown>, options as Record<string, unknown> | undefined) as OAuthConfigBase
+  const id = merged.id
+  // AUTH_<ID>_ID / _SECRET / _ISSUER fill what the config leaves unset, for every provider (wire.md 7.1).
+  const envPrefix = `AUTH_${id.toUpperCase().replace(/-/g, "_")}`
+  const p: OAuthConfigBase = {
+    ...merged,
+    clientId: merged.clientId ?? readEnv(`${envPrefix}_ID`),
+    clientSecret: merged.clientSecret ?? readEnv(`${envPrefix}_SECRET`),
+    issuer: merged.issuer ?? readEnv(`${envPrefix}_ISSUER`),
+  }
   if (p.type === "oidc" && !p.issuer) throw new InvalidEndpoints(`Provider "${id}": an OIDC provider needs an \`issuer\`.`)
   if (!p.issuer && !p.wellKnown) {
     const missing = (["authorization", "token"] as const).filter((k) => !p[k] || (typeof p[k] === "object" && !(p[k] as { url?: unknown }).url))

@@ -84,8 +84,15 @@ function clientAuthOf(p: ResolvedOAuthProvider): o.ClientAuth {
       return o.ClientSecretPost(p.clientSecret as string)
     case "none":
       return o.None()
-    default:
-      return o.ClientSecretBasic(p.clientSecret as string)
+    default: {
+      // RFC 6749 §2.3.1 form-encoding, done the way Auth.js does it (encodeURIComponent, space as "+"), which
+      // providers that do not URL-decode Basic credentials also accept.
+      const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, "+")
+      const basic = `Basic ${Buffer.from(`${encode(p.clientId)}:${encode(p.clientSecret as string)}`).toString("base64")}`
+      return (_as, _client, _body, headers) => {
+        headers.set("authorization", basic)
+      }
+    }
   }
 }
 
@@ -190,7 +197,7 @@ export async function fetchProfile(as: o.AuthorizationServer, p: ResolvedOAuthPr
     const claims = p.type === "oidc" ? o.getValidatedIdTokenClaims(tokens) : undefined
     if (claims && p.idToken) return { ...claims }
     if (p.userinfo.request) {
-      const profile = await p.userinfo.request({ tokens: { ...tokens }, provider: p.source })
+      const profile = await p.userinfo.request({ tokens: { ...tokens }, provider: p.source, fetch: p.fetch })
       if (typeof profile !== "object" || profile === null) throw new OAuthCallbackError("`userinfo.request` returned no profile object.")
       return profile
     }

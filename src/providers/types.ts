@@ -30,7 +30,7 @@ export type TokenEndpointOption =
 /** The userinfo endpoint: a URL or `{ url, params, request }`; `request` replaces the call entirely. */
 export type UserinfoEndpointOption =
   | string
-  | { url?: string | URL; params?: Record<string, unknown>; request?: (context: { tokens: TokenSet; provider: OAuthConfigBase }) => Awaitable<Record<string, unknown>> }
+  | { url?: string | URL; params?: Record<string, unknown>; request?: (context: { tokens: TokenSet; provider: OAuthConfigBase; fetch: typeof fetch }) => Awaitable<Record<string, unknown>> }
 
 /** The checks protecting the authorization-code flow. @see RFC 7636 (pkce), RFC 6749 §10.12 (state), OIDC Core §3.1.2.1 (nonce) */
 export type OAuthCheck = "pkce" | "state" | "nonce" | "none"
@@ -88,6 +88,9 @@ export interface WebAuthnConfigBase extends CommonProviderOptions {
   type: "webauthn"
   [key: string]: unknown
 }
+
+/** What a built-in provider function accepts: everything optional (client id and secret may come from env). */
+export type OAuthUserConfig<P = Record<string, unknown>> = Partial<Omit<OAuthConfigBase<P>, "options" | "type">>
 
 export type ProviderConfig = CredentialsConfig | OAuthConfigBase | EmailConfigBase | WebAuthnConfigBase
 

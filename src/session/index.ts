@@ -5,6 +5,7 @@ import type { AuthRequest } from "../request/parse.js"
 import { readChunked } from "./cookie-store.js"
 import type { Cookie, JWT } from "../types.js"
 import { clearJwtSession, issueJwtSession } from "./jwt.js"
+import { sessionAccountOf } from "./refresh.js"
 
 /**
  * Issues the session for a signed-in identity: the default token `{name, email, picture, sub}`, then the
@@ -14,6 +15,11 @@ export async function issueSession(identity: VerifiedIdentity, req: AuthRequest,
   const { user, account, profile } = identity
   const seen = readChunked(req.cookies, config.cookies(req.secure).sessionToken.name).names
   let token: JWT | null = { name: user.name, email: user.email, picture: user.image, sub: user.id }
+  const provider = config.providers.get(account.provider)
+  if (provider && (provider.type === "oauth" || provider.type === "oidc") && provider.refreshAccessToken) {
+    const kept = sessionAccountOf(account)
+    if (kept) token.account = kept
+  }
   const callback = config.callbacks.jwt
   if (callback) {
     token = await callback({ token, user, account, ...(profile ? { profile } : {}), isNewUser, trigger: isNewUser ? "signUp" : "signIn" })

@@ -1,0 +1,63 @@
+// GitHub (OAuth 2): endpoints, scopes and profile mapping; the e-mail comes from /user/emails when the profile hides it.
+import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
+
+/** The GitHub user as `GET /user` returns it (the fields Gatehouse reads; GitHub sends more). */
+export interface GitHubProfile {
+  id: number
+  login: string
+  name: string | null
+  email: string | null
+  avatar_url: string
+  html_url?: string
+  [key: string]: unknown
+}
+
+interface GitHubEmail { email: string; primary: boolean; verified: boolean; visibility: string | null }
+
+/** For GitHub Enterprise Server: the instance's base URL (e.g. https://github.example.com). */
+export interface GitHubOptions extends OAuthUserConfig<GitHubProfile> {
+  enterprise?: { baseUrl?: string }
+}
+
+/**
+ * GitHub sign-in. Callback URL to register: `<origin><basePath>/callback/github`.
+ * Env: AUTH_GITHUB_ID, AUTH_GITHUB_SECRET.
+ */
+export default function GitHub(options: GitHubOptions = {}): OAuthConfigBase<GitHubProfile> {
+  const { enterprise, ...userOptions } = options
+  const web = enterprise?.baseUrl?.replace(/\/$/, "") ?? "https://github.com"
+  const api = enterprise?.baseUrl ? `${web}/api/v3` : "https://api.github.com"
+  return {
+    id: "github",
+    name: "GitHub",
+    type: "oauth",
+    authorization: { url: `${web}/login/oauth/authorize`, params: { scope: "read:user user:email" } },
+    token: `${web}/login/oauth/access_token`,
+    userinfo: {
+      url: `${api}/user`,
+      async request({ tokens, provider, fetch }) {
+        const userinfo = provider.userinfo
+        const userUrl = String((typeof userinfo === "object" ? userinfo.url : userinfo) ?? `${api}/user`)
+        const headers = { Authorization: `Bearer ${String(tokens.access_token)}`, "User-Agent": "gatehouse", Accept: "application/vnd.github+json" }
+        const response = await fetch(userUrl, { headers })
+        if (!response.ok) throw new Error(`GitHub /user answered ${response.status}`)
+        const profile = (await response.json()) as GitHubProfile
+        if (!profile.email) {
+          // The profile's e-mail is only the public one; the primary verified address needs the user:email scope.
+          const emails = await fetch(`${userUrl.replace(/\/$/, "")}/emails`, { headers })
+          if (emails.ok) {
+            const list = (await emails.json()) as GitHubEmail[]
+            profile.email = (Array.isArray(list) ? list.find((e) => e.primary && e.verified)?.email : undefined) ?? null
+          }
+        }
+        return profile
+      },
+    },
+    profile(profile) {
+      return { id: String(profile.id), name: profile.name ?? profile.login, email: profile.email, image: profile.avatar_url }
+    },
+    style: { bg: "#24292f", text: "#fff" },
+    options: userOptions,
+  }
+}
+export { GitHub }
