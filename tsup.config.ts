@@ -7,6 +7,7 @@ export default defineConfig({
     "jwt/index": "src/jwt/index.ts",
     errors: "src/errors.ts",
     "adapters/index": "src/adapters/index.ts",
+    "adapters/memory": "src/adapters/memory.ts",
     "providers/index": "src/providers/index.ts",
     "providers/credentials": "src/providers/credentials.ts",
     "integrations/node": "src/integrations/node.ts",

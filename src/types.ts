@@ -185,6 +185,8 @@ export interface EventCallbacks {
 export interface AuthConfig {
   providers: Provider[]
   adapter?: Adapter
+  /** Milliseconds an adapter call may take before it fails with AdapterError (default 10000). Gatehouse only. */
+  adapterTimeout?: number
   basePath?: string
   callbacks?: CallbacksOptions
   cookies?: Partial<{ [K in keyof CookiesOptions]: Partial<CookieOption> & { options?: Partial<CookieSerializeOptions> } }>

@@ -407,6 +407,19 @@ describe("OIDC sign-in against a real OP", () => {
     expect(signInCall(s).account).toMatchObject({ provider: "op-public", type: "oidc", providerAccountId: OLIVIA.sub, id_token: expect.any(String) })
   })
 
+  it("idToken: false takes the profile from the OP's userinfo endpoint (Bearer access token)", async () => {
+    const s = setup([oidcProvider("op-basic", op.clients.basic, { idToken: false })])
+    const r = await signIn(s, "op-basic")
+    expectSignedIn(r, s)
+    const call = signInCall(s)
+    const userinfo = op.requests.filter((q) => q.path === "/me").at(-1)
+    expect(userinfo?.headers.authorization).toBe(`Bearer ${call.account!.access_token as string}`)
+    const { password: _password, ...claims } = OLIVIA
+    expect(call.profile).toEqual(claims) // the userinfo response, not the ID token (no iss/aud/exp)
+    expect(call.account).toMatchObject({ provider: "op-basic", type: "oidc", providerAccountId: OLIVIA.sub, id_token: expect.any(String) })
+    expect(((await session(s.browser)) as { user: unknown }).user).toEqual({ name: OLIVIA.name, email: OLIVIA.email, image: OLIVIA.picture })
+  })
+
   it("checks pkce + state + nonce: sealed cookies, nonce in the ID token, cookies cleared", async () => {
     const s = setup([oidcProvider("op-nonce", op.clients.basic, { checks: ["pkce", "state", "nonce"] })])
     const csrf = await csrfToken(s.browser)
@@ -460,7 +473,9 @@ describe("OIDC sign-in against a real OP", () => {
     const r = await victim.browser.follow(startA.headers.get("location")!, { initiator: ORIGIN })
     const cb = stepTo(r, "/auth/callback/op-nonce")
     expect(cb.status).toBe(302)
-    expect(cb.location).toBe(`${ORIGIN}/auth/error?error=Configuration`)
+    // Auth.js: the oauth4webapi error becomes CallbackRouteError -> Configuration (wire.md 6.2). Gatehouse
+    // reports ID token validation failures as OAuthCallbackError (security.md OA-11/OA-15).
+    expect(cb.location).toBe(REFERENCE ? `${ORIGIN}/auth/error?error=Configuration` : `${ORIGIN}/auth/signin?error=OAuthCallbackError`)
     expect(appCookie(victim.browser, "authjs.session-token")).toBeUndefined()
     expect(await session(victim.browser)).toBeNull()
     expect(victim.jwtCalls.filter((c) => c.account)).toHaveLength(0)
@@ -483,14 +498,16 @@ describe("OIDC sign-in against a real OP", () => {
     const cb = stepTo(r, "/auth/callback/op-form-post")
     expect(cb).toMatchObject({ kind: "form_post", method: "POST", secFetchSite: "cross-site" })
     expect(cb.form).toMatchObject({ code: expect.any(String), state: authz.searchParams.get("state"), iss: op.issuer })
-    // A real browser sends only the SameSite=None cookies on this cross-site POST: not the Lax
-    // callback-url cookie, so the sign-in ends on the base URL (wire.md 2.11: no callbackUrl in body,
-    // query or cookie -> origin).
+    // A real browser sends only the SameSite=None cookies on this cross-site POST. Auth.js keeps the
+    // callback-url cookie Lax, so its sign-in ends on the base URL (wire.md 2.11); Gatehouse makes every
+    // cookie the callback needs SameSite=None under form_post, so the user lands on the callbackUrl.
     expect(cb.sentCookies).toEqual(expect.arrayContaining(["authjs.state", "authjs.nonce"]))
-    expect(cb.sentCookies).not.toContain("authjs.callback-url")
+    const landing = REFERENCE ? `${ORIGIN}/` : APP_PAGE
+    if (REFERENCE) expect(cb.sentCookies).not.toContain("authjs.callback-url")
+    else expect(cb.sentCookies).toContain("authjs.callback-url")
     expect(cb.status).toBe(302)
-    expect(new URL(cb.location!).href).toBe(`${ORIGIN}/`)
-    expectSignedIn(r, s, `${ORIGIN}/`)
+    expect(new URL(cb.location!).href).toBe(new URL(landing).href)
+    expectSignedIn(r, s, landing)
 
     expect(((await session(s.browser)) as { user: unknown }).user).toEqual({ name: OLIVIA.name, email: OLIVIA.email, image: OLIVIA.picture })
     const call = signInCall(s)
@@ -499,22 +516,31 @@ describe("OIDC sign-in against a real OP", () => {
     for (const name of ["authjs.state", "authjs.nonce"]) expect(appCookie(s.browser, name), `${name} cleared`).toBeUndefined()
   })
 
-  it("response_mode=form_post with the default pkce check: the Lax PKCE cookie does not survive the cross-site POST (OA-22, as Auth.js)", async () => {
+  it("OA-22 response_mode=form_post with the default pkce check: Auth.js loses the Lax PKCE cookie; Gatehouse's SameSite=None one survives the cross-site POST", async () => {
     const s = setup([oidcProvider("op-form-post", op.clients.basic, { authorization: { params: { scope: "openid email profile", response_mode: "form_post" } } })])
     const r = await signIn(s, "op-form-post")
     const cb = stepTo(r, "/auth/callback/op-form-post")
     expect(cb).toMatchObject({ kind: "form_post", method: "POST" })
-    expect(cb.sentCookies).not.toContain("authjs.pkce.code_verifier")
-    expect(cb.location).toBe(`${ORIGIN}/auth/error?error=Configuration`)
-    expect(await session(s.browser)).toBeNull()
+    if (REFERENCE) {
+      expect(cb.sentCookies).not.toContain("authjs.pkce.code_verifier")
+      expect(cb.location).toBe(`${ORIGIN}/auth/error?error=Configuration`)
+      expect(await session(s.browser)).toBeNull()
+    } else {
+      expect(cb.sentCookies).toContain("authjs.pkce.code_verifier")
+      expect(new URL(cb.location!).href).toBe(new URL(APP_PAGE).href)
+      expect(((await session(s.browser)) as { user: { email: string } }).user.email).toBe(OLIVIA.email)
+    }
   })
 
-  it("the user denies consent at the OP: ?error=access_denied -> OAuthCallbackError (wire.md 6.2)", async () => {
+  it("the user denies consent at the OP: ?error=access_denied ends the sign-in without a session", async () => {
     const s = setup([oidcProvider("op-basic", op.clients.basic)], { login: OLIVIA.email, password: OLIVIA.password }, "deny")
     const r = await signIn(s, "op-basic")
     const cb = stepTo(r, "/auth/callback/op-basic")
     expect(new URL(cb.url).searchParams.get("error")).toBe("access_denied")
-    expect(cb.location).toBe(`${ORIGIN}/auth/signin?error=OAuthCallbackError`)
+    expect(new URL(cb.url).searchParams.get("iss")).toBe(op.issuer)
+    // Auth.js: every provider error is OAuthCallbackError (wire.md 6.2, verified). Gatehouse maps
+    // access_denied to AccessDenied (security.md OA-10).
+    expect(cb.location).toBe(REFERENCE ? `${ORIGIN}/auth/signin?error=OAuthCallbackError` : `${ORIGIN}/auth/error?error=AccessDenied`)
     expect(await session(s.browser)).toBeNull()
   })
 })

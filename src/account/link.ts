@@ -1,9 +1,14 @@
-// The one place that decides whether a verified identity may sign in (signIn callback); adapter linking arrives with adapters.
-import { AccessDenied } from "../errors.js"
+// The one place where users and accounts are found, created or linked, and where the signIn callback decides (wire.md §8.4).
+import { randomUUID } from "node:crypto"
+import { AccessDenied, OAuthAccountNotLinked } from "../errors.js"
+import type { AdapterAccount, AdapterUser } from "../adapters/index.js"
+import { AdapterCallError, type GuardedAdapter } from "../adapters/guard.js"
 import type { ResolvedConfig } from "../config/resolve.js"
+import { emitEvent } from "../events.js"
 import type { VerifiedIdentity } from "../flows/credentials.js"
 import type { AuthRequest } from "../request/parse.js"
 import { applyRedirect } from "../security/redirect.js"
+import type { Account, TokenSet } from "../types.js"
 
 /**
  * Runs the `signIn` callback: `true` continues (undefined), a string ends the sign-in with a redirect
@@ -27,4 +32,97 @@ export async function authorizeSignIn(identity: VerifiedIdentity, req: AuthReque
   if (typeof result === "string") return applyRedirect(result, req, config)
   if (!result) throw new AccessDenied("The signIn callback refused the sign-in.")
   return undefined
+}
+
+/** The token fields Auth.js stores on an account row by default. */
+const defaultAccountFields = ["access_token", "id_token", "refresh_token", "expires_at", "scope", "token_type", "session_state"] as const
+
+/** The account row for a provider account: `provider.account(tokens)` or the default token fields. */
+export function accountRowOf(account: Account, userId: string, config: ResolvedConfig): AdapterAccount {
+  const provider = config.providers.get(account.provider)
+  const pick = provider && "account" in provider && typeof provider.account === "function" ? provider.account : undefined
+  const tokens = account as unknown as TokenSet
+  const fields: Record<string, unknown> = pick
+    ? { ...(pick(tokens) ?? {}) }
+    : Object.fromEntries(defaultAccountFields.filter((k) => tokens[k] !== undefined).map((k) => [k, tokens[k]]))
+  return { ...fields, provider: account.provider, type: account.type as AdapterAccount["type"], providerAccountId: account.providerAccountId, userId }
+}
+
+/** What linking decided: the user to sign in, whether it was created now, and the writes it made (for rollback). */
+export interface LinkOutcome {
+  user: AdapterUser
+  isNewUser: boolean
+  createdUser?: AdapterUser
+  linkedAccount?: AdapterAccount
+}
+
+/**
+ * Finds or creates the user for a provider account:
+ * existing account → its user (OAuthAccountNotLinked if another user is signed in); signed-in user + new
+ * account → link; e-mail of an existing user → OAuthAccountNotLinked unless the provider allows dangerous
+ * linking (and the IdP did not say the e-mail is unverified); otherwise create the user and link the account.
+ */
+export async function linkAccount(
+  adapter: GuardedAdapter, identity: VerifiedIdentity, currentUser: AdapterUser | undefined, config: ResolvedConfig,
+  writes: Partial<LinkOutcome> = {},
+): Promise<LinkOutcome> {
+  const { account, user } = identity
+  const existing = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
+  if (existing) {
+    if (currentUser && currentUser.id !== existing.id) throw new OAuthAccountNotLinked("This account is already linked to another user.")
+    return { user: existing, isNewUser: false }
+  }
+  if (currentUser) {
+    const linked = accountRowOf(account, currentUser.id, config)
+    await adapter.linkAccount(linked)
+    writes.linkedAccount = linked
+    return { user: currentUser, isNewUser: false, linkedAccount: linked }
+  }
+  const email = typeof user.email === "string" && user.email !== "" ? user.email : undefined
+  const byEmail = email ? await adapter.getUserByEmail(email) : null
+  if (byEmail) {
+    const provider = config.providers.get(account.provider)
+    const allowed = provider !== undefined && "allowDangerousEmailAccountLinking" in provider && provider.allowDangerousEmailAccountLinking === true
+    if (!allowed || identity.profile?.email_verified === false) {
+      throw new OAuthAccountNotLinked("Another account already uses this e-mail. Sign in with the account you used originally.")
+    }
+    const linked = accountRowOf(account, byEmail.id, config)
+    await adapter.linkAccount(linked)
+    writes.linkedAccount = linked
+    return { user: byEmail, isNewUser: false, linkedAccount: linked }
+  }
+  const { id: _providerUserId, ...profileUser } = user
+  const created = await adapter.createUser({ ...profileUser, id: randomUUID(), email: email ?? null, emailVerified: null } as unknown as AdapterUser)
+  writes.createdUser = created
+  const linked = accountRowOf(account, created.id, config)
+  await adapter.linkAccount(linked)
+  writes.linkedAccount = linked
+  return { user: created, isNewUser: true, createdUser: created, linkedAccount: linked }
+}
+
+/** Undoes what a failed sign-in wrote, newest first; failures are logged, never thrown (the original error wins). */
+export async function rollback(adapter: GuardedAdapter, outcome: Partial<LinkOutcome>, config: ResolvedConfig): Promise<void> {
+  try {
+    if (outcome.linkedAccount) await adapter.unlinkAccount({ provider: outcome.linkedAccount.provider, providerAccountId: outcome.linkedAccount.providerAccountId })
+  } catch (error) {
+    config.logger.error(error as Error)
+  }
+  try {
+    if (outcome.createdUser) await adapter.deleteUser(outcome.createdUser.id)
+  } catch (error) {
+    config.logger.error(error as Error)
+  }
+}
+
+/** Fires the createUser / linkAccount events for what a committed sign-in wrote. */
+export async function emitLinkEvents(outcome: LinkOutcome, identity: VerifiedIdentity, config: ResolvedConfig): Promise<void> {
+  if (outcome.createdUser) await emitEvent(config, "createUser", { user: outcome.createdUser })
+  if (outcome.linkedAccount) {
+    await emitEvent(config, "linkAccount", { user: outcome.user, account: identity.account, profile: identity.user })
+  }
+}
+
+/** Whether an error came from a write that a concurrent sign-in can make fail (a unique constraint), worth one retry. */
+export function isRetryableLinkError(error: unknown): boolean {
+  return error instanceof AdapterCallError && (error.method === "createUser" || error.method === "linkAccount")
 }

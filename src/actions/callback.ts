@@ -7,7 +7,7 @@ import { type VerifiedIdentity, verifyCredentials } from "../flows/credentials.j
 import { finishOAuth } from "../flows/oauth.js"
 import type { AuthRequest } from "../request/parse.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
-import { issueSession } from "../session/index.js"
+import { establishSession } from "../session/index.js"
 import type { Cookie, ResponseInternal } from "../types.js"
 
 /** Runs the flow of the provider's kind; returns the identity and any cookies the flow itself sets or clears. */
@@ -31,9 +31,15 @@ export async function callback(req: AuthRequest, config: ResolvedConfig, provide
   const { identity, cookies } = verified
   const redirectTo = await authorizeSignIn(identity, req, config)
   if (redirectTo !== undefined) return { redirect: redirectTo, cookies }
-  const sessionCookies = await issueSession(identity, req, config)
+  const established = await establishSession(identity, req, config)
+  const isOAuth = identity.profile !== undefined
   await emitEvent(config, "signIn", {
-    user: identity.user, account: identity.account, ...(identity.profile ? { profile: identity.profile, isNewUser: false } : {}),
+    user: established.user, account: identity.account, ...(isOAuth ? { profile: identity.profile, isNewUser: established.isNewUser } : {}),
   })
-  return { redirect: await resolveCallbackUrl(req, config), cookies: [...cookies, ...sessionCookies] }
+  const callbackUrl = await resolveCallbackUrl(req, config)
+  const newUserPage = config.pages.newUser
+  const redirect = established.isNewUser && newUserPage
+    ? `${newUserPage}${newUserPage.includes("?") ? "&" : "?"}${new URLSearchParams({ callbackUrl })}`
+    : callbackUrl
+  return { redirect, cookies: [...cookies, ...established.cookies] }
 }

@@ -1,6 +1,6 @@
 // Resolves and checks a config once per config object (WeakMap memo); the result is frozen and shared by all requests.
 import {
-  type AuthError, InvalidEndpoints, MissingAdapter, MissingAdapterMethods, MissingAuthorize, MissingSecret, UnsupportedStrategy,
+  type AuthError, InvalidEndpoints, MissingAdapter, MissingAdapterMethods, MissingAuthorize, MissingSecret,
   ExperimentalFeatureNotEnabled, UntrustedHost,
 } from "../errors.js"
 import { createLogger } from "../logger.js"
@@ -11,7 +11,7 @@ import type {
 } from "../types.js"
 import type { OAuthConfigBase, ProviderConfig } from "../providers/types.js"
 import { type ResolvedOAuthProvider, resolveOAuthProvider } from "./oauth.js"
-import type { Adapter } from "../adapters/index.js"
+import { type GuardedAdapter, guardAdapter } from "../adapters/guard.js"
 import { envFlag } from "./env.js"
 import { DEFAULT_MAX_AGE } from "../jwt/index.js"
 
@@ -37,7 +37,8 @@ export interface ResolvedConfig {
   readonly logger: LoggerInstance
   readonly pages: Readonly<Partial<PagesOptions>>
   readonly theme: Readonly<Theme>
-  readonly adapter: Adapter | undefined
+  /** The adapter with timeouts and typed errors on every call. */
+  readonly adapter: GuardedAdapter | undefined
   readonly skipCSRF: boolean
   readonly raw: boolean
   readonly trustHost: boolean
@@ -142,10 +143,6 @@ function build(config: AuthConfig): ResolvedConfig {
   if (!error && list.some((p) => p.type === "webauthn") && !config.experimental?.enableWebAuthn) {
     error = new ExperimentalFeatureNotEnabled("WebAuthn is experimental: set `experimental.enableWebAuthn: true` to use it.")
   }
-  if (!error && strategy === "database" && list.length > 0 && list.every((p) => p.type === "credentials")) {
-    // Supported by Gatehouse (database sessions for credentials sign-in arrive with the adapter capability).
-    error = new UnsupportedStrategy("Credentials sign-in with the database strategy is not available yet; use `session.strategy: \"jwt\"`.")
-  }
   const cookieCache = new Map<boolean, CookiesOptions>()
   const cookies = (secure: boolean): CookiesOptions => {
     let hit = cookieCache.get(secure)
@@ -181,7 +178,7 @@ function build(config: AuthConfig): ResolvedConfig {
     logger,
     pages: Object.freeze({ ...config.pages }),
     theme: Object.freeze({ colorScheme: "auto", ...config.theme }),
-    adapter,
+    adapter: adapter ? guardAdapter(adapter, config.adapterTimeout) : undefined,
     skipCSRF: config.skipCSRFCheck === skipCSRFCheck,
     raw: config.raw === raw,
     trustHost,

@@ -45,7 +45,8 @@ export async function startOAuth(req: AuthRequest, config: ResolvedConfig, p: Re
   const url = buildAuthorizationUrl(as, p, redirectUri, req.query, params)
   const callbackUrl = await resolveCallbackUrl(req, config)
   const option = config.cookies(req.secure).callbackUrl
-  cookies.push({ name: option.name, value: callbackUrl, options: { ...option.options } })
+  // With form_post the IdP's POST back is cross-site, so the callback-url cookie must be SameSite=None as well.
+  cookies.push({ name: option.name, value: callbackUrl, options: p.formPost ? { ...option.options, sameSite: "none", secure: true } : { ...option.options } })
   config.logger.debug("oauth: authorization request", { provider: p.id, checks: [...p.checks] })
   return { redirect: url.href, cookies }
 }

@@ -46,7 +46,7 @@ export interface CreatedChecks {
 /**
  * Creates the configured checks for an authorization request and their sealed cookies. `proxyOrigin` is this
  * deployment's callback URL when the redirect goes through a proxy (stored in the state, wire.md §10).
- * form_post flows need SameSite=None check cookies, since the IdP's POST is cross-site (OA-22).
+ * form_post flows need SameSite=None (and so Secure) check cookies, since the IdP's POST is cross-site (OA-22).
  */
 export async function createChecks(p: ResolvedOAuthProvider, req: AuthRequest, config: ResolvedConfig, redirectUri: string, proxyOrigin?: string): Promise<CreatedChecks> {
   const names = config.cookies(req.secure)
@@ -61,7 +61,7 @@ export async function createChecks(p: ResolvedOAuthProvider, req: AuthRequest, c
   if (p.checks.has("pkce")) {
     const verifier = o.generateRandomCodeVerifier()
     params.codeChallenge = await o.calculatePKCECodeChallenge(verifier)
-    cookies.push(checkCookie(names.pkceCodeVerifier, seal({ value: verifier, provider: p.id, bind }, config, names.pkceCodeVerifier.name), false))
+    cookies.push(checkCookie(names.pkceCodeVerifier, seal({ value: verifier, provider: p.id, bind }, config, names.pkceCodeVerifier.name), p.formPost))
   }
   if (p.checks.has("nonce")) {
     const nonce = o.generateRandomNonce()

@@ -1,18 +1,27 @@
-// The session layer's entry: issue a session for a verified identity (the single place sessions are created).
+// The session layer's entry: after a verified sign-in, link the account (adapter) and create the session — the single
+// place sessions are created, for both strategies.
+import type { AdapterUser } from "../adapters/index.js"
+import type { GuardedAdapter } from "../adapters/guard.js"
+import { type LinkOutcome, emitLinkEvents, isRetryableLinkError, linkAccount, rollback } from "../account/link.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import type { VerifiedIdentity } from "../flows/credentials.js"
 import type { AuthRequest } from "../request/parse.js"
-import { readChunked } from "./cookie-store.js"
 import type { Cookie, JWT } from "../types.js"
-import { clearJwtSession, issueJwtSession } from "./jwt.js"
+import { readChunked } from "./cookie-store.js"
+import { createDatabaseSession, readDatabaseSession } from "./database.js"
+import { clearJwtSession, issueJwtSession, readJwtSession } from "./jwt.js"
 import { sessionAccountOf } from "./refresh.js"
 
-/**
- * Issues the session for a signed-in identity: the default token `{name, email, picture, sub}`, then the
- * `jwt` callback (trigger "signIn"); a null token clears the session instead.
- */
-export async function issueSession(identity: VerifiedIdentity, req: AuthRequest, config: ResolvedConfig, isNewUser = false): Promise<Cookie[]> {
-  const { user, account, profile } = identity
+/** The outcome of establishing a session. */
+export interface Established {
+  cookies: Cookie[]
+  user: VerifiedIdentity["user"] | AdapterUser
+  isNewUser: boolean
+}
+
+/** Encrypts the JWT session: default token `{name, email, picture, sub}`, then the `jwt` callback (null clears the session). */
+async function issueJwt(identity: VerifiedIdentity, user: { id: string; name?: string | null; email?: string | null; image?: string | null }, isNewUser: boolean, req: AuthRequest, config: ResolvedConfig): Promise<Cookie[]> {
+  const { account, profile } = identity
   const seen = readChunked(req.cookies, config.cookies(req.secure).sessionToken.name).names
   let token: JWT | null = { name: user.name, email: user.email, picture: user.image, sub: user.id }
   const provider = config.providers.get(account.provider)
@@ -22,8 +31,92 @@ export async function issueSession(identity: VerifiedIdentity, req: AuthRequest,
   }
   const callback = config.callbacks.jwt
   if (callback) {
-    token = await callback({ token, user, account, ...(profile ? { profile } : {}), isNewUser, trigger: isNewUser ? "signUp" : "signIn" })
+    token = await callback({ token, user: user as VerifiedIdentity["user"], account, ...(profile ? { profile } : {}), isNewUser, trigger: isNewUser ? "signUp" : "signIn" })
   }
   if (!token) return clearJwtSession(req, config, seen)
   return (await issueJwtSession(token, req, config, seen)).cookies
+}
+
+/** The user already signed in on this browser, if any (to link a new account to). */
+async function currentUser(adapter: GuardedAdapter, req: AuthRequest, config: ResolvedConfig): Promise<AdapterUser | undefined> {
+  if (config.session.strategy === "database") {
+    const read = await readDatabaseSession(req, config)
+    return read.status === "valid" ? read.user : undefined
+  }
+  const read = await readJwtSession(req, config)
+  if (read.status !== "valid" || typeof read.token.sub !== "string") return undefined
+  return (await adapter.getUser(read.token.sub)) ?? undefined
+}
+
+/** Concurrent first sign-ins of one provider account in this process share one link (R9: one user, one account). */
+const inflightLinks = new Map<string, Promise<LinkOutcome>>()
+
+async function linkWithRecovery(adapter: GuardedAdapter, identity: VerifiedIdentity, signedIn: AdapterUser | undefined, config: ResolvedConfig): Promise<LinkOutcome> {
+  const attempt = async (): Promise<LinkOutcome> => {
+    if (adapter.transaction) return adapter.transaction((tx) => linkAccount(tx, identity, signedIn, config))
+    const writes: Partial<LinkOutcome> = {}
+    try {
+      return await linkAccount(adapter, identity, signedIn, config, writes)
+    } catch (error) {
+      await rollback(adapter, writes, config)
+      throw error
+    }
+  }
+  try {
+    return await attempt()
+  } catch (error) {
+    // A concurrent sign-in (another process) may have created the same account: look again once.
+    if (!isRetryableLinkError(error)) throw error
+    return attempt()
+  }
+}
+
+/**
+ * Establishes the session for a verified identity whose sign-in the `signIn` callback allowed: with an adapter,
+ * links the account (in a transaction when the adapter offers one, else with rollback of this sign-in's writes) and,
+ * for the database strategy, creates the session row; without one, issues the JWT from the provider's user.
+ */
+export async function establishSession(identity: VerifiedIdentity, req: AuthRequest, config: ResolvedConfig): Promise<Established> {
+  const adapter = config.adapter
+  const database = config.session.strategy === "database"
+  const isCredentials = identity.account.type === "credentials"
+  if (!adapter || (isCredentials && !database)) {
+    return { cookies: await issueJwt(identity, identity.user, false, req, config), user: identity.user, isNewUser: false }
+  }
+  let outcome: LinkOutcome
+  if (isCredentials) {
+    // Credentials with database sessions: the user `authorize` returned must be (or becomes) a row of the adapter.
+    const existing = await adapter.getUser(identity.user.id)
+    if (existing) outcome = { user: existing, isNewUser: false }
+    else {
+      const { id, name, email, image } = identity.user
+      const created = await adapter.createUser({ id, name: name ?? null, email: email ?? null, image: image ?? null, emailVerified: null } as unknown as AdapterUser)
+      outcome = { user: created, isNewUser: true, createdUser: created }
+    }
+  } else {
+    const signedIn = await currentUser(adapter, req, config)
+    const key = signedIn ? undefined : `${identity.account.provider}\u0000${identity.account.providerAccountId}`
+    const shared = key ? inflightLinks.get(key) : undefined
+    if (shared) {
+      outcome = { user: (await shared).user, isNewUser: false }
+    } else {
+      const pending = linkWithRecovery(adapter, identity, signedIn, config)
+      if (key) inflightLinks.set(key, pending)
+      try {
+        outcome = await pending
+      } finally {
+        if (key) inflightLinks.delete(key)
+      }
+    }
+  }
+  let cookies: Cookie[]
+  try {
+    if (database) cookies = [(await createDatabaseSession(adapter, req, config, outcome.user.id)).cookie]
+    else cookies = await issueJwt(identity, outcome.user as VerifiedIdentity["user"], outcome.isNewUser, req, config)
+  } catch (error) {
+    await rollback(adapter, outcome, config)
+    throw error
+  }
+  await emitLinkEvents(outcome, identity, config)
+  return { cookies, user: outcome.user, isNewUser: outcome.isNewUser }
 }

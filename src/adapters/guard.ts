@@ -1,0 +1,53 @@
+// Internal: wraps the configured adapter so every call has a timeout and fails as a typed AdapterError naming the method.
+import { AdapterError } from "../errors.js"
+import type { Adapter } from "./index.js"
+
+/** Default time an adapter call may take before it fails (DB-03). */
+export const DEFAULT_ADAPTER_TIMEOUT_MS = 10_000
+
+/** An adapter whose methods all exist in the type (the config check guarantees the ones a strategy needs). */
+export type GuardedAdapter = Required<Adapter> & { readonly raw: Adapter; transaction?: <T>(fn: (tx: GuardedAdapter) => Promise<T>) => Promise<T> }
+
+/** An AdapterError that says which method failed. */
+export class AdapterCallError extends AdapterError {
+  constructor(readonly method: string, cause: unknown, timedOut = false) {
+    super(timedOut ? `Adapter method "${method}" did not answer in time.` : `Adapter method "${method}" failed.`, { cause })
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, method: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AdapterCallError(method, new Error(`timed out after ${ms} ms`), true)), ms)
+    timer.unref?.()
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+const methods = [
+  "createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount", "unlinkAccount",
+  "createSession", "getSessionAndUser", "updateSession", "deleteSession", "createVerificationToken", "useVerificationToken",
+  "getAccount", "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter",
+] as const
+
+/** Wraps every method of `adapter`: a missing method throws AdapterError when called, never a TypeError. */
+export function guardAdapter(adapter: Adapter, timeoutMs = DEFAULT_ADAPTER_TIMEOUT_MS): GuardedAdapter {
+  const guarded: Record<string, unknown> = { raw: adapter }
+  for (const method of methods) {
+    guarded[method] = async (...args: unknown[]) => {
+      const fn = adapter[method] as ((...a: unknown[]) => unknown) | undefined
+      if (typeof fn !== "function") throw new AdapterCallError(method, new Error("the adapter does not implement this method"))
+      try {
+        return await withTimeout(Promise.resolve().then(() => fn.apply(adapter, args)), timeoutMs, method)
+      } catch (error) {
+        if (error instanceof AdapterCallError) throw error
+        throw new AdapterCallError(method, error)
+      }
+    }
+  }
+  const tx = (adapter as { transaction?: <T>(fn: (tx: Adapter) => Promise<T>) => Promise<T> }).transaction
+  if (typeof tx === "function") {
+    guarded.transaction = <T>(fn: (inner: GuardedAdapter) => Promise<T>) => tx.call(adapter, (inner: Adapter) => fn(guardAdapter(inner, timeoutMs)))
+  }
+  return guarded as unknown as GuardedAdapter
+}
