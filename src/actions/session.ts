@@ -6,6 +6,8 @@ import { NO_STORE_JSON_HEADERS } from "../response/build.js"
 import { clearJwtSession, isReissueDue, issueJwtSession, readJwtSession } from "../session/jwt.js"
 import type { Cookie, JWT, ResponseInternal, Session } from "../types.js"
 import { refreshIfDue } from "../session/refresh.js"
+import { clearDatabaseSession, databaseSessionCookie, readDatabaseSession, touchDatabaseSession } from "../session/database.js"
+import { SessionTokenError } from "../errors.js"
 
 const NULL_SESSION: ResponseInternal = Object.freeze({ status: 200, headers: NO_STORE_JSON_HEADERS, body: null })
 
@@ -21,6 +23,7 @@ function defaultSession(token: JWT, expires: string): Session {
  * callback (trigger "update"); it always re-issues the cookie.
  */
 export async function session(req: AuthRequest, config: ResolvedConfig, update?: { data: unknown }): Promise<ResponseInternal> {
+  if (config.session.strategy === "database") return databaseSession(req, config, update)
   const read = await readJwtSession(req, config)
   if (read.status === "absent") return NULL_SESSION
   if (read.status === "invalid") {
@@ -58,5 +61,30 @@ export async function session(req: AuthRequest, config: ResolvedConfig, update?:
     ? await sessionCallback({ session: base, token, user: undefined as never, ...(update ? { newSession: update.data, trigger: "update" as const } : {}) })
     : base
   await emitEvent(config, "session", { session: result as Session, token })
+  return { status: 200, headers: NO_STORE_JSON_HEADERS, body: result, cookies }
+}
+
+/**
+ * The database strategy: look the row up, delete it when expired, extend it when `updateAge` has passed (the
+ * cookie is re-set only then), and answer with the `session` callback's output. An adapter failure answers
+ * `null` and keeps the cookie (the session may be fine once the database is back, DB-02).
+ */
+async function databaseSession(req: AuthRequest, config: ResolvedConfig, update?: { data: unknown }): Promise<ResponseInternal> {
+  const read = await readDatabaseSession(req, config)
+  if (read.status === "absent") return NULL_SESSION
+  if (read.status === "unavailable") {
+    config.logger.error(new SessionTokenError("The session could not be read from the adapter.", { cause: read.error }))
+    return NULL_SESSION
+  }
+  if (read.status === "invalid") return { status: 200, headers: NO_STORE_JSON_HEADERS, body: null, cookies: clearDatabaseSession(req, config) }
+  const { session: row, user } = read
+  const extended = await touchDatabaseSession(row, config)
+  const base: Session = { user: { name: user.name, email: user.email, image: user.image }, expires: row.expires.toISOString() }
+  const sessionCallback = config.callbacks.session
+  const result = sessionCallback
+    ? await sessionCallback({ session: { ...row, ...base, user } as unknown as Session, user, token: undefined as never, ...(update ? { newSession: update.data, trigger: "update" as const } : {}) })
+    : base
+  await emitEvent(config, "session", { session: result as Session })
+  const cookies = extended ? [databaseSessionCookie(req, config, row.sessionToken, extended)] : undefined
   return { status: 200, headers: NO_STORE_JSON_HEADERS, body: result, cookies }
 }
