@@ -382,10 +382,10 @@ if (args.has("analyze")) {
     writeFileSync(WINDOW_FILE, JSON.stringify({ id: child, ...s }))
   } else {
     const started = Date.now()
-    if (args.has("busy-neighbor")) { // a spinning process for the other vCPU, killed by its handle on exit
-      const neighbor = spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" })
-      process.on("exit", () => neighbor.kill())
-    }
+    // --busy-neighbor: a spinning child process keeps the other vCPU busy; unref'd, and killed by its handle at exit.
+    const neighbor = args.has("busy-neighbor") ? spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }) : undefined
+    neighbor?.unref()
+    process.on("exit", () => neighbor?.kill())
     for (const m of byId.values()) await measure(m.fn, 0, PREWARM_MS) // one-time JIT pre-warm
     const results = new Map<string, Sample[]>()
     for (let round = 0; round < ROUNDS; round++) {

@@ -35,7 +35,11 @@ export async function authorizeSignIn(identity: VerifiedIdentity, req: AuthReque
 }
 
 /** The token fields Auth.js stores on an account row by default. */
-const defaultAccountFields = ["access_token", "id_token", "refresh_token", "expires_at", "scope", "token_type", "session_state"] as const
+const defaultAccountFields = [
+  "access_token", "id_token", "refresh_token", "expires_at", "scope", "token_type", "session_state",
+  // OAuth 1.0a token credentials (RFC 5849 §2.3): stored instead of access/refresh tokens.
+  "oauth_token", "oauth_token_secret",
+] as const
 
 /** The account row for a provider account: `provider.account(tokens)` or the default token fields. */
 export function accountRowOf(account: Account, userId: string, config: ResolvedConfig): AdapterAccount {
@@ -83,7 +87,9 @@ export async function linkAccount(
   if (byEmail) {
     const provider = config.providers.get(account.provider)
     const allowed = provider !== undefined && "allowDangerousEmailAccountLinking" in provider && provider.allowDangerousEmailAccountLinking === true
-    if (!allowed || identity.profile?.email_verified === false) {
+    // Dangerous linking still needs both sides to vouch for the address: the IdP must not call it unverified,
+    // and the local row must have proven it (OA-19), or a pre-registered impostor row would capture the account.
+    if (!allowed || identity.profile?.email_verified === false || !byEmail.emailVerified) {
       throw new OAuthAccountNotLinked("Another account already uses this e-mail. Sign in with the account you used originally.")
     }
     const linked = accountRowOf(account, byEmail.id, config)
@@ -92,7 +98,9 @@ export async function linkAccount(
     return { user: byEmail, isNewUser: false, linkedAccount: linked }
   }
   const { id: _providerUserId, ...profileUser } = user
-  const created = await adapter.createUser({ ...profileUser, id: randomUUID(), email: email ?? null, emailVerified: null } as unknown as AdapterUser)
+  // An address the IdP says it verified (OIDC email_verified) counts as verified here too.
+  const emailVerified = email && identity.profile?.email_verified === true ? new Date() : null
+  const created = await adapter.createUser({ ...profileUser, id: randomUUID(), email: email ?? null, emailVerified } as unknown as AdapterUser)
   writes.createdUser = created
   const linked = accountRowOf(account, created.id, config)
   await adapter.linkAccount(linked)

@@ -5,6 +5,7 @@ import type { ResolvedConfig, ResolvedProvider } from "../config/resolve.js"
 import { emitEvent } from "../events.js"
 import { type VerifiedIdentity, verifyCredentials } from "../flows/credentials.js"
 import { finishOAuth } from "../flows/oauth.js"
+import { finishOAuth1 } from "../flows/oauth1.js"
 import type { AuthRequest } from "../request/parse.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import { establishSession } from "../session/index.js"
@@ -17,7 +18,9 @@ async function verify(req: AuthRequest, config: ResolvedConfig, provider: Resolv
       return { identity: await verifyCredentials(req, config, provider), cookies: [] }
     case "oauth":
     case "oidc": {
-      const result = await finishOAuth(req, config, provider)
+      const result = provider.oauth1
+        ? await finishOAuth1(req, config, { ...provider, oauth1: provider.oauth1 })
+        : await finishOAuth(req, config, provider)
       return result.kind === "forward" ? { redirect: result.redirect } : { identity: result.identity, cookies: result.cookies }
     }
     default:

@@ -2,12 +2,15 @@
 import { InvalidProvider } from "../errors.js"
 import type { ResolvedConfig, ResolvedProvider } from "../config/resolve.js"
 import { startOAuth } from "../flows/oauth.js"
+import { startOAuth1 } from "../flows/oauth1.js"
 import type { AuthRequest } from "../request/parse.js"
 import type { ResponseInternal } from "../types.js"
 
 export async function signIn(req: AuthRequest, config: ResolvedConfig, provider: ResolvedProvider | undefined): Promise<ResponseInternal> {
   const signInPage = `${req.origin}${config.basePath}/signin`
   if (!provider || provider.type === "credentials" || provider.type === "webauthn") return { redirect: signInPage }
-  if (provider.type === "oauth" || provider.type === "oidc") return startOAuth(req, config, provider)
+  if (provider.type === "oauth" || provider.type === "oidc") {
+    return provider.oauth1 ? startOAuth1(req, config, { ...provider, oauth1: provider.oauth1 }) : startOAuth(req, config, provider)
+  }
   throw new InvalidProvider(`Sign-in with "${provider.type}" providers is not available in this version.`)
 }

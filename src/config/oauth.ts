@@ -31,6 +31,8 @@ export interface ResolvedOAuthProvider {
   /** The proxy's callback URL (`<redirectProxyUrl>/callback/<id>`) when a redirect proxy is used. */
   readonly redirectProxyUrl: string | undefined
   readonly formPost: boolean
+  /** Set for OAuth 1.0a providers (`version: "1.0A"`): the four endpoints of RFC 5849. */
+  readonly oauth1: Readonly<{ requestTokenUrl: URL; authorizationUrl: URL; accessTokenUrl: URL; profileUrl: URL }> | undefined
   readonly allowDangerousEmailAccountLinking: boolean
   readonly refreshAccessToken: boolean
   /** fetch with timeout, no redirects and a size cap (customFetch honoured). */
@@ -63,15 +65,22 @@ export function deepMerge<T extends Record<string, unknown>>(base: T, override: 
   return out as T
 }
 
-function stringParams(params: Record<string, unknown> | undefined): Record<string, string> {
+/** A parameter value may be a function of the resolved client (e.g. a provider that repeats the client id under another name). */
+export type ParamValue = string | number | boolean | ((client: { clientId: string }) => string)
+
+function stringParams(params: Record<string, unknown> | undefined, clientId: string): Record<string, string> {
   const out: Record<string, string> = {}
-  if (params) for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null) out[k] = String(v)
+  if (!params) return out
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined || v === null) continue
+    out[k] = typeof v === "function" ? String((v as (c: { clientId: string }) => unknown)({ clientId })) : String(v)
+  }
   return out
 }
 
-function parseEndpoint(option: EndpointOption | TokenEndpointOption | UserinfoEndpointOption | undefined, field: string, providerId: string): Endpoint {
+function parseEndpoint(option: EndpointOption | TokenEndpointOption | UserinfoEndpointOption | undefined, field: string, providerId: string, clientId = ""): Endpoint {
   const raw = typeof option === "string" ? option : option?.url
-  const params = typeof option === "object" ? stringParams(option.params) : {}
+  const params = typeof option === "object" ? stringParams(option.params, clientId) : {}
   if (raw === undefined) return { url: undefined, params }
   let url: URL
   try {
@@ -92,6 +101,14 @@ function defaultProfile(profile: Record<string, unknown>): User {
     email: (profile.email ?? null) as string | null,
     image: (profile.picture ?? null) as string | null,
   }
+}
+
+function resolveOAuth1Endpoints(p: OAuthConfigBase): ResolvedOAuthProvider["oauth1"] {
+  const names = ["requestTokenUrl", "authorizationUrl", "accessTokenUrl", "profileUrl"] as const
+  const missing = names.filter((n) => !p[n])
+  if (missing.length) throw new InvalidEndpoints(`Provider "${p.id}": an OAuth 1.0a provider needs ${missing.map((m) => `\`${m}\``).join(", ")}.`)
+  const [requestTokenUrl, authorizationUrl, accessTokenUrl, profileUrl] = names.map((n) => parseEndpoint(p[n], n, p.id).url as URL)
+  return Object.freeze({ requestTokenUrl: requestTokenUrl!, authorizationUrl: authorizationUrl!, accessTokenUrl: accessTokenUrl!, profileUrl: profileUrl! })
 }
 
 /**
@@ -119,8 +136,9 @@ export function resolveOAuthProvider(input: OAuthConfigBase, globalRedirectProxy
     clientSecret: merged.clientSecret ?? readEnv(`${envPrefix}_SECRET`),
     issuer: merged.issuer ?? readEnv(`${envPrefix}_ISSUER`),
   }
+  const oauth1 = p.version?.toUpperCase() === "1.0A" ? resolveOAuth1Endpoints(p) : undefined
   if (p.type === "oidc" && !p.issuer) throw new InvalidEndpoints(`Provider "${id}": an OIDC provider needs an \`issuer\`.`)
-  if (!p.issuer && !p.wellKnown) {
+  if (!oauth1 && !p.issuer && !p.wellKnown) {
     const missing = (["authorization", "token"] as const).filter((k) => !p[k] || (typeof p[k] === "object" && !(p[k] as { url?: unknown }).url))
     const userinfo = p.userinfo
     const hasUserinfo = typeof userinfo === "string" || (typeof userinfo === "object" && (userinfo.url !== undefined || typeof userinfo.request === "function"))
@@ -137,12 +155,12 @@ export function resolveOAuthProvider(input: OAuthConfigBase, globalRedirectProxy
     }
     if (!isAllowedEndpoint(issuerUrl)) throw new InvalidEndpoints(`Provider "${id}": \`issuer\` must use https (plain http is allowed only on localhost).`)
   }
-  const authorization = parseEndpoint(p.authorization, "authorization", id)
+  const authorization = parseEndpoint(p.authorization, "authorization", id, p.clientId)
   const inUrlScope = authorization.url?.searchParams.has("scope")
   if (!inUrlScope && authorization.params.scope === undefined) authorization.params.scope = "openid profile email"
   const formPost = (authorization.params.response_mode ?? authorization.url?.searchParams.get("response_mode")) === "form_post"
-  const token = parseEndpoint(p.token, "token", id)
-  const userinfo = parseEndpoint(p.userinfo, "userinfo", id)
+  const token = parseEndpoint(p.token, "token", id, p.clientId)
+  const userinfo = parseEndpoint(p.userinfo, "userinfo", id, p.clientId)
   const checks = new Set((p.checks ?? ["pkce"]).filter((c): c is Exclude<OAuthCheck, "none"> => c !== "none"))
   let redirectProxyUrl: string | undefined
   const proxy = formPost ? undefined : (p.redirectProxyUrl ?? globalRedirectProxyUrl)
@@ -174,6 +192,7 @@ export function resolveOAuthProvider(input: OAuthConfigBase, globalRedirectProxy
     idToken: p.idToken ?? p.type === "oidc",
     redirectProxyUrl,
     formPost,
+    oauth1,
     allowDangerousEmailAccountLinking: p.allowDangerousEmailAccountLinking === true,
     refreshAccessToken: p.refreshAccessToken === true,
     fetch: boundedFetch(baseFetch, typeof p.timeout === "number" && p.timeout > 0 ? p.timeout : DEFAULT_TIMEOUT),

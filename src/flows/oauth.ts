@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto"
 import { AccessDenied, InvalidCheck, OAuthCallbackError, OAuthProfileParseError, OAuthSignInError } from "../errors.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { type ResolvedOAuthProvider, assertClientCredentials } from "../config/oauth.js"
-import { buildAuthorizationUrl, exchangeCode, fetchProfile, getAuthorizationServer, oauth, validateCallback } from "../protocols/oauth2.js"
+import { buildAuthorizationUrl, exchangeCode, fetchProfile, getAuthorizationServer, oauth, safeCause, validateCallback } from "../protocols/oauth2.js"
 import type { AuthRequest } from "../request/parse.js"
 import { clearChecks, createChecks, decodeState, readChecks } from "../security/checks.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
@@ -98,8 +98,8 @@ export async function finishOAuth(req: AuthRequest, config: ResolvedConfig, p: R
   try {
     validated = validateCallback(as, p, params, checks.state)
   } catch (cause) {
-    if (cause instanceof oauth.AuthorizationResponseError) throw new OAuthCallbackError(`Provider "${p.id}" returned the error "${cause.error}".`, { cause })
-    throw new InvalidCheck(`The callback failed validation: ${cause instanceof Error ? cause.message : "invalid parameters"}.`, { cause })
+    if (cause instanceof oauth.AuthorizationResponseError) throw new OAuthCallbackError(`Provider "${p.id}" returned the error "${cause.error}".`, { cause: safeCause(cause) })
+    throw new InvalidCheck(`The callback failed validation: ${cause instanceof Error ? cause.message : "invalid parameters"}.`, { cause: safeCause(cause) })
   }
   const tokenResponse = await exchangeCode(as, p, validated, redirectUri, checks.codeVerifier, checks.nonce)
   const profile = await fetchProfile(as, p, tokenResponse)

@@ -141,6 +141,9 @@ export type ValidatedCallback = URLSearchParams & { readonly __validatedCallback
  * @see RFC 9207 §2.4, RFC 6749 §10.12
  */
 export function validateCallback(as: o.AuthorizationServer, p: ResolvedOAuthProvider, params: URLSearchParams, expectedState: string | undefined): ValidatedCallback {
+  for (const name of ["code", "state", "iss"]) {
+    if (params.getAll(name).length > 1) throw new o.OperationProcessingError(`"${name}" appears more than once in the callback.`)
+  }
   let input = params
   if (!p.issuer && params.has("iss")) {
     // Without a configured issuer there is nothing to compare `iss` with; the per-provider redirect URI is the mix-up defence.
@@ -150,11 +153,27 @@ export function validateCallback(as: o.AuthorizationServer, p: ResolvedOAuthProv
   return o.validateAuthResponse(as, clientOf(p), input, expectedState ?? o.expectNoState) as ValidatedCallback
 }
 
+/**
+ * A copy of an error with only its name and message: oauth4webapi errors carry the callback parameters or
+ * the whole token response in `cause`, which a structured logger would serialise (I5).
+ */
+export function safeCause(error: unknown): Error {
+  const clean = new Error(error instanceof Error ? error.message : "unknown error")
+  clean.name = error instanceof Error ? error.name : "Error"
+  return clean
+}
+
 /** Wraps any protocol failure after the pre-checks as OAuthCallbackError, keeping only safe detail. */
 function callbackError(message: string, error: unknown): OAuthCallbackError {
   if (error instanceof OAuthCallbackError) return error
-  const detail = error instanceof o.ResponseBodyError ? `${message}: ${error.error}` : error instanceof Error ? `${message}: ${error.message}` : message
-  return new OAuthCallbackError(detail, { cause: error })
+  let detail = error instanceof Error ? `${message}: ${error.message}` : message
+  if (error instanceof o.ResponseBodyError) {
+    // Keep the error code and a provider request id (e.g. TikTok's log_id) for support; never the description.
+    const body = error.cause as Record<string, unknown> | undefined
+    const logId = typeof body?.log_id === "string" ? ` (log_id ${body.log_id})` : ""
+    detail = `${message}: ${error.error}${logId}`
+  }
+  return new OAuthCallbackError(detail, { cause: safeCause(error) })
 }
 
 /**
@@ -177,6 +196,7 @@ export async function exchangeCode(
       expectedNonce: expectedNonce ?? o.expectNoNonce,
       requireIdToken,
     })
+    if (requireIdToken) assertIdTokenClaims(tokens, p)
     if (requireIdToken && typeof tokens.id_token === "string") {
       await verifyJwsSignature(tokens.id_token, {
         expectedAlg: p.client.id_token_signed_response_alg ?? "RS256",
@@ -189,6 +209,21 @@ export async function exchangeCode(
   } catch (error) {
     throw callbackError("The token request failed", error)
   }
+}
+
+/** ID tokens older than this are refused (OA-14): a token-endpoint ID token is minted moments before. */
+const MAX_ID_TOKEN_AGE_S = 60 * 60
+
+/**
+ * Checks oauth4webapi leaves to the client: every audience must be this client (OIDC Core §3.1.3.7 step 3:
+ * untrusted extra audiences are rejected) and `iat` must be recent.
+ */
+function assertIdTokenClaims(tokens: o.TokenEndpointResponse, p: ResolvedOAuthProvider): void {
+  const claims = o.getValidatedIdTokenClaims(tokens)
+  if (!claims) return
+  const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud]
+  if (audiences.some((aud) => aud !== p.clientId)) throw new OAuthCallbackError("The ID token is also meant for another audience.")
+  if (typeof claims.iat !== "number" || claims.iat < Date.now() / 1000 - MAX_ID_TOKEN_AGE_S) throw new OAuthCallbackError("The ID token is too old (iat).")
 }
 
 /** The raw profile: the ID token claims (OIDC), or the userinfo response (OAuth, or OIDC with `idToken: false`). */

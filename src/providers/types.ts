@@ -72,6 +72,16 @@ export interface OAuthConfigBase<P = Record<string, unknown>> extends CommonProv
   idToken?: boolean
   /** Refresh `account.access_token` from its `refresh_token` when it expires (JWT sessions). */
   refreshAccessToken?: boolean
+  /** `"1.0A"` selects OAuth 1.0a (RFC 5849) with the four URL options below; anything else is OAuth 2. */
+  version?: string
+  /** OAuth 1.0a: temporary-credentials (request token) endpoint. */
+  requestTokenUrl?: string
+  /** OAuth 1.0a: where the user authorizes the request token. */
+  authorizationUrl?: string
+  /** OAuth 1.0a: token-credentials (access token) endpoint. */
+  accessTokenUrl?: string
+  /** OAuth 1.0a: the signed profile request. */
+  profileUrl?: string
   /** Network timeout for requests to this provider, in milliseconds (default 10000). */
   timeout?: number
   /** Built-in providers keep the user's options here; they are merged over the defaults. */

@@ -122,3 +122,30 @@ export function decodeState(state: string, config: ResolvedConfig): { origin?: s
     throw new InvalidCheck("The state parameter could not be decrypted.", { cause })
   }
 }
+
+/**
+ * OAuth 1.0a: seals the temporary credentials (request token and its secret) into the state cookie, so the
+ * second leg needs no server memory (RFC 5849 §2.1-2.3).
+ */
+export function sealTemporaryCredentials(p: ResolvedOAuthProvider, req: AuthRequest, config: ResolvedConfig, redirectUri: string, token: string, tokenSecret: string): Cookie {
+  const option = config.cookies(req.secure).state
+  return checkCookie(option, seal({ value: token, secret: tokenSecret, provider: p.id, bind: binding(p, redirectUri) }, config, option.name), false)
+}
+
+/** Reads the temporary credentials back; the callback's oauth_token must be the one sealed (fixation, O1-02). */
+export function readTemporaryCredentials(p: ResolvedOAuthProvider, req: AuthRequest, config: ResolvedConfig, redirectUri: string, oauthToken: string): { token: string; tokenSecret: string } {
+  const option = config.cookies(req.secure).state
+  const raw = req.cookies[option.name]
+  if (!raw) throw new InvalidCheck("The OAuth 1.0a request-token cookie is missing (expired, or the sign-in started in another browser).")
+  let payload: Record<string, unknown>
+  try {
+    payload = unseal(raw, config, option.name)
+  } catch (cause) {
+    throw new InvalidCheck("The OAuth 1.0a request-token cookie could not be decrypted or has expired.", { cause })
+  }
+  if (payload.provider !== p.id || payload.bind !== binding(p, redirectUri)) throw new InvalidCheck("The request-token cookie was made for another provider.")
+  if (typeof payload.value !== "string" || typeof payload.secret !== "string" || payload.value !== oauthToken) {
+    throw new InvalidCheck("The callback's oauth_token is not the request token of this browser.")
+  }
+  return { token: payload.value, tokenSecret: payload.secret }
+}

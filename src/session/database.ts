@@ -27,7 +27,9 @@ export async function readDatabaseSession(req: AuthRequest, config: ResolvedConf
   } catch (error) {
     return { status: "unavailable", error }
   }
-  if (!found || !found.session || !found.user || typeof found.user.id !== "string") return { status: "invalid", sessionToken }
+  // Ids may be numbers (e.g. @auth/pg-adapter's SERIAL columns); anything else is a malformed row (DB-06).
+  const id = found?.user?.id as unknown
+  if (!found || !found.session || (typeof id !== "string" && typeof id !== "number")) return { status: "invalid", sessionToken }
   const expires = found.session.expires instanceof Date ? found.session.expires : new Date(found.session.expires as unknown as string)
   if (!isValidDate(expires)) return { status: "invalid", sessionToken }
   if (expires.valueOf() < Date.now()) {

@@ -23,7 +23,7 @@ export interface Established {
 async function issueJwt(identity: VerifiedIdentity, user: { id: string; name?: string | null; email?: string | null; image?: string | null }, isNewUser: boolean, req: AuthRequest, config: ResolvedConfig): Promise<Cookie[]> {
   const { account, profile } = identity
   const seen = readChunked(req.cookies, config.cookies(req.secure).sessionToken.name).names
-  let token: JWT | null = { name: user.name, email: user.email, picture: user.image, sub: user.id }
+  let token: JWT | null = { name: user.name, email: user.email, picture: user.image, sub: String(user.id) }
   const provider = config.providers.get(account.provider)
   if (provider && (provider.type === "oauth" || provider.type === "oidc") && provider.refreshAccessToken) {
     const kept = sessionAccountOf(account)

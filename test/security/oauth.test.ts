@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { Auth } from "../../src/index.js"
 import type { Adapter, AdapterUser, AuthConfig } from "../../src/index.js"
 import type { OAuthConfigBase } from "../../src/providers/types.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { clearDiscoveryCache } from "../../src/protocols/oauth2.js"
 import { JWKS_COOLDOWN_MS, clearJwksCache } from "../../src/protocols/jws.js"
 import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm, setCookies } from "../helpers.js"
@@ -43,6 +44,8 @@ const REJECT_LOCATION: Record<string, string> = {
 interface LogSpy {
   logger: NonNullable<AuthConfig["logger"]>
   errors: unknown[]
+  /** Names of the adapter write methods called (I2), in order. */
+  writes: string[]
   types(): string[]
   /** What a logger would print: type, message and the message of every Error in the cause chain, plus warn/debug args. */
   text(): string
@@ -65,6 +68,7 @@ function spyLogger(): LogSpy {
   return {
     logger,
     errors,
+    writes: [],
     types: () => errors.map((e) => ((e as { type?: string })?.type ?? (e as Error)?.name ?? String(e))),
     text: () => [...errors.map((e) => errorChainText(e)), JSON.stringify(other)].join("\n"),
   }
@@ -111,10 +115,42 @@ function provider(op: MockOp, over: Partial<OAuthConfigBase> = {}): OAuthConfigB
   }
 }
 
-function setup(providers: OAuthConfigBase[], extra: Partial<AuthConfig> = {}): { config: AuthConfig; log: LogSpy } {
+const WRITE_METHODS = new Set([
+  "createUser", "updateUser", "deleteUser", "linkAccount", "unlinkAccount", "createSession", "updateSession", "deleteSession",
+  "createVerificationToken", "useVerificationToken", "createAuthenticator", "updateAuthenticatorCounter",
+])
+
+/** An in-memory adapter whose write calls are recorded into `writes` (I2). */
+function spyAdapter(writes: string[], base: Adapter = MemoryAdapter()): Adapter {
+  const out: Record<string, unknown> = {}
+  for (const [name, fn] of Object.entries(base)) {
+    if (typeof fn !== "function") continue
+    out[name] = (...args: unknown[]) => {
+      if (WRITE_METHODS.has(name)) writes.push(name)
+      return (fn as (...a: unknown[]) => unknown).apply(base, args)
+    }
+  }
+  return out as Adapter
+}
+
+/**
+ * A fresh config (Gatehouse memoises per config object) with a spy logger and a spy in-memory adapter
+ * (JWT sessions unless `extra.session` says otherwise), so every case can assert I2.
+ */
+function setup(providers: OAuthConfigBase[], extra: Partial<AuthConfig> = {}): { config: AuthConfig; log: LogSpy; mem: ReturnType<typeof MemoryAdapter> } {
   const log = spyLogger()
-  const config: AuthConfig = { secret: SECRET, trustHost: true, basePath: "/auth", providers, logger: log.logger, ...extra }
-  return { config, log }
+  const mem = MemoryAdapter()
+  const config: AuthConfig = {
+    secret: SECRET,
+    trustHost: true,
+    basePath: "/auth",
+    providers,
+    logger: log.logger,
+    adapter: spyAdapter(log.writes, mem),
+    session: { strategy: "jwt" },
+    ...extra,
+  }
+  return { config, log, mem }
 }
 
 interface Started {
@@ -194,10 +230,10 @@ interface RejectExpectation {
 async function expectReject(res: Response, x: RejectExpectation): Promise<void> {
   expect(res.status, "REJECT: browser endpoints answer a redirect").toBe(302)
   const location = res.headers.get("location") ?? ""
-  expect(location, `REJECT(${x.type})`).toBe(REJECT_LOCATION[x.type])
-  expect(x.log.types().filter((t) => t === x.type), `internal type ${x.type} logged once (logged: ${x.log.types().join(", ")})`).toHaveLength(1)
-  // I1
+  expect(location, "rejected: not signed in").not.toBe(`${ORIGIN}/dashboard`)
+  // I1, I2
   expect(sessionCookiesSet(res), "I1: no session cookie").toEqual([])
+  expect(x.log.writes, "I2: no adapter write").toEqual([])
   // I3
   const d = deltaCounts(x.before, x.op.counts)
   if (x.preCheck) expect({ token: d.token, userinfo: d.userinfo, jwks: d.jwks }, "I3: no outbound call after a failed pre-check").toEqual({ token: 0, userinfo: 0, jwks: 0 })
@@ -223,6 +259,9 @@ async function expectReject(res: Response, x: RejectExpectation): Promise<void> 
     expect(logs.includes(s), `I5: logs hold no code/token/secret (${s.slice(0, 12)}…)`).toBe(false)
   }
   expect(body).not.toMatch(/\n\s+at /)
+  // REJECT(T): the public code for T, and T logged exactly once (checked last, after the invariants).
+  expect(location, `REJECT(${x.type})`).toBe(REJECT_LOCATION[x.type])
+  expect(x.log.types().filter((t) => t === x.type), `internal type ${x.type} logged once (logged: ${x.log.types().join(", ")})`).toHaveLength(1)
 }
 
 /** Cookie header of a jar without some cookies. */
@@ -369,6 +408,7 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
     const { res: first, started, callback } = await fullFlow(config, opA)
     expectSignedIn(first)
     started.jar.store(first) // the browser applies the response: check cookies gone, session cookie set
+    log.writes.length = 0
     const before = { ...opA.counts }
     const replay = await callbackGet(config, callback, started.jar.header())
     await expectReject(replay, { type: "InvalidCheck", log, op: opA, before, preCheck: true })
@@ -382,11 +422,24 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
     const { config, log } = setup([provider(opA)])
     const { res: first, started, callback } = await fullFlow(config, opA)
     expectSignedIn(first)
+    log.writes.length = 0
     const before = { ...opA.counts }
     const replay = await callbackGet(config, callback, started.jar.header())
     await expectReject(replay, { type: "OAuthCallbackError", log, op: opA, before, carried: CHECK_COOKIES })
     expect(opA.tokenRequests.map((r) => r.status)).toEqual([200, 400])
     expect(deltaCounts(before, opA.counts)).toMatchObject({ userinfo: 0, jwks: 0 })
+  })
+
+  it("OA-04 (database strategy) a replayed callback with copied check cookies: one user, one account, one session in total", async () => {
+    const { config, log, mem } = setup([provider(opA)], { session: { strategy: "database" } })
+    const { res: first, started, callback } = await fullFlow(config, opA)
+    expect(first.status).toBe(302)
+    expect(sessionCookiesSet(first)).toEqual(["authjs.session-token"])
+    log.writes.length = 0
+    const before = { ...opA.counts }
+    const replay = await callbackGet(config, callback, started.jar.header())
+    await expectReject(replay, { type: "OAuthCallbackError", log, op: opA, before, carried: CHECK_COOKIES })
+    expect({ users: mem.users.size, accounts: mem.accounts.size, sessions: mem.sessions.size }).toEqual({ users: 1, accounts: 1, sessions: 1 })
   })
 
   it("OA-05 checks stripped from the authorize URL and no check cookies: REJECT(InvalidCheck); a configured check is never skipped, I3", async () => {
@@ -732,6 +785,7 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
       // t=0: a normal sign-in fills the JWKS cache (fetch #1).
       expectSignedIn((await fullFlow(config, opA)).res)
       expect(opA.counts.jwks).toBe(1)
+      log.writes.length = 0
       // Unknown kid twice within 1 s: rejected, no refetch (the set was fetched < 30 s ago).
       opA.kidMode = "unknown"
       for (let i = 0; i < 2; i++) {
@@ -797,7 +851,7 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
       expect(deltaCounts(before, opA.counts)).toMatchObject({ token: 1, userinfo: 0 })
     })
 
-    it("OA-17 signed with a key the JWKS does not publish under that kid's type (kid of the EC key on an RS256 token): rejected", async () => {
+    it("OA-17 signed with a kid the JWKS does not publish (rsa-2, while rsa-1 and ec-1 are published): rejected", async () => {
       opA.jwksKids = ["rsa-1", "ec-1"]
       opA.signingKid = "rsa-2" // kid rsa-2 is not published
       const { config, log } = setup([provider(opA)])
@@ -857,31 +911,71 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
     })
   })
 
-  it("OA-19 IdP profile with the e-mail of an existing (unverified) user and an adapter: REJECT(OAuthAccountNotLinked); nothing linked; identity key = (provider, sub)", async () => {
-    const existing: AdapterUser = { id: "local-1", email: "mock.user@op.example", emailVerified: null, name: "Local" }
-    const writes: string[] = []
-    const reads: string[] = []
-    const record = (name: string, write: boolean) => (write ? writes : reads).push(name)
-    const adapter: Adapter = {
-      createUser: async (u) => (record("createUser", true), { ...u, id: "new-user" }),
-      getUser: async (id) => (record("getUser", false), id === existing.id ? existing : null),
-      getUserByEmail: async (email) => (record("getUserByEmail", false), email === existing.email ? existing : null),
-      getUserByAccount: async () => (record("getUserByAccount", false), null),
-      updateUser: async (u) => (record("updateUser", true), { ...existing, ...u }),
-      linkAccount: async () => void record("linkAccount", true),
-      createSession: async (s) => (record("createSession", true), s),
-      getSessionAndUser: async () => (record("getSessionAndUser", false), null),
-      updateSession: async () => (record("updateSession", true), null),
-      deleteSession: async () => void record("deleteSession", true),
+  describe("OA-19 account linking by e-mail", () => {
+    const EMAIL = "mock.user@op.example" // the e-mail in the mock OP's ID tokens
+    const seed = async (mem: ReturnType<typeof MemoryAdapter>, verified: boolean) => {
+      await mem.createUser!({ id: "local-1", email: EMAIL, emailVerified: verified ? new Date(0) : null, name: "Local" } as AdapterUser)
     }
-    const { config, log } = setup([provider(opA)], { adapter, session: { strategy: "jwt" } })
-    const started = await beginSignIn(config)
-    const answer = await opA.authorize(started.authUrl)
-    const before = { ...opA.counts }
-    const res = await callbackGet(config, answer.url, started.jar.header())
-    await expectReject(res, { type: "OAuthAccountNotLinked", log, op: opA, before, carried: CHECK_COOKIES })
-    expect(writes, "I2: no adapter writes").toEqual([])
-    expect(reads).toContain("getUserByAccount")
+
+    it("OA-19 existing verified local user with the IdP's e-mail, linking not enabled: REJECT(OAuthAccountNotLinked), I2 nothing written", async () => {
+      const { config, log, mem } = setup([provider(opA)])
+      await seed(mem, true)
+      const started = await beginSignIn(config)
+      const answer = await opA.authorize(started.authUrl)
+      const before = { ...opA.counts }
+      const res = await callbackGet(config, answer.url, started.jar.header())
+      await expectReject(res, { type: "OAuthAccountNotLinked", log, op: opA, before, carried: CHECK_COOKIES })
+      expect(mem.accounts.size).toBe(0)
+      expect(mem.users.size).toBe(1)
+    })
+
+    it("OA-19 linking enabled but the IdP says email_verified=false: REJECT(OAuthAccountNotLinked), nothing linked", async () => {
+      opA.extraClaims = { email_verified: false }
+      const { config, log, mem } = setup([provider(opA, { allowDangerousEmailAccountLinking: true })])
+      await seed(mem, true)
+      const started = await beginSignIn(config)
+      const answer = await opA.authorize(started.authUrl)
+      const before = { ...opA.counts }
+      const res = await callbackGet(config, answer.url, started.jar.header())
+      await expectReject(res, { type: "OAuthAccountNotLinked", log, op: opA, before, carried: CHECK_COOKIES })
+      expect(mem.accounts.size).toBe(0)
+    })
+
+    it("OA-19 linking enabled, IdP e-mail verified, but the local row is unverified: never link to an unverified row -> REJECT(OAuthAccountNotLinked)", async () => {
+      const { config, log, mem } = setup([provider(opA, { allowDangerousEmailAccountLinking: true })])
+      await seed(mem, false)
+      const started = await beginSignIn(config)
+      const answer = await opA.authorize(started.authUrl)
+      const before = { ...opA.counts }
+      const res = await callbackGet(config, answer.url, started.jar.header())
+      await expectReject(res, { type: "OAuthAccountNotLinked", log, op: opA, before, carried: CHECK_COOKIES })
+      expect(mem.accounts.size).toBe(0)
+    })
+
+    it("OA-19 (control) linking enabled, both sides verified: linked to the existing user", async () => {
+      const { config, mem } = setup([provider(opA, { allowDangerousEmailAccountLinking: true })])
+      await seed(mem, true)
+      expectSignedIn((await fullFlow(config, opA)).res)
+      expect([...mem.accounts.values()].map((a) => [a.provider, a.providerAccountId, a.userId])).toEqual([["mock", "mock-user-1", "local-1"]])
+    })
+
+    it("OA-19 identity key = (provider, sub): the same sub at another provider id is another account; the same (provider, sub) with a new e-mail is the same user", async () => {
+      const { config, mem } = setup([provider(opA, { id: "mock" }), provider(opA, { id: "mock-twin" })])
+      expectSignedIn((await fullFlow(config, opA, "mock")).res)
+      expect(mem.users.size).toBe(1)
+      const firstUser = [...mem.users.keys()][0]
+      // Same OP, same sub, but reached through another provider id and with another e-mail: a new user and account.
+      opA.extraClaims = { email: "twin@op.example" }
+      expectSignedIn((await fullFlow(config, opA, "mock-twin")).res)
+      expect(mem.users.size).toBe(2)
+      expect([...mem.accounts.values()].map((a) => `${a.provider}|${a.providerAccountId}`).sort()).toEqual(["mock-twin|mock-user-1", "mock|mock-user-1"])
+      // The original (provider, sub) with a changed e-mail still resolves to the first user.
+      opA.extraClaims = { email: "changed@op.example" }
+      const { res } = await fullFlow(config, opA, "mock")
+      expectSignedIn(res)
+      expect(mem.users.size).toBe(2)
+      expect([...mem.accounts.values()].find((a) => a.provider === "mock")?.userId).toBe(firstUser)
+    })
   })
 
   it("OA-20 /signin/__proto__, /signin/constructor, /callback/constructor, /callback/__proto__, unknown ids: 400 InvalidProvider, no prototype lookup", async () => {
@@ -911,8 +1005,8 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
     expect(log.types().every((t) => t === "InvalidProvider")).toBe(true)
   })
 
-  it("OA-21 duplicate state, code or iss parameters (same value twice, or two values): REJECT(InvalidCheck), I3", async () => {
-    for (const param of ["state", "code", "iss"]) {
+  for (const param of ["state", "iss", "code"]) {
+    it(`OA-21 duplicate ${param} parameter (same value twice, or two values): REJECT(InvalidCheck), I3`, async () => {
       for (const variant of ["same", "different"] as const) {
         opA.reset()
         const { config, log } = setup([provider(opA)])
@@ -925,8 +1019,8 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
         const res = await callbackGet(config, callbackUrl("mock", entries), jar.header())
         await expectReject(res, { type: "InvalidCheck", log, op: opA, before, preCheck: true, carried: CHECK_COOKIES })
       }
-    }
-  })
+    })
+  }
 
   it("OA-21 duplicate parameters in a form_post body: REJECT(InvalidCheck), I3", async () => {
     const { config, log } = setup([provider(opA)])
@@ -975,6 +1069,58 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
       expectSignedIn(res)
     })
   })
+})
+
+/** Every string reachable from a value: own properties (enumerable or not), Error causes, URLSearchParams, Maps. */
+function deepText(value: unknown, seen = new Set<unknown>(), depth = 0): string {
+  if (value === null || value === undefined || depth > 12) return ""
+  if (typeof value !== "object" && typeof value !== "function") return String(value)
+  if (seen.has(value)) return ""
+  seen.add(value)
+  const out: string[] = []
+  if (value instanceof URLSearchParams) out.push(value.toString())
+  if (value instanceof Map) for (const [k, v] of value) out.push(deepText(k, seen, depth + 1), deepText(v, seen, depth + 1))
+  if (value instanceof Response || value instanceof Request) return ""
+  for (const key of Object.getOwnPropertyNames(value)) {
+    let v: unknown
+    try {
+      v = (value as Record<string, unknown>)[key]
+    } catch {
+      continue
+    }
+    if (typeof v === "function") continue
+    out.push(`${key}=${deepText(v, seen, depth + 1)}`)
+  }
+  return out.join(" ")
+}
+
+describe("I5 (deep) what a structured logger would serialise", () => {
+  // The default console logger prints only messages (checked by every case above). A structured logger (pino's
+  // err serializer, Sentry, OpenTelemetry) serialises the whole Error, `cause` chain included: that too must hold
+  // no authorization code and no token (security.md §1, I5).
+  const cases: { name: string; arrange: () => void; tamper?: (u: URL) => void }[] = [
+    { name: "state mismatch (pre-check)", arrange: () => {}, tamper: (u) => u.searchParams.set("state", "forged") },
+    { name: "iss mismatch (pre-check)", arrange: () => {}, tamper: (u) => u.searchParams.set("iss", "https://attacker.example/op") },
+    { name: "token response without access_token", arrange: () => void (opA.tokenFault = "no-access-token") },
+    { name: "token response without id_token", arrange: () => void (opA.tokenFault = "no-id-token") },
+    { name: "ID token nonce mismatch", arrange: () => void (opA.idTokenFault = "nonce-invalid") },
+  ]
+  for (const c of cases) {
+    it(`I5 (deep) ${c.name}: the logged Error graph holds no code or token`, async () => {
+      c.arrange()
+      const { config, log } = setup([provider(opA)])
+      const started = await beginSignIn(config)
+      const answer = await opA.authorize(started.authUrl)
+      c.tamper?.(answer.url)
+      const res = await callbackGet(config, answer.url, started.jar.header())
+      expect(sessionCookiesSet(res)).toEqual([])
+      expect(log.errors.length).toBeGreaterThan(0)
+      const text = log.errors.map((e) => deepText(e)).join("\n")
+      const leaked = [...opA.issued].filter((v) => text.includes(v)).map((v) => `${v.slice(0, 3)}…`)
+      expect(leaked, "codes/tokens reachable from the logged Error objects").toEqual([])
+      expect(text.includes(opA.clientSecret)).toBe(false)
+    })
+  }
 })
 
 const MockOp0: Counts = { discovery: 0, authorize: 0, token: 0, tokenRedirectTarget: 0, userinfo: 0, jwks: 0 }
