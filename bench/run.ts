@@ -7,10 +7,11 @@
 //   npm run bench -- --profile=G1u   # same for another measurement id (G1u, G2 ... G5, A1 ...)
 //   npm run bench -- --analyze=FILE.cpuprofile   # summarise a profile written by --profile again
 // Options: --rounds=3 --duration=2500 --warmup=500 (ms per measurement); --dist[=DIR] loads Gatehouse from
-// the tsup build (default ../dist; run `npm run build` first) instead of ../src under tsx. tsx only strips
-// types (esbuild; it adds a tiny __name() call per function definition), so both give the same numbers
-// within noise (see docs/performance.md); --busy-neighbor runs a spinning child process on the other
-// core while measuring (see "VM wake-up latency" in docs/performance.md).
+// the tsup build (default ../dist; run `npm run build` first) instead of ../src. tsx transpiles with esbuild
+// (types stripped, plus a ~0.4 µs/op __name() helper for closures made per request), and src under tsx,
+// dist under tsx and dist under plain node measured the same within noise (docs/performance.md), so
+// `npm run bench` runs src directly. --busy-neighbor keeps the other vCPU busy with a spinning child
+// process while measuring (see "VM wake-up latency" in docs/performance.md).
 //
 // Method. Every op builds a new Request, awaits the library's Auth(), reads the body with res.text() and
 // checks the status (and the e-mail in the body for the session cases), so nothing is optimised away.

@@ -432,10 +432,13 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
       expect((await getSession(config, again.jar)).body?.user).toMatchObject({ email: alice.email })
     })
 
-    it("a user that already exists in the adapter is not created again", async () => {
-      await adapter.createUser!({ id: alice.id, name: alice.name, email: alice.email, image: null, emailVerified: null })
+    it("a user that already exists in the adapter (authorize returns its stored id) is not created again", async () => {
+      // Adapters may assign their own ids (SERIAL): authorize returns the id the adapter stored.
+      const stored = await adapter.createUser!({ id: alice.id, name: alice.name, email: alice.email, image: null, emailVerified: null })
       const existing = (await backend.users())[0]!
-      const { config } = dbConfig(adapter, [credentialsProvider()], {})
+      expect(String(existing.id)).toBe(String(stored.id))
+      const provider = Credentials({ credentials: { username: {}, password: {} }, authorize: async (c) => (c.username === "alice" ? { id: String(stored.id), name: alice.name, email: alice.email } : null) })
+      const { config } = dbConfig(adapter, [provider], {})
       const { jar, res } = await credentialsSignIn(config)
       expect(res.headers.get("location")).toBe(ORIGIN)
       expect(await backend.counts()).toEqual({ users: 1, accounts: 0, sessions: 1 })

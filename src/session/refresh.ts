@@ -2,7 +2,7 @@
 import { RefreshTokenError } from "../errors.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import type { ResolvedOAuthProvider } from "../config/oauth.js"
-import { getAuthorizationServer, refreshTokens } from "../protocols/oauth2.js"
+import { getAuthorizationServer, refreshTokens, safeCause } from "../protocols/oauth2.js"
 import type { JWT } from "../types.js"
 import type { Account } from "../types.js"
 
@@ -21,6 +21,8 @@ export interface SessionAccount {
 const EXPIRY_MARGIN = 30
 /** A refresh result is reused for requests that still carry the old refresh token (cookie not yet replaced). */
 const RESULT_TTL_MS = 60_000
+/** A failed refresh is retried sooner: the provider may only have been down for a moment. */
+const FAILURE_TTL_MS = 10_000
 
 type Outcome = { ok: true; account: SessionAccount } | { ok: false }
 const inflight = new Map<string, Promise<Outcome>>()
@@ -44,16 +46,19 @@ async function runRefresh(p: ResolvedOAuthProvider, current: SessionAccount, con
   try {
     const as = await getAuthorizationServer(p)
     const tokens = await refreshTokens(as, p, current.refresh_token as string)
+    const { expires_at: _stale, ...rest } = current
+    const expiresIn = Number(tokens.expires_in)
     const account: SessionAccount = {
-      ...current,
+      ...rest,
       access_token: tokens.access_token,
       // Keep the old refresh token when the server does not rotate it. @see RFC 6749 §6
       ...(typeof tokens.refresh_token === "string" ? { refresh_token: tokens.refresh_token } : {}),
-      ...(typeof tokens.expires_in === "number" ? { expires_at: Math.floor(Date.now() / 1000) + tokens.expires_in } : {}),
+      // Without a lifetime the new token is used until a call fails; the stale expiry must not trigger refreshes.
+      ...(Number.isFinite(expiresIn) && expiresIn > 0 ? { expires_at: Math.floor(Date.now() / 1000) + expiresIn } : {}),
     }
     return { ok: true, account }
   } catch (cause) {
-    config.logger.error(new RefreshTokenError(`Provider "${p.id}": the access token could not be refreshed.`, { cause }))
+    config.logger.error(new RefreshTokenError(`Provider "${p.id}": the access token could not be refreshed.`, { cause: safeCause(cause) }))
     return { ok: false }
   }
 }
@@ -71,7 +76,7 @@ export async function refreshIfDue(token: JWT, config: ResolvedConfig): Promise<
   const key = `${provider.id}\u0000${account.refresh_token}`
   const cached = recent.get(key)
   let outcome: Outcome
-  if (cached && Date.now() - cached.at < RESULT_TTL_MS) {
+  if (cached && Date.now() - cached.at < (cached.outcome.ok ? RESULT_TTL_MS : FAILURE_TTL_MS)) {
     outcome = cached.outcome
   } else {
     let pending = inflight.get(key)

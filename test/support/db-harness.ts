@@ -40,6 +40,8 @@ export interface Idp {
   profile: IdpProfile
   readonly tokenRequests: number
   readonly userinfoRequests: number
+  /** The in-process fetch that answers the token and userinfo endpoints. */
+  readonly fetch: typeof fetch
   /** The provider config (pass `extra` to override fields, e.g. allowDangerousEmailAccountLinking). */
   provider(extra?: Partial<OAuthConfigBase>): OAuthConfigBase
   /** The browser's visit to the authorize endpoint: mints a code for `profile` bound to the PKCE challenge. */
@@ -86,6 +88,7 @@ export function createIdp(id: string, profile: IdpProfile): Idp {
   const idp: Idp = {
     id,
     profile,
+    fetch: fetcher as typeof fetch,
     get tokenRequests() {
       return tokenRequests
     },

@@ -1,0 +1,385 @@
+// PostgreSQL adapter on a `pg` Pool/Client or PGlite, on the tables of @auth/pg-adapter so data moves neither way on a switch.
+import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, VerificationToken } from "./index.js"
+
+/** One result row as the driver returns it. */
+type Row = Record<string, unknown>
+
+/**
+ * Anything with pg's `query(text, params) => Promise<{ rows }>`: a pg `Pool` or `Client`, a PGlite
+ * instance, a Neon pool. Typed structurally so neither `pg` nor PGlite is a dependency of this module.
+ */
+export interface PostgresQueryable {
+  query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>
+}
+
+/** The Adapter methods this adapter implements (all but WebAuthn's: the @auth/pg-adapter schema has no authenticators table). */
+export type PostgresAdapterMethod =
+  | "createUser" | "getUser" | "getUserByEmail" | "getUserByAccount" | "updateUser" | "deleteUser"
+  | "linkAccount" | "unlinkAccount" | "getAccount"
+  | "createSession" | "getSessionAndUser" | "updateSession" | "deleteSession"
+  | "createVerificationToken" | "useVerificationToken"
+
+/** The adapter returned by {@link PostgresAdapter}. */
+export interface PostgresAdapter extends Required<Pick<Adapter, PostgresAdapterMethod>> {
+  /**
+   * Runs `fn` in one database transaction: every call on `tx` commits together or not at all, so a
+   * sign-in's createUser + linkAccount + createSession never leaves half a user behind. Present when
+   * the driver can hold a transaction (pg Pool or Client, PGlite); absent on a bare `{ query }` object.
+   * Calling `tx.transaction` joins the outer transaction.
+   */
+  transaction?: <T>(fn: (tx: PostgresAdapter) => Promise<T>) => Promise<T>
+}
+
+/** Runs one statement and returns its rows. */
+type Run = (text: string, params?: unknown[]) => Promise<Row[]>
+/** A way to run statements, plus a way to run a group of them in one transaction when the driver allows it. */
+interface Connection {
+  run: Run
+  transaction?: <T>(fn: (run: Run) => Promise<T>) => Promise<T>
+}
+
+interface PGliteLike extends PostgresQueryable {
+  transaction<T>(fn: (tx: PostgresQueryable) => Promise<T>): Promise<T>
+}
+interface PoolLike extends PostgresQueryable {
+  connect(): Promise<PostgresQueryable & { release(error?: Error | boolean): void }>
+  readonly idleCount: number
+}
+interface ClientLike extends PostgresQueryable {
+  connect(): Promise<unknown>
+}
+
+const isPGlite = (db: PostgresQueryable): db is PGliteLike => typeof (db as Partial<PGliteLike>).transaction === "function"
+const isPool = (db: PostgresQueryable): db is PoolLike =>
+  typeof (db as Partial<PoolLike>).connect === "function" && "idleCount" in db
+const isClient = (db: PostgresQueryable): db is ClientLike => typeof (db as Partial<ClientLike>).connect === "function"
+
+const runOn = (queryable: PostgresQueryable): Run => async (text, params) => (await queryable.query(text, params)).rows as Row[]
+
+/** BEGIN, fn, COMMIT on one connection; ROLLBACK on any error. */
+async function inTransaction<T>(run: Run, fn: (run: Run) => Promise<T>): Promise<T> {
+  await run("BEGIN")
+  try {
+    const result = await fn(run)
+    await run("COMMIT")
+    return result
+  } catch (error) {
+    await run("ROLLBACK").catch(() => undefined) // the original error is the one worth reporting
+    throw error
+  }
+}
+
+/** Picks how to run statements and transactions on the given driver object. */
+function openConnection(db: PostgresQueryable): Connection {
+  if (isPGlite(db)) {
+    // PGlite queues its own queries behind a running transaction, so the transaction is isolated.
+    return { run: runOn(db), transaction: (fn) => db.transaction((tx) => fn(runOn(tx))) }
+  }
+  if (isPool(db)) {
+    return {
+      run: runOn(db),
+      transaction: async (fn) => {
+        const client = await db.connect()
+        let broken: Error | undefined
+        try {
+          return await inTransaction(runOn(client), fn)
+        } catch (error) {
+          broken = error instanceof Error ? error : new Error(String(error))
+          throw error
+        } finally {
+          client.release(broken) // a client whose transaction failed is discarded, not reused
+        }
+      },
+    }
+  }
+  if (isClient(db)) {
+    // One connection: statements of other callers must not slip into an open transaction, so all
+    // work through this adapter is queued (a pg Client runs one query at a time anyway).
+    let tail: Promise<unknown> = Promise.resolve()
+    const serial = <T>(job: () => Promise<T>): Promise<T> => {
+      const next = tail.then(job, job)
+      tail = next.catch(() => undefined)
+      return next
+    }
+    const direct = runOn(db)
+    return {
+      run: (text, params) => serial(() => direct(text, params)),
+      transaction: (fn) => serial(() => inTransaction(direct, fn)),
+    }
+  }
+  return { run: runOn(db) }
+}
+
+// ---- row mapping: drivers differ (pg: int8 as string, ids as numbers); the Adapter records do not ----
+
+const toDate = (value: unknown): Date => (value instanceof Date ? value : new Date(value as string))
+const toDateOrNull = (value: unknown): Date | null => (value == null ? null : toDate(value))
+
+function toUser(row: Row): AdapterUser {
+  return { ...row, id: String(row.id), email: row.email as string, emailVerified: toDateOrNull(row.emailVerified) }
+}
+
+function toAccount(row: Row): AdapterAccount {
+  const { id: _rowId, ...rest } = row
+  const account = { ...rest, userId: String(row.userId) } as AdapterAccount
+  if (row.expires_at != null) account.expires_at = Number(row.expires_at)
+  return account
+}
+
+const toSession = (row: Row): AdapterSession => ({
+  sessionToken: row.sessionToken as string,
+  userId: String(row.userId),
+  expires: toDate(row.expires),
+})
+
+const toVerificationToken = (row: Row): VerificationToken => ({
+  identifier: row.identifier as string,
+  token: row.token as string,
+  expires: toDate(row.expires),
+})
+
+/** Malformed ids (a UUID against a SERIAL column, out of range) mean "no such row", not a failure. */
+function isMalformedId(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return code === "22P02" || code === "22003"
+}
+
+/** Builds `SET a = $n, ...` from the given patch, for the whitelisted columns only (names are never user input). */
+function setClause(patch: Row, columns: Record<string, string>, firstParam: number): { sql: string; params: unknown[] } {
+  const parts: string[] = []
+  const params: unknown[] = []
+  for (const [key, column] of Object.entries(columns)) {
+    if (patch[key] === undefined) continue
+    params.push(patch[key])
+    parts.push(`${column} = $${firstParam + params.length - 1}`)
+  }
+  return { sql: parts.join(", "), params }
+}
+
+const USER_COLUMNS = { name: "name", email: "email", emailVerified: `"emailVerified"`, image: "image" }
+const SESSION_COLUMNS = { userId: `"userId"`, expires: "expires" }
+const ACCOUNT_FIELDS = [
+  "userId", "type", "provider", "providerAccountId", "refresh_token", "access_token",
+  "expires_at", "token_type", "scope", "id_token", "session_state",
+] as const
+
+function buildAdapter(conn: Connection): PostgresAdapter {
+  const { run } = conn
+  const first = async (text: string, params: unknown[]): Promise<Row | undefined> => (await run(text, params))[0]
+
+  const adapter: PostgresAdapter = {
+    async createUser(user) {
+      // The database assigns the id (SERIAL, as in @auth/pg-adapter); the id proposed by the core is not stored.
+      const row = await first(
+        `INSERT INTO users (name, email, "emailVerified", image) VALUES ($1, $2, $3, $4) RETURNING *`,
+        [user.name ?? null, user.email ?? null, user.emailVerified ?? null, user.image ?? null],
+      )
+      return toUser(row!)
+    },
+    async getUser(id) {
+      try {
+        const row = await first(`SELECT * FROM users WHERE id = $1`, [id])
+        return row ? toUser(row) : null
+      } catch (error) {
+        if (isMalformedId(error)) return null
+        throw error
+      }
+    },
+    async getUserByEmail(email) {
+      const row = await first(`SELECT * FROM users WHERE email = $1`, [email])
+      return row ? toUser(row) : null
+    },
+    async getUserByAccount({ provider, providerAccountId }) {
+      const row = await first(
+        `SELECT u.* FROM users u JOIN accounts a ON a."userId" = u.id WHERE a.provider = $1 AND a."providerAccountId" = $2`,
+        [provider, providerAccountId],
+      )
+      return row ? toUser(row) : null
+    },
+    async updateUser(patch) {
+      const set = setClause(patch, USER_COLUMNS, 2)
+      const row = set.sql
+        ? await first(`UPDATE users SET ${set.sql} WHERE id = $1 RETURNING *`, [patch.id, ...set.params])
+        : await first(`SELECT * FROM users WHERE id = $1`, [patch.id])
+      if (!row) throw new Error(`updateUser: there is no user with id "${patch.id}".`)
+      return toUser(row)
+    },
+    async deleteUser(userId) {
+      // Explicit deletes in one statement, so schemas created without ON DELETE CASCADE are cleaned up too.
+      try {
+        const row = await first(
+          `WITH s AS (DELETE FROM sessions WHERE "userId" = $1), a AS (DELETE FROM accounts WHERE "userId" = $1)
+           DELETE FROM users WHERE id = $1 RETURNING *`,
+          [userId],
+        )
+        return row ? toUser(row) : null
+      } catch (error) {
+        if (isMalformedId(error)) return null
+        throw error
+      }
+    },
+    async linkAccount(account) {
+      const values = ACCOUNT_FIELDS.map((field) => {
+        const value = account[field]
+        // expires_at is whole seconds in a BIGINT column; a fractional value from a provider is truncated.
+        if (field === "expires_at" && typeof value === "number") return Math.trunc(value)
+        return value ?? null
+      })
+      const columns = ACCOUNT_FIELDS.map((field) => (/[A-Z]/.test(field) ? `"${field}"` : field)).join(", ")
+      const placeholders = ACCOUNT_FIELDS.map((_, i) => `$${i + 1}`).join(", ")
+      const row = await first(`INSERT INTO accounts (${columns}) VALUES (${placeholders}) RETURNING *`, values)
+      return toAccount(row!)
+    },
+    async unlinkAccount({ provider, providerAccountId }) {
+      const row = await first(
+        `DELETE FROM accounts WHERE provider = $1 AND "providerAccountId" = $2 RETURNING *`,
+        [provider, providerAccountId],
+      )
+      return row ? toAccount(row) : undefined
+    },
+    async getAccount(providerAccountId, provider) {
+      const row = await first(`SELECT * FROM accounts WHERE provider = $1 AND "providerAccountId" = $2`, [provider, providerAccountId])
+      return row ? toAccount(row) : null
+    },
+    async createSession({ sessionToken, userId, expires }) {
+      const row = await first(
+        `INSERT INTO sessions ("sessionToken", "userId", expires) VALUES ($1, $2, $3) RETURNING *`,
+        [sessionToken, userId, expires],
+      )
+      return toSession(row!)
+    },
+    async getSessionAndUser(sessionToken) {
+      // One round trip on the hot path: the user's columns plus the one session column not already known.
+      const row = await first(
+        `SELECT u.*, s.expires AS "gatehouse_session_expires"
+           FROM sessions s JOIN users u ON u.id = s."userId" WHERE s."sessionToken" = $1`,
+        [sessionToken],
+      )
+      if (!row) return null
+      const { gatehouse_session_expires: expires, ...userRow } = row
+      const user = toUser(userRow)
+      return { session: { sessionToken, userId: user.id, expires: toDate(expires) }, user }
+    },
+    async updateSession(patch) {
+      const set = setClause(patch, SESSION_COLUMNS, 2)
+      const row = set.sql
+        ? await first(`UPDATE sessions SET ${set.sql} WHERE "sessionToken" = $1 RETURNING *`, [patch.sessionToken, ...set.params])
+        : await first(`SELECT * FROM sessions WHERE "sessionToken" = $1`, [patch.sessionToken])
+      return row ? toSession(row) : null
+    },
+    async deleteSession(sessionToken) {
+      const row = await first(`DELETE FROM sessions WHERE "sessionToken" = $1 RETURNING *`, [sessionToken])
+      return row ? toSession(row) : null
+    },
+    async createVerificationToken({ identifier, token, expires }) {
+      const row = await first(
+        `INSERT INTO verification_token (identifier, token, expires) VALUES ($1, $2, $3) RETURNING *`,
+        [identifier, token, expires],
+      )
+      return toVerificationToken(row!)
+    },
+    async useVerificationToken({ identifier, token }) {
+      // DELETE ... RETURNING is the read: of concurrent callers exactly one gets the row (single use).
+      const row = await first(
+        `DELETE FROM verification_token WHERE identifier = $1 AND token = $2 RETURNING *`,
+        [identifier, token],
+      )
+      return row ? toVerificationToken(row) : null
+    },
+  }
+  const { transaction } = conn
+  if (transaction) {
+    adapter.transaction = (fn) =>
+      transaction((txRun) => {
+        const tx = buildAdapter({ run: txRun, transaction: (inner) => inner(txRun) })
+        return fn(tx)
+      })
+  }
+  return adapter
+}
+
+/**
+ * A Gatehouse adapter for PostgreSQL. `db` is a `pg` Pool (recommended), a `pg` Client, or a PGlite
+ * instance. Uses the tables of @auth/pg-adapter (`users`, `accounts`, `sessions`, `verification_token`);
+ * create them with {@link migrate} or the `gatehouse-migrate` command.
+ */
+export function PostgresAdapter(db: PostgresQueryable): PostgresAdapter {
+  return buildAdapter(openConnection(db))
+}
+export default PostgresAdapter
+
+/**
+ * The schema statements, in order. Names and types are those of @auth/pg-adapter; on top of it come
+ * unique indexes (one user per e-mail, one account per provider id, one session per token) and,
+ * on new tables, foreign keys that cascade a user's deletion.
+ */
+const schemaStatements: ReadonlyArray<{ name: string; sql: string }> = [
+  { name: "users", sql: `CREATE TABLE IF NOT EXISTS users (
+  id SERIAL PRIMARY KEY,
+  name VARCHAR(255),
+  email VARCHAR(255),
+  "emailVerified" TIMESTAMPTZ,
+  image TEXT
+)` },
+  { name: "users_email_key", sql: `CREATE UNIQUE INDEX IF NOT EXISTS users_email_key ON users (email)` },
+  { name: "accounts", sql: `CREATE TABLE IF NOT EXISTS accounts (
+  id SERIAL PRIMARY KEY,
+  "userId" INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  type VARCHAR(255) NOT NULL,
+  provider VARCHAR(255) NOT NULL,
+  "providerAccountId" VARCHAR(255) NOT NULL,
+  refresh_token TEXT,
+  access_token TEXT,
+  expires_at BIGINT,
+  id_token TEXT,
+  scope TEXT,
+  session_state TEXT,
+  token_type TEXT
+)` },
+  { name: "accounts_provider_account_key", sql: `CREATE UNIQUE INDEX IF NOT EXISTS accounts_provider_account_key ON accounts (provider, "providerAccountId")` },
+  { name: "accounts_user_id_idx", sql: `CREATE INDEX IF NOT EXISTS accounts_user_id_idx ON accounts ("userId")` },
+  { name: "sessions", sql: `CREATE TABLE IF NOT EXISTS sessions (
+  id SERIAL PRIMARY KEY,
+  "userId" INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  expires TIMESTAMPTZ NOT NULL,
+  "sessionToken" VARCHAR(255) NOT NULL
+)` },
+  { name: "sessions_session_token_key", sql: `CREATE UNIQUE INDEX IF NOT EXISTS sessions_session_token_key ON sessions ("sessionToken")` },
+  { name: "sessions_user_id_idx", sql: `CREATE INDEX IF NOT EXISTS sessions_user_id_idx ON sessions ("userId")` },
+  { name: "verification_token", sql: `CREATE TABLE IF NOT EXISTS verification_token (
+  identifier TEXT NOT NULL,
+  expires TIMESTAMPTZ NOT NULL,
+  token TEXT NOT NULL,
+  PRIMARY KEY (identifier, token)
+)` },
+]
+
+/** The whole schema as one SQL script (idempotent: every statement is IF NOT EXISTS), for your own migration tool. */
+export const postgresSchema: string = schemaStatements.map((s) => `${s.sql};`).join("\n\n") + "\n"
+
+/** What {@link migrate} did: the tables and indexes it created, and those that were already there. */
+export interface MigrationResult {
+  created: string[]
+  existing: string[]
+}
+
+/** An arbitrary but fixed advisory-lock key, so two processes migrating at once take turns. */
+const MIGRATION_LOCK_KEY = 7_461_902_318
+
+/**
+ * Creates the tables and indexes that are missing, in the schema first on the search_path; safe to
+ * run on every start and on a database made for @auth/pg-adapter (it only adds the unique indexes,
+ * which fails with a unique violation if duplicates already exist).
+ */
+export async function migrate(db: PostgresQueryable): Promise<MigrationResult> {
+  const conn = openConnection(db)
+  const apply = async (run: Run): Promise<MigrationResult> => {
+    if (conn.transaction) await run(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`)
+    const names = schemaStatements.map((s) => s.name)
+    const present = await run(`SELECT name, to_regclass(name) IS NOT NULL AS present FROM unnest($1::text[]) AS name`, [names])
+    const existing = new Set(present.filter((r) => r.present === true).map((r) => r.name as string))
+    for (const statement of schemaStatements) if (!existing.has(statement.name)) await run(statement.sql)
+    return { created: names.filter((n) => !existing.has(n)), existing: names.filter((n) => existing.has(n)) }
+  }
+  return conn.transaction ? conn.transaction(apply) : apply(conn.run)
+}

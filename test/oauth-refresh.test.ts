@@ -1,0 +1,467 @@
+// Access-token refresh for JWT sessions (`refreshAccessToken: true`, docs/guide.md "Keeping the access token
+// fresh"): against a small OAuth 2 server on 127.0.0.1 whose token endpoint issues refresh_token + expires_in
+// and honours the refresh_token grant (RFC 6749 §6) with rotation. Time is moved with a Date-only fake clock,
+// so the HTTP servers keep running on real timers.
+import { randomBytes } from "node:crypto"
+import { inspect } from "node:util"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
+import { Auth } from "../src/index.js"
+import type { AuthConfig } from "../src/index.js"
+import { decode, getToken } from "../src/jwt/index.js"
+import type { OAuthConfigBase } from "../src/providers/types.js"
+import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm } from "./helpers.js"
+
+const SESSION_COOKIE = "authjs.session-token"
+
+// ---------------------------------------------------------------------------------------------
+// A refresh-capable OAuth 2 server
+
+interface RefreshServer {
+  url: string
+  clientId: string
+  clientSecret: string
+  /** `expires_in` of every issued access token. */
+  expiresIn: number
+  /** Issue a new refresh token on every refresh (old one revoked). */
+  rotate: boolean
+  /** Answer every refresh_token grant with 400 invalid_grant. */
+  failRefresh: boolean
+  /** Delay the refresh answer (widens the concurrency window). */
+  refreshDelayMs: number
+  /** Edits a successful refresh answer before it is sent (e.g. drop expires_in). */
+  mangleRefresh: ((tokens: Record<string, unknown>) => void) | undefined
+  /** Every refresh_token grant that reached the token endpoint. */
+  refreshGrants: { refreshToken: string | null; authorization: string | undefined; status: number; issued?: { access_token: string; refresh_token?: string } }[]
+  codeGrants: number
+  stop(): Promise<void>
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const c of req) chunks.push(c as Buffer)
+  return Buffer.concat(chunks).toString("utf8")
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" })
+  res.end(JSON.stringify(body))
+}
+
+async function startRefreshServer(): Promise<RefreshServer> {
+  const codes = new Map<string, string>() // code -> redirect_uri
+  const refreshTokens = new Set<string>()
+  let n = 0
+  const s: RefreshServer = {
+    url: "",
+    clientId: "refresh-client",
+    clientSecret: `refresh-secret-${randomBytes(8).toString("hex")}`,
+    expiresIn: 3600,
+    rotate: true,
+    failRefresh: false,
+    refreshDelayMs: 0,
+    mangleRefresh: undefined,
+    refreshGrants: [],
+    codeGrants: 0,
+    stop: async () => {},
+  }
+  const issue = (withRefresh: boolean) => {
+    n++
+    const tokens: Record<string, unknown> = { access_token: `at-${n}-${randomBytes(6).toString("hex")}`, token_type: "Bearer", expires_in: s.expiresIn, scope: "read" }
+    if (withRefresh) {
+      const rt = `rt-${n}-${randomBytes(6).toString("hex")}`
+      refreshTokens.add(rt)
+      tokens.refresh_token = rt
+    }
+    return tokens
+  }
+  const server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? "/", "http://127.0.0.1")
+      if (req.method === "GET" && url.pathname === "/authorize") {
+        const q = url.searchParams
+        const code = randomBytes(8).toString("hex")
+        codes.set(code, q.get("redirect_uri") ?? "")
+        const back = new URL(q.get("redirect_uri") ?? "")
+        back.searchParams.set("code", code)
+        if (q.has("state")) back.searchParams.set("state", q.get("state")!)
+        res.writeHead(302, { location: back.href })
+        return res.end()
+      }
+      if (req.method === "POST" && url.pathname === "/token") {
+        const body = new URLSearchParams(await readBody(req))
+        const expected = `Basic ${Buffer.from(`${s.clientId}:${s.clientSecret}`).toString("base64")}`
+        const clientOk = req.headers.authorization === expected
+        if (body.get("grant_type") === "refresh_token") {
+          const record: RefreshServer["refreshGrants"][number] = { refreshToken: body.get("refresh_token"), authorization: req.headers.authorization, status: 0 }
+          s.refreshGrants.push(record)
+          if (s.refreshDelayMs) await new Promise((r) => setTimeout(r, s.refreshDelayMs))
+          if (!clientOk) return json(res, (record.status = 401), { error: "invalid_client" })
+          const rt = body.get("refresh_token") ?? ""
+          if (s.failRefresh || !refreshTokens.has(rt)) return json(res, (record.status = 400), { error: "invalid_grant", error_description: "refresh token revoked" })
+          if (s.rotate) refreshTokens.delete(rt)
+          const tokens = issue(s.rotate)
+          s.mangleRefresh?.(tokens)
+          record.status = 200
+          record.issued = { access_token: tokens.access_token as string, ...(tokens.refresh_token ? { refresh_token: tokens.refresh_token as string } : {}) }
+          return json(res, 200, tokens)
+        }
+        if (body.get("grant_type") === "authorization_code") {
+          s.codeGrants++
+          if (!clientOk) return json(res, 401, { error: "invalid_client" })
+          const redirectUri = codes.get(body.get("code") ?? "")
+          codes.delete(body.get("code") ?? "")
+          if (!redirectUri || redirectUri !== body.get("redirect_uri")) return json(res, 400, { error: "invalid_grant" })
+          return json(res, 200, issue(true))
+        }
+        return json(res, 400, { error: "unsupported_grant_type" })
+      }
+      if (req.method === "GET" && url.pathname === "/me") {
+        if (!/^Bearer at-/.test(req.headers.authorization ?? "")) return json(res, 401, { error: "invalid_token" })
+        return json(res, 200, { id: "u-77", name: "Rae Refresh", email: "rae@refresh.example" })
+      }
+      json(res, 404, { error: "not_found" })
+    })().catch((e: unknown) => json(res, 500, { error: String(e) }))
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  s.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  s.stop = () =>
+    new Promise<void>((resolve, reject) => {
+      server.close((e) => (e ? reject(e) : resolve()))
+      server.closeAllConnections()
+    })
+  return s
+}
+
+// ---------------------------------------------------------------------------------------------
+// Setup
+
+let srv: RefreshServer
+
+beforeAll(async () => {
+  srv = await startRefreshServer()
+})
+afterAll(async () => {
+  await srv?.stop()
+})
+beforeEach(() => {
+  srv.expiresIn = 3600
+  srv.rotate = true
+  srv.failRefresh = false
+  srv.refreshDelayMs = 0
+  srv.mangleRefresh = undefined
+  srv.refreshGrants.length = 0
+  srv.codeGrants = 0
+  vi.useFakeTimers({ toFake: ["Date"], now: Date.now() })
+})
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+type JwtCall = { token: Record<string, unknown>; account?: Record<string, unknown> | null; trigger?: string }
+
+function provider(extra: Partial<OAuthConfigBase> = {}): OAuthConfigBase {
+  return {
+    id: "refresher",
+    name: "Refresher",
+    type: "oauth",
+    clientId: srv.clientId,
+    clientSecret: srv.clientSecret,
+    authorization: { url: `${srv.url}/authorize`, params: { scope: "read" } },
+    token: `${srv.url}/token`,
+    userinfo: `${srv.url}/me`,
+    refreshAccessToken: true,
+    ...extra,
+  }
+}
+
+function makeConfig(p: OAuthConfigBase, jwt?: (params: JwtCall) => Record<string, unknown>) {
+  const jwtCalls: JwtCall[] = []
+  const errors: Error[] = []
+  const config = {
+    secret: SECRET,
+    trustHost: true,
+    basePath: "/auth",
+    providers: [p],
+    logger: { error: (e: Error) => void errors.push(e), warn: () => {}, debug: () => {} },
+    callbacks: {
+      jwt: (params: JwtCall) => {
+        jwtCalls.push(structuredClone({ ...params, token: params.token, account: params.account ?? null }))
+        return jwt ? jwt(params) : params.token
+      },
+    },
+  } as unknown as AuthConfig
+  return { config, jwtCalls, errors }
+}
+
+async function signIn(config: AuthConfig, id = "refresher"): Promise<CookieJar> {
+  const jar = new CookieJar()
+  const csrfToken = await fetchCsrf(config, jar)
+  const start = await Auth(postForm(`/auth/signin/${id}`, { csrfToken, callbackUrl: `${ORIGIN}/` }, { cookie: jar.header() }), config)
+  jar.store(start)
+  expect(start.status).toBe(302)
+  const authorize = await fetch(start.headers.get("location")!, { redirect: "manual" })
+  const callback = new URL(authorize.headers.get("location")!)
+  const res = await Auth(get(`${callback.pathname}${callback.search}`, { cookie: jar.header() }), config)
+  jar.store(res)
+  expect(res.headers.get("location")).toBe(`${ORIGIN}/`)
+  expect(jar.cookies.has(SESSION_COOKIE)).toBe(true)
+  return jar
+}
+
+/** The session token a response re-issued (undefined when it set no session cookie). */
+async function reissued(res: Response): Promise<Record<string, unknown> | undefined> {
+  const line = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`))
+  if (!line) return undefined
+  const value = decodeURIComponent(line.slice(SESSION_COOKIE.length + 1, line.indexOf(";")))
+  return (await decode({ token: value, secret: SECRET, salt: SESSION_COOKIE })) as Record<string, unknown>
+}
+
+async function tokenIn(jar: CookieJar): Promise<Record<string, unknown>> {
+  return (await decode({ token: decodeURIComponent(jar.cookies.get(SESSION_COOKIE)!), secret: SECRET, salt: SESSION_COOKIE })) as Record<string, unknown>
+}
+
+function sessionRequest(jar: CookieJar): Request {
+  return get("/auth/session", { cookie: jar.header() })
+}
+
+function advance(seconds: number): void {
+  vi.setSystemTime(Date.now() + seconds * 1000)
+}
+
+type Account = { provider: string; providerAccountId: string; access_token: string; refresh_token?: string; expires_at?: number; token_type?: string; scope?: string }
+
+// ---------------------------------------------------------------------------------------------
+
+describe("refreshAccessToken: true", () => {
+  it("stores the provider tokens in the session token at sign-in; nothing is refreshed while the access token is valid", async () => {
+    const { config, errors } = makeConfig(provider())
+    const jar = await signIn(config)
+    const token = await tokenIn(jar)
+    const account = token.account as Account
+    expect(account).toMatchObject({ provider: "refresher", providerAccountId: "u-77", token_type: "bearer", scope: "read" })
+    expect(account.access_token).toMatch(/^at-/)
+    expect(account.refresh_token).toMatch(/^rt-/)
+    expect(account.expires_at).toBe(Math.floor(Date.now() / 1000) + 3600)
+    // No ID token or other token fields are kept.
+    expect(Object.keys(account).sort()).toEqual(["access_token", "expires_at", "provider", "providerAccountId", "refresh_token", "scope", "token_type"])
+
+    advance(3000) // still 600 s left
+    const res = await Auth(sessionRequest(jar), config)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ user: { name: "Rae Refresh", email: "rae@refresh.example" } })
+    expect(srv.refreshGrants).toHaveLength(0)
+    expect(await reissued(res)).toBeUndefined()
+    // The access token is not sent to the browser by default.
+    expect(JSON.stringify(await Auth(sessionRequest(jar), config).then((r) => r.json()))).not.toContain(account.access_token)
+    expect(errors).toEqual([])
+  })
+
+  it("20 concurrent /session reads after expiry: exactly one refresh_token grant, every response carries the refreshed token", async () => {
+    const { config, jwtCalls, errors } = makeConfig(provider())
+    const jar = await signIn(config)
+    const before = (await tokenIn(jar)).account as Account
+
+    advance(3600 + 5)
+    srv.refreshDelayMs = 80
+    const t = Math.floor(Date.now() / 1000)
+    jwtCalls.length = 0
+    const responses = await Promise.all(Array.from({ length: 20 }, () => Auth(sessionRequest(jar), config)))
+
+    expect(srv.refreshGrants).toHaveLength(1)
+    const grant = srv.refreshGrants[0]!
+    expect(grant.refreshToken).toBe(before.refresh_token)
+    expect(grant.status).toBe(200)
+    expect(grant.authorization).toMatch(/^Basic /)
+    const fresh = grant.issued!
+    expect(fresh.access_token).not.toBe(before.access_token)
+    expect(fresh.refresh_token).toMatch(/^rt-/)
+
+    for (const res of responses) {
+      expect(res.status).toBe(200)
+      const body = (await res.json()) as Record<string, unknown>
+      expect(body).toMatchObject({ user: { name: "Rae Refresh", email: "rae@refresh.example" } })
+      expect(body.error).toBeUndefined()
+      const token = await reissued(res)
+      expect(token, "session cookie re-issued").toBeDefined()
+      expect(token!.error).toBeUndefined()
+      expect(token!.account).toEqual({ ...before, access_token: fresh.access_token, refresh_token: fresh.refresh_token, expires_at: t + 3600 })
+    }
+    // The jwt callback saw the refreshed token on every read.
+    expect(jwtCalls).toHaveLength(20)
+    for (const call of jwtCalls) expect((call.token.account as Account).access_token).toBe(fresh.access_token)
+    expect(errors).toEqual([])
+
+    // getToken() on the server reads the refreshed token from the re-issued cookie.
+    const next = new CookieJar()
+    next.store(responses[7]!)
+    const viaGetToken = await getToken({ req: new Request(`${ORIGIN}/api/x`, { headers: { cookie: next.header() } }), secret: SECRET })
+    expect((viaGetToken!.account as Account).access_token).toBe(fresh.access_token)
+    expect((viaGetToken!.account as Account).refresh_token).toBe(fresh.refresh_token)
+
+    // The new cookie needs no refresh; a late request with the old cookie gets the same result (no second grant).
+    const again = await Auth(sessionRequest(next), config)
+    expect(await reissued(again)).toBeUndefined()
+    const late = await Auth(sessionRequest(jar), config)
+    expect(((await reissued(late))!.account as Account).access_token).toBe(fresh.access_token)
+    expect(srv.refreshGrants).toHaveLength(1)
+  })
+
+  it("rotated refresh tokens are stored and used for the next refresh; a non-rotating server keeps the old one", async () => {
+    const { config, errors } = makeConfig(provider())
+    const jar = await signIn(config)
+    const first = (await tokenIn(jar)).account as Account
+
+    advance(3700)
+    jar.store(await Auth(sessionRequest(jar), config))
+    const second = (await tokenIn(jar)).account as Account
+    expect(second.refresh_token).toBe(srv.refreshGrants[0]!.issued!.refresh_token)
+    expect(second.refresh_token).not.toBe(first.refresh_token)
+
+    advance(3700)
+    jar.store(await Auth(sessionRequest(jar), config))
+    expect(srv.refreshGrants.map((g) => [g.refreshToken, g.status])).toEqual([
+      [first.refresh_token, 200],
+      [second.refresh_token, 200],
+    ])
+    const third = (await tokenIn(jar)).account as Account
+    expect(third.access_token).toBe(srv.refreshGrants[1]!.issued!.access_token)
+    expect(third.refresh_token).toBe(srv.refreshGrants[1]!.issued!.refresh_token)
+
+    // No refresh_token in the answer: the stored one is kept (RFC 6749 §6).
+    srv.rotate = false
+    advance(3700)
+    jar.store(await Auth(sessionRequest(jar), config))
+    const fourth = (await tokenIn(jar)).account as Account
+    expect(srv.refreshGrants).toHaveLength(3)
+    expect(fourth.access_token).toBe(srv.refreshGrants[2]!.issued!.access_token)
+    expect(fourth.refresh_token).toBe(third.refresh_token)
+    expect(errors).toEqual([])
+  })
+
+  it("a failing refresh (400 invalid_grant): error RefreshTokenError on the session, logged, session kept; a later successful refresh clears it", async () => {
+    const { config, errors } = makeConfig(provider())
+    const jar = await signIn(config)
+    const before = (await tokenIn(jar)).account as Account
+
+    advance(3700)
+    srv.failRefresh = true
+    const responses = await Promise.all(Array.from({ length: 5 }, () => Auth(sessionRequest(jar), config)))
+    expect(srv.refreshGrants).toHaveLength(1)
+    expect(srv.refreshGrants[0]!.status).toBe(400)
+    for (const res of responses) {
+      const body = (await res.json()) as Record<string, unknown>
+      expect(body).toMatchObject({ user: { name: "Rae Refresh", email: "rae@refresh.example" }, error: "RefreshTokenError" })
+      expect(typeof body.expires).toBe("string")
+      const token = await reissued(res)
+      expect(token!.error).toBe("RefreshTokenError")
+      // The old tokens stay (the refresh may be retried).
+      expect(token!.account).toEqual(before)
+    }
+    // Logged once (one refresh), as a RefreshTokenError, without the provider's tokens.
+    expect(errors).toHaveLength(1)
+    expect((errors[0] as { type?: string }).type).toBe("RefreshTokenError")
+    expect(errors[0]!.name).toBe("RefreshTokenError")
+    const logged = `${errors[0]!.message} ${String((errors[0]!.cause as Error | undefined)?.message)}`
+    expect(logged).not.toContain(before.refresh_token!)
+    expect(logged).not.toContain(before.access_token)
+    jar.store(responses[0]!)
+
+    // The provider recovers. A failed result is reused for a minute (documented), so move past that.
+    srv.failRefresh = false
+    advance(61)
+    const res = await Auth(sessionRequest(jar), config)
+    const body = (await res.json()) as Record<string, unknown>
+    expect(body.error).toBeUndefined()
+    expect(body).toMatchObject({ user: { name: "Rae Refresh" } })
+    const token = await reissued(res)
+    expect(token!.error).toBeUndefined()
+    expect((token!.account as Account).access_token).toBe(srv.refreshGrants[1]!.issued!.access_token)
+    expect(srv.refreshGrants.map((g) => g.status)).toEqual([400, 200])
+    expect(errors).toHaveLength(1)
+  })
+
+  it("refreshes within 30 s of expires_at, not before", async () => {
+    const { config } = makeConfig(provider())
+    const jar = await signIn(config)
+    advance(3600 - 32)
+    expect(await reissued(await Auth(sessionRequest(jar), config))).toBeUndefined()
+    expect(srv.refreshGrants).toHaveLength(0)
+    advance(4) // 28 s left
+    const token = await reissued(await Auth(sessionRequest(jar), config))
+    expect(srv.refreshGrants).toHaveLength(1)
+    expect((token!.account as Account).access_token).toBe(srv.refreshGrants[0]!.issued!.access_token)
+  })
+
+  it("a refresh answer without expires_in does not leave the session due for a refresh on every read", async () => {
+    const { config, errors } = makeConfig(provider())
+    const jar = await signIn(config)
+    advance(3700)
+    srv.mangleRefresh = (tokens) => void delete tokens.expires_in
+    jar.store(await Auth(sessionRequest(jar), config))
+    expect(srv.refreshGrants).toHaveLength(1)
+    const account = (await tokenIn(jar)).account as Account
+    expect(account.access_token).toBe(srv.refreshGrants[0]!.issued!.access_token)
+    // The expiry is unknown now (as at a sign-in without expires_in); it must not stay the old, past one.
+    expect.soft(account.expires_at === undefined || account.expires_at > Date.now() / 1000 + 30, `expires_at ${account.expires_at} is past (now ${Math.floor(Date.now() / 1000)})`).toBe(true)
+    for (let i = 0; i < 3; i++) {
+      advance(1)
+      jar.store(await Auth(sessionRequest(jar), config))
+    }
+    expect(srv.refreshGrants, "one refresh, not one per /session read").toHaveLength(1)
+    expect(errors).toEqual([])
+  })
+
+  it("I5: the logged RefreshTokenError holds none of the provider's tokens, at any depth of its cause chain", async () => {
+    const { config, errors } = makeConfig(provider())
+    const jar = await signIn(config)
+    const before = (await tokenIn(jar)).account as Account
+    advance(3700)
+    // A 200 answer oauth4webapi refuses (no token_type): its error carries the whole body as `cause`.
+    srv.mangleRefresh = (tokens) => void delete tokens.token_type
+    const body = (await (await Auth(sessionRequest(jar), config)).json()) as Record<string, unknown>
+    expect(body.error).toBe("RefreshTokenError")
+    expect(errors.map((e) => (e as { type?: string }).type)).toEqual(["RefreshTokenError"])
+    // What a structured logger would serialise.
+    const logged = inspect(errors, { depth: Infinity })
+    const issued = srv.refreshGrants[0]!.issued!
+    for (const secret of [issued.access_token, issued.refresh_token!, before.access_token, before.refresh_token!, srv.clientSecret]) {
+      expect.soft(logged.includes(secret), `the log holds ${secret.slice(0, 8)}… (inspect the RefreshTokenError's cause chain)`).toBe(false)
+    }
+  })
+
+  it("a provider without refreshAccessToken never refreshes (even with an expired token.account the jwt callback stored)", async () => {
+    const { config, errors } = makeConfig(provider({ refreshAccessToken: false }), ({ token, account }) => {
+      if (account) {
+        token.account = {
+          provider: account.provider,
+          providerAccountId: account.providerAccountId,
+          access_token: account.access_token,
+          refresh_token: account.refresh_token,
+          expires_at: account.expires_at,
+        }
+      }
+      return token
+    })
+    const jar = await signIn(config)
+    expect(((await tokenIn(jar)).account as Account).refresh_token).toMatch(/^rt-/)
+
+    advance(7200)
+    const res = await Auth(sessionRequest(jar), config)
+    const body = (await res.json()) as Record<string, unknown>
+    expect(body).toMatchObject({ user: { name: "Rae Refresh" } })
+    expect(body.error).toBeUndefined()
+    expect(srv.refreshGrants).toHaveLength(0)
+    expect(errors).toEqual([])
+  })
+
+  it("without the option nothing is stored in the token either", async () => {
+    const { config } = makeConfig(provider({ refreshAccessToken: false }))
+    const jar = await signIn(config)
+    expect((await tokenIn(jar)).account).toBeUndefined()
+    advance(7200)
+    await Auth(sessionRequest(jar), config)
+    expect(srv.refreshGrants).toHaveLength(0)
+  })
+})
