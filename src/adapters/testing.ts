@@ -300,11 +300,11 @@ const checks: Check[] = [
   { id: "authenticators", group: "authenticators", title: "authenticators are created, found, listed per user and their counter updated", tags: ["webauthn"],
     needs: ["createUser", "linkAccount", "createAuthenticator", "getAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter"], run: async (a) => {
     const user = await newUser(a)
-    const credentialID = Buffer.from(crypto.randomUUID()).toString("base64")
+    const credentialID = btoa(crypto.randomUUID())
     await a.linkAccount(newAccount(user.id, { type: "webauthn", provider: "webauthn", providerAccountId: credentialID }))
     const authenticator = {
       credentialID, userId: user.id, providerAccountId: credentialID, counter: 0, credentialBackedUp: false,
-      credentialPublicKey: Buffer.from(`key-${unique()}`).toString("base64"), credentialDeviceType: "singleDevice", transports: "usb,internal",
+      credentialPublicKey: btoa(`key-${unique()}`), credentialDeviceType: "singleDevice", transports: "usb,internal",
     }
     const created = await a.createAuthenticator(authenticator)
     expect(created.credentialID).toBe(credentialID)
@@ -321,7 +321,7 @@ const checks: Check[] = [
   { id: "unique:credentialID", group: "authenticators", title: "createAuthenticator with a credentialID already registered fails", tags: ["webauthn"],
     needs: ["createUser", "createAuthenticator"], run: async (a) => {
     const user = await newUser(a)
-    const credentialID = Buffer.from(crypto.randomUUID()).toString("base64")
+    const credentialID = btoa(crypto.randomUUID())
     const authenticator = {
       credentialID, userId: user.id, providerAccountId: credentialID, counter: 0, credentialBackedUp: true,
       credentialPublicKey: "AAAA", credentialDeviceType: "multiDevice", transports: null,

@@ -24,7 +24,10 @@ function credentialInput(req: AuthRequest): Record<string, string> {
 /** Calls the provider's `authorize`; null, a throw or a user without `id` end the sign-in with a typed error. */
 export async function verifyCredentials(req: AuthRequest, config: ResolvedConfig, provider: CredentialsConfig): Promise<VerifiedIdentity> {
   const credentials = credentialInput(req)
-  const request = new Request(req.url, { method: "POST", headers: req.headers, body: JSON.stringify(credentials) })
+  // Building a Request costs more than the rest of a sign-in; only make it for an authorize that can read it
+  // (declared with a second parameter, or with rest/default parameters).
+  const wantsRequest = provider.authorize.length !== 1
+  const request = wantsRequest ? new Request(req.url, { method: "POST", headers: req.headers, body: JSON.stringify(credentials) }) : (undefined as unknown as Request)
   let user: User | null
   try {
     user = await provider.authorize(credentials, request)

@@ -1,6 +1,6 @@
 // JWE compact serialisation, `dir` + A256CBC-HS512 (and A256GCM on decode), on synchronous node:crypto.
 // Keys are HKDF-SHA256(secret, salt = cookie name) as Auth.js derives them; keys and kids are cached per (secret, salt).
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from "node:crypto"
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomFillSync, randomUUID, timingSafeEqual } from "node:crypto"
 
 type Enc = "A256CBC-HS512" | "A256GCM"
 
@@ -47,10 +47,25 @@ function cbcTag(macKey: Buffer, aad: Buffer, iv: Buffer, ciphertext: Buffer): Bu
   return createHmac("sha512", macKey).update(aad).update(iv).update(ciphertext).update(lengthBlock(aad.length)).digest().subarray(0, 32)
 }
 
+const IV_POOL_SIZE = 16 * 256
+let ivPool = Buffer.alloc(0)
+let ivOffset = IV_POOL_SIZE
+
+/** 16 fresh random bytes for a CBC IV, cut from a pool filled by the CSPRNG 256 IVs at a time. */
+function nextIv(): Buffer {
+  if (ivOffset + 16 > IV_POOL_SIZE) {
+    ivPool = randomFillSync(Buffer.allocUnsafe(IV_POOL_SIZE))
+    ivOffset = 0
+  }
+  const iv = ivPool.subarray(ivOffset, ivOffset + 16)
+  ivOffset += 16
+  return iv
+}
+
 /** Encrypts a claims object with `dir` + A256CBC-HS512 under the first secret. */
 export function encryptClaims(payload: Record<string, unknown>, secret: string, salt: string): string {
   const { key, protectedHeader } = deriveKey(secret, salt)
-  const iv = randomBytes(16)
+  const iv = nextIv()
   const cipher = createCipheriv("aes-256-cbc", key.subarray(32, 64), iv)
   const ciphertext = Buffer.concat([cipher.update(JSON.stringify(payload), "utf8"), cipher.final()])
   const tag = cbcTag(key.subarray(0, 32), Buffer.from(protectedHeader, "ascii"), iv, ciphertext)
