@@ -8,6 +8,8 @@ export default defineConfig({
     errors: "src/errors.ts",
     "adapters/index": "src/adapters/index.ts",
     "adapters/memory": "src/adapters/memory.ts",
+    "adapters/postgres": "src/adapters/postgres.ts",
+    "adapters/testing": "src/adapters/testing.ts",
     "providers/index": "src/providers/index.ts",
     "providers/credentials": "src/providers/credentials.ts",
     "integrations/node": "src/integrations/node.ts",

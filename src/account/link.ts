@@ -58,6 +58,10 @@ export interface LinkOutcome {
   isNewUser: boolean
   createdUser?: AdapterUser
   linkedAccount?: AdapterAccount
+  /** The id this sign-in asked createUser to use, known even when the call failed or timed out. */
+  pendingUserId?: string
+  /** A createUser call abandoned after a timeout, which may still complete. */
+  lateCreate?: Promise<unknown>
 }
 
 /**
@@ -100,7 +104,15 @@ export async function linkAccount(
   const { id: _providerUserId, ...profileUser } = user
   // An address the IdP says it verified (OIDC email_verified) counts as verified here too.
   const emailVerified = email && identity.profile?.email_verified === true ? new Date() : null
-  const created = await adapter.createUser({ ...profileUser, id: randomUUID(), email: email ?? null, emailVerified } as unknown as AdapterUser)
+  const id = randomUUID()
+  writes.pendingUserId = id
+  let created: AdapterUser
+  try {
+    created = await adapter.createUser({ ...profileUser, id, email: email ?? null, emailVerified } as unknown as AdapterUser)
+  } catch (error) {
+    if (error instanceof AdapterCallError && error.late) writes.lateCreate = error.late
+    throw error
+  }
   writes.createdUser = created
   const linked = accountRowOf(account, created.id, config)
   await adapter.linkAccount(linked)
@@ -115,11 +127,26 @@ export async function rollback(adapter: GuardedAdapter, outcome: Partial<LinkOut
   } catch (error) {
     config.logger.error(error as Error)
   }
+  const userId = outcome.createdUser?.id ?? outcome.pendingUserId
   try {
-    if (outcome.createdUser) await adapter.deleteUser(outcome.createdUser.id)
+    // Deleting by the id this sign-in chose also removes a row whose createUser failed after writing it.
+    if (userId !== undefined && (outcome.createdUser || (await adapter.getUser(userId)))) await adapter.deleteUser(userId)
   } catch (error) {
     config.logger.error(error as Error)
   }
+  // A createUser that timed out may still land: undo it when it does (the adapter may also have chosen its own id).
+  outcome.lateCreate?.then(
+    async (late) => {
+      const lateId = (late as { id?: string } | null | undefined)?.id ?? userId
+      if (lateId === undefined) return
+      try {
+        await adapter.deleteUser(lateId)
+      } catch (error) {
+        config.logger.error(error as Error)
+      }
+    },
+    () => {},
+  )
 }
 
 /** Fires the createUser / linkAccount events for what a committed sign-in wrote. */
@@ -132,5 +159,5 @@ export async function emitLinkEvents(outcome: LinkOutcome, identity: VerifiedIde
 
 /** Whether an error came from a write that a concurrent sign-in can make fail (a unique constraint), worth one retry. */
 export function isRetryableLinkError(error: unknown): boolean {
-  return error instanceof AdapterCallError && (error.method === "createUser" || error.method === "linkAccount")
+  return error instanceof AdapterCallError && !error.timedOut && (error.method === "createUser" || error.method === "linkAccount")
 }

@@ -10,7 +10,11 @@ export type GuardedAdapter = Required<Adapter> & { readonly raw: Adapter; transa
 
 /** An AdapterError that says which method failed. */
 export class AdapterCallError extends AdapterError {
-  constructor(readonly method: string, cause: unknown, timedOut = false) {
+  /**
+   * @param timedOut the call did not answer in time; `late` is the abandoned call, which may still complete
+   *   (a caller undoing its writes must undo that one too)
+   */
+  constructor(readonly method: string, cause: unknown, readonly timedOut = false, readonly late?: Promise<unknown>) {
     super(timedOut ? `Adapter method "${method}" did not answer in time.` : `Adapter method "${method}" failed.`, { cause })
   }
 }
@@ -18,7 +22,10 @@ export class AdapterCallError extends AdapterError {
 function withTimeout<T>(promise: Promise<T>, ms: number, method: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AdapterCallError(method, new Error(`timed out after ${ms} ms`), true)), ms)
+    timer = setTimeout(() => {
+      promise.catch(() => {})
+      reject(new AdapterCallError(method, new Error(`timed out after ${ms} ms`), true, promise))
+    }, ms)
     timer.unref?.()
   })
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))

@@ -25,7 +25,8 @@ export interface PostgresAdapter extends Required<Pick<Adapter, PostgresAdapterM
    * Runs `fn` in one database transaction: every call on `tx` commits together or not at all, so a
    * sign-in's createUser + linkAccount + createSession never leaves half a user behind. Present when
    * the driver can hold a transaction (pg Pool or Client, PGlite); absent on a bare `{ query }` object.
-   * Calling `tx.transaction` joins the outer transaction.
+   * Calling `tx.transaction` joins the outer transaction. Inside `fn` use `tx` only: on a single
+   * Client or PGlite, calls on the outer adapter wait until the transaction ends.
    */
   transaction?: <T>(fn: (tx: PostgresAdapter) => Promise<T>) => Promise<T>
 }
@@ -163,9 +164,25 @@ const ACCOUNT_FIELDS = [
   "expires_at", "token_type", "scope", "id_token", "session_state",
 ] as const
 
-function buildAdapter(conn: Connection): PostgresAdapter {
+function buildAdapter(conn: Connection, inTransaction = false): PostgresAdapter {
   const { run } = conn
   const first = async (text: string, params: unknown[]): Promise<Row | undefined> => (await run(text, params))[0]
+  /**
+   * Runs a lookup by user id where a malformed id means "no such user". Inside a transaction the
+   * lookup runs under a savepoint, because any error would otherwise abort the whole transaction.
+   */
+  const byId = async (lookup: () => Promise<Row | undefined>): Promise<Row | undefined> => {
+    if (inTransaction) await run("SAVEPOINT gatehouse_id_lookup")
+    try {
+      const row = await lookup()
+      if (inTransaction) await run("RELEASE SAVEPOINT gatehouse_id_lookup")
+      return row
+    } catch (error) {
+      if (inTransaction) await run("ROLLBACK TO SAVEPOINT gatehouse_id_lookup")
+      if (isMalformedId(error)) return undefined
+      throw error
+    }
+  }
 
   const adapter: PostgresAdapter = {
     async createUser(user) {
@@ -177,13 +194,8 @@ function buildAdapter(conn: Connection): PostgresAdapter {
       return toUser(row!)
     },
     async getUser(id) {
-      try {
-        const row = await first(`SELECT * FROM users WHERE id = $1`, [id])
-        return row ? toUser(row) : null
-      } catch (error) {
-        if (isMalformedId(error)) return null
-        throw error
-      }
+      const row = await byId(() => first(`SELECT * FROM users WHERE id = $1`, [id]))
+      return row ? toUser(row) : null
     },
     async getUserByEmail(email) {
       const row = await first(`SELECT * FROM users WHERE email = $1`, [email])
@@ -206,17 +218,12 @@ function buildAdapter(conn: Connection): PostgresAdapter {
     },
     async deleteUser(userId) {
       // Explicit deletes in one statement, so schemas created without ON DELETE CASCADE are cleaned up too.
-      try {
-        const row = await first(
-          `WITH s AS (DELETE FROM sessions WHERE "userId" = $1), a AS (DELETE FROM accounts WHERE "userId" = $1)
-           DELETE FROM users WHERE id = $1 RETURNING *`,
-          [userId],
-        )
-        return row ? toUser(row) : null
-      } catch (error) {
-        if (isMalformedId(error)) return null
-        throw error
-      }
+      const row = await byId(() => first(
+        `WITH s AS (DELETE FROM sessions WHERE "userId" = $1), a AS (DELETE FROM accounts WHERE "userId" = $1)
+         DELETE FROM users WHERE id = $1 RETURNING *`,
+        [userId],
+      ))
+      return row ? toUser(row) : null
     },
     async linkAccount(account) {
       const values = ACCOUNT_FIELDS.map((field) => {
@@ -291,7 +298,7 @@ function buildAdapter(conn: Connection): PostgresAdapter {
   if (transaction) {
     adapter.transaction = (fn) =>
       transaction((txRun) => {
-        const tx = buildAdapter({ run: txRun, transaction: (inner) => inner(txRun) })
+        const tx = buildAdapter({ run: txRun, transaction: (inner) => inner(txRun) }, true)
         return fn(tx)
       })
   }

@@ -68,7 +68,10 @@ function resolveProviders(config: AuthConfig): { list: ResolvedProvider[]; error
   const seen = new Set<string>()
   if (!Array.isArray(config.providers)) return { list, error: new InvalidEndpoints("`providers` must be an array of providers.") }
   for (const [index, entry] of config.providers.entries()) {
-    const provider = typeof entry === "function" ? entry() : entry
+    const raw = typeof entry === "function" ? entry() : entry
+    // Built-in providers carry the user's options (including a custom `id`) in `options`.
+    const optionId = (raw as { options?: { id?: unknown } } | undefined)?.options?.id
+    const provider = raw && typeof optionId === "string" && optionId !== "" ? { ...raw, id: optionId } : raw
     if (!provider || typeof provider !== "object" || typeof provider.id !== "string" || provider.id === "") {
       return { list, error: new InvalidEndpoints(`providers[${index}] has no \`id\`.`) }
     }

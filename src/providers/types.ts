@@ -59,9 +59,9 @@ export interface OAuthConfigBase<P = Record<string, unknown>> extends CommonProv
   /** Default `["pkce"]`; `state` is added when a redirect proxy is used. */
   checks?: OAuthCheck[]
   /** Maps the provider's profile to the user; default uses sub/id, name, email, picture. */
-  profile?: (profile: P, tokens: TokenSet) => Awaitable<User>
+  profile?(profile: P, tokens: TokenSet): Awaitable<User>
   /** Picks the token fields stored on the account (database strategy). */
-  account?: (tokens: TokenSet) => Record<string, unknown> | undefined
+  account?(tokens: TokenSet): Record<string, unknown> | undefined
   /** Button style of the built-in sign-in page. */
   style?: { brandColor?: string; logo?: string; text?: string; bg?: string }
   /** Sign a user in by e-mail when an account with this e-mail exists (unsafe unless the provider verifies e-mails). */
@@ -99,10 +99,14 @@ export interface WebAuthnConfigBase extends CommonProviderOptions {
   [key: string]: unknown
 }
 
-/** What a built-in provider function accepts: everything optional (client id and secret may come from env). */
-export type OAuthUserConfig<P = Record<string, unknown>> = Partial<Omit<OAuthConfigBase<P>, "options" | "type">>
+/** The named keys of a type, without its string/number index signature (so Omit and Partial keep them typed). */
+type KnownKeys<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] }
 
-export type ProviderConfig = CredentialsConfig | OAuthConfigBase | EmailConfigBase | WebAuthnConfigBase
+/** What a built-in provider function accepts: everything optional (client id and secret may come from env). */
+export type OAuthUserConfig<P = Record<string, unknown>> = Partial<Omit<KnownKeys<OAuthConfigBase<P>>, "options" | "type">>
+
+/** `Record<string, any>` (not `unknown`): every profile interface (VkProfile, …) must fit, as in Auth.js. */
+export type ProviderConfig = CredentialsConfig | OAuthConfigBase<Record<string, any>> | EmailConfigBase | WebAuthnConfigBase
 
 /** A provider as `providers: [...]` accepts it: a config object, or a function returning one (called with no arguments). */
 export type Provider = ProviderConfig | ((options?: Record<string, unknown>) => ProviderConfig)

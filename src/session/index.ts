@@ -48,8 +48,14 @@ async function currentUser(adapter: GuardedAdapter, req: AuthRequest, config: Re
   return (await adapter.getUser(read.token.sub)) ?? undefined
 }
 
-/** Concurrent first sign-ins of one provider account in this process share one link (R9: one user, one account). */
-const inflightLinks = new Map<string, Promise<LinkOutcome>>()
+/**
+ * Concurrent first sign-ins of one provider account in this process share one link (R9: one user, one account).
+ * Keyed per adapter, so two configs with different stores never share a result.
+ */
+const inflightLinks = new WeakMap<object, Map<string, Promise<LinkOutcome>>>()
+
+/** Attempts before giving up on a unique-constraint race with another process. */
+const LINK_ATTEMPTS = 3
 
 async function linkWithRecovery(adapter: GuardedAdapter, identity: VerifiedIdentity, signedIn: AdapterUser | undefined, config: ResolvedConfig): Promise<LinkOutcome> {
   const attempt = async (): Promise<LinkOutcome> => {
@@ -62,12 +68,36 @@ async function linkWithRecovery(adapter: GuardedAdapter, identity: VerifiedIdent
       throw error
     }
   }
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt()
+    } catch (error) {
+      // A concurrent sign-in (maybe another process) created the same user or account: look again shortly.
+      if (!isRetryableLinkError(error) || i >= LINK_ATTEMPTS) throw error
+      config.logger.debug("link: retrying after a conflicting write", { provider: identity.account.provider, attempt: i })
+      await new Promise((resolve) => setTimeout(resolve, 25 * i))
+    }
+  }
+}
+
+/** Links once per (adapter, provider account) at a time; a waiter whose shared attempt failed tries on its own. */
+async function linkDeduped(adapter: GuardedAdapter, identity: VerifiedIdentity, signedIn: AdapterUser | undefined, config: ResolvedConfig): Promise<LinkOutcome> {
+  if (signedIn) return linkWithRecovery(adapter, identity, signedIn, config)
+  let perAdapter = inflightLinks.get(adapter.raw)
+  if (!perAdapter) inflightLinks.set(adapter.raw, (perAdapter = new Map()))
+  const key = `${identity.account.provider}\u0000${identity.account.providerAccountId}`
+  const shared = perAdapter.get(key)
+  if (shared) {
+    const outcome = await shared.catch(() => undefined)
+    if (outcome) return { user: outcome.user, isNewUser: false }
+    return linkWithRecovery(adapter, identity, signedIn, config)
+  }
+  const pending = linkWithRecovery(adapter, identity, signedIn, config)
+  perAdapter.set(key, pending)
   try {
-    return await attempt()
-  } catch (error) {
-    // A concurrent sign-in (another process) may have created the same account: look again once.
-    if (!isRetryableLinkError(error)) throw error
-    return attempt()
+    return await pending
+  } finally {
+    perAdapter.delete(key)
   }
 }
 
@@ -86,7 +116,9 @@ export async function establishSession(identity: VerifiedIdentity, req: AuthRequ
   let outcome: LinkOutcome
   if (isCredentials) {
     // Credentials with database sessions: the user `authorize` returned must be (or becomes) a row of the adapter.
-    const existing = await adapter.getUser(identity.user.id)
+    // Adapters that assign their own ids (SERIAL) will not know authorize's id: fall back to the e-mail.
+    const email = typeof identity.user.email === "string" && identity.user.email !== "" ? identity.user.email : undefined
+    const existing = (await adapter.getUser(identity.user.id)) ?? (email ? await adapter.getUserByEmail(email) : null)
     if (existing) outcome = { user: existing, isNewUser: false }
     else {
       const { id, name, email, image } = identity.user
@@ -95,19 +127,7 @@ export async function establishSession(identity: VerifiedIdentity, req: AuthRequ
     }
   } else {
     const signedIn = await currentUser(adapter, req, config)
-    const key = signedIn ? undefined : `${identity.account.provider}\u0000${identity.account.providerAccountId}`
-    const shared = key ? inflightLinks.get(key) : undefined
-    if (shared) {
-      outcome = { user: (await shared).user, isNewUser: false }
-    } else {
-      const pending = linkWithRecovery(adapter, identity, signedIn, config)
-      if (key) inflightLinks.set(key, pending)
-      try {
-        outcome = await pending
-      } finally {
-        if (key) inflightLinks.delete(key)
-      }
-    }
+    outcome = await linkDeduped(adapter, identity, signedIn, config)
   }
   let cookies: Cookie[]
   try {

@@ -191,6 +191,19 @@ function postgresSpecifics(label: string, target: Target) {
       expect((await adapter.getSessionAndUser(email))?.user.id).toBe(userId)
     })
 
+    it("a lookup by a malformed user id inside a transaction gives null and does not abort it", async () => {
+      const { db } = await target.fresh()
+      await migrate(db)
+      const adapter = PostgresAdapter(db)
+      const email = `savepoint-${crypto.randomUUID()}@example.com`
+      await adapter.transaction!(async (tx) => {
+        expect(await tx.getUser(crypto.randomUUID())).toBeNull()
+        expect(await tx.deleteUser("not-a-number")).toBeNull()
+        await tx.createUser({ id: "", email, emailVerified: null })
+      })
+      expect(await adapter.getUserByEmail(email)).not.toBeNull()
+    })
+
     it("calls made outside a transaction are not part of it", async () => {
       const { db } = await target.fresh()
       await migrate(db)

@@ -7,11 +7,11 @@
 // - `[customFetch]` replaces fetch for every request of both versions (the default api.x.com URLs are routed to
 //   the local server by the customFetch itself; the global fetch refuses anything but 127.0.0.1).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
-import { customFetch } from "../../src/index.js"
+import { Auth, customFetch } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Twitter, { type TwitterOptions } from "../../src/providers/twitter.js"
-import { ORIGIN } from "../helpers.js"
+import { ORIGIN, get } from "../helpers.js"
 import { type FakeTwitter, TWITTER_ORIGINS, parseOAuthHeader, startFakeTwitter } from "../support/fake-twitter.js"
 import {
   ERROR_PAGE, SIGNIN_ERROR, type FetchGuard, callback, expectRejected, expectSignedIn, installFetchGuard, localize, logged,
@@ -222,6 +222,18 @@ describe("Twitter OAuth 1.0a (default)", () => {
     expect(api.every((r) => r.status === 200)).toBe(true)
     expect(tw.oauth1Failures).toEqual([])
     expect((await sessionOf(s.config, started.jar))?.user?.email).toBe("tess@example.com")
+  })
+})
+
+describe("Twitter with a user-chosen id", () => {
+  it("both versions side by side (Twitter() and Twitter({ id: \"twitter-v2\", version: \"2.0\" })) are two providers, not a duplicate id", async () => {
+    const s = setup([oauth1(), oauth2({ id: "twitter-v2" })])
+    const res = await Auth(get("/auth/providers"), s.config)
+    expect(s.log.errors.map((e) => e.message)).toEqual([])
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as Record<string, { id: string; callbackUrl: string }>
+    expect(Object.keys(body).sort()).toEqual(["twitter", "twitter-v2"])
+    expect(body["twitter-v2"]?.callbackUrl).toBe(`${ORIGIN}/auth/callback/twitter-v2`)
   })
 })
 

@@ -208,9 +208,17 @@ describe("O1-02: oauth_token not the request token sealed in this browser's temp
   })
 
   it("O1-02 temp cookie minted for another OAuth 1 provider -> InvalidCheck", async () => {
-    const s = secured([twitter(), twitter({ id: "twitter-b", name: "Twitter B" })])
-    const other = await authorized(s, "twitter-b")
-    expect(other.back.pathname).toBe("/auth/callback/twitter-b")
+    // A second, hand-configured OAuth 1.0a provider on the same server (a custom provider rather than
+    // Twitter({ id: "legacy-b" }), which the duplicate-id check refuses: see test/providers/twitter.test.ts).
+    const legacy = {
+      id: "legacy-b", name: "Legacy B", type: "oauth", version: "1.0A", clientId: tw.consumerKey, clientSecret: tw.consumerSecret,
+      requestTokenUrl: `${tw.url}/oauth/request_token`, authorizationUrl: `${tw.url}/oauth/authenticate`,
+      accessTokenUrl: `${tw.url}/oauth/access_token`, profileUrl: `${tw.url}/1.1/account/verify_credentials.json`,
+      profile: (p: Record<string, unknown>) => ({ id: String(p.id_str), name: String(p.name) }),
+    } as AuthConfig["providers"][number]
+    const s = secured([twitter(), legacy])
+    const other = await authorized(s, "legacy-b")
+    expect(other.back.pathname).toBe("/auth/callback/legacy-b")
     const forged = new URL(other.back)
     forged.pathname = "/auth/callback/twitter"
     const res = await callback(s.config, forged, other.jar)
