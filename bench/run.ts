@@ -51,6 +51,9 @@ const DIST_DIR = args.get("dist") === "true" || !USE_DIST ? new URL("../dist/", 
 const gatehouseUrl = (p: string) => (USE_DIST ? new URL(`${p}.js`, DIST_DIR) : new URL(`../src/${p}.js`, import.meta.url)).href
 const { Auth: GatehouseAuth } = (await import(gatehouseUrl("index"))) as typeof import("../src/index.js")
 const { default: Credentials } = (await import(gatehouseUrl("providers/credentials"))) as typeof import("../src/providers/credentials.js")
+const { MemoryAdapter } = (await import(gatehouseUrl("adapters/memory"))) as typeof import("../src/adapters/memory.js")
+const { PostgresAdapter, migrate } = (await import(gatehouseUrl("adapters/postgres"))) as typeof import("../src/adapters/postgres.js")
+const { PGlite } = await import("@electric-sql/pglite")
 
 // A forced GC before each timed window (allowed without --expose-gc via the V8 flag + a fresh context).
 let gc: () => void = () => {}
@@ -69,6 +72,26 @@ const gatehouseConfig = (extra: Partial<AuthConfig> = {}): AuthConfig => ({
 const ghConfig = gatehouseConfig()
 const ghConfigEveryRead = gatehouseConfig({ session: { updateAge: 0 } }) // case 1u: re-encrypt + Set-Cookie on every read
 const ajConfig = { secret: SECRET, trustHost: true, basePath: "/auth", providers: [AuthJsCredentials({ authorize: async () => ({ ...USER }) })] }
+
+// Database strategy (cases 6 and 7): each library gets its own adapter instance of the same class, a user and a
+// session row 30 days ahead (so neither library writes on a read). @auth/core selects "database" because an adapter
+// is set (an explicit strategy with only credentials providers is refused by its assertConfig).
+type AnyAdapter = NonNullable<AuthConfig["adapter"]>
+async function seedSession(adapter: AnyAdapter): Promise<string> {
+  const user = await adapter.createUser!({ id: crypto.randomUUID(), email: USER.email, emailVerified: null, name: USER.name })
+  const sessionToken = crypto.randomUUID()
+  await adapter.createSession!({ sessionToken, userId: user.id, expires: new Date(Date.now() + MAX_AGE * 1000) })
+  return `${SESSION_COOKIE}=${sessionToken}`
+}
+const memoryGh = MemoryAdapter(), memoryAj = MemoryAdapter()
+const pgGh = new PGlite(), pgAj = new PGlite()
+await migrate(pgGh)
+await migrate(pgAj)
+const pgliteGh = PostgresAdapter(pgGh), pgliteAj = PostgresAdapter(pgAj)
+const dbConfig = (adapter: AnyAdapter) => gatehouseConfig({ adapter })
+const ajDbConfig = (adapter: AnyAdapter) => ({ ...ajConfig, adapter: adapter as never })
+const ghMemoryConfig = dbConfig(memoryGh), ghPgliteConfig = dbConfig(pgliteGh)
+const ajMemoryConfig = ajDbConfig(memoryAj), ajPgliteConfig = ajDbConfig(pgliteAj)
 
 type Handler = (request: Request) => Promise<Response>
 const gatehouse: Handler = (r) => GatehouseAuth(r, ghConfig)
@@ -185,6 +208,16 @@ async function buildMeasurements(): Promise<{ groups: Measurement[][]; byId: Map
   const d = await op(gatehouse, get("/auth/session", gh.sessionCookie), 200, USER.email)
   check(d.headers.getSetCookie().length === 0, "case 1 (default updateAge) does not re-issue the cookie")
 
+  const cookies = {
+    ghMemory: await seedSession(memoryGh), ajMemory: await seedSession(memoryAj),
+    ghPglite: await seedSession(pgliteGh), ajPglite: await seedSession(pgliteAj),
+  }
+  const ghMemory: Handler = (r) => GatehouseAuth(r, ghMemoryConfig), ajMemory: Handler = (r) => AuthJs(r, ajMemoryConfig)
+  const ghPglite: Handler = (r) => GatehouseAuth(r, ghPgliteConfig), ajPglite: Handler = (r) => AuthJs(r, ajPgliteConfig)
+  for (const [h, c] of [[ghMemory, cookies.ghMemory], [ajMemory, cookies.ajMemory], [ghPglite, cookies.ghPglite], [ajPglite, cookies.ajPglite]] as const) {
+    await op(h, get("/auth/session", c), 200, USER.email)
+  }
+
   const signedIn = (r: Response) => check(r.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=ey`)), "sign-in cookie")
   const G = "Gatehouse", A = "@auth/core", R = "reference"
   const groups: Measurement[][] = [
@@ -213,6 +246,14 @@ async function buildMeasurements(): Promise<{ groups: Measurement[][]; byId: Map
     [
       { id: "G5", lib: G, what: "POST /auth/callback/credentials (sign-in)", fn: async () => signedIn(await op(gatehouse, gh.signInRequest(), 302)) },
       { id: "A5", lib: A, what: "POST /auth/callback/credentials (sign-in)", fn: async () => signedIn(await op(authjs, aj.signInRequest(), 302)) },
+    ],
+    [
+      { id: "G6", lib: G, what: "GET /auth/session, database strategy, memory adapter", fn: () => op(ghMemory, get("/auth/session", cookies.ghMemory), 200, USER.email) },
+      { id: "A6", lib: A, what: "GET /auth/session, database strategy, memory adapter", fn: () => op(ajMemory, get("/auth/session", cookies.ajMemory), 200, USER.email) },
+    ],
+    [
+      { id: "G7", lib: G, what: "GET /auth/session, database strategy, postgres adapter on PGlite", fn: () => op(ghPglite, get("/auth/session", cookies.ghPglite), 200, USER.email) },
+      { id: "A7", lib: A, what: "GET /auth/session, database strategy, postgres adapter on PGlite", fn: () => op(ajPglite, get("/auth/session", cookies.ajPglite), 200, USER.email) },
     ],
   ]
   return { groups, byId: new Map(groups.flat().map((m) => [m.id, m])) }
@@ -281,7 +322,7 @@ function report(results: Map<string, Sample[]>, byId: Map<string, Measurement>):
     cpu: perRound((s) => s(a).cpuUsPerOp / s(g).cpuUsPerOp),
   })
   const ratioRows: [string, string, string][] = [
-    ["1", "G1", "A1"], ["1u", "G1u", "A1"], ["2", "G2", "A2"], ["3", "G3", "A3"], ["4", "G4", "A4"], ["5", "G5", "A5"],
+    ["1", "G1", "A1"], ["1u", "G1u", "A1"], ["2", "G2", "A2"], ["3", "G3", "A3"], ["4", "G4", "A4"], ["5", "G5", "A5"], ["6", "G6", "A6"], ["7", "G7", "A7"],
   ]
   lines.push("", "| case | Gatehouse ÷ @auth/core (ops/s) | same by CPU µs/op | per round (ops/s) |", "|---|---:|---:|---|")
   const ratio: Record<string, number> = {}
@@ -309,6 +350,8 @@ function report(results: Map<string, Sample[]>, byId: Map<string, Measurement>):
     `| Gatehouse case 1 ÷ decrypt-only ceiling (C + F0), info | ${fmt(overCeiling("G1", "F0"), 2)} | — | — |`,
     `| credentials sign-in (case 5) Gatehouse ÷ @auth/core | ${fmt(ratio["5"] as number, 1)}x | >= 8x | ${verdict((ratio["5"] as number) >= 8)} |`,
     `| no-cookie session (case 2) Gatehouse ÷ @auth/core | ${fmt(ratio["2"] as number, 1)}x | >= 3x | ${verdict((ratio["2"] as number) >= 3)} |`,
+    `| database session, memory adapter (case 6) Gatehouse ÷ @auth/core | ${fmt(ratio["6"] as number, 1)}x | >= 5x | ${verdict((ratio["6"] as number) >= 5)} |`,
+    `| database session, PGlite (case 7) Gatehouse ÷ @auth/core, info | ${fmt(ratio["7"] as number, 1)}x | — | — |`,
   )
   return lines.join("\n")
 }
