@@ -1,5 +1,6 @@
 // Outbound HTTP for provider calls: a timeout, no automatic redirects, and a cap on the response size.
 import { OAuthCallbackError } from "../errors.js"
+import { readLimited } from "../lib/read-limited.js"
 
 /** Provider responses larger than this are refused (OA-18, DS-03). */
 export const MAX_RESPONSE_BYTES = 1024 * 1024
@@ -8,26 +9,9 @@ export const MAX_RESPONSE_BYTES = 1024 * 1024
 export class ProviderRequestError extends OAuthCallbackError {}
 
 async function readBounded(response: Response, limit: number): Promise<Uint8Array> {
-  const declared = response.headers.get("content-length")
-  if (declared !== null && Number(declared) > limit) {
-    await response.body?.cancel().catch(() => {})
-    throw new ProviderRequestError(`The provider's response is larger than ${limit} bytes.`)
-  }
-  if (!response.body) return new Uint8Array(0)
-  const reader = response.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > limit) {
-      await reader.cancel().catch(() => {})
-      throw new ProviderRequestError(`The provider's response is larger than ${limit} bytes.`)
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks, size)
+  const bytes = await readLimited(response, limit)
+  if (!bytes) throw new ProviderRequestError(`The provider's response is larger than ${limit} bytes.`)
+  return bytes
 }
 
 /**

@@ -4,6 +4,7 @@ import type { ResolvedConfig } from "../config/resolve.js"
 import { isAuthAction } from "../config/env.js"
 import type { AuthAction } from "../types.js"
 import { parseCookieHeader } from "./cookies.js"
+import { readLimited } from "../lib/read-limited.js"
 import { resolveOrigin } from "./host.js"
 
 /** Form bodies larger than this are refused with 413 (RQ-03). */
@@ -54,23 +55,9 @@ export function parseActionPath(pathname: string, basePath: string): { action: A
 
 /** Reads at most `limit` bytes of the body; 413 as soon as there is more (the stream is cancelled). */
 async function readBody(request: Request, limit: number): Promise<string> {
-  const declared = request.headers.get("content-length")
-  if (declared !== null && Number(declared) > limit) throw new InvalidRequest(`Request body is larger than ${limit} bytes.`, 413)
-  if (!request.body) return ""
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > limit) {
-      await reader.cancel().catch(() => {})
-      throw new InvalidRequest(`Request body is larger than ${limit} bytes.`, 413)
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks, size).toString("utf8")
+  const bytes = await readLimited(request, limit)
+  if (!bytes) throw new InvalidRequest(`Request body is larger than ${limit} bytes.`, 413)
+  return bytes.toString("utf8")
 }
 
 function safeRecord(entries: Iterable<[string, unknown]>): Record<string, unknown> {
