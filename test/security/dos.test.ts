@@ -1,5 +1,5 @@
 // Security group L (security.md §1.L), the cases that apply to the library today: DS-01, DS-05, DS-06.
-// (DS-02..DS-04 need OAuth/OIDC and e-mail providers; they belong with those flows.)
+// (DS-02 and DS-03 are in dos-oauth.test.ts; DS-04 needs the e-mail provider.)
 // Time bounds are generous on purpose: these machines are shared; the point is "bounded", not "fast".
 import { runInNewContext } from "node:vm"
 import { setFlagsFromString } from "node:v8"
