@@ -128,7 +128,7 @@ afterAll(async () => {
   await Promise.all([op?.stop(), plain?.stop()])
 })
 
-type JwtCall = { token: Record<string, unknown>; user?: Record<string, unknown>; account?: Record<string, unknown> | null; profile?: Record<string, unknown>; trigger?: string }
+type JwtCall = { token: Record<string, unknown>; user?: { id?: string; name?: string | null; email?: string | null; image?: string | null }; account?: Record<string, unknown> | null; profile?: Record<string, unknown>; trigger?: string }
 
 interface Setup {
   config: AuthConfig

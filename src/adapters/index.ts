@@ -1,13 +1,18 @@
 // The Adapter interface and record types, identical in shape to @auth/core/adapters.
 import type { Awaitable } from "../types.js"
 
+/** JSON values as token responses carry them: the index signature of account rows (the same shape @auth/core uses). */
+export type JsonPrimitive = string | number | boolean | null
+export type JsonObject = { [Key in string]?: JsonValue }
+export type JsonArray = JsonValue[]
+export type JsonValue = JsonPrimitive | JsonObject | JsonArray
+
 export interface AdapterUser {
   id: string
   email: string
   emailVerified: Date | null
   name?: string | null
   image?: string | null
-  [key: string]: unknown
 }
 
 export interface AdapterAccount {
@@ -18,11 +23,12 @@ export interface AdapterAccount {
   access_token?: string
   refresh_token?: string
   expires_at?: number
-  token_type?: string
+  /** Lower-cased, as oauth4webapi normalises it. */
+  token_type?: Lowercase<string>
   scope?: string
   id_token?: string
   session_state?: string | null
-  [key: string]: unknown
+  [key: string]: JsonValue | undefined
 }
 
 export interface AdapterSession {
