@@ -53,13 +53,19 @@ export interface JWT extends Record<string, unknown> {
   jti?: string
 }
 
-/** What `/session` returns to the client. */
-export interface Session {
-  user?: { name?: string | null; email?: string | null; image?: string | null; [key: string]: unknown }
+/** What `/session` returns by default: the user's name, e-mail and image, and the expiry (ISO date). */
+export interface DefaultSession {
+  user?: User
   expires: string
-  [key: string]: unknown
+  /** Gatehouse: set when a provider's access token could not be refreshed (`refreshAccessToken`). */
+  error?: "RefreshTokenError"
 }
-export type DefaultSession = Session
+
+/**
+ * What `/session` returns to the client. Add fields by module augmentation, as with Auth.js:
+ * `declare module "gatehouse/types" { interface Session { userId: string } }`.
+ */
+export interface Session extends DefaultSession {}
 
 export interface CredentialInput {
   label?: string
@@ -137,31 +143,43 @@ export interface Theme {
   buttonText?: string
 }
 
+/** The warning codes Gatehouse emits (Auth.js's, plus `credentials-authorize-missing-id`). */
+export type WarningCode =
+  | "debug-enabled" | "csrf-disabled" | "experimental-webauthn" | "env-url-basepath-redundant" | "env-url-basepath-mismatch"
+  | "credentials-authorize-missing-id"
+
+/** Methods (not function properties), so an Auth.js logger object fits as it is. */
 export interface LoggerInstance {
-  warn: (code: string) => void
-  error: (error: Error) => void
-  debug: (message: string, metadata?: unknown) => void
+  warn(code: WarningCode): void
+  error(error: Error): void
+  debug(message: string, metadata?: unknown): void
 }
 
 export type TokenSet = Record<string, unknown>
 
+/** Callbacks are declared as methods so Auth.js callback objects (typed against @auth/core) fit as they are. */
 export interface CallbacksOptions {
-  signIn?: (params: {
+  signIn?(params: {
     user: User | AdapterUser
     account?: Account | null
     profile?: Profile
     email?: { verificationRequest?: boolean }
     credentials?: Record<string, unknown>
-  }) => Awaitable<boolean | string>
-  redirect?: (params: { url: string; baseUrl: string }) => Awaitable<string>
-  session?: (params: {
-    session: Session & Record<string, unknown>
+  }): Awaitable<boolean | string>
+  redirect?(params: { url: string; baseUrl: string }): Awaitable<string>
+  /**
+   * Shapes what `/session` returns. JWT strategy: `{ session, token }`; database strategy: `{ session, user }`
+   * (plus `newSession` and `trigger: "update"` on updates). Typed as the intersection, as in Auth.js.
+   */
+  session?(params: {
+    session: { user: AdapterUser } & AdapterSession & Session
     token: JWT
     user: AdapterUser
-    newSession?: unknown
+    /** The client's update data (`trigger: "update"`); validate before use. */
+    newSession: any // eslint-disable-line @typescript-eslint/no-explicit-any -- as in Auth.js: arbitrary client data
     trigger?: "update"
-  }) => Awaitable<Session | DefaultSession | Record<string, unknown> | null>
-  jwt?: (params: {
+  }): Awaitable<Session | DefaultSession | Record<string, unknown> | null>
+  jwt?(params: {
     token: JWT
     user: User | AdapterUser
     account?: Account | null
@@ -169,16 +187,18 @@ export interface CallbacksOptions {
     trigger?: "signIn" | "signUp" | "update"
     isNewUser?: boolean
     session?: unknown
-  }) => Awaitable<JWT | null>
+  }): Awaitable<JWT | null>
 }
 
 export interface EventCallbacks {
-  signIn?: (message: { user: User; account?: Account | null; profile?: Profile; isNewUser?: boolean }) => Awaitable<void>
-  signOut?: (message: { session?: AdapterSession | null; token?: JWT | null }) => Awaitable<void>
-  createUser?: (message: { user: User }) => Awaitable<void>
-  updateUser?: (message: { user: User }) => Awaitable<void>
-  linkAccount?: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
-  session?: (message: { session: Session; token?: JWT }) => Awaitable<void>
+  signIn?(message: { user: User; account?: Account | null; profile?: Profile; isNewUser?: boolean }): Awaitable<void>
+  /** Database strategy: `{ session }` (what deleteSession returned); JWT strategy: `{ token }`. */
+  signOut?(message: { session: AdapterSession | null | undefined | void } | { token: JWT | null }): Awaitable<void>
+  createUser?(message: { user: User }): Awaitable<void>
+  updateUser?(message: { user: User }): Awaitable<void>
+  linkAccount?(message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }): Awaitable<void>
+  /** JWT strategy: `{ session, token }`; database strategy: `{ session }` (typed as in Auth.js). */
+  session?(message: { session: Session; token: JWT }): Awaitable<void>
 }
 
 /** The configuration of `Auth()`. Only `providers` is required. */

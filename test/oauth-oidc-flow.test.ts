@@ -388,6 +388,20 @@ describe("OIDC sign-in against a real OP", () => {
     expect(call.profile).toMatchObject({ sub: MIXED.sub, email: MIXED.email, email_verified: false })
   })
 
+  it("client_secret_jwt: an HS256 client assertion signed with the secret, no secret on the wire", async () => {
+    if (REFERENCE) return
+    const s = setup([oidcProvider("op-jwt", op.clients.jwt)])
+    const r = await signIn(s, "op-jwt")
+    expectSignedIn(r, s)
+    const tr = op.tokenRequests.at(-1)!
+    expect(tr.status).toBe(200)
+    expect(tr.authorization).toBeUndefined()
+    expect(tr.body).toMatchObject({ client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" })
+    expect(JSON.stringify(tr.body)).not.toContain(op.clients.jwt.client_secret!)
+    const assertion = decodeJwtPayload(String((tr.body as Record<string, unknown>).client_assertion))
+    expect(assertion).toMatchObject({ iss: op.clients.jwt.client_id, sub: op.clients.jwt.client_id })
+  })
+
   it("public client (token_endpoint_auth_method none) with PKCE", async () => {
     const s = setup([oidcProvider("op-public", op.clients.public)])
     const r = await signIn(s, "op-public")

@@ -603,14 +603,14 @@ describe("POST /signout", () => {
   })
 
   it("an unchunked session: the bare cookie cleared, redirect to the origin by default", async () => {
-    const signOut = vi.fn<(message: { token?: JWT | null }) => void>()
+    const signOut = vi.fn<(message: { token: JWT | null } | { session: unknown }) => void>()
     const { config } = setup({ events: { signOut } })
     const { jar } = await signIn(config)
     const csrfToken = await fetchCsrf(config, jar)
     const res = await Auth(postForm("/auth/signout", { csrfToken }, { cookie: jar.header() }), config)
     expect(res.headers.get("location")).toBe(ORIGIN)
     expect(res.headers.getSetCookie()).toEqual([`${SESSION}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax`])
-    expect(signOut.mock.calls[0]![0].token?.sub).toBe("user-1")
+    expect((signOut.mock.calls[0]![0] as { token: JWT | null }).token?.sub).toBe("user-1")
   })
 
   it("no session: 302 to callbackUrl, nothing cleared, no event", async () => {

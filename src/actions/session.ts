@@ -4,10 +4,13 @@ import { emitEvent } from "../events.js"
 import type { AuthRequest } from "../request/parse.js"
 import { NO_STORE_JSON_HEADERS } from "../response/build.js"
 import { clearJwtSession, isReissueDue, issueJwtSession, readJwtSession } from "../session/jwt.js"
-import type { Cookie, JWT, ResponseInternal, Session } from "../types.js"
+import type { CallbacksOptions, Cookie, JWT, ResponseInternal, Session } from "../types.js"
 import { refreshIfDue } from "../session/refresh.js"
 import { clearDatabaseSession, databaseSessionCookie, readDatabaseSession, touchDatabaseSession } from "../session/database.js"
 import { SessionTokenError } from "../errors.js"
+
+/** The session callback's parameter: Auth.js types it as the intersection of the JWT and database forms. */
+type SessionCallbackParams = Parameters<NonNullable<CallbacksOptions["session"]>>[0]
 
 const NULL_SESSION: ResponseInternal = Object.freeze({ status: 200, headers: NO_STORE_JSON_HEADERS, body: null })
 
@@ -58,7 +61,7 @@ export async function session(req: AuthRequest, config: ResolvedConfig, update?:
   const sessionCallback = config.callbacks.session
   const base = defaultSession(token, expires)
   const result = sessionCallback
-    ? await sessionCallback({ session: base, token, user: undefined as never, ...(update ? { newSession: update.data, trigger: "update" as const } : {}) })
+    ? await sessionCallback({ session: base, token, ...(update ? { newSession: update.data, trigger: "update" as const } : {}) } as SessionCallbackParams)
     : base
   await emitEvent(config, "session", { session: result as Session, token })
   return { status: 200, headers: NO_STORE_JSON_HEADERS, body: result, cookies }
@@ -82,9 +85,9 @@ async function databaseSession(req: AuthRequest, config: ResolvedConfig, update?
   const base: Session = { user: { name: user.name, email: user.email, image: user.image }, expires: row.expires.toISOString() }
   const sessionCallback = config.callbacks.session
   const result = sessionCallback
-    ? await sessionCallback({ session: { ...row, ...base, user } as unknown as Session, user, token: undefined as never, ...(update ? { newSession: update.data, trigger: "update" as const } : {}) })
+    ? await sessionCallback({ session: { ...row, ...base, user }, user, ...(update ? { newSession: update.data, trigger: "update" as const } : {}) } as SessionCallbackParams)
     : base
-  await emitEvent(config, "session", { session: result as Session })
+  await emitEvent(config, "session", { session: result as Session } as { session: Session; token: JWT })
   const cookies = extended ? [databaseSessionCookie(req, config, row.sessionToken, extended)] : undefined
   return { status: 200, headers: NO_STORE_JSON_HEADERS, body: result, cookies }
 }

@@ -169,6 +169,9 @@ export function resolveOAuthProvider(input: OAuthConfigBase, globalRedirectProxy
     checks.add("state")
   }
   const method = p.client?.token_endpoint_auth_method ?? "client_secret_basic"
+  if (!["client_secret_basic", "client_secret_post", "client_secret_jwt", "none"].includes(method)) {
+    throw new InvalidEndpoints(`Provider "${id}": \`client.token_endpoint_auth_method\` "${String(method)}" is not supported (use client_secret_basic, client_secret_post, client_secret_jwt or none).`)
+  }
   let wellKnown: URL | undefined
   if (p.wellKnown) {
     wellKnown = parseEndpoint(p.wellKnown, "wellKnown", id).url

@@ -82,6 +82,8 @@ function clientAuthOf(p: ResolvedOAuthProvider): o.ClientAuth {
   switch (p.client.token_endpoint_auth_method) {
     case "client_secret_post":
       return o.ClientSecretPost(p.clientSecret as string)
+    case "client_secret_jwt":
+      return o.ClientSecretJwt(p.clientSecret as string)
     case "none":
       return o.None()
     default: {

@@ -37,7 +37,7 @@ export type OAuthCheck = "pkce" | "state" | "nonce" | "none"
 
 /** Client metadata, as registered with the authorization server. */
 export interface OAuthClientOptions {
-  token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "none"
+  token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "client_secret_jwt" | "none"
   /** The algorithm the ID token must be signed with (default RS256). */
   id_token_signed_response_alg?: string
   [key: string]: unknown

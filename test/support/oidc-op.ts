@@ -21,7 +21,7 @@ export const RP_ORIGIN = "http://localhost:3000"
 export const RP_BASE_PATH = "/auth"
 
 /** Provider ids whose callback URL every client registers unless `providerIds` says otherwise. */
-export const DEFAULT_PROVIDER_IDS = ["op", "op-basic", "op-post", "op-public", "op-nonce", "op-form-post", "op-state"]
+export const DEFAULT_PROVIDER_IDS = ["op", "op-basic", "op-post", "op-jwt", "op-public", "op-nonce", "op-form-post", "op-state"]
 
 export interface OpUser {
   sub: string
@@ -58,7 +58,7 @@ export const OP_USERS: readonly OpUser[] = [
 export interface OpClient {
   client_id: string
   client_secret?: string
-  token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "none"
+  token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "client_secret_jwt" | "none"
   redirect_uris: string[]
 }
 
@@ -81,7 +81,7 @@ export interface OpRequestRecord {
 
 export interface OidcOp {
   issuer: string
-  clients: { basic: OpClient; post: OpClient; public: OpClient }
+  clients: { basic: OpClient; post: OpClient; jwt: OpClient; public: OpClient }
   users: readonly OpUser[]
   tokenRequests: TokenRequestRecord[]
   requests: OpRequestRecord[]
@@ -159,6 +159,7 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
   const clients = {
     basic: { client_id: "client-basic", client_secret: `secret-basic-${randomBytes(12).toString("hex")}`, token_endpoint_auth_method: "client_secret_basic", redirect_uris },
     post: { client_id: "client-post", client_secret: `secret-post-${randomBytes(12).toString("hex")}`, token_endpoint_auth_method: "client_secret_post", redirect_uris },
+    jwt: { client_id: "client-jwt", client_secret: `secret-jwt-${randomBytes(24).toString("hex")}`, token_endpoint_auth_method: "client_secret_jwt", redirect_uris },
     public: { client_id: "client-public", token_endpoint_auth_method: "none", redirect_uris },
   } satisfies OidcOp["clients"]
 
