@@ -94,8 +94,3 @@ const clientSafeTypes = new Set([
 export function publicErrorCode(error: unknown): string {
   return error instanceof AuthError && clientSafeTypes.has(error.type) ? error.type : "Configuration"
 }
-
-/** Whether an error is one of ours (works across duplicate copies of the module too). */
-export function isAuthError(error: unknown): error is AuthError {
-  return error instanceof AuthError
-}

@@ -53,7 +53,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Deep merge of plain objects; arrays, functions and other values from `override` replace. */
-export function deepMerge<T extends Record<string, unknown>>(base: T, override: Record<string, unknown> | undefined): T {
+function deepMerge<T extends Record<string, unknown>>(base: T, override: Record<string, unknown> | undefined): T {
   if (!override) return base
   const out: Record<string, unknown> = { ...base }
   for (const key of Reflect.ownKeys(override)) {

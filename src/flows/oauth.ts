@@ -44,9 +44,8 @@ export async function startOAuth(req: AuthRequest, config: ResolvedConfig, p: Re
   const { params, cookies } = await createChecks(p, req, config, redirectUri, proxied ? callbackUrlOf(req, config, p) : undefined)
   const url = buildAuthorizationUrl(as, p, redirectUri, req.query, params)
   const callbackUrl = await resolveCallbackUrl(req, config)
-  const option = config.cookies(req.secure).callbackUrl
   // With form_post the IdP's POST back is cross-site, so the callback-url cookie must be SameSite=None as well.
-  cookies.push({ name: option.name, value: callbackUrl, options: p.formPost ? { ...option.options, sameSite: "none", secure: true } : { ...option.options } })
+  cookies.push(callbackUrlCookie(req, config, callbackUrl, p.formPost))
   config.logger.debug("oauth: authorization request", { provider: p.id, checks: [...p.checks] })
   return { redirect: url.href, cookies }
 }
@@ -105,6 +104,17 @@ export async function finishOAuth(req: AuthRequest, config: ResolvedConfig, p: R
   const profile = await fetchProfile(as, p, tokenResponse)
   const tokens: TokenSet = { ...tokenResponse }
   if (typeof tokenResponse.expires_in === "number") tokens.expires_at = Math.floor(Date.now() / 1000) + tokenResponse.expires_in
+  const identity = await identityFromProfile(p, profile, tokens, p.type)
+  config.logger.debug("oauth: signed in", { provider: p.id })
+  return { kind: "identity", identity, cookies: clearChecks(req, config) }
+}
+
+/**
+ * Maps a provider profile to the verified identity, for OAuth 1 and 2 alike: `profile()` must return an `id`
+ * (the account's stable key, OA-16); the user gets a fresh id (the adapter decides the real one) and a
+ * lower-cased e-mail; the account is the token set plus provider, type and providerAccountId.
+ */
+export async function identityFromProfile(p: ResolvedOAuthProvider, profile: Record<string, unknown>, tokens: TokenSet, type: "oauth" | "oidc"): Promise<VerifiedIdentity> {
   let mapped
   try {
     mapped = await p.profile(profile, tokens)
@@ -114,10 +124,13 @@ export async function finishOAuth(req: AuthRequest, config: ResolvedConfig, p: R
   if (!mapped || typeof mapped !== "object" || mapped.id === undefined || mapped.id === null || String(mapped.id) === "") {
     throw new OAuthProfileParseError(`Provider "${p.id}": the profile has no id (map it in the provider's \`profile\` callback).`)
   }
-  const providerAccountId = String(mapped.id)
-  const account: Account = { ...(tokens as Record<string, unknown>), provider: p.id, type: p.type, providerAccountId }
+  const account: Account = { ...(tokens as Record<string, unknown>), provider: p.id, type, providerAccountId: String(mapped.id) }
   const email = typeof mapped.email === "string" ? mapped.email.toLowerCase() : mapped.email ?? null
-  const user = { ...mapped, id: randomUUID(), email }
-  config.logger.debug("oauth: signed in", { provider: p.id })
-  return { kind: "identity", identity: { user, account, profile }, cookies: clearChecks(req, config) }
+  return { user: { ...mapped, id: randomUUID(), email }, account, profile }
+}
+
+/** The callback-url cookie a sign-in start sets (SameSite=None when the provider answers cross-site with form_post). */
+export function callbackUrlCookie(req: AuthRequest, config: ResolvedConfig, callbackUrl: string, crossSite: boolean): Cookie {
+  const option = config.cookies(req.secure).callbackUrl
+  return { name: option.name, value: callbackUrl, options: crossSite ? { ...option.options, sameSite: "none", secure: true } : { ...option.options } }
 }

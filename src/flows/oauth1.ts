@@ -1,15 +1,14 @@
 // OAuth 1.0a sign-in (RFC 5849): request token -> user authorization -> access token -> signed profile request.
-import { randomUUID } from "node:crypto"
-import { AccessDenied, OAuthCallbackError, OAuthProfileParseError, OAuthSignInError } from "../errors.js"
+import { AccessDenied, OAuthCallbackError, OAuthSignInError } from "../errors.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { type ResolvedOAuthProvider, assertClientCredentials } from "../config/oauth.js"
 import { requestTemporaryCredentials, requestTokenCredentials, signedGetJson } from "../protocols/oauth1.js"
 import type { AuthRequest } from "../request/parse.js"
 import { clearChecks, readTemporaryCredentials, sealTemporaryCredentials } from "../security/checks.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
-import type { Account, Cookie, TokenSet } from "../types.js"
+import type { Cookie, TokenSet } from "../types.js"
 import type { OAuthFinish } from "./oauth.js"
-import { callbackUrlOf } from "./oauth.js"
+import { callbackUrlCookie, callbackUrlOf, identityFromProfile } from "./oauth.js"
 
 type OAuth1Provider = ResolvedOAuthProvider & { oauth1: NonNullable<ResolvedOAuthProvider["oauth1"]> }
 
@@ -25,13 +24,11 @@ export async function startOAuth1(req: AuthRequest, config: ResolvedConfig, p: O
   }
   const url = new URL(p.oauth1.authorizationUrl)
   url.searchParams.set("oauth_token", temporary.token)
-  const callbackUrl = await resolveCallbackUrl(req, config)
-  const option = config.cookies(req.secure).callbackUrl
   return {
     redirect: url.href,
     cookies: [
       sealTemporaryCredentials(p, req, config, callback, temporary.token, temporary.tokenSecret),
-      { name: option.name, value: callbackUrl, options: { ...option.options } },
+      callbackUrlCookie(req, config, await resolveCallbackUrl(req, config), false),
     ],
   }
 }
@@ -55,16 +52,5 @@ export async function finishOAuth1(req: AuthRequest, config: ResolvedConfig, p: 
   } catch (cause) {
     throw new OAuthCallbackError(`Provider "${p.id}": ${cause instanceof Error ? cause.message : "the token exchange failed"}`, { cause })
   }
-  let mapped
-  try {
-    mapped = await p.profile(profile, tokens as TokenSet)
-  } catch (cause) {
-    throw new OAuthProfileParseError(`Provider "${p.id}": the profile callback threw.`, { cause })
-  }
-  if (!mapped || mapped.id === undefined || mapped.id === null || String(mapped.id) === "") {
-    throw new OAuthProfileParseError(`Provider "${p.id}": the profile has no id.`)
-  }
-  const account: Account = { ...tokens, provider: p.id, type: "oauth", providerAccountId: String(mapped.id) }
-  const email = typeof mapped.email === "string" ? mapped.email.toLowerCase() : mapped.email ?? null
-  return { kind: "identity", identity: { user: { ...mapped, id: randomUUID(), email }, account, profile }, cookies: clearChecks(req, config) }
+  return { kind: "identity", identity: await identityFromProfile(p, profile, tokens as TokenSet, "oauth"), cookies: clearChecks(req, config) }
 }

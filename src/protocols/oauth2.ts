@@ -234,7 +234,7 @@ export async function fetchProfile(as: o.AuthorizationServer, p: ResolvedOAuthPr
     const claims = p.type === "oidc" ? o.getValidatedIdTokenClaims(tokens) : undefined
     if (claims && p.idToken) return { ...claims }
     if (p.userinfo.request) {
-      const profile = await p.userinfo.request({ tokens: { ...tokens }, provider: p.source, fetch: p.fetch })
+      const profile = await p.userinfo.request({ tokens: { ...tokens }, provider: p.source, fetch: p.fetch, url: p.userinfo.url?.href ?? as.userinfo_endpoint ?? "" })
       if (typeof profile !== "object" || profile === null) throw new OAuthCallbackError("`userinfo.request` returned no profile object.")
       return profile
     }

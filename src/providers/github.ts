@@ -35,9 +35,7 @@ export default function GitHub(options: GitHubOptions = {}): OAuthConfigBase<Git
     token: `${web}/login/oauth/access_token`,
     userinfo: {
       url: `${api}/user`,
-      async request({ tokens, provider, fetch }) {
-        const userinfo = provider.userinfo
-        const userUrl = String((typeof userinfo === "object" ? userinfo.url : userinfo) ?? `${api}/user`)
+      async request({ tokens, fetch, url: userUrl }) {
         const headers = { Authorization: `Bearer ${String(tokens.access_token)}`, "User-Agent": "gatehouse", Accept: "application/vnd.github+json" }
         const response = await fetch(userUrl, { headers })
         if (!response.ok) throw new Error(`GitHub /user answered ${response.status}`)

@@ -84,10 +84,7 @@ export default function TikTok(options: TikTokOptions = {}): OAuthConfigBase<Tik
     },
     userinfo: {
       url: userInfo.href,
-      async request({ tokens, provider, fetch }) {
-        // The URL as configured (a user may point it elsewhere), not the default captured here.
-        const configured = provider.userinfo
-        const url = String((typeof configured === "object" ? configured.url : configured) ?? userInfo.href)
+      async request({ tokens, fetch, url }) {
         const response = await fetch(url, { headers: { Authorization: `Bearer ${String(tokens.access_token)}` } })
         const body = (await response.json().catch(() => undefined)) as Partial<TikTokProfile> | undefined
         // A 200 whose error code is not "ok" is a failure too.

@@ -30,7 +30,15 @@ export type TokenEndpointOption =
 /** The userinfo endpoint: a URL or `{ url, params, request }`; `request` replaces the call entirely. */
 export type UserinfoEndpointOption =
   | string
-  | { url?: string | URL; params?: Record<string, unknown>; request?: (context: { tokens: TokenSet; provider: OAuthConfigBase; fetch: typeof fetch }) => Awaitable<Record<string, unknown>> }
+  | { url?: string | URL; params?: Record<string, unknown>; request?: (context: {
+      tokens: TokenSet
+      provider: OAuthConfigBase
+      /** The provider's fetch (customFetch, timeout, size cap). */
+      fetch: typeof fetch
+      /** The userinfo URL as configured (user options applied). */
+      url: string
+    }) => Awaitable<Record<string, unknown>>
+  }
 
 /** The checks protecting the authorization-code flow. @see RFC 7636 (pkce), RFC 6749 §10.12 (state), OIDC Core §3.1.2.1 (nonce) */
 export type OAuthCheck = "pkce" | "state" | "nonce" | "none"

@@ -58,9 +58,7 @@ export default function VK(options: VkOptions = {}): OAuthConfigBase<VkProfile> 
     },
     userinfo: {
       url: users,
-      async request({ tokens, provider, fetch }) {
-        const configured = provider.userinfo
-        const url = String((typeof configured === "object" ? configured.url : configured) ?? users)
+      async request({ tokens, fetch, url }) {
         const response = await fetch(url, { headers: { Authorization: `Bearer ${String(tokens.access_token)}`, Accept: "application/json" } })
         const body = (await response.json().catch(() => undefined)) as { response?: VkProfile[]; error?: { error_code?: number; error_msg?: string } } | undefined
         if (!response.ok || !body || body.error || !Array.isArray(body.response) || !body.response[0]) {
