@@ -1,4 +1,4 @@
-// Normalises an OAuth 2 / OIDC provider once, at config resolve time: options merged over defaults, endpoints parsed, checks set.
+// Normalises an OAuth 2 / OIDC provider once, at config resolve time: env defaults, endpoints parsed, checks set.
 import { InvalidEndpoints, OAuthSignInError } from "../errors.js"
 import { customFetch } from "../symbols.js"
 import type { OAuthCheck, OAuthClientOptions, OAuthConfigBase, TokenEndpointOption, UserinfoEndpointOption, EndpointOption } from "../providers/types.js"
@@ -123,10 +123,15 @@ export function assertClientCredentials(p: ResolvedOAuthProvider): void {
   }
 }
 
-/** Applies built-in defaults, user options and env-independent rules to an OAuth/OIDC provider. */
+/** A provider with the user's `options` deep-merged over the built-in defaults (and `options` removed). */
+export function withOptions<T extends object>(provider: T): T {
+  const { options, ...defaults } = provider as T & { options?: Record<string, unknown> }
+  return deepMerge(defaults as Record<string, unknown>, options) as T
+}
+
+/** Applies user options (withOptions), env defaults and checks to an OAuth/OIDC provider. */
 export function resolveOAuthProvider(input: OAuthConfigBase, globalRedirectProxyUrl: string | undefined): ResolvedOAuthProvider {
-  const { options, ...defaults } = input
-  const merged = deepMerge(defaults as Record<string, unknown>, options as Record<string, unknown> | undefined) as OAuthConfigBase
+  const merged = withOptions(input) // idempotent: a provider resolveProviders already merged has no options left
   const id = merged.id
   // AUTH_<ID>_ID / _SECRET / _ISSUER fill what the config leaves unset, for every provider (wire.md 7.1).
   const envPrefix = `AUTH_${id.toUpperCase().replace(/-/g, "_")}`

@@ -10,7 +10,7 @@ import type {
   AuthConfig, CallbacksOptions, CookiesOptions, EventCallbacks, JWTOptions, LoggerInstance, PagesOptions, SessionOptions, Theme,
 } from "../types.js"
 import type { OAuthConfigBase, ProviderConfig } from "../providers/types.js"
-import { type ResolvedOAuthProvider, resolveOAuthProvider } from "./oauth.js"
+import { type ResolvedOAuthProvider, resolveOAuthProvider, withOptions } from "./oauth.js"
 import { type GuardedAdapter, guardAdapter } from "../adapters/guard.js"
 import { envFlag } from "./env.js"
 import { DEFAULT_MAX_AGE } from "../jwt/index.js"
@@ -69,9 +69,8 @@ function resolveProviders(config: AuthConfig): { list: ResolvedProvider[]; error
   if (!Array.isArray(config.providers)) return { list, error: new InvalidEndpoints("`providers` must be an array of providers.") }
   for (const [index, entry] of config.providers.entries()) {
     const raw = typeof entry === "function" ? entry() : entry
-    // Built-in providers carry the user's options (including a custom `id`) in `options`.
-    const optionId = (raw as { options?: { id?: unknown } } | undefined)?.options?.id
-    const provider = raw && typeof optionId === "string" && optionId !== "" ? { ...raw, id: optionId } : raw
+    // Built-in providers carry the user's options (a custom `id` included) in `options`: merge them first, once.
+    const provider = raw && typeof raw === "object" ? withOptions(raw) : raw
     if (!provider || typeof provider !== "object" || typeof provider.id !== "string" || provider.id === "") {
       return { list, error: new InvalidEndpoints(`providers[${index}] has no \`id\`.`) }
     }
