@@ -3,9 +3,10 @@
 import { hkdfSync } from "node:crypto"
 import { CompactEncrypt, EncryptJWT, calculateJwkThumbprint, decodeProtectedHeader, jwtDecrypt } from "jose"
 import { afterEach, describe, expect, it, vi } from "vitest"
+import { JWTSessionError } from "../errors.js"
 import { decode, decodeSync, encode, encodeSync } from "./index.js"
 import {
-  CLOCK_TOLERANCE, JweError, assertTimeClaims, decryptClaims, deriveKey, encryptClaims, nowSeconds, withTimeClaims,
+  CLOCK_TOLERANCE, assertTimeClaims, decryptClaims, deriveKey, encryptClaims, nowSeconds, withTimeClaims,
 } from "./jwe.js"
 
 const S1 = "first-secret-that-is-at-least-32-characters-long"
@@ -138,7 +139,7 @@ describe("tokens made with jose", () => {
       .setExpirationTime(nowSeconds() + 60)
       .encrypt(authjsKey(S1, SALT, 32))
     expect(decryptClaims(token, [S1, S2], SALT).payload.name).toBe("NoKid")
-    expect(() => decryptClaims(token, [S2, S1], SALT)).toThrow(JweError)
+    expect(() => decryptClaims(token, [S2, S1], SALT)).toThrow(JWTSessionError)
     expect(() => decryptClaims(token, [S2, S1], SALT)).toThrow("decryption failed")
   })
 
@@ -254,7 +255,7 @@ describe("tamper detection (A256CBC-HS512)", () => {
   ])("a flipped %s byte fails authentication", (_label, part) => {
     const token = encryptClaims({ admin: false }, S1, SALT)
     expect(() => decryptClaims(flipByte(token, part as number, 0), [S1], SALT)).toThrow("authentication tag mismatch")
-    expect(() => decryptClaims(flipByte(token, part as number, 7), [S1], SALT)).toThrow(JweError)
+    expect(() => decryptClaims(flipByte(token, part as number, 7), [S1], SALT)).toThrow(JWTSessionError)
   })
 
   it("a truncated ciphertext fails authentication", () => {

@@ -1,6 +1,7 @@
 // JWE compact serialisation, `dir` + A256CBC-HS512 (and A256GCM on decode), on synchronous node:crypto.
 // Keys are HKDF-SHA256(secret, salt = cookie name) as Auth.js derives them; keys and kids are cached per (secret, salt).
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomFillSync, randomUUID, timingSafeEqual } from "node:crypto"
+import { JWTSessionError } from "../errors.js"
 
 type Enc = "A256CBC-HS512" | "A256GCM"
 
@@ -72,9 +73,6 @@ export function encryptClaims(payload: Record<string, unknown>, secret: string, 
   return `${protectedHeader}..${iv.toString("base64url")}.${ciphertext.toString("base64url")}.${tag.toString("base64url")}`
 }
 
-/** Why a token was refused. Never contains token material. */
-export class JweError extends Error {}
-
 const B64URL = /^[A-Za-z0-9_-]*$/
 const MAX_TOKEN_LENGTH = 200_000
 
@@ -86,16 +84,16 @@ function parseHeader(encoded: string): Header {
   try {
     header = JSON.parse(Buffer.from(encoded, "base64url").toString("utf8"))
   } catch {
-    throw new JweError("protected header is not JSON")
+    throw new JWTSessionError("protected header is not JSON")
   }
-  if (typeof header !== "object" || header === null || Array.isArray(header)) throw new JweError("protected header is not an object")
+  if (typeof header !== "object" || header === null || Array.isArray(header)) throw new JWTSessionError("protected header is not an object")
   const h = header as Record<string, unknown>
   for (const name of Object.keys(h)) {
-    if (name !== "alg" && name !== "enc" && name !== "kid") throw new JweError(`unsupported header member "${name.slice(0, 20)}"`)
+    if (name !== "alg" && name !== "enc" && name !== "kid") throw new JWTSessionError(`unsupported header member "${name.slice(0, 20)}"`)
   }
-  if (h.alg !== "dir") throw new JweError("alg must be dir")
-  if (h.enc !== "A256CBC-HS512" && h.enc !== "A256GCM") throw new JweError("enc must be A256CBC-HS512 or A256GCM")
-  if (h.kid !== undefined && typeof h.kid !== "string") throw new JweError("kid must be a string")
+  if (h.alg !== "dir") throw new JWTSessionError("alg must be dir")
+  if (h.enc !== "A256CBC-HS512" && h.enc !== "A256GCM") throw new JWTSessionError("enc must be A256CBC-HS512 or A256GCM")
+  if (h.kid !== undefined && typeof h.kid !== "string") throw new JWTSessionError("kid must be a string")
   return h as unknown as Header
 }
 
@@ -109,7 +107,7 @@ function selectKey(header: Header, secrets: readonly string[], salt: string): { 
     const derived = deriveKey(secrets[i] as string, salt, header.enc)
     if (derived.kid === header.kid) return { derived, index: i }
   }
-  throw new JweError("no secret matches the token's kid")
+  throw new JWTSessionError("no secret matches the token's kid")
 }
 
 /** The decrypted claims and which secret (index into the secrets) opened them. */
@@ -118,14 +116,14 @@ export interface Decrypted {
   secretIndex: number
 }
 
-/** Decrypts and authenticates a compact JWE; throws `JweError` on any fault. Claims are not checked here. */
+/** Decrypts and authenticates a compact JWE; throws `JWTSessionError` (the reason in its message, never token material) on any fault. Claims are not checked here. */
 export function decryptClaims(token: string, secrets: readonly string[], salt: string): Decrypted {
-  if (token.length > MAX_TOKEN_LENGTH) throw new JweError("token too large")
+  if (token.length > MAX_TOKEN_LENGTH) throw new JWTSessionError("token too large")
   const parts = token.split(".")
-  if (parts.length !== 5) throw new JweError("not a compact JWE")
+  if (parts.length !== 5) throw new JWTSessionError("not a compact JWE")
   const [h = "", encryptedKey, ivPart = "", ctPart = "", tagPart = ""] = parts
-  if (encryptedKey !== "") throw new JweError("dir tokens have no encrypted key")
-  if (!B64URL.test(h) || !B64URL.test(ivPart) || !B64URL.test(ctPart) || !B64URL.test(tagPart)) throw new JweError("bad base64url")
+  if (encryptedKey !== "") throw new JWTSessionError("dir tokens have no encrypted key")
+  if (!B64URL.test(h) || !B64URL.test(ivPart) || !B64URL.test(ctPart) || !B64URL.test(tagPart)) throw new JWTSessionError("bad base64url")
   const header = parseHeader(h)
   const { derived, index } = selectKey(header, secrets, salt)
   const iv = Buffer.from(ivPart, "base64url")
@@ -135,29 +133,29 @@ export function decryptClaims(token: string, secrets: readonly string[], salt: s
   let plaintext: Buffer
   try {
     if (header.enc === "A256CBC-HS512") {
-      if (iv.length !== 16 || tag.length !== 32) throw new JweError("bad iv or tag length")
+      if (iv.length !== 16 || tag.length !== 32) throw new JWTSessionError("bad iv or tag length")
       const expected = cbcTag(derived.key.subarray(0, 32), aad, iv, ciphertext)
-      if (!timingSafeEqual(expected, tag)) throw new JweError("authentication tag mismatch")
+      if (!timingSafeEqual(expected, tag)) throw new JWTSessionError("authentication tag mismatch")
       const decipher = createDecipheriv("aes-256-cbc", derived.key.subarray(32, 64), iv)
       plaintext = Buffer.concat([decipher.update(ciphertext), decipher.final()])
     } else {
-      if (iv.length !== 12 || tag.length !== 16) throw new JweError("bad iv or tag length")
+      if (iv.length !== 12 || tag.length !== 16) throw new JWTSessionError("bad iv or tag length")
       const decipher = createDecipheriv("aes-256-gcm", derived.key, iv)
       decipher.setAAD(aad)
       decipher.setAuthTag(tag)
       plaintext = Buffer.concat([decipher.update(ciphertext), decipher.final()])
     }
   } catch (error) {
-    if (error instanceof JweError) throw error
-    throw new JweError("decryption failed")
+    if (error instanceof JWTSessionError) throw error
+    throw new JWTSessionError("decryption failed")
   }
   let payload: unknown
   try {
     payload = JSON.parse(plaintext.toString("utf8"))
   } catch {
-    throw new JweError("payload is not JSON")
+    throw new JWTSessionError("payload is not JSON")
   }
-  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) throw new JweError("payload is not a claims object")
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) throw new JWTSessionError("payload is not a claims object")
   return { payload: payload as Record<string, unknown>, secretIndex: index }
 }
 
@@ -167,10 +165,10 @@ export const CLOCK_TOLERANCE = 15
 /** Checks the time claims: `exp` required and not past (with tolerance), `nbf`/`iat` numeric if present. @see RFC 7519 §4.1.4 */
 export function assertTimeClaims(payload: Record<string, unknown>, nowSeconds: number): void {
   const { exp, nbf, iat } = payload
-  if (typeof exp !== "number" || !Number.isFinite(exp)) throw new JweError("exp missing")
-  if (exp <= nowSeconds - CLOCK_TOLERANCE) throw new JweError("token expired")
-  if (nbf !== undefined && (typeof nbf !== "number" || nbf > nowSeconds + CLOCK_TOLERANCE)) throw new JweError("token not yet valid")
-  if (iat !== undefined && typeof iat !== "number") throw new JweError("iat is not a number")
+  if (typeof exp !== "number" || !Number.isFinite(exp)) throw new JWTSessionError("exp missing")
+  if (exp <= nowSeconds - CLOCK_TOLERANCE) throw new JWTSessionError("token expired")
+  if (nbf !== undefined && (typeof nbf !== "number" || nbf > nowSeconds + CLOCK_TOLERANCE)) throw new JWTSessionError("token not yet valid")
+  if (iat !== undefined && typeof iat !== "number") throw new JWTSessionError("iat is not a number")
 }
 
 /** Adds `iat`, `exp` and a fresh `jti`, overwriting any present, as Auth.js does on every encode. */

@@ -1,9 +1,7 @@
 // ID token signature verification on node:crypto with a cached JWKS: OIDC Core §3.1.3.7 steps 6-8, checked even for
 // ID tokens from the token endpoint (our policy, ASVS 6.8.2).
 import { type KeyObject, createHmac, createPublicKey, timingSafeEqual, verify, constants } from "node:crypto"
-
-/** Why a signature was refused. */
-export class SignatureError extends Error {}
+import { OAuthCallbackError } from "../errors.js"
 
 interface Jwk { kty?: string; kid?: string; use?: string; alg?: string; [k: string]: unknown }
 interface JwksEntry { keys: { jwk: Jwk; key: KeyObject | undefined }[]; fetchedAt: number }
@@ -21,9 +19,9 @@ async function fetchJwks(uri: string, fetchFn: typeof fetch): Promise<JwksEntry>
   if (pending) return pending
   const task = (async () => {
     const response = await fetchFn(uri, { headers: { accept: "application/json, application/jwk-set+json" } })
-    if (response.status !== 200) throw new SignatureError(`JWKS request answered ${response.status}.`)
+    if (response.status !== 200) throw new OAuthCallbackError(`JWKS request answered ${response.status}.`)
     const body = (await response.json().catch(() => undefined)) as { keys?: unknown } | undefined
-    if (!body || !Array.isArray(body.keys)) throw new SignatureError("JWKS response has no keys array.")
+    if (!body || !Array.isArray(body.keys)) throw new OAuthCallbackError("JWKS response has no keys array.")
     const keys = (body.keys as Jwk[]).filter((k) => typeof k === "object" && k !== null && k.use !== "enc").map((jwk) => {
       let key: KeyObject | undefined
       try {
@@ -69,7 +67,7 @@ function verifyWith(alg: string, key: KeyObject, data: Buffer, signature: Buffer
     case "EdDSA": case "Ed25519":
       return verify(null, data, key, signature)
     default:
-      throw new SignatureError(`Unsupported algorithm ${alg}.`)
+      throw new OAuthCallbackError(`Unsupported algorithm ${alg}.`)
   }
 }
 
@@ -88,27 +86,27 @@ export interface VerifySignatureOptions {
  */
 export async function verifyJwsSignature(jws: string, options: VerifySignatureOptions): Promise<void> {
   const parts = jws.split(".")
-  if (parts.length !== 3) throw new SignatureError("Not a compact JWS.")
+  if (parts.length !== 3) throw new OAuthCallbackError("Not a compact JWS.")
   const [h = "", p = "", s = ""] = parts
   let header: { alg?: unknown; kid?: unknown; crit?: unknown }
   try {
     header = JSON.parse(Buffer.from(h, "base64url").toString("utf8"))
   } catch {
-    throw new SignatureError("JWS header is not JSON.")
+    throw new OAuthCallbackError("JWS header is not JSON.")
   }
   const alg = header.alg
-  if (typeof alg !== "string" || alg === "none" || alg !== options.expectedAlg) throw new SignatureError(`ID token alg must be ${options.expectedAlg}.`)
-  if (header.crit !== undefined) throw new SignatureError("Unsupported crit header.")
+  if (typeof alg !== "string" || alg === "none" || alg !== options.expectedAlg) throw new OAuthCallbackError(`ID token alg must be ${options.expectedAlg}.`)
+  if (header.crit !== undefined) throw new OAuthCallbackError("Unsupported crit header.")
   const kid = typeof header.kid === "string" ? header.kid : undefined
   const data = Buffer.from(`${h}.${p}`, "ascii")
   const signature = Buffer.from(s, "base64url")
   if (alg.startsWith("HS")) {
-    if (!options.clientSecret) throw new SignatureError("HMAC ID tokens need a client secret.")
+    if (!options.clientSecret) throw new OAuthCallbackError("HMAC ID tokens need a client secret.")
     const expected = createHmac(`sha${alg.slice(2)}`, options.clientSecret).update(data).digest()
-    if (expected.length !== signature.length || !timingSafeEqual(expected, signature)) throw new SignatureError("ID token signature is invalid.")
+    if (expected.length !== signature.length || !timingSafeEqual(expected, signature)) throw new OAuthCallbackError("ID token signature is invalid.")
     return
   }
-  if (!options.jwksUri) throw new SignatureError("The provider publishes no jwks_uri to verify ID tokens with.")
+  if (!options.jwksUri) throw new OAuthCallbackError("The provider publishes no jwks_uri to verify ID tokens with.")
   let entry = jwksCache.get(options.jwksUri)
   if (!entry || Date.now() - entry.fetchedAt > JWKS_MAX_AGE_MS) entry = await fetchJwks(options.jwksUri, options.fetch)
   let keys = candidates(entry, kid, alg)
@@ -116,9 +114,9 @@ export async function verifyJwsSignature(jws: string, options: VerifySignatureOp
     entry = await fetchJwks(options.jwksUri, options.fetch)
     keys = candidates(entry, kid, alg)
   }
-  if (keys.length === 0) throw new SignatureError("No JWKS key matches the ID token.")
-  if (kid === undefined && keys.length > 1) throw new SignatureError("The ID token has no kid and the JWKS has several keys.")
-  if (!verifyWith(alg, keys[0]!.key as KeyObject, data, signature)) throw new SignatureError("ID token signature is invalid.")
+  if (keys.length === 0) throw new OAuthCallbackError("No JWKS key matches the ID token.")
+  if (kid === undefined && keys.length > 1) throw new OAuthCallbackError("The ID token has no kid and the JWKS has several keys.")
+  if (!verifyWith(alg, keys[0]!.key as KeyObject, data, signature)) throw new OAuthCallbackError("ID token signature is invalid.")
 }
 
 /** Test hook: forget cached key sets. */

@@ -1,6 +1,7 @@
 // OAuth 1.0a (RFC 5849) client: parameter encoding, signature base string, HMAC-SHA1, and the three-legged requests.
 // No config, cookies or adapters in here.
 import { createHmac, randomBytes } from "node:crypto"
+import { OAuthCallbackError, OAuthSignInError } from "../errors.js"
 
 /** Percent-encoding of RFC 5849 §3.6: everything but unreserved characters, UTF-8, uppercase hex. */
 export function percentEncode(value: string): string {
@@ -73,12 +74,15 @@ export function authorizationHeader(
   return `OAuth ${Object.entries(header).map(([k, v]) => `${percentEncode(k)}="${percentEncode(v)}"`).join(", ")}`
 }
 
-/** Thrown when an OAuth 1.0a step fails; the message carries no secret. */
-export class OAuth1Error extends Error {}
+/**
+ * Failures carry the Auth.js type of the route they happen on: leg 1 runs on sign-in (OAuthSignInError), leg 3
+ * and the profile request on the callback (OAuthCallbackError). Messages carry no secret.
+ */
+type StepError = typeof OAuthSignInError | typeof OAuthCallbackError
 
-async function formResponse(response: Response, step: string): Promise<URLSearchParams> {
+async function formResponse(response: Response, step: string, Failure: StepError): Promise<URLSearchParams> {
   const text = await response.text()
-  if (response.status !== 200) throw new OAuth1Error(`The ${step} request answered ${response.status}.`)
+  if (response.status !== 200) throw new Failure(`The ${step} request answered ${response.status}.`)
   return new URLSearchParams(text)
 }
 
@@ -88,11 +92,11 @@ export async function requestTemporaryCredentials(fetchFn: typeof fetch, url: UR
     method: "POST",
     headers: { authorization: authorizationHeader("POST", url, credentials, { oauth_callback: callback }) },
   })
-  const params = await formResponse(response, "request-token")
+  const params = await formResponse(response, "request-token", OAuthSignInError)
   const token = params.get("oauth_token")
   const tokenSecret = params.get("oauth_token_secret")
-  if (params.get("oauth_callback_confirmed") !== "true") throw new OAuth1Error("The request-token response did not confirm the callback.")
-  if (!token || !tokenSecret) throw new OAuth1Error("The request-token response has no oauth_token / oauth_token_secret.")
+  if (params.get("oauth_callback_confirmed") !== "true") throw new OAuthSignInError("The request-token response did not confirm the callback.")
+  if (!token || !tokenSecret) throw new OAuthSignInError("The request-token response has no oauth_token / oauth_token_secret.")
   return { token, tokenSecret }
 }
 
@@ -104,16 +108,16 @@ export async function requestTokenCredentials(
     method: "POST",
     headers: { authorization: authorizationHeader("POST", url, credentials, { oauth_verifier: verifier }) },
   })
-  const params = await formResponse(response, "access-token")
-  if (!params.get("oauth_token") || !params.get("oauth_token_secret")) throw new OAuth1Error("The access-token response has no oauth_token / oauth_token_secret.")
+  const params = await formResponse(response, "access-token", OAuthCallbackError)
+  if (!params.get("oauth_token") || !params.get("oauth_token_secret")) throw new OAuthCallbackError("The access-token response has no oauth_token / oauth_token_secret.")
   return Object.fromEntries(params)
 }
 
 /** A signed GET of a protected resource (the profile), as JSON. */
 export async function signedGetJson(fetchFn: typeof fetch, url: URL, credentials: OAuth1Credentials): Promise<Record<string, unknown>> {
   const response = await fetchFn(url.href, { headers: { authorization: authorizationHeader("GET", url, credentials), accept: "application/json" } })
-  if (response.status !== 200) throw new OAuth1Error(`The profile request answered ${response.status}.`)
+  if (response.status !== 200) throw new OAuthCallbackError(`The profile request answered ${response.status}.`)
   const body: unknown = await response.json().catch(() => undefined)
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new OAuth1Error("The profile response is not a JSON object.")
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new OAuthCallbackError("The profile response is not a JSON object.")
   return body as Record<string, unknown>
 }
