@@ -1,4 +1,4 @@
-// Error classes: one base class, one subclass per Auth.js error type, and the type -> (page, status, public code) table.
+// Public `gatehouse/errors`: AuthError, one subclass per Auth.js error type, and the AnyAuthError union.
 
 /** How an error is shown: on the sign-in page (`?error=` banner) or on the error page. */
 export type ErrorKind = "signIn" | "error"
@@ -84,13 +84,5 @@ export type AnyAuthError =
   | InvalidProvider | UntrustedHost | Verification | MissingCSRF | AccountNotLinked | DuplicateConditionalUI
   | MissingWebAuthnAutocomplete | WebAuthnVerificationError | ExperimentalFeatureNotEnabled | InvalidRequest | RefreshTokenError
 
-/** The error types whose name may be shown to the browser in `?error=`; everything else becomes `Configuration`. */
-const clientSafeTypes = new Set([
-  "CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbackError", "AccessDenied", "Verification",
-  "MissingCSRF", "AccountNotLinked", "WebAuthnVerificationError",
-])
-
-/** The public `?error=` code for an error: its type when client-safe, else `Configuration`. */
-export function publicErrorCode(error: unknown): string {
-  return error instanceof AuthError && clientSafeTypes.has(error.type) ? error.type : "Configuration"
-}
+// Kept until src/response/error.ts imports it from ../lib/error-code.js (a file outside this change); not public API.
+export { publicErrorCode } from "./lib/error-code.js"

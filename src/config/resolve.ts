@@ -13,7 +13,7 @@ import type { OAuthConfigBase, ProviderConfig } from "../providers/types.js"
 import { type ResolvedOAuthProvider, resolveOAuthProvider, withOptions } from "./oauth.js"
 import { type GuardedAdapter, guardAdapter } from "../adapters/guard.js"
 import { envFlag } from "./env.js"
-import { DEFAULT_MAX_AGE } from "../jwt/index.js"
+import { DEFAULT_MAX_AGE } from "../jwt/jwe.js"
 
 /** Secrets shorter than this are refused: a short secret makes every session token guessable offline. */
 export const MIN_SECRET_LENGTH = 32

@@ -4,9 +4,9 @@ import { hkdfSync } from "node:crypto"
 import { CompactEncrypt, EncryptJWT, calculateJwkThumbprint, decodeProtectedHeader, jwtDecrypt } from "jose"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { JWTSessionError } from "../errors.js"
-import { decode, decodeSync, encode, encodeSync } from "./index.js"
+import { decode, encode } from "./index.js"
 import {
-  CLOCK_TOLERANCE, assertTimeClaims, decryptClaims, deriveKey, encryptClaims, nowSeconds, withTimeClaims,
+  CLOCK_TOLERANCE, assertTimeClaims, decodeSync, encodeSync, decryptClaims, deriveKey, encryptClaims, nowSeconds, withTimeClaims,
 } from "./jwe.js"
 
 const S1 = "first-secret-that-is-at-least-32-characters-long"

@@ -1,7 +1,12 @@
-// JWE compact serialisation, `dir` + A256CBC-HS512 (and A256GCM on decode), on synchronous node:crypto.
-// Keys are HKDF-SHA256(secret, salt = cookie name) as Auth.js derives them; keys and kids are cached per (secret, salt).
+// Internal session-token codec: JWE compact serialisation, `dir` + A256CBC-HS512 (and A256GCM on decode), on
+// synchronous node:crypto, and the sync encode/decode the library's hot path uses. Not a public entry: `gatehouse/jwt`
+// (index.ts) wraps it. Keys are HKDF-SHA256(secret, salt = cookie name) as Auth.js derives them, cached per (secret, salt).
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomFillSync, randomUUID, timingSafeEqual } from "node:crypto"
-import { JWTSessionError } from "../errors.js"
+import { JWTSessionError, MissingSecret } from "../errors.js"
+import type { JWT, JWTDecodeParams, JWTEncodeParams } from "../types.js"
+
+/** 30 days, the default session and token lifetime. */
+export const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
 
 type Enc = "A256CBC-HS512" | "A256GCM"
 
@@ -177,3 +182,36 @@ export function withTimeClaims(token: Record<string, unknown>, maxAge: number, n
 }
 
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000)
+
+function secretList(secret: string | string[] | undefined): string[] {
+  const list = Array.isArray(secret) ? secret : secret ? [secret] : []
+  if (list.length === 0 || list.some((s) => typeof s !== "string" || s === "")) throw new MissingSecret("A `secret` is required to encode or decode a JWT.")
+  return list
+}
+
+function assertSalt(salt: unknown): asserts salt is string {
+  if (typeof salt !== "string" || salt === "") throw new JWTSessionError("A `salt` is required: pass the session cookie name (e.g. `authjs.session-token`).")
+}
+
+/** Synchronous encode: adds `iat`, `exp`, `jti` and encrypts under the first secret. */
+export function encodeSync(params: JWTEncodeParams<Record<string, unknown>>): string {
+  const { token = {}, secret, maxAge = DEFAULT_MAX_AGE, salt } = params
+  assertSalt(salt)
+  const secrets = secretList(secret)
+  return encryptClaims(withTimeClaims(token, maxAge, nowSeconds()), secrets[0] as string, salt)
+}
+
+/**
+ * Synchronous decode: null for an empty token (checked first, as Auth.js does), else the claims and which secret
+ * opened them; throws JWTSessionError for a bad, foreign or expired token and MissingSecret without a secret.
+ */
+export function decodeSync(params: JWTDecodeParams): { payload: JWT; secretIndex: number } | null {
+  const { token, secret, salt } = params
+  if (!token) return null
+  assertSalt(salt)
+  const secrets = secretList(secret)
+  if (typeof token !== "string") throw new JWTSessionError("The token is not a string.")
+  const { payload, secretIndex } = decryptClaims(token, secrets, salt)
+  assertTimeClaims(payload, nowSeconds())
+  return { payload: payload as JWT, secretIndex }
+}
