@@ -1,7 +1,11 @@
-// Shared test helpers: a config factory, request builders and a tiny cookie jar for flow tests.
+// Shared test helpers: a config factory, request builders and the credentials sign-in steps for flow tests
+// (the cookie jar and Set-Cookie parsing live in test/support/cookies.ts).
 import { Auth } from "../src/index.js"
 import type { AuthConfig } from "../src/index.js"
 import Credentials from "../src/providers/credentials.js"
+import { CookieJar } from "./support/cookies.js"
+
+export { CookieJar, setCookies } from "./support/cookies.js"
 
 export const ORIGIN = "http://localhost:3000"
 export const SECRET = "test-secret-that-is-at-least-32-characters-long"
@@ -22,39 +26,6 @@ export function makeConfig(overrides: Partial<AuthConfig> = {}): AuthConfig {
       }),
     ],
     ...overrides,
-  }
-}
-
-/** Parses every Set-Cookie header of a response into name -> { value, attributes }. */
-export function setCookies(res: Response): Map<string, { value: string; raw: string; attrs: Record<string, string | true> }> {
-  const out = new Map<string, { value: string; raw: string; attrs: Record<string, string | true> }>()
-  for (const raw of res.headers.getSetCookie()) {
-    const [pair = "", ...rest] = raw.split(";")
-    const eq = pair.indexOf("=")
-    const name = pair.slice(0, eq).trim()
-    const value = decodeURIComponent(pair.slice(eq + 1).trim())
-    const attrs: Record<string, string | true> = {}
-    for (const part of rest) {
-      const i = part.indexOf("=")
-      if (i === -1) attrs[part.trim().toLowerCase()] = true
-      else attrs[part.slice(0, i).trim().toLowerCase()] = part.slice(i + 1).trim()
-    }
-    out.set(name, { value, raw, attrs })
-  }
-  return out
-}
-
-/** A browser-like cookie jar: remembers Set-Cookie, drops cookies with Max-Age=0 or an empty value. */
-export class CookieJar {
-  readonly cookies = new Map<string, string>()
-  store(res: Response): void {
-    for (const [name, c] of setCookies(res)) {
-      if (c.attrs["max-age"] === "0" || c.value === "") this.cookies.delete(name)
-      else this.cookies.set(name, encodeURIComponent(c.value))
-    }
-  }
-  header(): string {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ")
   }
 }
 
