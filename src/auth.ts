@@ -2,6 +2,7 @@
 import { AuthError } from "./errors.js"
 import { resolveConfig } from "./config/resolve.js"
 import { parseRequest, type AuthRequest } from "./request/parse.js"
+import { refusalOf } from "./request/refused.js"
 import { route } from "./router.js"
 import { toResponse } from "./response/build.js"
 import { configurationErrorResponse, errorResponse } from "./response/error.js"
@@ -25,6 +26,8 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   }
   let req: AuthRequest | undefined
   try {
+    const refusal = refusalOf(request)
+    if (refusal) throw refusal
     req = await parseRequest(request, resolved)
     const handler = route(req, resolved)
     return deliver(await handler())

@@ -68,9 +68,14 @@ function resolveProviders(config: AuthConfig): { list: ResolvedProvider[]; error
   const seen = new Set<string>()
   if (!Array.isArray(config.providers)) return { list, error: new InvalidEndpoints("`providers` must be an array of providers.") }
   for (const [index, entry] of config.providers.entries()) {
-    const raw = typeof entry === "function" ? entry() : entry
-    // Built-in providers carry the user's options (a custom `id` included) in `options`: merge them first, once.
-    const provider = raw && typeof raw === "object" ? withOptions(raw) : raw
+    let provider
+    try {
+      const raw = typeof entry === "function" ? entry() : entry
+      // Built-in providers carry the user's options (a custom `id` included) in `options`: merge them first, once.
+      provider = raw && typeof raw === "object" ? withOptions(raw) : raw
+    } catch (cause) {
+      return { list, error: new InvalidEndpoints(`providers[${index}] could not be created: ${cause instanceof Error ? cause.message : String(cause)}`, { cause }) }
+    }
     if (!provider || typeof provider !== "object" || typeof provider.id !== "string" || provider.id === "") {
       return { list, error: new InvalidEndpoints(`providers[${index}] has no \`id\`.`) }
     }
