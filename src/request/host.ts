@@ -12,22 +12,25 @@ function firstListValue(value: string | null): string | undefined {
 const HOST = /^[A-Za-z0-9.\-[\]:_]+$/
 
 /**
- * The request's origin and whether cookies are Secure. AUTH_URL (when set) wins over every header (HT-02);
- * with `trustHost`, `X-Forwarded-Host` (first value) and `X-Forwarded-Proto` (first value, may upgrade
- * to https, never downgrade, HT-03) describe a proxy in front; otherwise the request URL.
+ * The request's origin and whether cookies are Secure. AUTH_URL (when set) wins over every header (HT-02). With
+ * `trustHost`, a proxy in front describes the public origin: `X-Forwarded-Host` (first value) replaces the host and
+ * `X-Forwarded-Proto` (first value) may upgrade the scheme to https, with or without a forwarded host, but never
+ * downgrades one (HT-03). Otherwise the request URL.
  */
 export function resolveOrigin(url: URL, headers: Headers, config: ResolvedConfig): { origin: string; secure: boolean } {
   let origin: string
   if (config.canonicalUrl) {
     origin = config.canonicalUrl.origin
+  } else if (!config.trustHost) {
+    origin = url.origin
   } else {
-    const forwardedHost = config.trustHost ? firstListValue(headers.get("x-forwarded-host")) : undefined
+    const forwardedHost = firstListValue(headers.get("x-forwarded-host"))
+    const forwardedProto = firstListValue(headers.get("x-forwarded-proto"))?.toLowerCase()
+    const protocol = url.protocol === "https:" || forwardedProto === "https" ? "https:" : url.protocol
     if (forwardedHost === undefined) {
-      origin = url.origin
+      origin = protocol === url.protocol ? url.origin : `${protocol}//${url.host}`
     } else {
       if (!HOST.test(forwardedHost)) throw new InvalidRequest("X-Forwarded-Host is not a valid host.")
-      const forwardedProto = firstListValue(headers.get("x-forwarded-proto"))?.toLowerCase()
-      const protocol = url.protocol === "https:" || forwardedProto === "https" ? "https:" : "http:"
       try {
         origin = new URL(`${protocol}//${forwardedHost}`).origin
       } catch {
