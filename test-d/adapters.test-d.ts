@@ -4,10 +4,10 @@ import { KyselyAdapter, type Database } from "@auth/kysely-adapter"
 import type { Adapter as AuthJsAdapter } from "@auth/core/adapters"
 import { Kysely, PostgresDialect } from "kysely"
 import pg from "pg"
-import type { Adapter } from "../src/adapters/index.js"
-import { MemoryAdapter } from "../src/adapters/memory.js"
-import { PostgresAdapter } from "../src/adapters/postgres.js"
-import type { AuthConfig } from "../src/index.js"
+import type { Adapter } from "gatehouse/adapters"
+import { MemoryAdapter } from "gatehouse/adapters/memory"
+import { PostgresAdapter } from "gatehouse/adapters/postgres"
+import type { AuthConfig } from "gatehouse"
 
 declare const pool: pg.Pool
 

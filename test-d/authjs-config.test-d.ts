@@ -1,8 +1,8 @@
 // Type tests: an app's @auth/core config parts fit Gatehouse's AuthConfig unchanged (swap the import, keep the config).
 import type { AuthConfig as AuthJsConfig } from "@auth/core"
-import type { AuthConfig } from "../src/index.js"
-import GitHub from "../src/providers/github.js"
-import Credentials from "../src/providers/credentials.js"
+import type { AuthConfig } from "gatehouse"
+import GitHub from "gatehouse/providers/github"
+import Credentials from "gatehouse/providers/credentials"
 
 declare const authjs: AuthJsConfig
 export const callbacks: AuthConfig["callbacks"] = authjs.callbacks

@@ -1,10 +1,10 @@
 // Type tests (compiled by `tsc -p tsconfig.json --noEmit`, never run) for the Twitter, VK and TikTok provider
 // types: the profile shapes of the seed (§2.4-§2.6, with the real key names) are accepted, wrong enum values,
 // wrong primitive types, missing required fields and the seed's placeholder names are rejected.
-import { customFetch, type AuthConfig, type Provider } from "../src/index.js"
-import Twitter, { type TwitterLegacyProfile, type TwitterOptions, type TwitterProfile } from "../src/providers/twitter.js"
-import VK, { type VkOptions, type VkProfile } from "../src/providers/vk.js"
-import TikTok, { type TikTokError, type TikTokOptions, type TikTokProfile, type TikTokUser } from "../src/providers/tiktok.js"
+import { customFetch, type AuthConfig, type Provider } from "gatehouse"
+import Twitter, { type TwitterLegacyProfile, type TwitterOptions, type TwitterProfile } from "gatehouse/providers/twitter"
+import VK, { type VkOptions, type VkProfile } from "gatehouse/providers/vk"
+import TikTok, { type TikTokError, type TikTokOptions, type TikTokProfile, type TikTokUser } from "gatehouse/providers/tiktok"
 
 // ---------------------------------------------------------------------------------------------------------
 // Twitter / X (seed §2.4: `data` + optional `includes`; the seed's pinned post = pinned_tweet_id / includes.tweets)

@@ -1,8 +1,8 @@
 // Type tests (compiled by tsc, never run): the public API accepts Auth.js-style code and rejects misuse.
-import { Auth, raw, skipCSRFCheck, type AuthConfig, type ResponseInternal, type Session } from "../src/index.js"
-import Credentials from "../src/providers/credentials.js"
-import { decode, encode, getToken, type JWT } from "../src/jwt/index.js"
-import { AuthError, CredentialsSignin, type AnyAuthError } from "../src/errors.js"
+import { Auth, raw, skipCSRFCheck, type AuthConfig, type ResponseInternal, type Session } from "gatehouse"
+import Credentials from "gatehouse/providers/credentials"
+import { decode, encode, getToken, type JWT } from "gatehouse/jwt"
+import { AuthError, CredentialsSignin, type AnyAuthError } from "gatehouse/errors"
 
 const config: AuthConfig = {
   secret: ["new-secret-new-secret-new-secret-1", "old-secret-old-secret-old-secret-1"],
