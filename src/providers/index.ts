@@ -1,4 +1,26 @@
-// Public provider types (the generic shapes every provider file builds on).
+// Public `gatehouse/providers`: the provider types, under the same names as @auth/core/providers (each built-in
+// provider is its own subpath, `gatehouse/providers/<id>`).
+import type Credentials from "./credentials.js"
+import type GitHub from "./github.js"
+import type Google from "./google.js"
+import type TikTok from "./tiktok.js"
+import type Twitter from "./twitter.js"
+import type VK from "./vk.js"
+
 export type {
-  Provider, ProviderConfig, ProviderType, CredentialsConfig, OAuthConfigBase, EmailConfigBase, WebAuthnConfigBase,
+  AccountCallback, AppProvider, AppProviders, AuthorizationEndpointHandler, CommonProviderOptions, CredentialInput,
+  CredentialsConfig, CredentialsProviderId, EmailConfig, EmailConfigBase, EmailProviderId, EmailProviderSendVerificationRequestParams,
+  EmailProviderType, EmailUserConfig, OAuth2Config, OAuthChecks, OAuthConfig, OAuthConfigBase, OAuthEndpointType,
+  OAuthProviderButtonStyles, OAuthProviderId, OAuthUserConfig, OIDCConfig, OIDCConfigInternal, OIDCUserConfig, ProfileCallback,
+  Provider, ProviderConfig, ProviderId, ProviderType, TokenEndpointHandler, UserinfoEndpointHandler, WebAuthnConfigBase,
 } from "./types.js"
+
+/** The built-in provider functions by id. */
+export interface BuiltInProviders {
+  credentials: typeof Credentials
+  github: typeof GitHub
+  google: typeof Google
+  tiktok: typeof TikTok
+  twitter: typeof Twitter
+  vk: typeof VK
+}

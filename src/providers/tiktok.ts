@@ -39,6 +39,9 @@ export interface TikTokProfile {
   error: TikTokError
 }
 
+/** The same type under its Auth.js name (`@auth/core/providers/tiktok` exports `TiktokProfile`). */
+export type TiktokProfile = TikTokProfile
+
 export interface TikTokOptions extends OAuthUserConfig<TikTokProfile> {
   /** User-info fields to request besides open_id, avatar_url, display_name and username. */
   fields?: string[]

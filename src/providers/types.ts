@@ -1,14 +1,25 @@
-// Provider config shapes. Providers are data plus profile mapping; flow logic lives in flows/.
-import type { Awaitable, CredentialInput, TokenSet, User } from "../types.js"
+// Provider config shapes, under the names @auth/core/providers uses. Providers are data plus profile mapping; flow logic lives in flows/.
+import type { Awaitable, CredentialInput, Theme, TokenSet, User } from "../types.js"
 import type { customFetch } from "../symbols.js"
+
+export type { CredentialInput } from "../types.js"
 
 export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
 
-interface CommonProviderOptions {
+/** The fields every provider has. */
+export interface CommonProviderOptions {
   id: string
   name: string
   type: ProviderType
 }
+
+/** Ids of the built-in providers of each kind; any other string is a valid id too (see ProviderId). */
+export type CredentialsProviderId = "credentials"
+export type OAuthProviderId = "github" | "google" | "tiktok" | "twitter" | "vk"
+/** The id an e-mail provider takes unless it sets its own. */
+export type EmailProviderId = "email"
+/** Any provider id; the built-in ones are suggested by editors. */
+export type ProviderId = CredentialsProviderId | EmailProviderId | OAuthProviderId | "webauthn" | (string & {})
 
 /** A credentials provider: your `authorize` decides who the user is. */
 export interface CredentialsConfig<Fields extends Record<string, CredentialInput> = Record<string, CredentialInput>> extends CommonProviderOptions {
@@ -40,12 +51,38 @@ export type UserinfoEndpointOption =
     }) => Awaitable<Record<string, unknown>>
   }
 
+/** The object forms of the three endpoint options (Auth.js's names for them). */
+export type AuthorizationEndpointHandler = Exclude<EndpointOption, string>
+export type TokenEndpointHandler = Exclude<TokenEndpointOption, string>
+export type UserinfoEndpointHandler = Exclude<UserinfoEndpointOption, string>
+export type OAuthEndpointType = "authorization" | "token" | "userinfo"
+
 /** The checks protecting the authorization-code flow. @see RFC 7636 (pkce), RFC 6749 §10.12 (state), OIDC Core §3.1.2.1 (nonce) */
 export type OAuthCheck = "pkce" | "state" | "nonce" | "none"
+/** A provider's `checks` option. (@auth/core exports this name with an open type.) */
+export type OAuthChecks = OAuthCheck[]
 
-/** Client metadata, as registered with the authorization server. */
+// The two callbacks are declared through a method so their parameters are bivariant, as OAuthConfigBase's methods are:
+// a callback typed against @auth/core's narrower TokenSet then fits.
+/** Maps the provider's profile to the user. */
+export type ProfileCallback<P> = { callback(profile: P, tokens: TokenSet): Awaitable<User> }["callback"]
+/** Picks the token fields stored on the account row (nothing returned: no token fields are stored). */
+export type AccountCallback = { callback(tokens: TokenSet): TokenSet | undefined | void }["callback"]
+
+/** Button style of the built-in sign-in page. */
+export interface OAuthProviderButtonStyles {
+  logo?: string
+  text?: string
+  bg?: string
+  brandColor?: string
+}
+
+/**
+ * Client metadata, as registered with the authorization server. Any `token_endpoint_auth_method` type-checks (as in
+ * Auth.js); one Gatehouse does not support is refused when the config is resolved.
+ */
 export interface OAuthClientOptions {
-  token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "client_secret_jwt" | "none"
+  token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "client_secret_jwt" | "none" | (string & {})
   /** The algorithm the ID token must be signed with (default RS256). */
   id_token_signed_response_alg?: string
   [key: string]: unknown
@@ -70,8 +107,7 @@ export interface OAuthConfigBase<P = Record<string, unknown>> extends CommonProv
   profile?(profile: P, tokens: TokenSet): Awaitable<User>
   /** Picks the token fields stored on the account (database strategy). */
   account?(tokens: TokenSet): Record<string, unknown> | undefined
-  /** Button style of the built-in sign-in page. */
-  style?: { brandColor?: string; logo?: string; text?: string; bg?: string }
+  style?: OAuthProviderButtonStyles
   /** Sign a user in by e-mail when an account with this e-mail exists (unsafe unless the provider verifies e-mails). */
   allowDangerousEmailAccountLinking?: boolean
   /** Base URL of a deployment that forwards callbacks to this one (preview deployments). */
@@ -98,13 +134,71 @@ export interface OAuthConfigBase<P = Record<string, unknown>> extends CommonProv
   [key: string]: unknown
 }
 
+/** An OAuth 2 provider (`type: "oauth"`). */
+export interface OAuth2Config<P = Record<string, unknown>> extends OAuthConfigBase<P> {
+  type: "oauth"
+  checks?: Array<"pkce" | "state" | "none">
+}
+
+/** An OpenID Connect provider (`type: "oidc"`): the profile comes from the ID token unless `idToken: false`. */
+export interface OIDCConfig<P = Record<string, unknown>> extends OAuthConfigBase<P> {
+  type: "oidc"
+  checks?: Array<"pkce" | "state" | "nonce" | "none">
+  idToken?: boolean
+}
+
+export type OAuthConfig<P = Record<string, unknown>> = OIDCConfig<P> | OAuth2Config<P>
+
+/** An OIDC provider with its defaults applied: `checks` and `idToken` are always set. */
+export type OIDCConfigInternal<P = Record<string, unknown>> = OIDCConfig<P> & {
+  checks: NonNullable<OIDCConfig<P>["checks"]>
+  idToken: boolean
+}
+
+/** What `sendVerificationRequest` receives: where the link goes, who gets it, and the page theme. */
+export interface EmailProviderSendVerificationRequestParams {
+  identifier: string
+  url: string
+  expires: Date
+  provider: EmailConfig
+  token: string
+  theme: Theme
+  request: Request
+}
+
+export type EmailProviderType = "email"
+
+/** An e-mail (magic link) provider: `sendVerificationRequest` delivers the sign-in link. */
+export interface EmailConfig extends CommonProviderOptions {
+  type: "email"
+  /** The sender address. */
+  from?: string
+  /** Seconds the link stays valid. */
+  maxAge?: number
+  sendVerificationRequest(params: EmailProviderSendVerificationRequestParams): Awaitable<void>
+  /** Hashes the token before it is stored (default: the config's secret). */
+  secret?: string
+  /** For providers that send through an HTTP API. */
+  apiKey?: string
+  /** For providers that send through SMTP: a connection URL or transport options. */
+  server?: unknown
+  generateVerificationToken?(): Awaitable<string>
+  normalizeIdentifier?(identifier: string): string
+  options?: EmailUserConfig
+}
+
+/** What an e-mail provider function accepts. */
+export type EmailUserConfig = Omit<Partial<EmailConfig>, "options" | "type">
+
+// E-mail and WebAuthn sign-in have not landed: any object of their type is accepted. The index signatures are
+// `any` (not `unknown`) so interfaces such as @auth/core's EmailConfig and WebAuthnConfig fit too.
 export interface EmailConfigBase extends CommonProviderOptions {
   type: "email"
-  [key: string]: unknown
+  [key: string]: any
 }
 export interface WebAuthnConfigBase extends CommonProviderOptions {
   type: "webauthn"
-  [key: string]: unknown
+  [key: string]: any
 }
 
 /** The named keys of a type, without its string/number index signature (so Omit and Partial keep them typed). */
@@ -112,9 +206,19 @@ type KnownKeys<T> = { [K in keyof T as string extends K ? never : number extends
 
 /** What a built-in provider function accepts: everything optional (client id and secret may come from env). */
 export type OAuthUserConfig<P = Record<string, unknown>> = Partial<Omit<KnownKeys<OAuthConfigBase<P>>, "options" | "type">>
+export type OIDCUserConfig<P = Record<string, unknown>> = Partial<Omit<KnownKeys<OIDCConfig<P>>, "options" | "type">>
 
 /** `Record<string, any>` (not `unknown`): every profile interface (VkProfile, …) must fit, as in Auth.js. */
 export type ProviderConfig = CredentialsConfig | OAuthConfigBase<Record<string, any>> | EmailConfigBase | WebAuthnConfigBase
 
 /** A provider as `providers: [...]` accepts it: a config object, or a function returning one (called with no arguments). */
 export type Provider = ProviderConfig | ((options?: Record<string, unknown>) => ProviderConfig)
+
+/** The `providers` option. */
+export type AppProviders = Provider[]
+
+/** A provider as `GET /providers` lists it. */
+export interface AppProvider extends CommonProviderOptions {
+  signinUrl: string
+  callbackUrl: string
+}
