@@ -93,27 +93,25 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
         const started = await beginSignIn(config)
         const answer = await opA.authorize(started.authUrl)
         const before = { ...opA.counts }
-        const t0 = performance.now()
         const res = await callbackGet(config, answer.url, started.jar.header())
-        const elapsed = performance.now() - t0
         await expectReject(res, { type: "OAuthCallbackError", log, op: opA, before, carried: CHECK_COOKIES })
         expect(deltaCounts(before, opA.counts)).toMatchObject({ token: 1, userinfo: 0, jwks: 0, tokenRedirectTarget: 0 })
-        expect(elapsed).toBeLessThan(2500)
+        // The size cap (1 MiB) stops the read: the RP never takes the 50 MB in.
+        if (c.fault.startsWith("huge-body")) expect(opA.hugeBytesWritten, "the RP stopped reading long before 50 MB").toBeLessThan(50 * 1024 * 1024 / 4)
       })
     }
 
-    it("OA-18 hanging token endpoint with provider timeout 300 ms: REJECT(OAuthCallbackError) in about 300 ms", async () => {
+    it("OA-18 hanging token endpoint with provider timeout 300 ms: REJECT(OAuthCallbackError) by the timeout, the hanging request abandoned", async () => {
       opA.tokenFault = "hang"
       const { config, log } = setup([provider(opA, { timeout: 300 })])
       const started = await beginSignIn(config)
       const answer = await opA.authorize(started.authUrl)
       const before = { ...opA.counts }
-      const t0 = performance.now()
       const res = await callbackGet(config, answer.url, started.jar.header())
-      const elapsed = performance.now() - t0
       await expectReject(res, { type: "OAuthCallbackError", log, op: opA, before, carried: CHECK_COOKIES })
-      expect(elapsed).toBeGreaterThanOrEqual(250)
-      expect(elapsed).toBeLessThan(2000)
+      // The answer came from the configured timeout (not another failure), and the RP closed the request it gave up on.
+      expect(log.text()).toContain("did not answer within 300 ms")
+      await expect.poll(() => opA.abandonedHangs, { timeout: 5000 }).toBe(1)
     })
 
     it("OA-18 token-type-case-insensitivity: token_type \"BEARER\" is accepted", async () => {

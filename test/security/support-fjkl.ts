@@ -124,25 +124,6 @@ export function allowOf(res: Response): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Timing and memory
-
-export function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  const mid = Math.floor(s.length / 2)
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
-}
-
-export async function timeMedian(runs: number, fn: () => Promise<unknown>): Promise<number> {
-  const times: number[] = []
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now()
-    await fn()
-    times.push(performance.now() - t0)
-  }
-  return median(times)
-}
-
-// ---------------------------------------------------------------------------------------------
 // Environment
 
 const ENV_KEYS = [

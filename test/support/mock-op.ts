@@ -19,8 +19,8 @@
 // userinfo or JWKS call after a failed pre-check); `issued` holds every code, token and verifier seen, so
 // tests can assert I5 (none of them in a response body or a log).
 import { createHash, createHmac, generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { AddressInfo, Socket } from "node:net"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { type Listening, listenLocal, readBody, writeJson } from "./listen.js"
 
 /** ID token faults; each name follows the conformance module it reproduces (`oidcc-client-test-<name>`). */
 export type IdTokenFault =
@@ -122,23 +122,6 @@ function b64u(input: Buffer | string): string {
   return Buffer.from(input).toString("base64url")
 }
 
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store", ...headers })
-  res.end(JSON.stringify(body))
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length
-    if (size > 1024 * 1024) throw new Error("request body too large")
-    chunks.push(chunk as Buffer)
-  }
-  return Buffer.concat(chunks).toString("utf8")
-}
-
-/** RFC 6749 §2.3.1: client_id and secret are form-urlencoded before Basic encoding. */
 function formDecode(value: string): string {
   return decodeURIComponent(value.replace(/\+/g, " "))
 }
@@ -188,11 +171,14 @@ export class MockOp {
   readonly codes = new Map<string, IssuedCode>()
   /** Every code, token and PKCE verifier the OP issued or received: none may appear in RP output (I5). */
   readonly issued = new Set<string>()
+  /** Bytes of the huge token answers handed to the socket (the RP must stop reading long before 50 MB). */
+  hugeBytesWritten = 0
+  /** Hanging token requests the client gave up on (closed before any answer): the RP's timeout at work. */
+  abandonedHangs = 0
 
   private readonly accessTokens = new Map<string, string>()
   private readonly keys: Record<KeyId, { privateKey: KeyObject; publicKey: KeyObject; alg: "RS256" | "ES256" }>
-  private server: Server | undefined
-  private readonly sockets = new Set<Socket>()
+  private listening: Listening | undefined
   private readonly hanging = new Set<ServerResponse>()
 
   constructor(options: MockOpOptions = {}) {
@@ -217,34 +203,19 @@ export class MockOp {
   async start(): Promise<this> {
     const server = createServer((req, res) => {
       this.handle(req, res).catch((error: unknown) => {
-        if (!res.headersSent) json(res, 500, { error: "server_error", error_description: String(error) })
+        if (!res.headersSent) writeJson(res, 500, { error: "server_error", error_description: String(error) })
         else res.destroy()
       })
     })
-    server.on("connection", (socket) => {
-      this.sockets.add(socket)
-      socket.on("close", () => this.sockets.delete(socket))
-    })
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject)
-      server.listen(0, "127.0.0.1", () => resolve())
-    })
-    this.server = server
-    const { port } = server.address() as AddressInfo
-    this.origin = `http://127.0.0.1:${port}`
+    this.listening = await listenLocal(server)
+    this.origin = this.listening.origin
     this.issuer = `${this.origin}${this.issuerPath}`
     return this
   }
 
   async stop(): Promise<void> {
-    for (const res of this.hanging) res.destroy()
-    this.hanging.clear()
-    const server = this.server
-    if (!server) return
-    this.server = undefined
-    server.closeAllConnections()
-    for (const socket of this.sockets) socket.destroy()
-    await new Promise<void>((resolve) => server.close(() => resolve()))
+    this.dropHanging()
+    await this.listening?.stop()
   }
 
   /** Restores every switch and clears the records (keys stay). */
@@ -266,8 +237,16 @@ export class MockOp {
     this.counts = MockOp.zeroCounts()
     this.authorizationRequests.length = 0
     this.tokenRequests.length = 0
-    for (const res of this.hanging) res.destroy()
+    this.hugeBytesWritten = 0
+    this.abandonedHangs = 0
+    this.dropHanging()
+  }
+
+  /** Closes the hanging answers from this side (not counted as abandoned by the client). */
+  private dropHanging(): void {
+    const open = [...this.hanging]
     this.hanging.clear()
+    for (const res of open) res.destroy()
   }
 
   get endpoints(): { authorization: string; token: string; userinfo: string; jwks: string; discovery: string } {
@@ -367,10 +346,10 @@ export class MockOp {
     switch (`${req.method} ${path}`) {
       case "GET /.well-known/openid-configuration":
         this.counts.discovery++
-        return json(res, 200, this.metadata())
+        return writeJson(res, 200, this.metadata())
       case "GET /jwks":
         this.counts.jwks++
-        return json(res, 200, this.jwks(), { "Content-Type": "application/jwk-set+json" })
+        return writeJson(res, 200, this.jwks(), { "Content-Type": "application/jwk-set+json" })
       case "GET /authorize":
         this.counts.authorize++
         return this.authorizeEndpoint(url.searchParams, res)
@@ -380,13 +359,13 @@ export class MockOp {
       case "POST /token-redirect-target":
       case "GET /token-redirect-target":
         this.counts.tokenRedirectTarget++
-        return json(res, 200, { access_token: "redirected-at", token_type: "Bearer", id_token: "x.y.z" })
+        return writeJson(res, 200, { access_token: "redirected-at", token_type: "Bearer", id_token: "x.y.z" })
       case "GET /userinfo":
       case "POST /userinfo":
         this.counts.userinfo++
         return this.userinfoEndpoint(req, res)
       default:
-        return json(res, 404, { error: "not_found" })
+        return writeJson(res, 404, { error: "not_found" })
     }
   }
 
@@ -394,7 +373,7 @@ export class MockOp {
     this.authorizationRequests.push(new URLSearchParams(query))
     const redirectUri = query.get("redirect_uri")
     if (!redirectUri || query.get("client_id") !== this.clientId || query.get("response_type") !== "code") {
-      return json(res, 400, { error: "invalid_request" })
+      return writeJson(res, 400, { error: "invalid_request" })
     }
     const code = this.issueCode({
       redirectUri,
@@ -449,13 +428,15 @@ export class MockOp {
     const fail = (status: number, error: string): void => {
       record.status = status
       record.error = error
-      json(res, status, { error }, status === 401 ? { "WWW-Authenticate": 'Basic realm="mock"' } : {})
+      writeJson(res, status, { error }, status === 401 ? { "WWW-Authenticate": 'Basic realm="mock"' } : {})
     }
     // Faults that do not depend on the request.
     switch (this.tokenFault) {
       case "hang":
         this.hanging.add(res)
-        res.on("close", () => this.hanging.delete(res))
+        res.on("close", () => {
+          if (this.hanging.delete(res)) this.abandonedHangs++
+        })
         return
       case "status-500":
         record.status = 500
@@ -470,7 +451,9 @@ export class MockOp {
       case "huge-body":
       case "huge-body-declared":
         record.status = 200
-        await this.streamHuge(res, this.tokenFault === "huge-body-declared")
+        await streamHugeJson(res, { total: 50 * 1024 * 1024, declared: this.tokenFault === "huge-body-declared", head: '{"access_token":"', tail: '"}' }, (n) => {
+          this.hugeBytesWritten += n
+        })
         return
       case "invalid-grant":
         return fail(400, "invalid_grant")
@@ -515,7 +498,7 @@ export class MockOp {
         return
       case "error-in-200":
         record.status = 200
-        return json(res, 200, { error: "invalid_grant", error_description: "looks like success" })
+        return writeJson(res, 200, { error: "invalid_grant", error_description: "looks like success" })
       case "no-access-token":
         delete tokens.access_token
         break
@@ -526,35 +509,7 @@ export class MockOp {
         break
     }
     record.status = 200
-    json(res, 200, tokens)
-  }
-
-  private async streamHuge(res: ServerResponse, declare: boolean): Promise<void> {
-    const total = 50 * 1024 * 1024
-    const chunk = Buffer.alloc(64 * 1024, 0x20)
-    res.writeHead(200, { "Content-Type": "application/json", ...(declare ? { "Content-Length": String(total) } : {}) })
-    let closed = false
-    res.on("close", () => {
-      closed = true
-    })
-    let sent = 0
-    res.write("{\"access_token\":\"")
-    sent += 17
-    while (!closed && sent + chunk.length < total) {
-      sent += chunk.length
-      if (!res.write(chunk)) {
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            res.off("drain", done)
-            res.off("close", done)
-            resolve()
-          }
-          res.on("drain", done)
-          res.on("close", done)
-        })
-      }
-    }
-    if (!closed) res.end(`${" ".repeat(total - sent - 2)}"}`)
+    writeJson(res, 200, tokens)
   }
 
   private async userinfoEndpoint(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -566,7 +521,7 @@ export class MockOp {
       res.end()
       return
     }
-    json(res, 200, { ...this.userinfoClaims, sub: this.userinfoFault === "invalid-sub" ? `${sub}-other` : sub })
+    writeJson(res, 200, { ...this.userinfoClaims, sub: this.userinfoFault === "invalid-sub" ? `${sub}-other` : sub })
   }
 
   // ------------------------------------------------------------------------------------------------
@@ -690,6 +645,38 @@ export class MockOp {
     }
     return `${input}.${b64u(signature)}`
   }
+}
+
+/**
+ * Streams `total` bytes of valid-looking JSON (`head`, spaces, `tail`), with or without Content-Length, honouring
+ * back-pressure and stopping when the client leaves; `onBytes` hears of every write handed to the socket.
+ */
+export async function streamHugeJson(res: ServerResponse, o: { total: number; declared: boolean; head: string; tail: string }, onBytes: (n: number) => void = () => {}): Promise<void> {
+  const chunk = Buffer.alloc(64 * 1024, 0x20)
+  res.writeHead(200, { "Content-Type": "application/json", ...(o.declared ? { "Content-Length": String(o.total) } : {}) })
+  let closed = false
+  res.once("close", () => {
+    closed = true
+  })
+  res.write(o.head)
+  onBytes(o.head.length)
+  let sent = o.head.length
+  while (!closed && sent + chunk.length + o.tail.length <= o.total) {
+    sent += chunk.length
+    onBytes(chunk.length)
+    if (!res.write(chunk)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off("drain", done)
+          res.off("close", done)
+          resolve()
+        }
+        res.on("drain", done)
+        res.on("close", done)
+      })
+    }
+  }
+  if (!closed) res.end(`${" ".repeat(o.total - sent - o.tail.length)}${o.tail}`)
 }
 
 /** Creates and starts a mock OP. */

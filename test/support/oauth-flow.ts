@@ -218,8 +218,8 @@ export interface RejectExpectation {
   type: RejectType
   log: FlowLog
   op: MockOp
-  /** Counts snapshot taken just before the callback. */
-  before: Counts
+  /** Counts snapshot taken just before the callback (default: none since the OP's last reset). */
+  before?: Counts
   /** I3: the failure is a pre-check, so no token, userinfo or JWKS call may follow. */
   preCheck?: boolean
   /** Check cookies the request carried: the response must expire them (I4). */
@@ -237,7 +237,7 @@ export async function expectReject(res: Response, x: RejectExpectation): Promise
   expect(sessionCookieNames(res), "I1: no session cookie").toEqual([])
   expect(x.log.writes, "I2: no adapter write").toEqual([])
   // I3
-  const d = deltaCounts(x.before, x.op.counts)
+  const d = deltaCounts(x.before ?? NO_CALLS, x.op.counts)
   if (x.preCheck) expect({ token: d.token, userinfo: d.userinfo, jwks: d.jwks }, "I3: no outbound call after a failed pre-check").toEqual({ token: 0, userinfo: 0, jwks: 0 })
   expect(d.tokenRedirectTarget, "redirects are never followed").toBe(0)
   // I4
