@@ -6,7 +6,8 @@ import { Auth, createActionURL, isAuthAction, setEnvDefaults } from "../src/inde
 import type { AuthConfig } from "../src/index.js"
 import Credentials from "../src/providers/credentials.js"
 import { SECRET, alice, get, makeConfig } from "./helpers.js"
-import { isolateEnv, spyLogger } from "./security/support-fjkl.js"
+import { isolateEnv } from "./support/env.js"
+import { spyLogger } from "./support/logger.js"
 
 let restoreEnv: () => void = () => {}
 beforeEach(() => {

@@ -1,30 +1,15 @@
 // Security group E: session cookies, JWE (dir + A256CBC-HS512, HKDF key), chunks, rotation
 // (security.md 1.E, CK-01..CK-13), for the JWT session strategy with a credentials provider.
-// Forged tokens are built independently with node:crypto (support-cde.ts), not with src/.
+// Forged tokens are built independently with node:crypto (test/support/jwe-forge.ts), not with src/.
 import { createHmac, randomBytes } from "node:crypto"
 import { deflateRawSync } from "node:zlib"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
-import type { AuthConfig } from "../../src/index.js"
 import { decode, encode, getToken } from "../../src/jwt/index.js"
-import Credentials from "../../src/providers/credentials.js"
-import { alice, CookieJar, fetchCsrf, get, ORIGIN, postForm, postJson, SECRET } from "../helpers.js"
-import {
-  b64u,
-  bodyText,
-  deriveKey,
-  flipBit,
-  forgeSessionToken,
-  junkJwe,
-  kidFor,
-  nowSec,
-  sealCbcHs512,
-  sessionCookiesCleared,
-  sessionCookiesSet,
-  sessionTokenFrom,
-  setCookieList,
-  spyLogger,
-} from "./support-cde.js"
+import { type CredentialsSetup as Setup, CookieJar, alice, bob, credentialsSetup as setup, fetchCsrf, get, ORIGIN, postForm, postJson, SECRET, signIn as credentialsSignIn } from "../helpers.js"
+import { sessionCookiesCleared, sessionCookiesSet, sessionTokenFrom, setCookieList } from "../support/cookies.js"
+import { b64u, deriveKey, flipBit, forgeSessionToken, junkJwe, kidFor, nowSec, sealCbcHs512 } from "../support/jwe-forge.js"
+import { bodyText } from "../support/responses.js"
 import { countCrypto } from "../support/crypto-calls.js"
 
 // Counts the HMACs and deciphers done (CK-02, CK-11: hostile input is refused before any key is used).
@@ -32,39 +17,10 @@ vi.mock("node:crypto", async (importOriginal) => (await import("../support/crypt
 
 const SALT = "authjs.session-token"
 const HTTPS = "https://app.example"
-const bob = { id: "user-2", name: "Bob", email: "bob@example.com" }
-
-function setup(overrides: Partial<AuthConfig> = {}) {
-  const log = spyLogger()
-  const authorize = vi.fn(async (c: Record<string, unknown>) => {
-    if (c.username === "alice" && c.password === "password") return { ...alice }
-    if (c.username === "bob" && c.password === "password") return { ...bob }
-    return null
-  })
-  const signOut = vi.fn()
-  const config: AuthConfig = {
-    secret: SECRET,
-    trustHost: true,
-    basePath: "/auth",
-    providers: [
-      Credentials({
-        credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
-        authorize: authorize as never,
-      }),
-    ],
-    logger: log.logger,
-    events: { signOut: signOut as never },
-    ...overrides,
-  }
-  return { config, log, authorize, signOut }
-}
-type Setup = ReturnType<typeof setup>
-
+/** Signs `username` in (password "password") and returns the session token the browser now holds. */
 async function signIn(s: Setup, username = "alice", jar = new CookieJar(), origin = ORIGIN): Promise<{ jar: CookieJar; res: Response; token: string; csrfToken: string }> {
-  const csrfToken = await fetchCsrf(s.config, jar, origin)
-  const res = await Auth(postForm("/auth/callback/credentials", { csrfToken, username, password: "password" }, { cookie: jar.header(), origin }), s.config)
+  const { res, csrfToken } = await credentialsSignIn(s.config, { username, password: "password" }, origin, jar)
   expect(res.status).toBe(302)
-  jar.store(res)
   const token = sessionTokenFrom(res)
   expect(token, "sign-in set a session cookie").toBeTruthy()
   s.log.errors.length = 0

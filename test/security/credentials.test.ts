@@ -7,7 +7,9 @@ import type { AuthConfig } from "../../src/index.js"
 import Credentials from "../../src/providers/credentials.js"
 import { decode } from "../../src/jwt/index.js"
 import { CookieJar, ORIGIN, SECRET, alice, fetchCsrf, get, makeConfig, postForm } from "../helpers.js"
-import { expectJsonError, expectNoSessionCookie, sessionCookiesSet, spyLogger } from "./support-fjkl.js"
+import { expectNoSessionCookie, sessionCookiesSet } from "../support/cookies.js"
+import { spyLogger } from "../support/logger.js"
+import { expectJsonError } from "../support/responses.js"
 import { countCrypto } from "../support/crypto-calls.js"
 
 // Counts the hashes, HMACs and deciphers of each attempt (CR-01: the same work for an unknown user and a wrong password).

@@ -1,48 +1,20 @@
 // Security group C: CSRF (security.md 1.C, CS-01..CS-06).
 // Double-submit cookie `token|SHA-256(token+secret)`, token read only from the body (wire.md 5);
 // Gatehouse additions: no cookie on a failed check, 403 for cross-site POSTs (differences.md, CSRF).
-import { describe, expect, it, vi } from "vitest"
+import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
-import type { AuthConfig } from "../../src/index.js"
-import Credentials from "../../src/providers/credentials.js"
-import { alice, CookieJar, fetchCsrf, get, ORIGIN, postForm, postJson, SECRET } from "../helpers.js"
-import { bodyText, csrfCookieValue, sessionCookiesCleared, sessionCookiesSet, setCookieList, spyLogger } from "./support-cde.js"
+import { type CredentialsSetup as Setup, CookieJar, alice, credentialsSetup as setup, fetchCsrf, get, ORIGIN, postForm, postJson, SECRET, signIn } from "../helpers.js"
+import { sessionCookiesCleared, sessionCookiesSet, setCookieList } from "../support/cookies.js"
+import { csrfCookieValue } from "../support/jwe-forge.js"
+import { bodyText } from "../support/responses.js"
 
 const CSRF_COOKIE = "authjs.csrf-token"
 const SESSION_COOKIE = "authjs.session-token"
 
-function setup(overrides: Partial<AuthConfig> = {}) {
-  const log = spyLogger()
-  const authorize = vi.fn(async (c: Record<string, unknown>) => (c.username === "alice" && c.password === "password" ? { ...alice } : null))
-  const signOut = vi.fn()
-  const jwt = vi.fn(({ token }: { token: Record<string, unknown> }) => token)
-  const config: AuthConfig = {
-    secret: SECRET,
-    trustHost: true,
-    basePath: "/auth",
-    providers: [
-      Credentials({
-        credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
-        authorize: authorize as never,
-      }),
-    ],
-    logger: log.logger,
-    events: { signOut: signOut as never },
-    callbacks: { jwt: jwt as never },
-    ...overrides,
-  }
-  return { config, log, authorize, signOut, jwt }
-}
-
-type Setup = ReturnType<typeof setup>
-
 /** Signs alice in; returns a jar holding the session cookie and a valid CSRF cookie + token. */
 async function signedIn(s: Setup): Promise<{ jar: CookieJar; csrfToken: string }> {
-  const jar = new CookieJar()
-  const csrfToken = await fetchCsrf(s.config, jar)
-  const res = await Auth(postForm("/auth/callback/credentials", { csrfToken, username: "alice", password: "password" }, { cookie: jar.header() }), s.config)
+  const { jar, res, csrfToken } = await signIn(s.config)
   expect(res.status).toBe(302)
-  jar.store(res)
   expect(jar.cookies.has(SESSION_COOKIE)).toBe(true)
   s.authorize.mockClear()
   s.jwt.mockClear()

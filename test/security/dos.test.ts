@@ -10,7 +10,7 @@ import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
 import { encode } from "../../src/jwt/index.js"
 import { CookieJar, ORIGIN, SECRET, alice, fetchCsrf, get, makeConfig, postJson } from "../helpers.js"
-import { expectNoSessionCookie, sessionCookiesSet } from "./support-fjkl.js"
+import { expectNoSessionCookie, sessionCookiesSet } from "../support/cookies.js"
 import { countCrypto } from "../support/crypto-calls.js"
 
 vi.mock("node:crypto", async (importOriginal) => (await import("../support/crypto-calls.js")).counting(await importOriginal()))

@@ -9,7 +9,10 @@ import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
 import Credentials from "../../src/providers/credentials.js"
 import { CookieJar, alice, fetchCsrf, get, makeConfig, postForm } from "../helpers.js"
-import { cookieList, expectJsonError, expectNoSessionCookie, isolateEnv, sessionCookiesSet, spyLogger, withEnv } from "./support-fjkl.js"
+import { expectNoSessionCookie, sessionCookiesSet, setCookieList } from "../support/cookies.js"
+import { isolateEnv, withEnv } from "../support/env.js"
+import { spyLogger } from "../support/logger.js"
+import { expectJsonError } from "../support/responses.js"
 
 const EVIL = "http://evil.example"
 const APP = "https://app.example"
@@ -131,7 +134,7 @@ describe("K. host and trustHost", () => {
           })
 
           const { csrfRes, res } = await signInAt(config, origin, headers, { callbackUrl: "/dashboard" })
-          const csrfCookie = cookieList(csrfRes).find((c) => c.name.endsWith("authjs.csrf-token"))
+          const csrfCookie = setCookieList(csrfRes).find((c) => c.name.endsWith("authjs.csrf-token"))
           expect(csrfCookie?.name, label).toBe("__Host-authjs.csrf-token")
           expect(csrfCookie?.attrs.secure, label).toBe(true)
           expect(res.status, label).toBe(302)
@@ -139,7 +142,7 @@ describe("K. host and trustHost", () => {
           const session = sessionCookiesSet(res)
           expect(session.map((c) => c.name), label).toEqual(["__Secure-authjs.session-token"])
           expect(session[0]!.attrs.secure, label).toBe(true)
-          for (const c of cookieList(res)) expect(c.attrs.domain, label).toBeUndefined()
+          for (const c of setCookieList(res)) expect(c.attrs.domain, label).toBeUndefined()
 
           // A foreign callbackUrl falls back to AUTH_URL's origin, not the Host's.
           const foreign = await signInAt(config, origin, headers, { callbackUrl: `${EVIL}/steal` })
@@ -190,7 +193,7 @@ describe("K. host and trustHost", () => {
     expect(p2.credentials!.callbackUrl).toBe("https://a.example:8443/auth/callback/credentials")
     // A forwarded https upgrades a plain request: Secure cookies and https URLs.
     const { csrfRes, res } = await signInAt(config, "http://internal:3000", { "x-forwarded-host": "a.example, b.example", "x-forwarded-proto": "https, http" })
-    expect(cookieList(csrfRes).map((c) => c.name)).toContain("__Host-authjs.csrf-token")
+    expect(setCookieList(csrfRes).map((c) => c.name)).toContain("__Host-authjs.csrf-token")
     expect(res.headers.get("location")).toMatch(/^https:\/\/a\.example\/?$/)
     expect(sessionCookiesSet(res).map((c) => c.name)).toEqual(["__Secure-authjs.session-token"])
   })
@@ -205,7 +208,7 @@ describe("K. host and trustHost", () => {
     for (const headers of variants) {
       const label = JSON.stringify(headers)
       const { csrfRes, res } = await signInAt(config, APP, headers)
-      const csrfCookie = cookieList(csrfRes).find((c) => c.name.endsWith("authjs.csrf-token"))
+      const csrfCookie = setCookieList(csrfRes).find((c) => c.name.endsWith("authjs.csrf-token"))
       expect(csrfCookie?.name, label).toBe("__Host-authjs.csrf-token")
       expect(csrfCookie?.attrs.secure, label).toBe(true)
       expect(res.status, label).toBe(302)

@@ -3,36 +3,17 @@
 // sign-out, sign-in POST, the sign-in/sign-out pages, the callback-url cookie, the signIn callback)
 // must never send the browser off the origin (RFC 9700 4.11, ASVS 3.7.2).
 import fc from "fast-check"
-import { describe, expect, it, vi } from "vitest"
+import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
-import Credentials from "../../src/providers/credentials.js"
-import { alice, CookieJar, fetchCsrf, get, postForm, postJson, SECRET } from "../helpers.js"
-import { bodyText, htmlAttributeValues, resolvesTo, sessionCookiesCleared, sessionCookiesSet, setCookieList, spyLogger } from "./support-cde.js"
+import { type CredentialsSetup as Setup, CookieJar, credentialsSetup as setup, fetchCsrf, get, postForm, postJson, SECRET } from "../helpers.js"
+import { sessionCookiesCleared, sessionCookiesSet, setCookieList } from "../support/cookies.js"
+import { htmlAttributeValues, resolvesTo } from "../support/redirect-targets.js"
+import { bodyText } from "../support/responses.js"
 
 const APP = "https://app.example"
 const SESSION = "__Secure-authjs.session-token"
 const CALLBACK_COOKIE = "__Secure-authjs.callback-url"
-
-function setup(overrides: Partial<AuthConfig> = {}) {
-  const log = spyLogger()
-  const authorize = vi.fn(async (c: Record<string, unknown>) => (c.username === "alice" && c.password === "password" ? { ...alice } : null))
-  const config: AuthConfig = {
-    secret: SECRET,
-    trustHost: true,
-    basePath: "/auth",
-    providers: [
-      Credentials({
-        credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
-        authorize: authorize as never,
-      }),
-    ],
-    logger: log.logger,
-    ...overrides,
-  }
-  return { config, log, authorize }
-}
-type Setup = ReturnType<typeof setup>
 
 interface Browser {
   csrfToken: string

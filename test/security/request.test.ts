@@ -8,7 +8,9 @@ import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
 import Credentials from "../../src/providers/credentials.js"
 import { CookieJar, ORIGIN, alice, fetchCsrf, get, makeConfig, postForm } from "../helpers.js"
-import { allowOf, expectJsonError, expectMissingCsrf, expectNoSessionCookie, sessionCookiesSet, spyLogger } from "./support-fjkl.js"
+import { expectNoSessionCookie, sessionCookiesSet } from "../support/cookies.js"
+import { spyLogger } from "../support/logger.js"
+import { allowOf, expectJsonError, expectMissingCsrf } from "../support/responses.js"
 
 const CALLBACK = "/auth/callback/credentials"
 const FORM_LIMIT = 64 * 1024

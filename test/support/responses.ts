@@ -1,0 +1,38 @@
+// Checks of Gatehouse's error answers shared by the security tests: the API error body, the MissingCSRF
+// answer, the Allow header; and the body of a response read without consuming it.
+import { expect } from "vitest"
+import { expectNoSessionCookie } from "./cookies.js"
+
+export async function bodyText(res: Response): Promise<string> {
+  return await res.clone().text()
+}
+
+/** API error body `{"error": type}` with the given status (differences.md). */
+export async function expectJsonError(res: Response, status: number, type: string): Promise<void> {
+  expect(res.status).toBe(status)
+  expect(res.headers.get("content-type") ?? "").toMatch(/^application\/json/)
+  const body = (await res.clone().json()) as { error?: unknown }
+  expect(body).toMatchObject({ error: type })
+}
+
+/** MissingCSRF: 302 to `<origin>/auth/signin?error=MissingCSRF` (wire.md 5), or 403 JSON `{"error":"MissingCSRF"}`. */
+export async function expectMissingCsrf(res: Response): Promise<void> {
+  if (res.status === 403) {
+    await expectJsonError(res, 403, "MissingCSRF")
+  } else {
+    expect(res.status).toBe(302)
+    const loc = new URL(res.headers.get("location") ?? "")
+    expect(loc.pathname).toBe("/auth/signin")
+    expect(loc.searchParams.get("error")).toBe("MissingCSRF")
+  }
+  expectNoSessionCookie(res)
+}
+
+/** The `Allow` header as an upper-cased, sorted list. */
+export function allowOf(res: Response): string[] {
+  return (res.headers.get("allow") ?? "")
+    .split(",")
+    .map((m) => m.trim().toUpperCase())
+    .filter(Boolean)
+    .sort()
+}
