@@ -5,6 +5,7 @@ import type * as AuthJs from "@auth/core/providers"
 import type { TiktokProfile as AuthJsTiktokProfile } from "@auth/core/providers/tiktok"
 import type { AuthConfig } from "gatehouse"
 import type * as G from "gatehouse/providers"
+import type { Provider } from "gatehouse/providers"
 import GitHub, { type GitHubProfile } from "gatehouse/providers/github"
 import TikTok, { type TikTokProfile, type TiktokProfile } from "gatehouse/providers/tiktok"
 
@@ -50,6 +51,9 @@ export const oauthIds: Same<G.OAuthProviderId, "github" | "google" | "tiktok" | 
 export const authjsOAuthIds: Assignable<AuthJs.OAuthProviderId, G.OAuthProviderId> = false
 export const authjsEmailIds: Assignable<AuthJs.EmailProviderId, G.EmailProviderId> = false
 export const anyId: Assignable<"my-idp", G.ProviderId> = true
+// Provider takes the profile type, as Auth.js's Provider<P> does.
+export const typedProvider: Provider<GitHubProfile> = GitHub({ profile: (profile) => ({ id: String(profile.id) }) })
+export const typedProviderFits: Assignable<Provider<GitHubProfile>, G.Provider> = true
 export const builtIns: Same<keyof G.BuiltInProviders, G.CredentialsProviderId | G.OAuthProviderId> = true
 
 // ---------------------------------------------------------------------------------------------------------

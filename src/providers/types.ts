@@ -102,7 +102,7 @@ export interface OAuthConfigBase<P = Record<string, unknown>> extends CommonProv
   userinfo?: UserinfoEndpointOption
   client?: OAuthClientOptions
   /** Default `["pkce"]`; `state` is added when a redirect proxy is used. */
-  checks?: OAuthCheck[]
+  checks?: OAuthChecks
   /** Maps the provider's profile to the user; default uses sub/id, name, email, picture. */
   profile?(profile: P, tokens: TokenSet): Awaitable<User>
   /** Picks the token fields stored on the account (database strategy). */
@@ -211,8 +211,14 @@ export type OIDCUserConfig<P = Record<string, unknown>> = Partial<Omit<KnownKeys
 /** `Record<string, any>` (not `unknown`): every profile interface (VkProfile, …) must fit, as in Auth.js. */
 export type ProviderConfig = CredentialsConfig | OAuthConfigBase<Record<string, any>> | EmailConfigBase | WebAuthnConfigBase
 
-/** A provider as `providers: [...]` accepts it: a config object, or a function returning one (called with no arguments). */
-export type Provider = ProviderConfig | ((options?: Record<string, unknown>) => ProviderConfig)
+/**
+ * A provider as `providers: [...]` accepts it: a config object, or a function returning one (called with no arguments).
+ * `P` types an OAuth provider's profile, as in Auth.js's `Provider<P>`.
+ */
+export type Provider<P extends Record<string, any> = Record<string, any>> =
+  | Exclude<ProviderConfig, OAuthConfigBase<Record<string, any>>>
+  | OAuthConfigBase<P>
+  | ((options?: Record<string, unknown>) => ProviderConfig)
 
 /** The `providers` option. */
 export type AppProviders = Provider[]
