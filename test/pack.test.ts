@@ -22,8 +22,12 @@ const INTERNALS = ["publicErrorCode", "encodeSync", "decodeSync", "DEFAULT_MAX_A
 /** Optional peers some subpaths need (adapters/testing imports vitest; the postgres types mention pg), linked from the repo. */
 const LINKED_PEERS = ["vitest", "pg", "@types/node", "@types/pg"]
 
-/** Child processes get the environment without the outer npm's per-run settings (`npm test` sets npm_* variables). */
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_")))
+/**
+ * Child processes get the environment without the outer npm's per-run settings (`npm test` exports its whole config,
+ * the project's prefix included, as npm_* variables); only where packages come from is kept.
+ */
+const KEPT_NPM_SETTINGS = new Set(["npm_config_cache", "npm_config_registry", "npm_config_userconfig"])
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_") || KEPT_NPM_SETTINGS.has(k.toLowerCase())))
 const sh = (file: string, args: string[], cwd: string) => run(file, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 })
 
 let work = ""
