@@ -25,7 +25,8 @@ afterEach(() => {
 })
 
 const DAY = 86_400
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** Default session tokens: 256 CSPRNG bits, base64url (issue 15 bug 7). */
+const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/
 const OLIVIA = { id: "olivia-1", name: "Olivia", email: "Olivia@Example.COM", avatar: "https://img.example/o.png" }
 const BOB = { id: "bob-7", name: "Bob", email: "bob@example.com", avatar: "https://img.example/b.png" }
 
@@ -65,7 +66,7 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
       expect(row!.userId).toBe(user!.id)
       const cookie = sessionSetCookie(res)!
       expect(cookie.value).toBe(row!.sessionToken)
-      expect(cookie.value).toMatch(UUID)
+      expect(cookie.value).toMatch(SESSION_TOKEN)
       expect(cookie.attrs).toMatchObject({ httponly: true, samesite: "Lax", path: "/" })
       const expires = new Date(row!.expires).valueOf()
       expect(Math.abs(expires - (Date.now() + 30 * DAY * 1000))).toBeLessThan(5_000)
@@ -93,10 +94,14 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
       expect((await getSession(config, first.jar)).body?.user).toMatchObject({ email: "olivia@example.com" })
       expect((await getSession(config, second.jar)).body?.user).toMatchObject({ email: "olivia@example.com" })
 
-      // A sign-in again in an already signed-in browser (same account): its user, a fresh session.
+      // A sign-in again in an already signed-in browser (same account): its user, a fresh session, and the
+      // session it replaces is gone (CK-13, issue 15 bug 6).
+      const replaced = (await backend.sessions()).find((row) => row.sessionToken === decodeURIComponent(first.jar.cookies.get(SESSION_COOKIE)!))
+      expect(replaced).toBeDefined()
       const third = await oauthSignIn(config, idp, first.jar)
       expect(third.location).toBe(ORIGIN)
-      expect(await backend.counts()).toEqual({ users: 1, accounts: 1, sessions: 3 })
+      expect(await backend.counts()).toEqual({ users: 1, accounts: 1, sessions: 2 })
+      expect((await backend.sessions()).map((row) => row.sessionToken)).not.toContain(replaced!.sessionToken)
       expect(rec.errors).toEqual([])
     })
 
@@ -121,7 +126,8 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
       const [user] = await backend.users()
       const linked = await oauthSignIn(config, b, jar)
       expect(linked.location).toBe(ORIGIN)
-      expect(await backend.counts()).toEqual({ users: 1, accounts: 2, sessions: 2 })
+      // Linking signs in again: the session of the browser is replaced, not added to (CK-13).
+      expect(await backend.counts()).toEqual({ users: 1, accounts: 2, sessions: 1 })
       const accounts = await backend.accounts()
       expect(accounts.map((x) => [x.provider, x.providerAccountId, x.userId]).sort()).toEqual([["idpa", "olivia-1", user!.id], ["idpb", "olivia-on-b", user!.id]])
       expect(rec.of("createUser")).toHaveLength(1)
@@ -170,7 +176,7 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
     it("allowDangerousEmailAccountLinking links the new account to the user with that (verified) e-mail", async () => {
       // The first IdP vouches for the address (email_verified: true), so the local row is verified.
       const a = createIdp("idpa", { ...OLIVIA, email_verified: true })
-      const b = createIdp("idpb", { id: "olivia-on-b", name: "O.", email: "olivia@example.com" })
+      const b = createIdp("idpb", { id: "olivia-on-b", name: "O.", email: "olivia@example.com", email_verified: "true" })
       const { config, rec } = dbConfig(adapter, [a.provider(), b.provider({ allowDangerousEmailAccountLinking: true })])
       await oauthSignIn(config, a)
       const [user] = await backend.users()
@@ -417,9 +423,12 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
       const { jar, res } = await credentialsSignIn(config)
       expect(res.status).toBe(302)
       expect(res.headers.get("location")).toBe(ORIGIN)
-      expect(await backend.counts()).toEqual({ users: 1, accounts: 0, sessions: 1 })
+      // The user authorize vouched for gets a credentials account row (provider, authorize's id), so adapters
+      // that choose their own user ids find it again next time.
+      expect(await backend.counts()).toEqual({ users: 1, accounts: 1, sessions: 1 })
       const [user] = await backend.users()
       expect(user).toMatchObject({ email: alice.email, name: alice.name })
+      expect((await backend.accounts()).map((a) => [a.provider, a.type, a.providerAccountId, a.userId])).toEqual([["credentials", "credentials", alice.id, user!.id]])
       const [row] = await backend.sessions()
       expect(row!.userId).toBe(user!.id)
       expect(sessionSetCookie(res)!.value).toBe(row!.sessionToken)
@@ -427,7 +436,7 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
 
       const again = await credentialsSignIn(config)
       expect(again.res.headers.get("location")).toBe(ORIGIN)
-      expect(await backend.counts()).toEqual({ users: 1, accounts: 0, sessions: 2 })
+      expect(await backend.counts()).toEqual({ users: 1, accounts: 1, sessions: 2 })
       expect(rec.errors).toEqual([])
       expect((await getSession(config, again.jar)).body?.user).toMatchObject({ email: alice.email })
     })

@@ -1,11 +1,13 @@
 // The one place where users and accounts are found, created or linked, and where the signIn callback decides (wire.md §8.4).
+// Every flow's verified identity goes through linkIdentity(); it dedupes concurrent first sign-ins, retries a lost
+// unique-constraint race, and writes in a transaction or undoes its own writes.
 import { randomUUID } from "node:crypto"
-import { AccessDenied, OAuthAccountNotLinked } from "../errors.js"
+import { AccessDenied, AccountNotLinked, OAuthAccountNotLinked } from "../errors.js"
 import type { AdapterAccount, AdapterUser } from "../adapters/index.js"
 import { AdapterCallError, type GuardedAdapter } from "../adapters/guard.js"
 import type { ResolvedConfig } from "../config/resolve.js"
+import type { LinkOutcome, VerifiedIdentity } from "../domain.js"
 import { emitEvent } from "../events.js"
-import type { VerifiedIdentity } from "../flows/credentials.js"
 import type { AuthRequest } from "../request/parse.js"
 import { applyRedirect } from "../security/redirect.js"
 import type { Account, TokenSet } from "../types.js"
@@ -52,27 +54,24 @@ export function accountRowOf(account: Account, userId: string, config: ResolvedC
   return { ...fields, provider: account.provider, type: account.type as AdapterAccount["type"], providerAccountId: account.providerAccountId, userId }
 }
 
-/** What linking decided: the user to sign in, whether it was created now, and the writes it made (for rollback). */
-export interface LinkOutcome {
-  user: AdapterUser
-  isNewUser: boolean
-  createdUser?: AdapterUser
-  linkedAccount?: AdapterAccount
-  /** The id this sign-in asked createUser to use, known even when the call failed or timed out. */
-  pendingUserId?: string
-  /** A createUser call abandoned after a timeout, which may still complete. */
-  lateCreate?: Promise<unknown>
+/**
+ * Whether the IdP vouches for the profile's e-mail: only `email_verified` of boolean `true` or the string "true"
+ * (some IdPs send strings) counts; "false", absent or anything else is unverified.
+ */
+export function idpVerifiedEmail(profile: Record<string, unknown> | undefined): boolean {
+  const claim = profile?.email_verified
+  return claim === true || claim === "true"
 }
 
 /**
  * Finds or creates the user for a provider account:
  * existing account → its user (OAuthAccountNotLinked if another user is signed in); signed-in user + new
  * account → link; e-mail of an existing user → OAuthAccountNotLinked unless the provider allows dangerous
- * linking (and the IdP did not say the e-mail is unverified); otherwise create the user and link the account.
+ * linking and both the IdP and the local row vouch for the address; otherwise create the user and link the account.
  */
-export async function linkAccount(
+async function findOrCreate(
   adapter: GuardedAdapter, identity: VerifiedIdentity, currentUser: AdapterUser | undefined, config: ResolvedConfig,
-  writes: Partial<LinkOutcome> = {},
+  writes: Partial<LinkOutcome>,
 ): Promise<LinkOutcome> {
   const { account, user } = identity
   const existing = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
@@ -80,6 +79,7 @@ export async function linkAccount(
     if (currentUser && currentUser.id !== existing.id) throw new OAuthAccountNotLinked("This account is already linked to another user.")
     return { user: existing, isNewUser: false }
   }
+  if (account.type === "credentials") return credentialsUser(adapter, identity, config, writes)
   if (currentUser) {
     const linked = accountRowOf(account, currentUser.id, config)
     await adapter.linkAccount(linked)
@@ -93,7 +93,7 @@ export async function linkAccount(
     const allowed = provider !== undefined && "allowDangerousEmailAccountLinking" in provider && provider.allowDangerousEmailAccountLinking === true
     // Dangerous linking still needs both sides to vouch for the address: the IdP must not call it unverified,
     // and the local row must have proven it (OA-19), or a pre-registered impostor row would capture the account.
-    if (!allowed || identity.profile?.email_verified === false || !byEmail.emailVerified) {
+    if (!allowed || !idpVerifiedEmail(identity.profile) || !byEmail.emailVerified) {
       throw new OAuthAccountNotLinked("Another account already uses this e-mail. Sign in with the account you used originally.")
     }
     const linked = accountRowOf(account, byEmail.id, config)
@@ -103,21 +103,46 @@ export async function linkAccount(
   }
   const { id: _providerUserId, ...profileUser } = user
   // An address the IdP says it verified (OIDC email_verified) counts as verified here too.
-  const emailVerified = email && identity.profile?.email_verified === true ? new Date() : null
-  const id = randomUUID()
-  writes.pendingUserId = id
+  const emailVerified = email && idpVerifiedEmail(identity.profile) ? new Date() : null
+  return createAndLink(adapter, { ...profileUser, id: randomUUID(), email: email ?? null, emailVerified } as unknown as AdapterUser, identity, config, writes)
+}
+
+/** Creates the user (noting the id it asked for, so a failed or late write can be undone) and links the account to it. */
+async function createAndLink(adapter: GuardedAdapter, user: AdapterUser, identity: VerifiedIdentity, config: ResolvedConfig, writes: Partial<LinkOutcome>): Promise<LinkOutcome> {
+  writes.pendingUserId = user.id
   let created: AdapterUser
   try {
-    created = await adapter.createUser({ ...profileUser, id, email: email ?? null, emailVerified } as unknown as AdapterUser)
+    created = await adapter.createUser(user)
   } catch (error) {
     if (error instanceof AdapterCallError && error.late) writes.lateCreate = error.late
     throw error
   }
   writes.createdUser = created
-  const linked = accountRowOf(account, created.id, config)
+  const linked = accountRowOf(identity.account, created.id, config)
   await adapter.linkAccount(linked)
   writes.linkedAccount = linked
   return { user: created, isNewUser: true, createdUser: created, linkedAccount: linked }
+}
+
+/**
+ * Credentials with database sessions: `authorize` vouches for its user's id and nothing else. The user is the
+ * adapter row of that id, or the one created for it on an earlier sign-in (found through its credentials account
+ * row, so adapters that choose their own ids work). An existing user who merely has the same e-mail is never adopted:
+ * that would hand any account to whoever can make `authorize` return its address (docs/adapters.md).
+ */
+async function credentialsUser(adapter: GuardedAdapter, identity: VerifiedIdentity, config: ResolvedConfig, writes: Partial<LinkOutcome>): Promise<LinkOutcome> {
+  const { user } = identity
+  const byId = await adapter.getUser(user.id)
+  if (byId) return { user: byId, isNewUser: false }
+  // Compared and stored lower-cased, as OAuth e-mails are, so a change of case is not a way around the check.
+  const email = typeof user.email === "string" && user.email !== "" ? user.email.toLowerCase() : null
+  if (email && (await adapter.getUserByEmail(email))) {
+    throw new AccountNotLinked(
+      "`authorize` returned an id that is not in the adapter, with the e-mail of an existing user. Return that user's adapter id to sign it in.",
+    )
+  }
+  const row = { id: user.id, name: user.name ?? null, email, image: user.image ?? null, emailVerified: null } as unknown as AdapterUser
+  return createAndLink(adapter, row, identity, config, writes)
 }
 
 /** Undoes what a failed sign-in wrote, newest first; failures are logged, never thrown (the original error wins). */
@@ -158,6 +183,69 @@ export async function emitLinkEvents(outcome: LinkOutcome, identity: VerifiedIde
 }
 
 /** Whether an error came from a write that a concurrent sign-in can make fail (a unique constraint), worth one retry. */
-export function isRetryableLinkError(error: unknown): boolean {
+function isRetryableLinkError(error: unknown): boolean {
   return error instanceof AdapterCallError && !error.timedOut && (error.method === "createUser" || error.method === "linkAccount")
+}
+
+/** Attempts before giving up on a unique-constraint race with another process. */
+const LINK_ATTEMPTS = 3
+
+/** One link attempt: in the adapter's transaction when it has one, else undoing this attempt's writes on failure. */
+async function linkOnce(adapter: GuardedAdapter, identity: VerifiedIdentity, signedIn: AdapterUser | undefined, config: ResolvedConfig): Promise<LinkOutcome> {
+  if (adapter.transaction) return adapter.transaction((tx) => findOrCreate(tx, identity, signedIn, config, {}))
+  const writes: Partial<LinkOutcome> = {}
+  try {
+    return await findOrCreate(adapter, identity, signedIn, config, writes)
+  } catch (error) {
+    await rollback(adapter, writes, config)
+    throw error
+  }
+}
+
+async function linkWithRetry(adapter: GuardedAdapter, identity: VerifiedIdentity, signedIn: AdapterUser | undefined, config: ResolvedConfig): Promise<LinkOutcome> {
+  for (let i = 1; ; i++) {
+    try {
+      return await linkOnce(adapter, identity, signedIn, config)
+    } catch (error) {
+      // A concurrent sign-in (maybe another process) created the same user or account: look again shortly.
+      if (!isRetryableLinkError(error) || i >= LINK_ATTEMPTS) throw error
+      config.logger.debug("link: retrying after a conflicting write", { provider: identity.account.provider, attempt: i })
+      await new Promise((resolve) => setTimeout(resolve, 25 * i))
+    }
+  }
+}
+
+/**
+ * Concurrent first sign-ins of one provider account in this process share one link (R9: one user, one account).
+ * Keyed per adapter, so two configs with different stores never share a result.
+ */
+const inflightLinks = new WeakMap<object, Map<string, Promise<LinkOutcome>>>()
+
+/**
+ * The user a verified identity signs in as. Without an adapter (or for credentials under JWT sessions) that is the
+ * flow's own user; with one, the account is found, linked to the signed-in user (`currentUser`, asked only when
+ * needed) or created. A waiter on a concurrent identical sign-in whose attempt failed tries on its own.
+ */
+export async function linkIdentity(identity: VerifiedIdentity, currentUser: () => Promise<AdapterUser | undefined>, config: ResolvedConfig): Promise<LinkOutcome> {
+  const adapter = config.adapter
+  const isCredentials = identity.account.type === "credentials"
+  if (!adapter || (isCredentials && config.session.strategy !== "database")) return { user: identity.user, isNewUser: false }
+  const signedIn = isCredentials ? undefined : await currentUser()
+  if (signedIn) return linkWithRetry(adapter, identity, signedIn, config)
+  let perAdapter = inflightLinks.get(adapter.raw)
+  if (!perAdapter) inflightLinks.set(adapter.raw, (perAdapter = new Map()))
+  const key = `${identity.account.provider}\u0000${identity.account.providerAccountId}`
+  const shared = perAdapter.get(key)
+  if (shared) {
+    const outcome = await shared.catch(() => undefined)
+    if (outcome) return { user: outcome.user, isNewUser: false }
+    return linkWithRetry(adapter, identity, undefined, config)
+  }
+  const pending = linkWithRetry(adapter, identity, undefined, config)
+  perAdapter.set(key, pending)
+  try {
+    return await pending
+  } finally {
+    perAdapter.delete(key)
+  }
 }

@@ -1,14 +1,15 @@
-// /callback/<provider>: finish a sign-in (flows/*) -> signIn callback -> session -> redirect. No protocol code here.
+// /callback/<provider>: finish a sign-in (flows/*) -> signIn callback -> account/link -> session issue -> redirect.
+// No protocol code here; every sign-in kind shares this one path from verified identity to session.
 import { InvalidProvider } from "../errors.js"
-import { authorizeSignIn } from "../account/link.js"
+import { authorizeSignIn, emitLinkEvents, linkIdentity, rollback } from "../account/link.js"
 import type { ResolvedConfig, ResolvedProvider } from "../config/resolve.js"
+import type { LinkOutcome, VerifiedIdentity } from "../domain.js"
 import { emitEvent } from "../events.js"
-import { type VerifiedIdentity, verifyCredentials } from "../flows/credentials.js"
+import { verifyCredentials } from "../flows/credentials.js"
 import { finishOAuth } from "../flows/oauth.js"
 import { finishOAuth1 } from "../flows/oauth1.js"
 import type { AuthRequest } from "../request/parse.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
-import { establishSession } from "../session/index.js"
 import type { Cookie, ResponseInternal } from "../types.js"
 
 /** Runs the flow of the provider's kind; returns the identity and any cookies the flow itself sets or clears. */
@@ -34,7 +35,7 @@ export async function callback(req: AuthRequest, config: ResolvedConfig, provide
   const { identity, cookies } = verified
   const redirectTo = await authorizeSignIn(identity, req, config)
   if (redirectTo !== undefined) return { redirect: redirectTo, cookies }
-  const established = await establishSession(identity, req, config)
+  const established = await signInAs(identity, req, config)
   const isOAuth = identity.profile !== undefined
   await emitEvent(config, "signIn", {
     user: established.user, account: identity.account, ...(isOAuth ? { profile: identity.profile, isNewUser: established.isNewUser } : {}),
@@ -45,4 +46,22 @@ export async function callback(req: AuthRequest, config: ResolvedConfig, provide
     ? `${newUserPage}${newUserPage.includes("?") ? "&" : "?"}${new URLSearchParams({ callbackUrl })}`
     : callbackUrl
   return { redirect, cookies: [...cookies, ...established.cookies] }
+}
+
+/**
+ * Links the identity (account/link) and issues the session (session/); a failed issue undoes what linking wrote,
+ * and the createUser / linkAccount events fire only for a sign-in that completed.
+ */
+async function signInAs(identity: VerifiedIdentity, req: AuthRequest, config: ResolvedConfig): Promise<LinkOutcome & { cookies: Cookie[] }> {
+  const strategy = config.sessionStrategy
+  const outcome = await linkIdentity(identity, () => strategy.currentUser(req, config), config)
+  let cookies: Cookie[]
+  try {
+    cookies = await strategy.issue(outcome, identity, req, config)
+  } catch (error) {
+    if (config.adapter) await rollback(config.adapter, outcome, config)
+    throw error
+  }
+  await emitLinkEvents(outcome, identity, config)
+  return { ...outcome, cookies }
 }

@@ -3,7 +3,7 @@ import type { ResolvedConfig } from "../config/resolve.js"
 import type { AuthRequest } from "../request/parse.js"
 import { NO_STORE_JSON_HEADERS } from "../response/build.js"
 import { ensureCsrfToken } from "../security/csrf.js"
-import { expiredCookie } from "../session/cookie-store.js"
+import { expiredCookie } from "../cookies/policy.js"
 import type { ResponseInternal } from "../types.js"
 
 export function csrf(req: AuthRequest, config: ResolvedConfig): ResponseInternal {

@@ -1,10 +1,12 @@
 // Resolves and checks a config once per config object (WeakMap memo); the result is frozen and shared by all requests.
+import { randomBytes } from "node:crypto"
 import {
   type AuthError, InvalidEndpoints, MissingAdapter, MissingAdapterMethods, MissingAuthorize, MissingSecret,
   ExperimentalFeatureNotEnabled, UntrustedHost,
 } from "../errors.js"
 import { createLogger } from "../logger.js"
-import { defaultCookies } from "../session/cookie-store.js"
+import { cookiePolicy } from "../cookies/policy.js"
+import { type SessionStrategy, databaseStrategy, jwtStrategy } from "../session/index.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
 import type {
   AuthConfig, CallbacksOptions, CookiesOptions, EventCallbacks, JWTOptions, LoggerInstance, PagesOptions, SessionOptions, Theme,
@@ -31,6 +33,8 @@ export interface ResolvedConfig {
   readonly providers: ReadonlyMap<string, ResolvedProvider>
   readonly providerList: readonly ResolvedProvider[]
   readonly session: Readonly<SessionOptions>
+  /** How sessions are issued, read, updated and revoked: chosen once here from `session.strategy`. */
+  readonly sessionStrategy: SessionStrategy
   readonly jwt: Readonly<Partial<Pick<JWTOptions, "encode" | "decode">> & { maxAge: number }>
   readonly callbacks: Readonly<CallbacksOptions>
   readonly events: Readonly<EventCallbacks>
@@ -114,6 +118,11 @@ function checkSecrets(secret: AuthConfig["secret"]): { secrets: string[]; error?
   return { secrets }
 }
 
+/** A database session token: 256 bits from the CSPRNG, base64url (URL-safe, like the UUIDs Auth.js issues). */
+function newSessionToken(): string {
+  return randomBytes(32).toString("base64url")
+}
+
 const databaseMethods = [
   "createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "linkAccount", "createSession", "getSessionAndUser",
   "updateSession", "deleteSession",
@@ -150,22 +159,6 @@ function build(config: AuthConfig): ResolvedConfig {
   if (!error && list.some((p) => p.type === "webauthn") && !config.experimental?.enableWebAuthn) {
     error = new ExperimentalFeatureNotEnabled("WebAuthn is experimental: set `experimental.enableWebAuthn: true` to use it.")
   }
-  const cookieCache = new Map<boolean, CookiesOptions>()
-  const cookies = (secure: boolean): CookiesOptions => {
-    let hit = cookieCache.get(secure)
-    if (!hit) {
-      const defaults = defaultCookies(secure)
-      const overrides = config.cookies ?? {}
-      hit = { ...defaults }
-      for (const key of Object.keys(defaults) as (keyof CookiesOptions)[]) {
-        const o = overrides[key]
-        if (o) hit[key] = { name: o.name ?? defaults[key].name, options: { ...defaults[key].options, ...o.options } }
-      }
-      Object.freeze(hit)
-      cookieCache.set(secure, hit)
-    }
-    return hit
-  }
   const resolved: ResolvedConfig = {
     source: config,
     basePath: normaliseBasePath(config.basePath),
@@ -177,8 +170,9 @@ function build(config: AuthConfig): ResolvedConfig {
       strategy,
       maxAge,
       updateAge: config.session?.updateAge ?? 86400,
-      generateSessionToken: config.session?.generateSessionToken ?? (() => crypto.randomUUID()),
+      generateSessionToken: config.session?.generateSessionToken ?? newSessionToken,
     }),
+    sessionStrategy: strategy === "database" ? databaseStrategy : jwtStrategy,
     jwt: Object.freeze({ maxAge: config.jwt?.maxAge ?? maxAge, encode: config.jwt?.encode, decode: config.jwt?.decode }),
     callbacks: Object.freeze({ ...config.callbacks }),
     events: Object.freeze({ ...config.events }),
@@ -192,7 +186,7 @@ function build(config: AuthConfig): ResolvedConfig {
     canonicalUrl,
     useSecureCookies: config.useSecureCookies,
     error,
-    cookies,
+    cookies: cookiePolicy(config.cookies),
   }
   if (config.experimental?.enableWebAuthn) logger.warn("experimental-webauthn")
   if (config.debug) logger.warn("debug-enabled")

@@ -3,16 +3,8 @@ import { CallbackRouteError, CredentialsSignin } from "../errors.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import type { CredentialsConfig } from "../providers/types.js"
 import type { AuthRequest } from "../request/parse.js"
-import type { Account, User } from "../types.js"
-
-/** What every sign-in flow hands to the session layer: who signed in, with which account. */
-export interface VerifiedIdentity {
-  user: User & { id: string }
-  account: Account
-  profile?: Record<string, unknown>
-  /** The credentials as submitted (credentials flow only), for the signIn callback. */
-  credentials?: Record<string, string>
-}
+import type { VerifiedIdentity } from "../domain.js"
+import type { User } from "../types.js"
 
 /** The string fields of the body: what `authorize` receives (non-string JSON values are dropped, CR-04). */
 function credentialInput(req: AuthRequest): Record<string, string> {

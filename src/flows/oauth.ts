@@ -8,7 +8,7 @@ import type { AuthRequest } from "../request/parse.js"
 import { clearChecks, createChecks, decodeState, readChecks } from "../security/checks.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import type { Account, Cookie, TokenSet } from "../types.js"
-import type { VerifiedIdentity } from "./credentials.js"
+import type { VerifiedIdentity } from "../domain.js"
 
 /** This deployment's callback URL for a provider. */
 export function callbackUrlOf(req: AuthRequest, config: ResolvedConfig, p: ResolvedOAuthProvider): string {

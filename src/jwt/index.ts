@@ -1,13 +1,12 @@
 // Public `gatehouse/jwt`: encode, decode and getToken, token-compatible with @auth/core/jwt. The codec lives in jwe.ts.
 import { JWTSessionError, MissingSecret } from "../errors.js"
 import { parseCookieHeader } from "../request/cookies.js"
-import { defaultCookies, readChunked } from "../session/cookie-store.js"
+import { readChunked } from "../cookies/chunks.js"
+import { defaultCookies } from "../cookies/policy.js"
 import type { JWT, JWTDecodeParams, JWTEncodeParams } from "../types.js"
 import { decodeSync, encodeSync } from "./jwe.js"
 
 export type { JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "../types.js"
-// Kept until src/session/jwt.ts imports them from ./jwe.js (a file outside this change); not public API.
-export { decodeSync, encodeSync } from "./jwe.js"
 
 /** Encrypts a token as Auth.js does (JWE `dir` + A256CBC-HS512, HKDF key, `kid`); adds `iat`, `exp` and `jti`. */
 export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): Promise<string> {

@@ -45,7 +45,10 @@ export default function GitHub(options: GitHubOptions = {}): OAuthConfigBase<Git
           const emails = await fetch(`${userUrl.replace(/\/$/, "")}/emails`, { headers })
           if (emails.ok) {
             const list = (await emails.json()) as GitHubEmail[]
-            profile.email = (Array.isArray(list) ? list.find((e) => e.primary && e.verified)?.email : undefined) ?? null
+            const primary = Array.isArray(list) ? list.find((e) => e.primary && e.verified) : undefined
+            profile.email = primary?.email ?? null
+            // GitHub said this address is verified: pass that on, as an OIDC provider would (account linking reads it).
+            if (primary) profile.email_verified = true
           }
         }
         return profile

@@ -1,5 +1,5 @@
 // AuthResponse -> web Response: status, Location, Set-Cookie (merged once, here), JSON or HTML body.
-import { serializeCookie } from "../session/cookie-store.js"
+import { serializeCookie } from "../cookies/policy.js"
 import type { ResponseInternal } from "../types.js"
 
 export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "Content-Type": "application/json" })

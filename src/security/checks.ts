@@ -7,11 +7,9 @@ import type { ResolvedOAuthProvider } from "../config/oauth.js"
 import { assertTimeClaims, decryptClaims, encryptClaims, nowSeconds, withTimeClaims } from "../jwt/jwe.js"
 import type { AuthRequest } from "../request/parse.js"
 import type { AuthorizationChecks } from "../protocols/oauth2.js"
-import { expiredCookie } from "../session/cookie-store.js"
+import { expiredCookie, flowCookie, lifetimeOf } from "../cookies/policy.js"
 import type { Cookie, CookieOption } from "../types.js"
 
-/** Check cookies live 15 minutes, as in Auth.js. */
-export const CHECK_MAX_AGE = 900
 const STATE_SALT = "encodedState"
 
 /** Binds a check to one provider, issuer, client and redirect URI (OA-03). */
@@ -19,8 +17,9 @@ function binding(p: ResolvedOAuthProvider, redirectUri: string): string {
   return createHash("sha256").update(`${p.id}\u0000${p.issuer ?? ""}\u0000${p.clientId}\u0000${redirectUri}`).digest("base64url").slice(0, 22)
 }
 
-function seal(payload: Record<string, unknown>, config: ResolvedConfig, salt: string): string {
-  return encryptClaims(withTimeClaims(payload, CHECK_MAX_AGE, nowSeconds()), config.secrets[0] as string, salt)
+/** Seals a check value for as long as its cookie lives (the cookie policy's lifetime, user overrides included). */
+function seal(payload: Record<string, unknown>, config: ResolvedConfig, salt: string, lifetime: number): string {
+  return encryptClaims(withTimeClaims(payload, lifetime, nowSeconds()), config.secrets[0] as string, salt)
 }
 
 function unseal(value: string, config: ResolvedConfig, salt: string): Record<string, unknown> {
@@ -29,13 +28,14 @@ function unseal(value: string, config: ResolvedConfig, salt: string): Record<str
   return payload
 }
 
-function checkCookie(option: CookieOption, value: string, sameSiteNone: boolean): Cookie {
-  const options = { ...option.options, maxAge: CHECK_MAX_AGE, expires: new Date(Date.now() + CHECK_MAX_AGE * 1000) }
+/** A check cookie holding `payload` sealed under the cookie's own name (CK-04); SameSite=None for cross-site returns. */
+function checkCookie(option: CookieOption, payload: Record<string, unknown>, config: ResolvedConfig, sameSiteNone: boolean): Cookie {
+  const cookie = flowCookie(option, seal(payload, config, option.name, lifetimeOf(option)))
   if (sameSiteNone) {
-    options.sameSite = "none"
-    options.secure = true
+    cookie.options.sameSite = "none"
+    cookie.options.secure = true
   }
-  return { name: option.name, value, options }
+  return cookie
 }
 
 export interface CreatedChecks {
@@ -54,19 +54,19 @@ export async function createChecks(p: ResolvedOAuthProvider, req: AuthRequest, c
   const params: AuthorizationChecks = {}
   const cookies: Cookie[] = []
   if (p.checks.has("state")) {
-    const state = seal({ ...(proxyOrigin ? { origin: proxyOrigin } : {}), random: o.generateRandomState() }, config, STATE_SALT)
+    const state = seal({ ...(proxyOrigin ? { origin: proxyOrigin } : {}), random: o.generateRandomState() }, config, STATE_SALT, lifetimeOf(names.state))
     params.state = state
-    cookies.push(checkCookie(names.state, seal({ value: state, provider: p.id, bind }, config, names.state.name), p.formPost))
+    cookies.push(checkCookie(names.state, { value: state, provider: p.id, bind }, config, p.formPost))
   }
   if (p.checks.has("pkce")) {
     const verifier = o.generateRandomCodeVerifier()
     params.codeChallenge = await o.calculatePKCECodeChallenge(verifier)
-    cookies.push(checkCookie(names.pkceCodeVerifier, seal({ value: verifier, provider: p.id, bind }, config, names.pkceCodeVerifier.name), p.formPost))
+    cookies.push(checkCookie(names.pkceCodeVerifier, { value: verifier, provider: p.id, bind }, config, p.formPost))
   }
   if (p.checks.has("nonce")) {
     const nonce = o.generateRandomNonce()
     params.nonce = nonce
-    cookies.push(checkCookie(names.nonce, seal({ value: nonce, provider: p.id, bind }, config, names.nonce.name), p.formPost))
+    cookies.push(checkCookie(names.nonce, { value: nonce, provider: p.id, bind }, config, p.formPost))
   }
   return { params, cookies }
 }
@@ -129,7 +129,7 @@ export function decodeState(state: string, config: ResolvedConfig): { origin?: s
  */
 export function sealTemporaryCredentials(p: ResolvedOAuthProvider, req: AuthRequest, config: ResolvedConfig, redirectUri: string, token: string, tokenSecret: string): Cookie {
   const option = config.cookies(req.secure).state
-  return checkCookie(option, seal({ value: token, secret: tokenSecret, provider: p.id, bind: binding(p, redirectUri) }, config, option.name), false)
+  return checkCookie(option, { value: token, secret: tokenSecret, provider: p.id, bind: binding(p, redirectUri) }, config, false)
 }
 
 /** Reads the temporary credentials back; the callback's oauth_token must be the one sealed (fixation, O1-02). */

@@ -3,7 +3,7 @@
 import { describe, expect, it, vi } from "vitest"
 import type { ResolvedConfig } from "../config/resolve.js"
 import type { AuthRequest } from "../request/parse.js"
-import { defaultCookies } from "../session/cookie-store.js"
+import { defaultCookies } from "../cookies/policy.js"
 import { applyRedirect, defaultRedirect, resolveCallbackUrl } from "./redirect.js"
 
 const baseUrl = "http://localhost:3000"

@@ -1,10 +1,14 @@
 // Database session strategy: the cookie holds only a session token; the row lives in the adapter (wire.md §2.2, §2.9).
+import { SessionTokenError, SignOutError } from "../errors.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import type { AdapterSession, AdapterUser } from "../adapters/index.js"
 import type { GuardedAdapter } from "../adapters/guard.js"
 import type { AuthRequest } from "../request/parse.js"
-import type { Cookie } from "../types.js"
-import { expiredCookie } from "./cookie-store.js"
+import type { Cookie, Session } from "../types.js"
+import { expiredCookie } from "../cookies/policy.js"
+import { emitEvent } from "../events.js"
+import { applySessionCallback } from "./callbacks.js"
+import type { SessionAnswer, SessionStrategy } from "./index.js"
 
 export type DatabaseSessionRead =
   | { status: "absent" }
@@ -16,10 +20,19 @@ function isValidDate(value: unknown): value is Date {
   return value instanceof Date && !Number.isNaN(value.valueOf())
 }
 
+function adapterOf(config: ResolvedConfig): GuardedAdapter {
+  // The config check guarantees an adapter with the session methods under this strategy.
+  return config.adapter as GuardedAdapter
+}
+
+function sessionTokenOf(req: AuthRequest, config: ResolvedConfig): string | undefined {
+  return req.cookies[config.cookies(req.secure).sessionToken.name] || undefined
+}
+
 /** Looks the session up. Expired rows are deleted; malformed rows count as no session (DB-06). Never throws. */
 export async function readDatabaseSession(req: AuthRequest, config: ResolvedConfig): Promise<DatabaseSessionRead> {
-  const adapter = config.adapter as GuardedAdapter
-  const sessionToken = req.cookies[config.cookies(req.secure).sessionToken.name]
+  const adapter = adapterOf(config)
+  const sessionToken = sessionTokenOf(req, config)
   if (!sessionToken) return { status: "absent" }
   let found: Awaited<ReturnType<GuardedAdapter["getSessionAndUser"]>>
   try {
@@ -44,14 +57,13 @@ export async function readDatabaseSession(req: AuthRequest, config: ResolvedConf
 }
 
 /** The Set-Cookie for a database session token. */
-export function databaseSessionCookie(req: AuthRequest, config: ResolvedConfig, sessionToken: string, expires: Date): Cookie {
+function sessionCookie(req: AuthRequest, config: ResolvedConfig, sessionToken: string, expires: Date): Cookie {
   const option = config.cookies(req.secure).sessionToken
   const maxAge = Math.max(0, Math.floor((expires.valueOf() - Date.now()) / 1000))
   return { name: option.name, value: sessionToken, options: { ...option.options, maxAge, expires } }
 }
 
-/** Expires the database session cookie. */
-export function clearDatabaseSession(req: AuthRequest, config: ResolvedConfig): Cookie[] {
+function clearCookie(req: AuthRequest, config: ResolvedConfig): Cookie[] {
   return [expiredCookie(config.cookies(req.secure).sessionToken)]
 }
 
@@ -59,13 +71,13 @@ export function clearDatabaseSession(req: AuthRequest, config: ResolvedConfig): 
  * Extends a session when `updateAge` has passed since it was last extended (0 = every read). A failed update
  * still serves the session, without extending it (DB-05). Returns the new expiry, or undefined when not extended.
  */
-export async function touchDatabaseSession(session: AdapterSession, config: ResolvedConfig): Promise<Date | undefined> {
+async function touch(session: AdapterSession, config: ResolvedConfig): Promise<Date | undefined> {
   const { maxAge, updateAge } = config.session
   const lastExtended = session.expires.valueOf() - maxAge * 1000
   if (lastExtended + updateAge * 1000 > Date.now()) return undefined
   const expires = new Date(Date.now() + maxAge * 1000)
   try {
-    await (config.adapter as GuardedAdapter).updateSession({ sessionToken: session.sessionToken, expires })
+    await adapterOf(config).updateSession({ sessionToken: session.sessionToken, expires })
     return expires
   } catch (error) {
     config.logger.error(error as Error)
@@ -73,10 +85,71 @@ export async function touchDatabaseSession(session: AdapterSession, config: Reso
   }
 }
 
-/** Creates a session row for a user and returns its cookie. */
-export async function createDatabaseSession(adapter: GuardedAdapter, req: AuthRequest, config: ResolvedConfig, userId: string): Promise<{ session: AdapterSession; cookie: Cookie }> {
-  const expires = new Date(Date.now() + config.session.maxAge * 1000)
-  const session = await adapter.createSession({ sessionToken: config.session.generateSessionToken(), userId, expires })
-  const sessionExpires = session.expires instanceof Date ? session.expires : expires
-  return { session, cookie: databaseSessionCookie(req, config, session.sessionToken, sessionExpires) }
+export const databaseStrategy: SessionStrategy = {
+  name: "database",
+
+  async currentUser(req, config) {
+    const read = await readDatabaseSession(req, config)
+    return read.status === "valid" ? read.user : undefined
+  },
+
+  /**
+   * Creates the session row, then deletes the session the browser already had, whoever it belonged to, so a sign-in
+   * always ends the session it replaces (ASVS 5.0 7.2.4; docs/security.md CK-13). A failed sign-in keeps the old one.
+   */
+  async issue({ user }, _identity, req, config) {
+    const adapter = adapterOf(config)
+    const expires = new Date(Date.now() + config.session.maxAge * 1000)
+    const session = await adapter.createSession({ sessionToken: config.session.generateSessionToken(), userId: String(user.id), expires })
+    const previous = sessionTokenOf(req, config)
+    if (previous && previous !== session.sessionToken) {
+      try {
+        await adapter.deleteSession(previous)
+      } catch (error) {
+        config.logger.error(error as Error)
+      }
+    }
+    const sessionExpires = isValidDate(session.expires) ? session.expires : expires
+    return [sessionCookie(req, config, session.sessionToken, sessionExpires)]
+  },
+
+  /**
+   * Looks the row up, extends it when `updateAge` has passed (the cookie is re-set only then), and answers with the
+   * `session` callback's output. An adapter failure answers null and keeps the cookie: the session may be fine once
+   * the database is back (DB-02).
+   */
+  async read(req, config, update): Promise<SessionAnswer> {
+    const read = await readDatabaseSession(req, config)
+    if (read.status === "absent") return { session: null }
+    if (read.status === "unavailable") {
+      config.logger.error(new SessionTokenError("The session could not be read from the adapter.", { cause: read.error }))
+      return { session: null }
+    }
+    if (read.status === "invalid") return { session: null, cookies: clearCookie(req, config) }
+    const { user, session: row } = read
+    // As in Auth.js, the answer shows the row as read; an extension shows in the cookie (and the next read).
+    const extended = await touch(row, config)
+    const fallback: Session = { user: { name: user.name, email: user.email, image: user.image }, expires: row.expires.toISOString() }
+    // As in Auth.js, the callback sees the row itself (its `expires` a Date) with the user on it.
+    const session = await applySessionCallback(
+      { session: { ...row, user } as never, user, ...(update ? { newSession: update.data, trigger: "update" as const } : {}) },
+      fallback,
+      config,
+    )
+    await emitEvent(config, "session", { session } as Parameters<typeof emitEvent<"session">>[2])
+    return { session, cookies: extended ? [sessionCookie(req, config, row.sessionToken, extended)] : undefined }
+  },
+
+  /** Deletes the row (a failure is logged; the cookie is expired anyway, DB-05) and fires signOut. */
+  async revoke(req, config) {
+    const sessionToken = sessionTokenOf(req, config)
+    if (!sessionToken) return []
+    try {
+      const deleted = await adapterOf(config).deleteSession(sessionToken)
+      await emitEvent(config, "signOut", { session: deleted ?? null })
+    } catch (cause) {
+      config.logger.error(new SignOutError("The session row could not be deleted; the cookie is cleared anyway.", { cause }))
+    }
+    return clearCookie(req, config)
+  },
 }

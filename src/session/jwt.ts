@@ -1,11 +1,14 @@
-// JWT session strategy: read, issue and clear the encrypted session cookie (the only writer of session cookies).
-import { JWTSessionError } from "../errors.js"
+// JWT session strategy: the session lives in the encrypted, possibly chunked session cookie (wire.md §2.1).
+import { JWTSessionError, SignOutError } from "../errors.js"
 import type { ResolvedConfig } from "../config/resolve.js"
-import { decodeSync, encodeSync } from "../jwt/index.js"
-import { nowSeconds } from "../jwt/jwe.js"
+import { decodeSync, encodeSync, nowSeconds } from "../jwt/jwe.js"
 import type { AuthRequest } from "../request/parse.js"
-import type { Cookie, JWT, JWTDecodeParams } from "../types.js"
-import { clearChunked, readChunked, writeChunked } from "./cookie-store.js"
+import type { Cookie, JWT, JWTDecodeParams, Session } from "../types.js"
+import { clearChunked, readChunked, writeChunked } from "../cookies/chunks.js"
+import { emitEvent } from "../events.js"
+import { applyJwtCallback, applySessionCallback } from "./callbacks.js"
+import type { SessionAnswer, SessionStrategy } from "./index.js"
+import { refreshIfDue, sessionAccountOf } from "./refresh.js"
 
 export type JwtSessionRead =
   | { status: "absent" }
@@ -45,7 +48,7 @@ export function isReissueDue(token: JWT, secretIndex: number, config: ResolvedCo
 }
 
 /** Encrypts `token` into session cookie(s) replacing those the request carried; returns them and the expiry. */
-export async function issueJwtSession(token: JWT, req: AuthRequest, config: ResolvedConfig, seen: readonly string[] = []): Promise<{ cookies: Cookie[]; expires: Date }> {
+async function writeToken(token: JWT, req: AuthRequest, config: ResolvedConfig, seen: readonly string[]): Promise<{ cookies: Cookie[]; expires: Date }> {
   const option = config.cookies(req.secure).sessionToken
   const maxAge = config.jwt.maxAge
   const value = config.jwt.encode
@@ -56,7 +59,85 @@ export async function issueJwtSession(token: JWT, req: AuthRequest, config: Reso
   return { cookies, expires }
 }
 
-/** Set-Cookie headers that expire every session cookie the request carried. */
-export function clearJwtSession(req: AuthRequest, config: ResolvedConfig, seen: readonly string[]): Cookie[] {
+function clearToken(req: AuthRequest, config: ResolvedConfig, seen: readonly string[]): Cookie[] {
   return clearChunked(config.cookies(req.secure).sessionToken, seen)
+}
+
+/** Auth.js's default session shape for a token, plus the refresh error marker when refreshing failed. */
+function defaultSession(token: JWT, expires: string): Session {
+  const session: Session = { user: { name: token.name, email: token.email, image: token.picture }, expires }
+  if (token.error === "RefreshTokenError") session.error = "RefreshTokenError"
+  return session
+}
+
+export const jwtStrategy: SessionStrategy = {
+  name: "jwt",
+
+  async currentUser(req, config) {
+    if (!config.adapter) return undefined
+    const read = await readJwtSession(req, config)
+    if (read.status !== "valid" || typeof read.token.sub !== "string") return undefined
+    return (await config.adapter.getUser(read.token.sub)) ?? undefined
+  },
+
+  /** Default token `{name, email, picture, sub}` (plus the provider tokens when it refreshes them), then the `jwt` callback. */
+  async issue({ user, isNewUser }, identity, req, config) {
+    const seen = readChunked(req.cookies, config.cookies(req.secure).sessionToken.name).names
+    const { account, profile } = identity
+    const token: JWT = { name: user.name, email: user.email, picture: user.image, sub: String(user.id) }
+    const provider = config.providers.get(account.provider)
+    if (provider && (provider.type === "oauth" || provider.type === "oidc") && provider.refreshAccessToken) {
+      const kept = sessionAccountOf(account)
+      if (kept) token.account = kept
+    }
+    const final = await applyJwtCallback({ token, user, account, ...(profile ? { profile } : {}), isNewUser, trigger: isNewUser ? "signUp" : "signIn" }, config)
+    if (!final) return clearToken(req, config, seen)
+    return (await writeToken(final, req, config, seen)).cookies
+  },
+
+  /** Re-issues the cookie only when the token changed (refresh, `jwt` callback, update) or the re-issue age passed. */
+  async read(req, config, update): Promise<SessionAnswer> {
+    const read = await readJwtSession(req, config)
+    if (read.status === "absent") return { session: null }
+    if (read.status === "invalid") {
+      config.logger.error(read.error)
+      return { session: null, cookies: clearToken(req, config, read.names) }
+    }
+    let token: JWT | null = read.token
+    let changed = update !== undefined
+    if (token.account !== undefined) {
+      const refreshed = await refreshIfDue(token, config)
+      if (refreshed) {
+        token = refreshed
+        changed = true
+      }
+    }
+    if (config.callbacks.jwt) {
+      const before = JSON.stringify(token)
+      token = await applyJwtCallback(update ? { token, user: undefined as never, trigger: "update", session: update.data } : { token, user: undefined as never, session: undefined }, config)
+      if (!token) return { session: null, cookies: clearToken(req, config, read.names) }
+      changed ||= JSON.stringify(token) !== before
+    }
+    let cookies: Cookie[] | undefined
+    let expires: string
+    if (changed || isReissueDue(token, read.secretIndex, config)) {
+      const written = await writeToken(token, req, config, read.names)
+      cookies = written.cookies
+      expires = written.expires.toISOString()
+    } else {
+      expires = new Date((token.exp as number) * 1000).toISOString()
+    }
+    const base = defaultSession(token, expires)
+    const session = await applySessionCallback({ session: base as never, token, ...(update ? { newSession: update.data, trigger: "update" as const } : {}) }, base, config)
+    await emitEvent(config, "session", { session, token })
+    return { session, cookies }
+  },
+
+  async revoke(req, config) {
+    const read = await readJwtSession(req, config)
+    if (read.status === "absent") return []
+    if (read.status === "valid") await emitEvent(config, "signOut", { token: read.token })
+    else config.logger.error(new SignOutError("The session cookie could not be read; it is cleared anyway.", { cause: read.error }))
+    return clearToken(req, config, read.names)
+  },
 }

@@ -172,7 +172,7 @@ describe.each(backends)("adapter faults on $name", (backend: Backend) => {
       })
     }
 
-    for (const step of ["getUser", "createUser", "createSession"] as const) {
+    for (const step of ["getUser", "createUser", "linkAccount", "createSession"] as const) {
       it(`DB-01 throw in ${step} at a credentials sign-in (database strategy): error=Configuration, no cookie, no user left behind`, async () => {
         const { config } = dbConfig(adapter, [Credentials({ credentials: { username: {} }, authorize: async () => ({ id: "user-c1", name: "Cred", email: "cred@example.com" }) })], { adapterTimeout: TIMEOUT })
         adapter.faults.set(step, { kind: "throw" })
@@ -183,7 +183,8 @@ describe.each(backends)("adapter faults on $name", (backend: Backend) => {
         adapter.heal()
         const retry = await credentialsSignIn(config, { username: "cred" } as never)
         expect(retry.res.headers.get("location")).toBe(ORIGIN)
-        expect(await backend.counts()).toEqual({ users: 1, accounts: 0, sessions: 1 })
+        // The user and its credentials account row (provider, authorize's id).
+        expect(await backend.counts()).toEqual({ users: 1, accounts: 1, sessions: 1 })
       })
     }
 

@@ -17,7 +17,7 @@ import { CLOCK_TOLERANCE } from "../../src/jwt/jwe.js"
 import {
   authorizationHeader, baseStringUri, hmacSha1Signature, makeNonce, normalizeParameters, percentEncode, signatureBaseString,
 } from "../../src/protocols/oauth1.js"
-import { CHECK_MAX_AGE } from "../../src/security/checks.js"
+import { FLOW_COOKIE_MAX_AGE as CHECK_MAX_AGE } from "../../src/cookies/policy.js"
 import Twitter, { type TwitterOptions } from "../../src/providers/twitter.js"
 import { CookieJar, ORIGIN, SECRET, get, setCookies } from "../helpers.js"
 import {

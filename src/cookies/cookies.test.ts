@@ -1,9 +1,8 @@
 // Unit tests of cookie names, Set-Cookie serialisation (attribute order), session-cookie chunking and
 // the strict chunk reader (gap, duplicate, bare + chunked, > 50 chunks are invalid).
 import { describe, expect, it } from "vitest"
-import {
-  CHUNK_SIZE, MAX_CHUNKS, clearChunked, defaultCookies, expiredCookie, readChunked, serializeCookie, writeChunked,
-} from "./cookie-store.js"
+import { CHUNK_SIZE, MAX_CHUNKS, clearChunked, readChunked, writeChunked } from "./chunks.js"
+import { defaultCookies, expiredCookie, serializeCookie } from "./policy.js"
 
 const NAME = "authjs.session-token"
 const plain = defaultCookies(false)

@@ -1,51 +1,11 @@
-// Cookie names, __Secure-/__Host- prefixes, Set-Cookie serialisation and session-cookie chunking (wire.md §3).
-import type { Cookie, CookieOption, CookieSerializeOptions, CookiesOptions } from "../types.js"
+// Session-token chunking: a token longer than a browser allows in one cookie is split into `.0…n` cookies (wire.md §3.2).
+import type { Cookie, CookieOption, CookieSerializeOptions } from "../types.js"
+import { expiredCookie } from "./policy.js"
 
 /** Browsers allow 4096 bytes per cookie; Auth.js reserves 160 for name and attributes. */
 export const CHUNK_SIZE = 4096 - 160
 /** More chunks than this are treated as an attack, not a session (DS-01). */
 export const MAX_CHUNKS = 50
-
-/** The default cookie names and attributes for a secure (https) or plain origin. */
-export function defaultCookies(secure: boolean): CookiesOptions {
-  const prefix = secure ? "__Secure-" : ""
-  const base = { httpOnly: true, sameSite: "lax" as const, path: "/", secure }
-  return {
-    sessionToken: { name: `${prefix}authjs.session-token`, options: { ...base } },
-    callbackUrl: { name: `${prefix}authjs.callback-url`, options: { ...base } },
-    csrfToken: { name: `${secure ? "__Host-" : ""}authjs.csrf-token`, options: { ...base } },
-    pkceCodeVerifier: { name: `${prefix}authjs.pkce.code_verifier`, options: { ...base, maxAge: 900 } },
-    state: { name: `${prefix}authjs.state`, options: { ...base, maxAge: 900 } },
-    nonce: { name: `${prefix}authjs.nonce`, options: { ...base } },
-    webauthnChallenge: { name: `${prefix}authjs.challenge`, options: { ...base, maxAge: 900 } },
-  }
-}
-
-const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
-
-/** Serialises one cookie in the attribute order Auth.js uses: Max-Age; Domain; Path; Expires; HttpOnly; Secure; Partitioned; SameSite. */
-export function serializeCookie(cookie: Cookie): string {
-  const { name, value, options } = cookie
-  if (!COOKIE_NAME.test(name)) throw new TypeError(`invalid cookie name "${name}"`)
-  let out = `${name}=${encodeURIComponent(value)}`
-  if (options.maxAge !== undefined) out += `; Max-Age=${Math.floor(options.maxAge)}`
-  if (options.domain) out += `; Domain=${options.domain}`
-  if (options.path) out += `; Path=${options.path}`
-  if (options.expires) out += `; Expires=${options.expires.toUTCString()}`
-  if (options.httpOnly) out += "; HttpOnly"
-  if (options.secure) out += "; Secure"
-  if (options.partitioned) out += "; Partitioned"
-  const sameSite = options.sameSite === true ? "strict" : options.sameSite
-  if (sameSite === "lax") out += "; SameSite=Lax"
-  else if (sameSite === "strict") out += "; SameSite=Strict"
-  else if (sameSite === "none") out += "; SameSite=None"
-  return out
-}
-
-/** A cookie that deletes `name` (empty value, Max-Age=0, same attributes). */
-export function expiredCookie(option: CookieOption, name = option.name): Cookie {
-  return { name, value: "", options: { ...option.options, maxAge: 0, expires: undefined } }
-}
 
 /** The session cookie as the request carried it: the joined value and every chunk name seen. */
 export interface SessionCookieRead {

@@ -1,0 +1,81 @@
+// The one cookie policy: names, __Secure-/__Host- prefixes, attributes, per-cookie lifetimes with the user's
+// `cookies.<name>` overrides applied, and Set-Cookie serialisation (wire.md §3).
+import type { AuthConfig, Cookie, CookieOption, CookiesOptions } from "../types.js"
+
+/** How long the short-lived flow cookies (state, PKCE, nonce, WebAuthn challenge) live unless overridden: 15 minutes, as in Auth.js. */
+export const FLOW_COOKIE_MAX_AGE = 900
+
+/** The default cookie names and attributes for a secure (https) or plain origin. */
+export function defaultCookies(secure: boolean): CookiesOptions {
+  const prefix = secure ? "__Secure-" : ""
+  const base = { httpOnly: true, sameSite: "lax" as const, path: "/", secure }
+  return {
+    sessionToken: { name: `${prefix}authjs.session-token`, options: { ...base } },
+    callbackUrl: { name: `${prefix}authjs.callback-url`, options: { ...base } },
+    csrfToken: { name: `${secure ? "__Host-" : ""}authjs.csrf-token`, options: { ...base } },
+    pkceCodeVerifier: { name: `${prefix}authjs.pkce.code_verifier`, options: { ...base, maxAge: FLOW_COOKIE_MAX_AGE } },
+    state: { name: `${prefix}authjs.state`, options: { ...base, maxAge: FLOW_COOKIE_MAX_AGE } },
+    nonce: { name: `${prefix}authjs.nonce`, options: { ...base } },
+    webauthnChallenge: { name: `${prefix}authjs.challenge`, options: { ...base, maxAge: FLOW_COOKIE_MAX_AGE } },
+  }
+}
+
+const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+
+/** Serialises one cookie in the attribute order Auth.js uses: Max-Age; Domain; Path; Expires; HttpOnly; Secure; Partitioned; SameSite. */
+export function serializeCookie(cookie: Cookie): string {
+  const { name, value, options } = cookie
+  if (!COOKIE_NAME.test(name)) throw new TypeError(`invalid cookie name "${name}"`)
+  let out = `${name}=${encodeURIComponent(value)}`
+  if (options.maxAge !== undefined) out += `; Max-Age=${Math.floor(options.maxAge)}`
+  if (options.domain) out += `; Domain=${options.domain}`
+  if (options.path) out += `; Path=${options.path}`
+  if (options.expires) out += `; Expires=${options.expires.toUTCString()}`
+  if (options.httpOnly) out += "; HttpOnly"
+  if (options.secure) out += "; Secure"
+  if (options.partitioned) out += "; Partitioned"
+  const sameSite = options.sameSite === true ? "strict" : options.sameSite
+  if (sameSite === "lax") out += "; SameSite=Lax"
+  else if (sameSite === "strict") out += "; SameSite=Strict"
+  else if (sameSite === "none") out += "; SameSite=None"
+  return out
+}
+
+/** A cookie that deletes `name` (empty value, Max-Age=0, same attributes). */
+export function expiredCookie(option: CookieOption, name = option.name): Cookie {
+  return { name, value: "", options: { ...option.options, maxAge: 0, expires: undefined } }
+}
+
+/**
+ * The cookie policy of a config: for a secure (https) or plain origin, the default names and attributes with the
+ * user's `cookies.<name>` overrides merged in (name and every option, maxAge included). Computed once per origin kind.
+ */
+export function cookiePolicy(overrides: AuthConfig["cookies"] = {}): (secure: boolean) => Readonly<CookiesOptions> {
+  const cache = new Map<boolean, Readonly<CookiesOptions>>()
+  return (secure) => {
+    let hit = cache.get(secure)
+    if (!hit) {
+      const defaults = defaultCookies(secure)
+      const merged = { ...defaults }
+      for (const key of Object.keys(defaults) as (keyof CookiesOptions)[]) {
+        const o = overrides[key]
+        if (o) merged[key] = { name: o.name ?? defaults[key].name, options: { ...defaults[key].options, ...o.options } }
+      }
+      hit = Object.freeze(merged)
+      cache.set(secure, hit)
+    }
+    return hit
+  }
+}
+
+/** A short-lived flow cookie: the option's own maxAge (default 15 minutes, or the user's override) sets its expiry. */
+export function flowCookie(option: CookieOption, value: string): Cookie {
+  const maxAge = lifetimeOf(option)
+  return { name: option.name, value, options: { ...option.options, maxAge, expires: new Date(Date.now() + maxAge * 1000) } }
+}
+
+/** Seconds a flow cookie (and the sealed value inside it) stays valid: the option's maxAge, else 15 minutes. */
+export function lifetimeOf(option: CookieOption): number {
+  const maxAge = option.options.maxAge
+  return typeof maxAge === "number" && maxAge > 0 ? maxAge : FLOW_COOKIE_MAX_AGE
+}
