@@ -4,14 +4,13 @@
 // so the HTTP servers keep running on real timers.
 import { randomBytes } from "node:crypto"
 import { inspect } from "node:util"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 import { Auth } from "../src/index.js"
 import type { AuthConfig } from "../src/index.js"
 import { decode, getToken } from "../src/jwt/index.js"
 import type { OAuthConfigBase } from "../src/providers/types.js"
-import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm } from "./helpers.js"
+import { CookieJar, ORIGIN, SECRET, get } from "./helpers.js"
+import { callback, sendJson, sendRedirect, sessionToken, setup, startLocalServer, startSignIn, visitProvider } from "./support/provider-kit.js"
 
 const SESSION_COOKIE = "authjs.session-token"
 
@@ -36,17 +35,6 @@ interface RefreshServer {
   refreshGrants: { refreshToken: string | null; authorization: string | undefined; status: number; issued?: { access_token: string; refresh_token?: string } }[]
   codeGrants: number
   stop(): Promise<void>
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const c of req) chunks.push(c as Buffer)
-  return Buffer.concat(chunks).toString("utf8")
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" })
-  res.end(JSON.stringify(body))
 }
 
 async function startRefreshServer(): Promise<RefreshServer> {
@@ -76,61 +64,51 @@ async function startRefreshServer(): Promise<RefreshServer> {
     }
     return tokens
   }
-  const server = createServer((req, res) => {
-    void (async () => {
-      const url = new URL(req.url ?? "/", "http://127.0.0.1")
-      if (req.method === "GET" && url.pathname === "/authorize") {
-        const q = url.searchParams
-        const code = randomBytes(8).toString("hex")
-        codes.set(code, q.get("redirect_uri") ?? "")
-        const back = new URL(q.get("redirect_uri") ?? "")
-        back.searchParams.set("code", code)
-        if (q.has("state")) back.searchParams.set("state", q.get("state")!)
-        res.writeHead(302, { location: back.href })
-        return res.end()
+  const server = await startLocalServer(async (req, res, r) => {
+    if (r.method === "GET" && r.path === "/authorize") {
+      const code = randomBytes(8).toString("hex")
+      codes.set(code, r.query.get("redirect_uri") ?? "")
+      const back = new URL(r.query.get("redirect_uri") ?? "")
+      back.searchParams.set("code", code)
+      if (r.query.has("state")) back.searchParams.set("state", r.query.get("state")!)
+      return sendRedirect(res, r, back.href)
+    }
+    if (r.method === "POST" && r.path === "/token") {
+      const body = new URLSearchParams(r.body)
+      const expected = `Basic ${Buffer.from(`${s.clientId}:${s.clientSecret}`).toString("base64")}`
+      const clientOk = req.headers.authorization === expected
+      if (body.get("grant_type") === "refresh_token") {
+        const record: RefreshServer["refreshGrants"][number] = { refreshToken: body.get("refresh_token"), authorization: req.headers.authorization, status: 0 }
+        s.refreshGrants.push(record)
+        if (s.refreshDelayMs) await new Promise((resolve) => setTimeout(resolve, s.refreshDelayMs))
+        if (!clientOk) return sendJson(res, r, (record.status = 401), { error: "invalid_client" })
+        const rt = body.get("refresh_token") ?? ""
+        if (s.failRefresh || !refreshTokens.has(rt)) return sendJson(res, r, (record.status = 400), { error: "invalid_grant", error_description: "refresh token revoked" })
+        if (s.rotate) refreshTokens.delete(rt)
+        const tokens = issue(s.rotate)
+        s.mangleRefresh?.(tokens)
+        record.status = 200
+        record.issued = { access_token: tokens.access_token as string, ...(tokens.refresh_token ? { refresh_token: tokens.refresh_token as string } : {}) }
+        return sendJson(res, r, 200, tokens)
       }
-      if (req.method === "POST" && url.pathname === "/token") {
-        const body = new URLSearchParams(await readBody(req))
-        const expected = `Basic ${Buffer.from(`${s.clientId}:${s.clientSecret}`).toString("base64")}`
-        const clientOk = req.headers.authorization === expected
-        if (body.get("grant_type") === "refresh_token") {
-          const record: RefreshServer["refreshGrants"][number] = { refreshToken: body.get("refresh_token"), authorization: req.headers.authorization, status: 0 }
-          s.refreshGrants.push(record)
-          if (s.refreshDelayMs) await new Promise((r) => setTimeout(r, s.refreshDelayMs))
-          if (!clientOk) return json(res, (record.status = 401), { error: "invalid_client" })
-          const rt = body.get("refresh_token") ?? ""
-          if (s.failRefresh || !refreshTokens.has(rt)) return json(res, (record.status = 400), { error: "invalid_grant", error_description: "refresh token revoked" })
-          if (s.rotate) refreshTokens.delete(rt)
-          const tokens = issue(s.rotate)
-          s.mangleRefresh?.(tokens)
-          record.status = 200
-          record.issued = { access_token: tokens.access_token as string, ...(tokens.refresh_token ? { refresh_token: tokens.refresh_token as string } : {}) }
-          return json(res, 200, tokens)
-        }
-        if (body.get("grant_type") === "authorization_code") {
-          s.codeGrants++
-          if (!clientOk) return json(res, 401, { error: "invalid_client" })
-          const redirectUri = codes.get(body.get("code") ?? "")
-          codes.delete(body.get("code") ?? "")
-          if (!redirectUri || redirectUri !== body.get("redirect_uri")) return json(res, 400, { error: "invalid_grant" })
-          return json(res, 200, issue(true))
-        }
-        return json(res, 400, { error: "unsupported_grant_type" })
+      if (body.get("grant_type") === "authorization_code") {
+        s.codeGrants++
+        if (!clientOk) return sendJson(res, r, 401, { error: "invalid_client" })
+        const redirectUri = codes.get(body.get("code") ?? "")
+        codes.delete(body.get("code") ?? "")
+        if (!redirectUri || redirectUri !== body.get("redirect_uri")) return sendJson(res, r, 400, { error: "invalid_grant" })
+        return sendJson(res, r, 200, issue(true))
       }
-      if (req.method === "GET" && url.pathname === "/me") {
-        if (!/^Bearer at-/.test(req.headers.authorization ?? "")) return json(res, 401, { error: "invalid_token" })
-        return json(res, 200, { id: "u-77", name: "Rae Refresh", email: "rae@refresh.example" })
-      }
-      json(res, 404, { error: "not_found" })
-    })().catch((e: unknown) => json(res, 500, { error: String(e) }))
+      return sendJson(res, r, 400, { error: "unsupported_grant_type" })
+    }
+    if (r.method === "GET" && r.path === "/me") {
+      if (!/^Bearer at-/.test(req.headers.authorization ?? "")) return sendJson(res, r, 401, { error: "invalid_token" })
+      return sendJson(res, r, 200, { id: "u-77", name: "Rae Refresh", email: "rae@refresh.example" })
+    }
+    sendJson(res, r, 404, { error: "not_found" })
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  s.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  s.stop = () =>
-    new Promise<void>((resolve, reject) => {
-      server.close((e) => (e ? reject(e) : resolve()))
-      server.closeAllConnections()
-    })
+  s.url = server.url
+  s.stop = server.stop
   return s
 }
 
@@ -159,8 +137,6 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-type JwtCall = { token: Record<string, unknown>; account?: Record<string, unknown> | null; trigger?: string }
-
 function provider(extra: Partial<OAuthConfigBase> = {}): OAuthConfigBase {
   return {
     id: "refresher",
@@ -176,35 +152,16 @@ function provider(extra: Partial<OAuthConfigBase> = {}): OAuthConfigBase {
   }
 }
 
-function makeConfig(p: OAuthConfigBase, jwt?: (params: JwtCall) => Record<string, unknown>) {
-  const jwtCalls: JwtCall[] = []
-  const errors: Error[] = []
-  const config = {
-    secret: SECRET,
-    trustHost: true,
-    basePath: "/auth",
-    providers: [p],
-    logger: { error: (e: Error) => void errors.push(e), warn: () => {}, debug: () => {} },
-    callbacks: {
-      jwt: (params: JwtCall) => {
-        jwtCalls.push(structuredClone({ ...params, token: params.token, account: params.account ?? null }))
-        return jwt ? jwt(params) : params.token
-      },
-    },
-  } as unknown as AuthConfig
-  return { config, jwtCalls, errors }
+/** A config for the provider with a spy logger and a jwt-callback spy (test/support/provider-kit.ts). */
+function makeConfig(p: OAuthConfigBase, extra: Partial<AuthConfig> = {}) {
+  const { config, jwtCalls, log } = setup([p], extra)
+  return { config, jwtCalls, errors: log.errors }
 }
 
 async function signIn(config: AuthConfig, id = "refresher"): Promise<CookieJar> {
-  const jar = new CookieJar()
-  const csrfToken = await fetchCsrf(config, jar)
-  const start = await Auth(postForm(`/auth/signin/${id}`, { csrfToken, callbackUrl: `${ORIGIN}/` }, { cookie: jar.header() }), config)
-  jar.store(start)
-  expect(start.status).toBe(302)
-  const authorize = await fetch(start.headers.get("location")!, { redirect: "manual" })
-  const callback = new URL(authorize.headers.get("location")!)
-  const res = await Auth(get(`${callback.pathname}${callback.search}`, { cookie: jar.header() }), config)
-  jar.store(res)
+  const { jar, location } = await startSignIn(config, id, { callbackUrl: `${ORIGIN}/` })
+  expect(location).toBeDefined()
+  const res = await callback(config, await visitProvider(location!), jar)
   expect(res.headers.get("location")).toBe(`${ORIGIN}/`)
   expect(jar.cookies.has(SESSION_COOKIE)).toBe(true)
   return jar
@@ -216,10 +173,6 @@ async function reissued(res: Response): Promise<Record<string, unknown> | undefi
   if (!line) return undefined
   const value = decodeURIComponent(line.slice(SESSION_COOKIE.length + 1, line.indexOf(";")))
   return (await decode({ token: value, secret: SECRET, salt: SESSION_COOKIE })) as Record<string, unknown>
-}
-
-async function tokenIn(jar: CookieJar): Promise<Record<string, unknown>> {
-  return (await decode({ token: decodeURIComponent(jar.cookies.get(SESSION_COOKIE)!), secret: SECRET, salt: SESSION_COOKIE })) as Record<string, unknown>
 }
 
 function sessionRequest(jar: CookieJar): Request {
@@ -238,7 +191,7 @@ describe("refreshAccessToken: true", () => {
   it("stores the provider tokens in the session token at sign-in; nothing is refreshed while the access token is valid", async () => {
     const { config, errors } = makeConfig(provider())
     const jar = await signIn(config)
-    const token = await tokenIn(jar)
+    const token = await sessionToken(jar)
     const account = token.account as Account
     expect(account).toMatchObject({ provider: "refresher", providerAccountId: "u-77", token_type: "bearer", scope: "read" })
     expect(account.access_token).toMatch(/^at-/)
@@ -261,7 +214,7 @@ describe("refreshAccessToken: true", () => {
   it("20 concurrent /session reads after expiry: exactly one refresh_token grant, every response carries the refreshed token", async () => {
     const { config, jwtCalls, errors } = makeConfig(provider())
     const jar = await signIn(config)
-    const before = (await tokenIn(jar)).account as Account
+    const before = (await sessionToken(jar)).account as Account
 
     advance(3600 + 5)
     srv.refreshDelayMs = 80
@@ -311,11 +264,11 @@ describe("refreshAccessToken: true", () => {
   it("rotated refresh tokens are stored and used for the next refresh; a non-rotating server keeps the old one", async () => {
     const { config, errors } = makeConfig(provider())
     const jar = await signIn(config)
-    const first = (await tokenIn(jar)).account as Account
+    const first = (await sessionToken(jar)).account as Account
 
     advance(3700)
     jar.store(await Auth(sessionRequest(jar), config))
-    const second = (await tokenIn(jar)).account as Account
+    const second = (await sessionToken(jar)).account as Account
     expect(second.refresh_token).toBe(srv.refreshGrants[0]!.issued!.refresh_token)
     expect(second.refresh_token).not.toBe(first.refresh_token)
 
@@ -325,7 +278,7 @@ describe("refreshAccessToken: true", () => {
       [first.refresh_token, 200],
       [second.refresh_token, 200],
     ])
-    const third = (await tokenIn(jar)).account as Account
+    const third = (await sessionToken(jar)).account as Account
     expect(third.access_token).toBe(srv.refreshGrants[1]!.issued!.access_token)
     expect(third.refresh_token).toBe(srv.refreshGrants[1]!.issued!.refresh_token)
 
@@ -333,7 +286,7 @@ describe("refreshAccessToken: true", () => {
     srv.rotate = false
     advance(3700)
     jar.store(await Auth(sessionRequest(jar), config))
-    const fourth = (await tokenIn(jar)).account as Account
+    const fourth = (await sessionToken(jar)).account as Account
     expect(srv.refreshGrants).toHaveLength(3)
     expect(fourth.access_token).toBe(srv.refreshGrants[2]!.issued!.access_token)
     expect(fourth.refresh_token).toBe(third.refresh_token)
@@ -343,7 +296,7 @@ describe("refreshAccessToken: true", () => {
   it("a failing refresh (400 invalid_grant): error RefreshTokenError on the session, logged, session kept; a later successful refresh clears it", async () => {
     const { config, errors } = makeConfig(provider())
     const jar = await signIn(config)
-    const before = (await tokenIn(jar)).account as Account
+    const before = (await sessionToken(jar)).account as Account
 
     advance(3700)
     srv.failRefresh = true
@@ -401,7 +354,7 @@ describe("refreshAccessToken: true", () => {
     srv.mangleRefresh = (tokens) => void delete tokens.expires_in
     jar.store(await Auth(sessionRequest(jar), config))
     expect(srv.refreshGrants).toHaveLength(1)
-    const account = (await tokenIn(jar)).account as Account
+    const account = (await sessionToken(jar)).account as Account
     expect(account.access_token).toBe(srv.refreshGrants[0]!.issued!.access_token)
     // The expiry is unknown now (as at a sign-in without expires_in); it must not stay the old, past one.
     expect.soft(account.expires_at === undefined || account.expires_at > Date.now() / 1000 + 30, `expires_at ${account.expires_at} is past (now ${Math.floor(Date.now() / 1000)})`).toBe(true)
@@ -416,7 +369,7 @@ describe("refreshAccessToken: true", () => {
   it("I5: the logged RefreshTokenError holds none of the provider's tokens, at any depth of its cause chain", async () => {
     const { config, errors } = makeConfig(provider())
     const jar = await signIn(config)
-    const before = (await tokenIn(jar)).account as Account
+    const before = (await sessionToken(jar)).account as Account
     advance(3700)
     // A 200 answer oauth4webapi refuses (no token_type): its error carries the whole body as `cause`.
     srv.mangleRefresh = (tokens) => void delete tokens.token_type
@@ -432,20 +385,24 @@ describe("refreshAccessToken: true", () => {
   })
 
   it("a provider without refreshAccessToken never refreshes (even with an expired token.account the jwt callback stored)", async () => {
-    const { config, errors } = makeConfig(provider({ refreshAccessToken: false }), ({ token, account }) => {
-      if (account) {
-        token.account = {
-          provider: account.provider,
-          providerAccountId: account.providerAccountId,
-          access_token: account.access_token,
-          refresh_token: account.refresh_token,
-          expires_at: account.expires_at,
-        }
-      }
-      return token
+    const { config, errors } = makeConfig(provider({ refreshAccessToken: false }), {
+      callbacks: {
+        jwt: ({ token, account }) => {
+          if (account) {
+            token.account = {
+              provider: account.provider,
+              providerAccountId: account.providerAccountId,
+              access_token: account.access_token,
+              refresh_token: account.refresh_token,
+              expires_at: account.expires_at,
+            }
+          }
+          return token
+        },
+      },
     })
     const jar = await signIn(config)
-    expect(((await tokenIn(jar)).account as Account).refresh_token).toMatch(/^rt-/)
+    expect(((await sessionToken(jar)).account as Account).refresh_token).toMatch(/^rt-/)
 
     advance(7200)
     const res = await Auth(sessionRequest(jar), config)
@@ -459,7 +416,7 @@ describe("refreshAccessToken: true", () => {
   it("without the option nothing is stored in the token either", async () => {
     const { config } = makeConfig(provider({ refreshAccessToken: false }))
     const jar = await signIn(config)
-    expect((await tokenIn(jar)).account).toBeUndefined()
+    expect((await sessionToken(jar)).account).toBeUndefined()
     advance(7200)
     await Auth(sessionRequest(jar), config)
     expect(srv.refreshGrants).toHaveLength(0)

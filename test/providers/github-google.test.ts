@@ -5,21 +5,18 @@
 //   `authorization/token/userinfo: { url }`, which must keep GitHub's own `userinfo.request` hook (deep merge).
 // - Google: `Google({ issuer })` against the mock OP (test/support/mock-op.ts): the profile is the ID token.
 import { createHash, randomBytes } from "node:crypto"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
-import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
-import { decode } from "../../src/jwt/index.js"
 import GitHub from "../../src/providers/github.js"
 import Google from "../../src/providers/google.js"
 import type { OAuthConfigBase } from "../../src/providers/types.js"
 import { resolveOAuthProvider } from "../../src/config/oauth.js"
 import { clearDiscoveryCache } from "../../src/protocols/oauth2.js"
-import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm } from "../helpers.js"
+import { ORIGIN } from "../helpers.js"
 import { startMockOp, type MockOp } from "../support/mock-op.js"
-
-const APP_PAGE = `${ORIGIN}/dashboard`
+import {
+  APP_PAGE, callback, logged, sendJson, sendRedirect, sendText, sessionOf, sessionToken, setup, startLocalServer, startSignIn, visitProvider,
+} from "../support/provider-kit.js"
 
 // ---------------------------------------------------------------------------------------------
 // A local "GitHub"
@@ -42,17 +39,6 @@ interface FakeGitHub {
   stop(): Promise<void>
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const c of req) chunks.push(c as Buffer)
-  return Buffer.concat(chunks).toString("utf8")
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8" })
-  res.end(JSON.stringify(body))
-}
-
 async function startFakeGitHub(): Promise<FakeGitHub> {
   const codes = new Map<string, { login: string; redirectUri: string; challenge?: string }>()
   const tokens = new Map<string, string>() // access token -> login
@@ -67,86 +53,75 @@ async function startFakeGitHub(): Promise<FakeGitHub> {
     apiRequests: [],
     stop: async () => {},
   }
-  const server: Server = createServer((req, res) => {
-    void (async () => {
-      const url = new URL(req.url ?? "/", "http://127.0.0.1")
-      if (req.method === "GET" && url.pathname === "/login/oauth/authorize") {
-        const q = url.searchParams
-        gh.authorizeRequests.push(q)
-        const redirectUri = q.get("redirect_uri") ?? ""
-        if (q.get("client_id") !== gh.clientId || redirectUri !== `${ORIGIN}/auth/callback/github`) return json(res, 400, { error: "redirect_uri_mismatch" })
-        const code = randomBytes(10).toString("hex")
-        codes.set(code, { login: gh.login, redirectUri, ...(q.get("code_challenge") ? { challenge: q.get("code_challenge")! } : {}) })
-        const back = new URL(redirectUri)
-        back.searchParams.set("code", code)
-        if (q.has("state")) back.searchParams.set("state", q.get("state")!)
-        res.writeHead(302, { location: back.href })
-        return res.end()
+  const server = await startLocalServer((req, res, r) => {
+    if (r.method === "GET" && r.path === "/login/oauth/authorize") {
+      const q = r.query
+      gh.authorizeRequests.push(q)
+      const redirectUri = q.get("redirect_uri") ?? ""
+      if (q.get("client_id") !== gh.clientId || redirectUri !== `${ORIGIN}/auth/callback/github`) return sendJson(res, r, 400, { error: "redirect_uri_mismatch" })
+      const code = randomBytes(10).toString("hex")
+      codes.set(code, { login: gh.login, redirectUri, ...(q.get("code_challenge") ? { challenge: q.get("code_challenge")! } : {}) })
+      const back = new URL(redirectUri)
+      back.searchParams.set("code", code)
+      if (q.has("state")) back.searchParams.set("state", q.get("state")!)
+      return sendRedirect(res, r, back.href)
+    }
+    if (r.method === "POST" && r.path === "/login/oauth/access_token") {
+      const body = new URLSearchParams(r.body)
+      const accept = req.headers.accept
+      const record: FakeGitHub["tokenRequests"][number] = { accept, authorization: req.headers.authorization, body, answeredAs: "error" }
+      gh.tokenRequests.push(record)
+      // GitHub takes the client credentials as Basic auth or in the body.
+      let id = body.get("client_id")
+      let secret = body.get("client_secret")
+      const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? "")?.[1]
+      if (basic) {
+        const decoded = Buffer.from(basic, "base64").toString("utf8")
+        const i = decoded.indexOf(":")
+        id = decodeURIComponent(decoded.slice(0, i).replace(/\+/g, " "))
+        secret = decodeURIComponent(decoded.slice(i + 1).replace(/\+/g, " "))
       }
-      if (req.method === "POST" && url.pathname === "/login/oauth/access_token") {
-        const body = new URLSearchParams(await readBody(req))
-        const accept = req.headers.accept
-        const record: FakeGitHub["tokenRequests"][number] = { accept, authorization: req.headers.authorization, body, answeredAs: "error" }
-        gh.tokenRequests.push(record)
-        // GitHub takes the client credentials as Basic auth or in the body.
-        let id = body.get("client_id")
-        let secret = body.get("client_secret")
-        const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? "")?.[1]
-        if (basic) {
-          const decoded = Buffer.from(basic, "base64").toString("utf8")
-          const i = decoded.indexOf(":")
-          id = decodeURIComponent(decoded.slice(0, i).replace(/\+/g, " "))
-          secret = decodeURIComponent(decoded.slice(i + 1).replace(/\+/g, " "))
-        }
-        const grant = codes.get(body.get("code") ?? "")
-        codes.delete(body.get("code") ?? "")
-        let answer: Record<string, string>
-        let ok = false
-        if (id !== gh.clientId || secret !== gh.clientSecret) answer = { error: "incorrect_client_credentials" }
-        else if (!grant || grant.redirectUri !== body.get("redirect_uri")) answer = { error: "bad_verification_code" }
-        else if (grant.challenge && createHash("sha256").update(body.get("code_verifier") ?? "").digest("base64url") !== grant.challenge) answer = { error: "bad_verification_code" }
-        else {
-          const accessToken = `gho_${randomBytes(16).toString("hex")}`
-          tokens.set(accessToken, grant.login)
-          answer = { access_token: accessToken, token_type: "bearer", scope: "read:user,user:email" }
-          ok = true
-        }
-        // Like GitHub: errors come with 200, and JSON only when asked for (else form-encoded).
-        if (accept?.includes("application/json")) {
-          if (ok) record.answeredAs = "json"
-          return json(res, 200, answer)
-        }
-        if (ok) record.answeredAs = "form"
-        res.writeHead(200, { "content-type": "application/x-www-form-urlencoded; charset=utf-8" })
-        return res.end(new URLSearchParams(answer).toString())
+      const grant = codes.get(body.get("code") ?? "")
+      codes.delete(body.get("code") ?? "")
+      let answer: Record<string, string>
+      let ok = false
+      if (id !== gh.clientId || secret !== gh.clientSecret) answer = { error: "incorrect_client_credentials" }
+      else if (!grant || grant.redirectUri !== body.get("redirect_uri")) answer = { error: "bad_verification_code" }
+      else if (grant.challenge && createHash("sha256").update(body.get("code_verifier") ?? "").digest("base64url") !== grant.challenge) answer = { error: "bad_verification_code" }
+      else {
+        const accessToken = `gho_${randomBytes(16).toString("hex")}`
+        tokens.set(accessToken, grant.login)
+        answer = { access_token: accessToken, token_type: "bearer", scope: "read:user,user:email" }
+        ok = true
       }
-      // api.github.com paths under /api (GitHub Enterprise Server: /api/v3).
-      const rawPath = url.pathname
-      if (url.pathname.startsWith("/api/v3/")) url.pathname = url.pathname.replace("/api/v3/", "/api/")
-      if (req.method === "GET" && (url.pathname === "/api/user" || url.pathname === "/api/user/emails")) {
-        const authorization = req.headers.authorization
-        const userAgent = req.headers["user-agent"]
-        const token = /^Bearer (.+)$/.exec(authorization ?? "")?.[1]
-        const login = token ? tokens.get(token) : undefined
-        const record = { path: rawPath, authorization, userAgent, status: 0 }
-        gh.apiRequests.push(record)
-        // api.github.com refuses requests without a User-Agent.
-        if (!userAgent) return json(res, (record.status = 403), { message: "Request forbidden by administrative rules. Please make sure your request has a User-Agent header" })
-        const user = login ? gh.users.get(login) : undefined
-        if (!user) return json(res, (record.status = 401), { message: "Bad credentials" })
-        record.status = 200
-        return json(res, 200, url.pathname === "/api/user" ? user.profile : user.emails)
+      // Like GitHub: errors come with 200, and JSON only when asked for (else form-encoded).
+      if (accept?.includes("application/json")) {
+        if (ok) record.answeredAs = "json"
+        return sendJson(res, r, 200, answer)
       }
-      json(res, 404, { message: "Not Found" })
-    })().catch((e: unknown) => json(res, 500, { message: String(e) }))
+      if (ok) record.answeredAs = "form"
+      return sendText(res, r, 200, new URLSearchParams(answer).toString(), "application/x-www-form-urlencoded; charset=utf-8")
+    }
+    // api.github.com paths under /api (GitHub Enterprise Server: /api/v3).
+    const path = r.path.startsWith("/api/v3/") ? r.path.replace("/api/v3/", "/api/") : r.path
+    if (r.method === "GET" && (path === "/api/user" || path === "/api/user/emails")) {
+      const authorization = req.headers.authorization
+      const userAgent = req.headers["user-agent"]
+      const token = /^Bearer (.+)$/.exec(authorization ?? "")?.[1]
+      const login = token ? tokens.get(token) : undefined
+      const record = { path: r.path, authorization, userAgent, status: 0 }
+      gh.apiRequests.push(record)
+      // api.github.com refuses requests without a User-Agent.
+      if (!userAgent) return sendJson(res, r, (record.status = 403), { message: "Request forbidden by administrative rules. Please make sure your request has a User-Agent header" })
+      const user = login ? gh.users.get(login) : undefined
+      if (!user) return sendJson(res, r, (record.status = 401), { message: "Bad credentials" })
+      record.status = 200
+      return sendJson(res, r, 200, path === "/api/user" ? user.profile : user.emails)
+    }
+    sendJson(res, r, 404, { message: "Not Found" })
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  gh.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  gh.stop = () =>
-    new Promise<void>((resolve, reject) => {
-      server.close((e) => (e ? reject(e) : resolve()))
-      server.closeAllConnections()
-    })
+  gh.url = server.url
+  gh.stop = server.stop
   return gh
 }
 
@@ -187,27 +162,6 @@ beforeEach(() => {
   clearDiscoveryCache()
 })
 
-type JwtCall = { token: Record<string, unknown>; account?: Record<string, unknown> | null; profile?: Record<string, unknown>; user?: Record<string, unknown> }
-
-function makeConfig(provider: OAuthConfigBase) {
-  const jwtCalls: JwtCall[] = []
-  const errors: Error[] = []
-  const config = {
-    secret: SECRET,
-    trustHost: true,
-    basePath: "/auth",
-    providers: [provider],
-    logger: { error: (e: Error) => void errors.push(e), warn: () => {}, debug: () => {} },
-    callbacks: {
-      jwt: (params: JwtCall) => {
-        jwtCalls.push(params)
-        return params.token
-      },
-    },
-  } as unknown as AuthConfig
-  return { config, jwtCalls, errors }
-}
-
 function githubProvider(): OAuthConfigBase {
   return GitHub({
     clientId: gh.clientId,
@@ -218,49 +172,16 @@ function githubProvider(): OAuthConfigBase {
   }) as OAuthConfigBase
 }
 
-/** POST /auth/signin/<id>: the authorization URL Gatehouse redirects to (check cookies land in the jar). */
-async function startSignIn(config: AuthConfig, id: string, jar: CookieJar): Promise<URL> {
-  const csrfToken = await fetchCsrf(config, jar)
-  const res = await Auth(postForm(`/auth/signin/${id}`, { csrfToken, callbackUrl: APP_PAGE }, { cookie: jar.header() }), config)
-  jar.store(res)
-  expect(res.status).toBe(302)
-  return new URL(res.headers.get("location")!)
-}
-
-/** Follows one provider redirect (authorize endpoint) and returns where it sends the browser back to. */
-async function authorize(url: URL): Promise<URL> {
-  const res = await fetch(url, { redirect: "manual" })
-  expect(res.status, await res.clone().text()).toBe(302)
-  return new URL(res.headers.get("location")!)
-}
-
 /** The full sign-in; returns the callback response and the jar (with the session cookie when it worked). */
 async function signInWith(config: AuthConfig, id: string) {
-  const jar = new CookieJar()
-  const authUrl = await startSignIn(config, id, jar)
-  const callback = await authorize(authUrl)
-  expect(callback.origin).toBe(ORIGIN)
-  expect(callback.pathname).toBe(`/auth/callback/${id}`)
-  const res = await Auth(get(`${callback.pathname}${callback.search}`, { cookie: jar.header() }), config)
-  jar.store(res)
-  return { jar, res, authUrl, callback }
-}
-
-async function sessionOf(config: AuthConfig, jar: CookieJar): Promise<Record<string, unknown> | null> {
-  const res = await Auth(get("/auth/session", { cookie: jar.header() }), config)
-  expect(res.status).toBe(200)
-  return (await res.json()) as Record<string, unknown> | null
-}
-
-async function sessionToken(jar: CookieJar): Promise<Record<string, unknown>> {
-  const raw = jar.cookies.get("authjs.session-token")
-  expect(raw, "session cookie").toBeDefined()
-  const token = await decode({ token: decodeURIComponent(raw!), secret: SECRET, salt: "authjs.session-token" })
-  return token as Record<string, unknown>
-}
-
-function errorsOf(errors: Error[]): string {
-  return errors.map((e) => `${(e as { type?: string }).type ?? e.name}: ${e.message}${e.cause instanceof Error ? ` <- ${e.cause.message}` : ""}`).join("\n")
+  const started = await startSignIn(config, id)
+  expect(started.res.status).toBe(302)
+  const authUrl = started.location!
+  const back = await visitProvider(authUrl)
+  expect(back.origin).toBe(ORIGIN)
+  expect(back.pathname).toBe(`/auth/callback/${id}`)
+  const res = await callback(config, back, started.jar)
+  return { jar: started.jar, res, authUrl, callback: back }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -283,9 +204,9 @@ describe("GitHub", () => {
 
   it("signs in: code + state back, JSON token answer with token_type bearer, /user with Bearer + User-Agent, primary verified e-mail from /user/emails", async () => {
     gh.login = "octocat"
-    const { config, jwtCalls, errors } = makeConfig(githubProvider())
+    const { config, jwtCalls, log } = setup([githubProvider()])
     const { res, authUrl, jar } = await signInWith(config, "github")
-    expect(errors, errorsOf(errors)).toEqual([])
+    expect(log.errors, logged(log)).toEqual([])
     expect(res.status).toBe(302)
     expect(res.headers.get("location")).toBe(APP_PAGE)
 
@@ -328,9 +249,9 @@ describe("GitHub", () => {
 
   it("a profile with a public e-mail keeps it (no /user/emails call); name falls back to login", async () => {
     gh.login = "public-pat"
-    const { config, jwtCalls, errors } = makeConfig(githubProvider())
+    const { config, jwtCalls, log } = setup([githubProvider()])
     const { res, jar } = await signInWith(config, "github")
-    expect(errors, errorsOf(errors)).toEqual([])
+    expect(log.errors, logged(log)).toEqual([])
     expect(res.headers.get("location")).toBe(APP_PAGE)
     expect(gh.apiRequests.map((r) => r.path)).toEqual(["/api/user"])
     expect(jwtCalls.find((c) => c.account)!.account).toMatchObject({ provider: "github", providerAccountId: "42" })
@@ -339,25 +260,24 @@ describe("GitHub", () => {
 
   it("GitHub's error-in-200 token answer (bad_verification_code) fails the sign-in before any /user call", async () => {
     gh.login = "octocat"
-    const { config, errors } = makeConfig(githubProvider())
-    const jar = new CookieJar()
-    const callback = await authorize(await startSignIn(config, "github", jar))
-    callback.searchParams.set("code", "not-a-code")
-    const res = await Auth(get(`${callback.pathname}${callback.search}`, { cookie: jar.header() }), config)
-    jar.store(res)
+    const { config, log } = setup([githubProvider()])
+    const { jar, location } = await startSignIn(config, "github")
+    const back = await visitProvider(location!)
+    back.searchParams.set("code", "not-a-code")
+    const res = await callback(config, back, jar)
     expect(res.status).toBe(302)
     expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=OAuthCallbackError`)
     expect(gh.tokenRequests).toHaveLength(1)
     expect(gh.apiRequests).toHaveLength(0)
-    expect(errors.map((e) => (e as { type?: string }).type)).toEqual(["OAuthCallbackError"])
+    expect(log.types()).toEqual(["OAuthCallbackError"])
     expect(jar.cookies.has("authjs.session-token")).toBe(false)
   })
 
   it("GitHub Enterprise Server: enterprise.baseUrl gives <base>/login/oauth/* and <base>/api/v3/user(/emails)", async () => {
     gh.login = "octocat"
-    const { config, errors } = makeConfig(GitHub({ clientId: gh.clientId, clientSecret: gh.clientSecret, enterprise: { baseUrl: `${gh.url}/` } }) as OAuthConfigBase)
+    const { config, log } = setup([GitHub({ clientId: gh.clientId, clientSecret: gh.clientSecret, enterprise: { baseUrl: `${gh.url}/` } }) as OAuthConfigBase])
     const { res, jar, authUrl } = await signInWith(config, "github")
-    expect(errors, errorsOf(errors)).toEqual([])
+    expect(log.errors, logged(log)).toEqual([])
     expect(`${authUrl.origin}${authUrl.pathname}`).toBe(`${gh.url}/login/oauth/authorize`)
     expect(res.headers.get("location")).toBe(APP_PAGE)
     expect(gh.apiRequests.map((r) => r.path)).toEqual(["/api/v3/user", "/api/v3/user/emails"])
@@ -369,11 +289,11 @@ describe("GitHub", () => {
     vi.stubEnv("AUTH_GITHUB_SECRET", gh.clientSecret)
     try {
       gh.login = "public-pat"
-      const { config, errors } = makeConfig(
+      const { config, log } = setup([
         GitHub({ authorization: { url: `${gh.url}/login/oauth/authorize` }, token: { url: `${gh.url}/login/oauth/access_token` }, userinfo: { url: `${gh.url}/api/user` } }) as OAuthConfigBase,
-      )
+      ])
       const { res, authUrl } = await signInWith(config, "github")
-      expect(errors, errorsOf(errors)).toEqual([])
+      expect(log.errors, logged(log)).toEqual([])
       expect(authUrl.searchParams.get("client_id")).toBe(gh.clientId)
       expect(res.headers.get("location")).toBe(APP_PAGE)
     } finally {
@@ -383,9 +303,9 @@ describe("GitHub", () => {
 
   it("a primary address that is not verified is not used: the e-mail is null", async () => {
     gh.login = "unverified-uma"
-    const { config, errors } = makeConfig(githubProvider())
+    const { config, log } = setup([githubProvider()])
     const { res, jar } = await signInWith(config, "github")
-    expect(errors, errorsOf(errors)).toEqual([])
+    expect(log.errors, logged(log)).toEqual([])
     expect(res.headers.get("location")).toBe(APP_PAGE)
     expect(gh.apiRequests.map((r) => r.path)).toEqual(["/api/user", "/api/user/emails"])
     const session = (await sessionOf(config, jar)) as { user: Record<string, unknown> }
@@ -405,9 +325,9 @@ describe("Google", () => {
   it("signs in against the (mock) OP: discovery, the ID token's claims are the profile (id=sub, name, email, image=picture)", async () => {
     op.subject = "109876543210987654321"
     op.extraClaims = { name: "Grace Google", email: "Grace@Gmail.Example", picture: "https://lh3.example/grace.jpg", email_verified: true }
-    const { config, jwtCalls, errors } = makeConfig(googleProvider())
+    const { config, jwtCalls, log } = setup([googleProvider()])
     const { res, jar, authUrl, callback } = await signInWith(config, "google")
-    expect(errors, errorsOf(errors)).toEqual([])
+    expect(log.errors, logged(log)).toEqual([])
     expect(res.status).toBe(302)
     expect(res.headers.get("location")).toBe(APP_PAGE)
 
@@ -432,9 +352,9 @@ describe("Google", () => {
 
   it("a missing picture/name map to null", async () => {
     op.extraClaims = { name: undefined, picture: undefined, email: "nopic@gmail.example" }
-    const { config, errors } = makeConfig(googleProvider())
+    const { config, log } = setup([googleProvider()])
     const { res, jar } = await signInWith(config, "google")
-    expect(errors, errorsOf(errors)).toEqual([])
+    expect(log.errors, logged(log)).toEqual([])
     expect(res.headers.get("location")).toBe(APP_PAGE)
     const session = (await sessionOf(config, jar)) as { user: Record<string, unknown> }
     expect(session.user.email).toBe("nopic@gmail.example")

@@ -214,8 +214,9 @@ export function setup(providers: AuthConfig["providers"], extra: Partial<AuthCon
       debug: (...args: unknown[]) => void other.push(args),
     },
     callbacks: {
+      // A copy of each call: a later change to the token (a refresh, the next callback) does not rewrite it.
       jwt: (params: JwtCall) => {
-        jwtCalls.push(params)
+        jwtCalls.push(structuredClone(params))
         return params.token
       },
     },
