@@ -219,6 +219,12 @@ export interface AuthConfig {
   /** Set to the `raw` marker (`{ ...config, raw }`) to get the internal response object. */
   raw?: typeof raw
   redirectProxyUrl?: string
+  /**
+   * Origins of this app's other deployments that the redirect proxy may forward an authorization response to:
+   * exact origins, or `https://*.preview.example` for one subdomain label. Env: AUTH_TRUSTED_ORIGINS (comma-separated).
+   * Gatehouse only: Auth.js forwards to whatever origin the state names.
+   */
+  trustedOrigins?: string[]
   secret?: string | string[]
   session?: Partial<SessionOptions>
   /** Set to the `skipCSRFCheck` marker when the framework already protects against CSRF. */

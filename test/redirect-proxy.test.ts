@@ -47,12 +47,14 @@ function provider(extra: Partial<OAuthConfigBase> = {}): OAuthConfigBase {
   }
 }
 
-function deployment(secret = SECRET, extra: Partial<OAuthConfigBase> = {}) {
+function deployment(secret = SECRET, extra: Partial<OAuthConfigBase> = {}, trustedOrigins: string[] = [ORIGIN]) {
   const errors: Error[] = []
   const jwtAccounts: Record<string, unknown>[] = []
   const config = {
     secret,
     trustHost: true,
+    // The proxy forwards only to this app's deployments (issue 15 bug 2); the preview runs on ORIGIN.
+    trustedOrigins,
     basePath: "/auth",
     providers: [provider(extra)],
     logger: { error: (e: Error) => void errors.push(e), warn: () => {}, debug: () => {} },
@@ -223,5 +225,71 @@ describe("redirect proxy", () => {
       expect(types(proxy.errors)).toEqual(["InvalidCheck"])
     }
     expect(op.counts.token).toBe(0)
+  })
+
+  describe("code theft through the proxy (issue 15 bug 2)", () => {
+    /** A sign-in started on `origin` (its Host or X-Forwarded-Host chosen by whoever sent the request), answered by the OP. */
+    async function answerFor(origin: string): Promise<{ answer: Awaited<ReturnType<MockOp["authorize"]>> }> {
+      const attackerDeployment = deployment()
+      const authUrl = await startSignIn(attackerDeployment.config, new CookieJar(), origin)
+      return { answer: await op.authorize(authUrl) }
+    }
+
+    it("RD-07 a state naming an origin outside trustedOrigins is refused at the proxy: nothing forwarded, no token request", async () => {
+      const proxy = deployment()
+      // trustHost deployments take the origin from Host: an attacker makes the victim's flow name evil.example.
+      const { answer } = await answerFor("https://evil.example")
+      const res = await Auth(new Request(answer.url), proxy.config)
+      expect(res.status).toBe(302)
+      expect(res.headers.get("location")).toBe(`${PROXY_AUTH}/error?error=Configuration`)
+      expect(res.headers.get("location")).not.toContain("evil.example")
+      expect(types(proxy.errors)).toEqual(["InvalidCheck"])
+      expect(proxy.errors[0]!.message).toMatch(/https:\/\/evil\.example.*trustedOrigins/)
+      expect(op.counts.token).toBe(0)
+    })
+
+    it("RD-07 without trustedOrigins the proxy forwards nowhere but to itself", async () => {
+      const proxy = deployment(SECRET, {}, [])
+      const { answer } = await answerFor(ORIGIN)
+      const res = await Auth(new Request(answer.url), proxy.config)
+      expect(res.headers.get("location")).toBe(`${PROXY_AUTH}/error?error=Configuration`)
+      expect(types(proxy.errors)).toEqual(["InvalidCheck"])
+    })
+
+    it("RD-07 a wildcard pattern forwards to one subdomain label and refuses look-alikes", async () => {
+      const proxy = deployment(SECRET, {}, ["https://*.preview.example"])
+      const good = await answerFor("https://pr-7.preview.example")
+      const forwarded = await Auth(new Request(good.answer.url), proxy.config)
+      expect(new URL(forwarded.headers.get("location")!).origin).toBe("https://pr-7.preview.example")
+      for (const origin of ["https://preview.example.evil.example", "https://a.b.preview.example", "https://evilpreview.example"]) {
+        const bad = await answerFor(origin)
+        const res = await Auth(new Request(bad.answer.url), proxy.config)
+        expect(res.headers.get("location"), origin).toBe(`${PROXY_AUTH}/error?error=Configuration`)
+      }
+      expect(op.counts.token).toBe(0)
+    })
+
+    it("AUTH_TRUSTED_ORIGINS is read when the config has no trustedOrigins; a bad pattern is a configuration error", async () => {
+      const previous = process.env.AUTH_TRUSTED_ORIGINS
+      try {
+        process.env.AUTH_TRUSTED_ORIGINS = "https://one.example, http://localhost:3000"
+        const proxy = deployment(SECRET, {}, undefined as unknown as string[])
+        delete (proxy.config as { trustedOrigins?: unknown }).trustedOrigins
+        const { answer } = await answerFor(ORIGIN)
+        const res = await Auth(new Request(answer.url), proxy.config)
+        expect(new URL(res.headers.get("location")!).origin).toBe(ORIGIN)
+
+        const broken = deployment(SECRET, {}, ["not an origin"])
+        const answer2 = await answerFor(ORIGIN)
+        const refused = await Auth(new Request(answer2.answer.url), broken.config)
+        expect(refused.status).toBe(500)
+        expect(refused.headers.get("location")).toBeNull()
+        expect(types(broken.errors)).toEqual(["UntrustedHost"])
+        expect(broken.errors[0]!.message).toMatch(/trustedOrigins\[0\] \("not an origin"\)/)
+      } finally {
+        if (previous === undefined) delete process.env.AUTH_TRUSTED_ORIGINS
+        else process.env.AUTH_TRUSTED_ORIGINS = previous
+      }
+    })
   })
 })

@@ -4,6 +4,7 @@ import { customFetch } from "../symbols.js"
 import type { OAuthCheck, OAuthClientOptions, OAuthConfigBase, TokenEndpointOption, UserinfoEndpointOption, EndpointOption } from "../providers/types.js"
 import type { Awaitable, TokenSet, User } from "../types.js"
 import { boundedFetch, isAllowedEndpoint } from "../protocols/http.js"
+import { readEnv } from "./env.js"
 
 /** An endpoint after normalisation. */
 export interface Endpoint {
@@ -44,9 +45,6 @@ export interface ResolvedOAuthProvider {
 
 const DEFAULT_TIMEOUT = 10_000
 
-function readEnv(name: string): string | undefined {
-  return typeof process !== "undefined" ? process.env[name] || undefined : undefined
-}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof URL) && Object.getPrototypeOf(value) === Object.prototype

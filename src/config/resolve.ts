@@ -14,7 +14,8 @@ import type {
 import type { OAuthConfigBase, ProviderConfig } from "../providers/types.js"
 import { type ResolvedOAuthProvider, resolveOAuthProvider, withOptions } from "./oauth.js"
 import { type GuardedAdapter, guardAdapter } from "../adapters/guard.js"
-import { envFlag } from "./env.js"
+import { envFlag, readEnv } from "./env.js"
+import { trustedOriginMatcher } from "../security/origins.js"
 import { DEFAULT_MAX_AGE } from "../jwt/jwe.js"
 
 /** Secrets shorter than this are refused: a short secret makes every session token guessable offline. */
@@ -46,6 +47,8 @@ export interface ResolvedConfig {
   readonly skipCSRF: boolean
   readonly raw: boolean
   readonly trustHost: boolean
+  /** Whether an origin is one of `trustedOrigins` (the redirect proxy forwards only there). */
+  readonly isTrustedOrigin: (origin: string) => boolean
   /** AUTH_URL, when set: the canonical origin of every URL the handler builds (HT-02). */
   readonly canonicalUrl: URL | undefined
   readonly useSecureCookies: boolean | undefined
@@ -57,9 +60,6 @@ export interface ResolvedConfig {
 
 const memo = new WeakMap<AuthConfig, ResolvedConfig>()
 
-function readEnv(name: string): string | undefined {
-  return typeof process !== "undefined" ? process.env[name] : undefined
-}
 
 function normaliseBasePath(basePath: string | undefined): string {
   const path = basePath ?? "/auth"
@@ -148,6 +148,12 @@ function build(config: AuthConfig): ResolvedConfig {
     error = new UntrustedHost("Host must be trusted: set `trustHost: true` (or AUTH_TRUST_HOST=true) when your platform sets the Host header safely, or set AUTH_URL.")
   }
   error ??= secretError ?? providerError
+  let isTrustedOrigin: (origin: string) => boolean = () => false
+  try {
+    isTrustedOrigin = trustedOriginMatcher(config.trustedOrigins ?? readEnv("AUTH_TRUSTED_ORIGINS")?.split(",").map((o) => o.trim()).filter(Boolean) ?? [])
+  } catch (cause) {
+    error ??= new UntrustedHost(cause instanceof Error ? cause.message : String(cause))
+  }
   if (!error && strategy === "database") {
     if (!adapter) error = new MissingAdapter("`session.strategy: \"database\"` needs an `adapter`.")
     else {
@@ -183,6 +189,7 @@ function build(config: AuthConfig): ResolvedConfig {
     skipCSRF: config.skipCSRFCheck === skipCSRFCheck,
     raw: config.raw === raw,
     trustHost,
+    isTrustedOrigin,
     canonicalUrl,
     useSecureCookies: config.useSecureCookies,
     error,

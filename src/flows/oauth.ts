@@ -75,7 +75,14 @@ export async function finishOAuth(req: AuthRequest, config: ResolvedConfig, p: R
       } catch {
         throw new InvalidCheck("The state names an invalid origin.")
       }
-      if (target.origin !== req.origin) return { kind: "forward", redirect: `${target.href.split("?")[0]}?${params}` }
+      if (target.origin !== req.origin) {
+        // Only to this app's own deployments: a state minted on an origin taken from a spoofed Host would otherwise
+        // carry the victim's authorization code to the attacker (docs/differences.md, "Redirect proxy").
+        if (!config.isTrustedOrigin(target.origin)) {
+          throw new InvalidCheck(`The redirect proxy refused to forward to ${target.origin}: add it to \`trustedOrigins\` (AUTH_TRUSTED_ORIGINS) if it is a deployment of this app.`)
+        }
+        return { kind: "forward", redirect: `${target.href.split("?")[0]}?${params}` }
+      }
     }
   }
   const error = params.get("error")

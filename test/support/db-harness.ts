@@ -30,7 +30,8 @@ export interface IdpProfile {
   name?: string
   email?: string | null
   avatar?: string
-  email_verified?: boolean
+  /** As the IdP sends it: some send strings ("true"/"false"), which linking must read strictly. */
+  email_verified?: unknown
   [key: string]: unknown
 }
 
@@ -238,7 +239,7 @@ export interface Backend {
   counts(): Promise<Rows>
   users(): Promise<AdapterUser[]>
   sessions(): Promise<AdapterSession[]>
-  accounts(): Promise<{ provider: string; providerAccountId: string; userId: string }[]>
+  accounts(): Promise<{ provider: string; providerAccountId: string; userId: string; type?: string }[]>
   /** Rewrites a session row's expiry directly in the store. */
   setSessionExpires(sessionToken: string, expires: Date): Promise<void>
   close(): Promise<void>
