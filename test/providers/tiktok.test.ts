@@ -8,14 +8,14 @@
 // Mapping checked: id = open_id, name = display_name, image = avatar_url, email = email ?? username ?? null.
 // Env fallback: TikTok({}) and TikTok uncalled with AUTH_TIKTOK_ID / AUTH_TIKTOK_SECRET send the real client key.
 import { createHash, randomBytes } from "node:crypto"
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
+import { afterEach, describe, expect, it, vi } from "vitest"
 import { customFetch } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
 import TikTok, { type TikTokOptions, type TikTokProfile, type TikTokUser } from "../../src/providers/tiktok.js"
 import { ORIGIN } from "../helpers.js"
 import {
-  ERROR_PAGE, SIGNIN_ERROR, type FetchGuard, type LocalServer, callback, expectRejected, expectSignedIn, installFetchGuard, localize, logged,
-  routingFetch, sendJson, sendRedirect, sessionOf, setup, startLocalServer, startSignIn, visitProvider,
+  ERROR_PAGE, SIGNIN_ERROR, type LocalServer, callback, expectRejected, expectSignedIn, localize, logged,
+  routingFetch, sendJson, sendRedirect, sessionOf, setup, startLocalServer, startSignIn, useFakeProvider, visitProvider,
 } from "../support/provider-kit.js"
 
 const CALLBACK = `${ORIGIN}/auth/callback/tiktok`
@@ -135,23 +135,11 @@ async function startFakeTikTok(): Promise<FakeTikTok> {
 }
 
 let tt: FakeTikTok
-let guard: FetchGuard
-
-beforeAll(async () => {
-  guard = installFetchGuard()
-  tt = await startFakeTikTok()
-})
-afterAll(async () => {
-  await tt?.stop()
-  guard?.restore()
-})
-beforeEach(() => {
-  tt.reset()
-  guard.blocked.length = 0
+const guard = useFakeProvider(startFakeTikTok, (server) => {
+  tt = server
 })
 afterEach(() => {
   vi.unstubAllEnvs()
-  expect(guard.blocked, "no request left 127.0.0.1").toEqual([])
 })
 
 type P = AuthConfig["providers"][number]

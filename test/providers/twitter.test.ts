@@ -6,50 +6,28 @@
 //   expansions=pinned_tweet_id (includes.tweets); e-mail always null.
 // - `[customFetch]` replaces fetch for every request of both versions (the default api.x.com URLs are routed to
 //   the local server by the customFetch itself; the global fetch refuses anything but 127.0.0.1).
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { Auth, customFetch } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Twitter, { type TwitterOptions } from "../../src/providers/twitter.js"
 import { ORIGIN, get } from "../helpers.js"
-import { type FakeTwitter, TWITTER_ORIGINS, parseOAuthHeader, startFakeTwitter } from "../support/fake-twitter.js"
+import { type FakeTwitter, TWITTER_ORIGINS, parseOAuthHeader, startFakeTwitter, twitterOAuth1 } from "../support/fake-twitter.js"
 import {
-  ERROR_PAGE, SIGNIN_ERROR, type FetchGuard, callback, expectRejected, expectSignedIn, installFetchGuard, localize, logged,
-  routingFetch, sessionOf, setup, startSignIn, visitProvider,
+  ERROR_PAGE, SIGNIN_ERROR, callback, expectRejected, expectSignedIn, localize, logged, routingFetch, sessionOf, setup, startSignIn,
+  useFakeProvider, visitProvider,
 } from "../support/provider-kit.js"
 
 const CALLBACK = `${ORIGIN}/auth/callback/twitter`
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 let tw: FakeTwitter
-let guard: FetchGuard
-
-beforeAll(async () => {
-  guard = installFetchGuard()
-  tw = await startFakeTwitter()
-})
-afterAll(async () => {
-  await tw?.stop()
-  guard?.restore()
-})
-beforeEach(() => {
-  tw.reset()
-  guard.blocked.length = 0
-})
-afterEach(() => {
-  expect(guard.blocked, "no request left 127.0.0.1").toEqual([])
+useFakeProvider(startFakeTwitter, (server) => {
+  tw = server
 })
 
 function oauth1(extra: TwitterOptions = {}): AuthConfig["providers"][number] {
-  return Twitter({
-    clientId: tw.consumerKey,
-    clientSecret: tw.consumerSecret,
-    requestTokenUrl: `${tw.url}/oauth/request_token`,
-    authorizationUrl: `${tw.url}/oauth/authenticate`,
-    accessTokenUrl: `${tw.url}/oauth/access_token`,
-    profileUrl: `${tw.url}/1.1/account/verify_credentials.json?include_email=true`,
-    ...extra,
-  }) as AuthConfig["providers"][number]
+  return twitterOAuth1(tw, extra)
 }
 
 function oauth2(extra: TwitterOptions = {}): AuthConfig["providers"][number] {

@@ -7,13 +7,13 @@
 // Mapping checked: name = first + last, email from the token response, image = photo_100 (or the largest photo
 // requested), providerAccountId = the numeric id as a string.
 import { randomBytes } from "node:crypto"
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import type { AuthConfig } from "../../src/index.js"
 import VK, { VK_DEFAULT_API_VERSION, type VkOptions, type VkProfile } from "../../src/providers/vk.js"
 import { ORIGIN } from "../helpers.js"
 import {
-  ERROR_PAGE, SIGNIN_ERROR, type FetchGuard, type LocalServer, callback, expectRejected, expectSignedIn, installFetchGuard, logged,
-  sendJson, sendRedirect, sessionOf, setup, startLocalServer, startSignIn, visitProvider,
+  ERROR_PAGE, SIGNIN_ERROR, type LocalServer, callback, expectRejected, expectSignedIn, logged,
+  sendJson, sendRedirect, sessionOf, setup, startLocalServer, startSignIn, useFakeProvider, visitProvider,
 } from "../support/provider-kit.js"
 
 const CALLBACK = `${ORIGIN}/auth/callback/vk`
@@ -124,22 +124,8 @@ async function startFakeVk(): Promise<FakeVk> {
 }
 
 let vk: FakeVk
-let guard: FetchGuard
-
-beforeAll(async () => {
-  guard = installFetchGuard()
-  vk = await startFakeVk()
-})
-afterAll(async () => {
-  await vk?.stop()
-  guard?.restore()
-})
-beforeEach(() => {
-  vk.reset()
-  guard.blocked.length = 0
-})
-afterEach(() => {
-  expect(guard.blocked, "no request left 127.0.0.1").toEqual([])
+const guard = useFakeProvider(startFakeVk, (server) => {
+  vk = server
 })
 
 function vkProvider(extra: VkOptions = {}): AuthConfig["providers"][number] {

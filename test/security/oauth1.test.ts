@@ -9,84 +9,49 @@
 // pre-check; I4 the temporary-credentials cookie (authjs.state) expired; I5 no token, verifier or secret in the
 // body, the Location or the logs; I6 no unhandled rejection.
 import fc from "fast-check"
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
-import type { Adapter, AuthConfig } from "../../src/index.js"
+import type { AuthConfig } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { CLOCK_TOLERANCE } from "../../src/jwt/jwe.js"
 import {
   authorizationHeader, baseStringUri, hmacSha1Signature, makeNonce, normalizeParameters, percentEncode, signatureBaseString,
 } from "../../src/protocols/oauth1.js"
 import { FLOW_COOKIE_MAX_AGE as CHECK_MAX_AGE } from "../../src/cookies/policy.js"
-import Twitter, { type TwitterOptions } from "../../src/providers/twitter.js"
+import type { TwitterOptions } from "../../src/providers/twitter.js"
 import { CookieJar, ORIGIN, SECRET, get, setCookies } from "../helpers.js"
 import {
-  type FakeTwitter, parseOAuthHeader, rfcBaseString, rfcBaseUri, rfcEncode, rfcHmacSha1, rfcNormalize, startFakeTwitter, verifyOAuth1,
+  type FakeTwitter, parseOAuthHeader, rfcBaseString, rfcBaseUri, rfcEncode, rfcHmacSha1, rfcNormalize, startFakeTwitter, twitterOAuth1, verifyOAuth1,
 } from "../support/fake-twitter.js"
 import {
-  APP_PAGE, ERROR_PAGE, SIGNIN_ERROR, type FetchGuard, type Setup, callback, expectSignedIn, installFetchGuard, logged, sessionCookiesSet,
-  setup, startSignIn, visitProvider,
+  APP_PAGE, ERROR_PAGE, SIGNIN_ERROR, type Setup, callback, expectSignedIn, logged, setup, startSignIn, useFakeProvider, visitProvider,
 } from "../support/provider-kit.js"
+import { sessionCookieNames } from "../support/cookies.js"
+import { recordingAdapter, trackUnhandledRejections } from "../support/oauth-flow.js"
 
 const TEMP_COOKIE = "authjs.state"
 
 let tw: FakeTwitter
-let guard: FetchGuard
-const unhandled: unknown[] = []
-const onUnhandled = (reason: unknown): void => void unhandled.push(reason)
-
-beforeAll(async () => {
-  process.on("unhandledRejection", onUnhandled)
-  guard = installFetchGuard()
-  tw = await startFakeTwitter()
+useFakeProvider(startFakeTwitter, (server) => {
+  tw = server
 })
-afterAll(async () => {
-  await tw?.stop()
-  guard?.restore()
-  process.off("unhandledRejection", onUnhandled)
-})
+const unhandled = trackUnhandledRejections()
 beforeEach(() => {
-  tw.reset()
-  guard.blocked.length = 0
   unhandled.length = 0
 })
 afterEach(() => {
   vi.restoreAllMocks()
-  expect(guard.blocked, "no request left 127.0.0.1").toEqual([])
   expect(unhandled, "I6: no unhandled rejection").toEqual([])
 })
 
-const WRITES = new Set(["createUser", "updateUser", "deleteUser", "linkAccount", "unlinkAccount", "createSession", "updateSession", "deleteSession"])
-
-function spyAdapter(writes: string[]): Adapter {
-  const base = MemoryAdapter()
-  const out: Record<string, unknown> = {}
-  for (const [name, fn] of Object.entries(base)) {
-    if (typeof fn !== "function") continue
-    out[name] = (...args: unknown[]) => {
-      if (WRITES.has(name)) writes.push(name)
-      return (fn as (...a: unknown[]) => unknown).apply(base, args)
-    }
-  }
-  return out as Adapter
-}
-
 function twitter(extra: TwitterOptions = {}): AuthConfig["providers"][number] {
-  return Twitter({
-    clientId: tw.consumerKey,
-    clientSecret: tw.consumerSecret,
-    requestTokenUrl: `${tw.url}/oauth/request_token`,
-    authorizationUrl: `${tw.url}/oauth/authenticate`,
-    accessTokenUrl: `${tw.url}/oauth/access_token`,
-    profileUrl: `${tw.url}/1.1/account/verify_credentials.json?include_email=true`,
-    ...extra,
-  }) as AuthConfig["providers"][number]
+  return twitterOAuth1(tw, extra)
 }
 
 /** A config with the Twitter provider(s), a spy logger and a spy adapter (JWT sessions, so I2 means zero writes). */
 function secured(providers: AuthConfig["providers"] = [twitter()], extra: Partial<AuthConfig> = {}): Setup & { writes: string[] } {
   const writes: string[] = []
-  return { ...setup(providers, { adapter: spyAdapter(writes), session: { strategy: "jwt" }, ...extra }), writes }
+  return { ...setup(providers, { adapter: recordingAdapter(writes), session: { strategy: "jwt" }, ...extra }), writes }
 }
 
 /** Sign-in started and authorized at the provider: the jar holds the temp cookie; `back` is the provider's redirect. */
@@ -117,7 +82,7 @@ async function expectReject(s: Setup, res: Response, x: Reject): Promise<void> {
   const location = res.headers.get("location") ?? ""
   expect(location).toBe(x.location)
   expect(s.log.types(), logged(s.log)).toEqual([x.type])
-  expect(sessionCookiesSet(res), "I1: no session cookie").toEqual([])
+  expect(sessionCookieNames(res), "I1: no session cookie").toEqual([])
   expect(x.writes, "I2: no adapter write").toEqual([])
   if (x.before) {
     expect(calls("/oauth/access_token"), "I3: no access-token request").toBe(x.before.access)
@@ -237,7 +202,7 @@ describe("O1-02: oauth_token not the request token sealed in this browser's temp
     // Same URL in a browser that still has the old cookie: the request token is spent at the provider.
     const replay = await callback(s.config, back, replayJar)
     expect(replay.headers.get("location")).toBe(SIGNIN_ERROR("OAuthCallbackError"))
-    expect(sessionCookiesSet(replay)).toEqual([])
+    expect(sessionCookieNames(replay)).toEqual([])
     expect(mem.accounts.size).toBe(1)
   })
 })
@@ -291,7 +256,7 @@ describe("O1-05: external callbackUrl with an OAuth 1 provider", () => {
     expect(res.status).toBe(302)
     expect(new URL(res.headers.get("location")!).origin).toBe(ORIGIN)
     expect(res.headers.get("location")).toBe(ORIGIN)
-    expect(sessionCookiesSet(res)).toEqual(["authjs.session-token"])
+    expect(sessionCookieNames(res)).toEqual(["authjs.session-token"])
   })
 
   it("O1-05 callbackUrl added to the provider's callback query -> still the origin", async () => {

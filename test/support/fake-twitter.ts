@@ -15,6 +15,8 @@
 // header when the request came through the routing customFetch (provider-kit.ts).
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import type { AuthConfig } from "../../src/index.js"
+import Twitter, { type TwitterOptions } from "../../src/providers/twitter.js"
 import { ORIGIN } from "../helpers.js"
 import { type LocalServer, type Recorded, sendJson, sendRedirect, sendText, startLocalServer } from "./provider-kit.js"
 
@@ -362,3 +364,16 @@ export async function startFakeTwitter(): Promise<FakeTwitter> {
 
 /** The real hosts the Twitter provider talks to (routed to the local server by routingFetch / localize). */
 export const TWITTER_ORIGINS = ["https://api.x.com", "https://x.com"] as const
+
+/** The built-in Twitter provider (OAuth 1.0a) pointed at the fake's four endpoints, e-mail requested. */
+export function twitterOAuth1(tw: FakeTwitter, extra: TwitterOptions = {}): AuthConfig["providers"][number] {
+  return Twitter({
+    clientId: tw.consumerKey,
+    clientSecret: tw.consumerSecret,
+    requestTokenUrl: `${tw.url}/oauth/request_token`,
+    authorizationUrl: `${tw.url}/oauth/authenticate`,
+    accessTokenUrl: `${tw.url}/oauth/access_token`,
+    profileUrl: `${tw.url}/1.1/account/verify_credentials.json?include_email=true`,
+    ...extra,
+  }) as AuthConfig["providers"][number]
+}

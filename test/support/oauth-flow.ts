@@ -51,17 +51,14 @@ export interface MockOpHarness {
  * caches before each test, restores mocks after each, and records unhandled rejections (I6).
  */
 export function useMockOps(clientIds: readonly string[], started: (ops: MockOp[]) => void): MockOpHarness {
-  const unhandled: unknown[] = []
-  const onUnhandled = (reason: unknown): void => void unhandled.push(reason)
+  const unhandled = trackUnhandledRejections()
   let ops: MockOp[] = []
   beforeAll(async () => {
-    process.on("unhandledRejection", onUnhandled)
     ops = await Promise.all(clientIds.map((clientId) => startMockOp({ clientId })))
     started(ops)
   })
   afterAll(async () => {
     await Promise.all(ops.map((op) => op.stop()))
-    process.off("unhandledRejection", onUnhandled)
   })
   beforeEach(() => {
     for (const op of ops) op.reset()
@@ -72,6 +69,15 @@ export function useMockOps(clientIds: readonly string[], started: (ops: MockOp[]
     vi.restoreAllMocks()
   })
   return { unhandled }
+}
+
+/** Records the reason of every unhandled rejection while the file runs (I6). */
+export function trackUnhandledRejections(): unknown[] {
+  const unhandled: unknown[] = []
+  const onUnhandled = (reason: unknown): void => void unhandled.push(reason)
+  beforeAll(() => void process.on("unhandledRejection", onUnhandled))
+  afterAll(() => void process.off("unhandledRejection", onUnhandled))
+  return unhandled
 }
 
 /** I6: no unhandled rejection so far, after letting pending aborts settle for `settleMs`. */

@@ -6,13 +6,14 @@
 //   local server, telling it the URL the client meant (header x-test-original-url, like a transparent proxy);
 // - a config factory with a spy logger, a jwt-callback spy and optionally a memory adapter;
 // - the sign-in steps through Auth(): csrf -> POST /signin/<id> -> the provider's authorize page -> callback.
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
-import { expect } from "vitest"
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http"
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { Adapter, AuthConfig } from "../../src/index.js"
 import { decode } from "../../src/jwt/index.js"
-import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm, setCookies } from "../helpers.js"
+import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm } from "../helpers.js"
+import { sessionCookieNames } from "./cookies.js"
+import { listenLocal, readBody, writeJson } from "./listen.js"
 
 export const APP_PAGE = `${ORIGIN}/dashboard`
 export const ORIGINAL_URL_HEADER = "x-test-original-url"
@@ -42,12 +43,6 @@ export interface LocalServer {
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, record: Recorded) => Promise<void> | void
 
-export async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const c of req) chunks.push(c as Buffer)
-  return Buffer.concat(chunks).toString("utf8")
-}
-
 export function sendJson(res: ServerResponse, record: Recorded, status: number, body: unknown, raw?: string): void {
   record.status = status
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" })
@@ -69,7 +64,7 @@ export function sendRedirect(res: ServerResponse, record: Recorded, location: st
 /** Starts a server; the handler gets the request (body already read into record.body). */
 export async function startLocalServer(handler: Handler): Promise<LocalServer> {
   const requests: Recorded[] = []
-  const server: Server = createServer((req, res) => {
+  const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? "/", "http://127.0.0.1")
       const original = req.headers[ORIGINAL_URL_HEADER]
@@ -86,23 +81,15 @@ export async function startLocalServer(handler: Handler): Promise<LocalServer> {
       await handler(req, res, record)
       if (!res.headersSent) sendJson(res, record, 404, { error: "not_found" })
     })().catch((e: unknown) => {
-      if (!res.headersSent) {
-        res.writeHead(500, { "content-type": "application/json" })
-        res.end(JSON.stringify({ error: String(e) }))
-      }
+      if (!res.headersSent) writeJson(res, 500, { error: String(e) })
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const listening = await listenLocal(server)
   return {
-    url,
+    url: listening.origin,
     requests,
     to: (path) => requests.filter((r) => r.path === path),
-    stop: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((e) => (e ? reject(e) : resolve()))
-        server.closeAllConnections()
-      }),
+    stop: listening.stop,
   }
 }
 
@@ -121,10 +108,9 @@ export interface FetchGuard {
   restore(): void
 }
 
-/** Replaces globalThis.fetch: loopback requests pass, anything else is refused (TypeError) and recorded. */
-export function installFetchGuard(): FetchGuard {
+/** Replaces globalThis.fetch: loopback requests pass, anything else is refused (TypeError) and recorded in `blocked`. */
+export function installFetchGuard(blocked: string[] = []): FetchGuard {
   const original = globalThis.fetch
-  const blocked: string[] = []
   globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = urlOf(input)
     if (!LOCAL_HOSTS.has(url.hostname)) {
@@ -134,6 +120,40 @@ export function installFetchGuard(): FetchGuard {
     return original(input, init)
   }) as typeof fetch
   return { blocked, restore: () => void (globalThis.fetch = original) }
+}
+
+/** A fake provider server: reset between tests, stopped at the end of the file. */
+export interface FakeProviderServer {
+  reset(): void
+  stop(): Promise<void>
+}
+
+/**
+ * Runs a file's tests against a fake provider behind the fetch guard: the guard is installed and the server
+ * started (handed to `started`) before the file, the server reset before each test, and after each test no
+ * request may have left 127.0.0.1. Returns the URLs the guard refused during the current test.
+ */
+export function useFakeProvider<T extends FakeProviderServer>(start: () => Promise<T>, started: (server: T) => void): { blocked: string[] } {
+  const blocked: string[] = []
+  let server: T | undefined
+  let guard: FetchGuard | undefined
+  beforeAll(async () => {
+    guard = installFetchGuard(blocked)
+    server = await start()
+    started(server)
+  })
+  afterAll(async () => {
+    await server?.stop()
+    guard?.restore()
+  })
+  beforeEach(() => {
+    server?.reset()
+    blocked.length = 0
+  })
+  afterEach(() => {
+    expect(blocked, "no request left 127.0.0.1").toEqual([])
+  })
+  return { blocked }
 }
 
 export interface RoutingFetch {
@@ -290,26 +310,19 @@ export async function sessionToken(jar: CookieJar): Promise<Record<string, unkno
   return (await decode({ token: decodeURIComponent(raw!), secret: SECRET, salt: "authjs.session-token" })) as Record<string, unknown>
 }
 
-const SESSION_RE = /^(__Secure-)?authjs\.session-token(\.\d+)?$/
-
-/** Session cookies a response sets (non-empty, not expired). */
-export function sessionCookiesSet(res: Response): string[] {
-  return [...setCookies(res)].filter(([name, c]) => SESSION_RE.test(name) && c.value !== "" && c.attrs["max-age"] !== "0").map(([name]) => name)
-}
-
 /** A successful callback: 302 to the app page with a session cookie and nothing logged. */
 export function expectSignedIn(res: Response, log: LogSpy, landing = APP_PAGE): void {
   expect(log.errors, logged(log)).toEqual([])
   expect(res.status).toBe(302)
   expect(res.headers.get("location")).toBe(landing)
-  expect(sessionCookiesSet(res)).toEqual(["authjs.session-token"])
+  expect(sessionCookieNames(res)).toEqual(["authjs.session-token"])
 }
 
 /** A rejected callback: 302 to `location`, no session cookie, the internal type logged once. */
 export function expectRejected(res: Response, log: LogSpy, location: string, type: string): void {
   expect(res.status).toBe(302)
   expect(res.headers.get("location")).toBe(location)
-  expect(sessionCookiesSet(res), "no session cookie").toEqual([])
+  expect(sessionCookieNames(res), "no session cookie").toEqual([])
   expect(log.types(), logged(log)).toEqual([type])
 }
 
