@@ -5,6 +5,7 @@ import type { CredentialsConfig } from "../providers/types.js"
 import type { AuthRequest } from "../request/parse.js"
 import type { VerifiedIdentity } from "../domain.js"
 import type { User } from "../types.js"
+import { declaredParameters } from "../lib/parameters.js"
 
 /** The string fields of the body: what `authorize` receives (non-string JSON values are dropped, CR-04). */
 function credentialInput(req: AuthRequest): Record<string, string> {
@@ -16,10 +17,11 @@ function credentialInput(req: AuthRequest): Record<string, string> {
 /** Calls the provider's `authorize`; null, a throw or a user without `id` end the sign-in with a typed error. */
 export async function verifyCredentials(req: AuthRequest, config: ResolvedConfig, provider: CredentialsConfig): Promise<VerifiedIdentity> {
   const credentials = credentialInput(req)
-  // Building a Request costs more than the rest of a sign-in; only make it for an authorize that can read it
-  // (declared with a second parameter, or with rest/default parameters).
-  const wantsRequest = provider.authorize.length !== 1
-  const request = wantsRequest ? new Request(req.url, { method: "POST", headers: req.headers, body: JSON.stringify(credentials) }) : (undefined as unknown as Request)
+  // Building a Request costs more than the rest of a sign-in; only make it for an authorize that declares a second
+  // (or rest) parameter.
+  const request = declaredParameters(provider.authorize) >= 2
+    ? new Request(req.url, { method: "POST", headers: req.headers, body: JSON.stringify(credentials) })
+    : (undefined as unknown as Request)
   let user: User | null
   try {
     user = await provider.authorize(credentials, request)
