@@ -14,8 +14,8 @@ import type { AuthConfig } from "../../src/index.js"
 import TikTok, { type TikTokOptions, type TikTokProfile, type TikTokUser } from "../../src/providers/tiktok.js"
 import { ORIGIN } from "../helpers.js"
 import {
-  ERROR_PAGE, SIGNIN_ERROR, type LocalServer, callback, expectRejected, expectSignedIn, localize, logged,
-  routingFetch, sendJson, sendRedirect, sessionOf, setup, startLocalServer, startSignIn, useFakeProvider, visitProvider,
+  ERROR_PAGE, SIGNIN_ERROR, type LocalServer, callback, freshValue, expectRejected, expectSignedIn, localize, logged,
+  routingFetch, sendJson, sendRedirect, sessionOf, setup, signInThrough, startLocalServer, startSignIn, useFakeProvider, visitProvider,
 } from "../support/provider-kit.js"
 
 const CALLBACK = `${ORIGIN}/auth/callback/tiktok`
@@ -54,11 +54,7 @@ async function startFakeTikTok(): Promise<FakeTikTok> {
   const codes = new Map<string, { redirectUri: string; challenge?: string }>()
   const tokens = new Set<string>()
   const tt = {} as FakeTikTok
-  const fresh = (prefix: string) => {
-    const v = `${prefix}${randomBytes(12).toString("hex")}`
-    tt.issued.push(v)
-    return v
-  }
+  const fresh = (prefix: string) => freshValue(tt.issued, prefix)
   const logId = () => {
     const id = `2024${randomBytes(13).toString("hex").toUpperCase()}`
     tt.logIds.push(id)
@@ -217,8 +213,7 @@ describe("TikTok", () => {
       token: { url: `${tt.url}${TOKEN}` },
       userinfo: { url: `${tt.url}${USER_INFO}?fields=open_id,avatar_url,display_name,username` },
     }) as P])
-    const started = await startSignIn(s.config, "tiktok")
-    const res = await callback(s.config, await visitProvider(started.location!), started.jar)
+    const { res } = await signInThrough(s.config, "tiktok")
     const blocked = [...guard.blocked]
     guard.blocked.length = 0
     expect(blocked, "the user-info request ignored userinfo.url and went to open.tiktokapis.com").toEqual([])

@@ -14,7 +14,7 @@ import Twitter, { type TwitterOptions } from "../../src/providers/twitter.js"
 import { ORIGIN, get } from "../helpers.js"
 import { type FakeTwitter, TWITTER_ORIGINS, parseOAuthHeader, startFakeTwitter, twitterOAuth1 } from "../support/fake-twitter.js"
 import {
-  ERROR_PAGE, SIGNIN_ERROR, callback, expectRejected, expectSignedIn, localize, logged, routingFetch, sessionOf, setup, startSignIn,
+  ERROR_PAGE, SIGNIN_ERROR, callback, expectRejected, expectSignedIn, localize, logged, routingFetch, sessionOf, setup, signInThrough, startSignIn,
   useFakeProvider, visitProvider,
 } from "../support/provider-kit.js"
 
@@ -110,8 +110,7 @@ describe("Twitter OAuth 1.0a (default)", () => {
   it("without the \"Request email address from users\" permission the e-mail is null", async () => {
     tw.emailPermission = false
     const s = setup([oauth1()])
-    const started = await startSignIn(s.config, "twitter")
-    const res = await callback(s.config, await visitProvider(started.location!), started.jar)
+    const { res, started } = await signInThrough(s.config, "twitter")
     expectSignedIn(res, s.log)
     expect(s.signInCall().user).toMatchObject({ name: "Tess Tweeter", email: null, image: "https://pbs.twimg.com/profile_images/1349149/tess_avatar.jpg" })
     const session = await sessionOf(s.config, started.jar)
@@ -122,8 +121,7 @@ describe("Twitter OAuth 1.0a (default)", () => {
   it("stores oauth_token and oauth_token_secret on the account row (database adapter)", async () => {
     const mem = MemoryAdapter()
     const s = setup([oauth1()], { adapter: mem })
-    const started = await startSignIn(s.config, "twitter")
-    const res = await callback(s.config, await visitProvider(started.location!), started.jar)
+    const { res } = await signInThrough(s.config, "twitter")
     expectSignedIn(res, s.log)
     const rows = [...mem.accounts.values()]
     expect(rows).toHaveLength(1)
@@ -147,10 +145,7 @@ describe("Twitter OAuth 1.0a (default)", () => {
 
   it("a wrong oauth_verifier: the server answers 401 -> OAuthCallbackError", async () => {
     const s = setup([oauth1()])
-    const started = await startSignIn(s.config, "twitter")
-    const back = await visitProvider(started.location!)
-    back.searchParams.set("oauth_verifier", "ver-forged")
-    const res = await callback(s.config, back, started.jar)
+    const { res } = await signInThrough(s.config, "twitter", (back) => back.searchParams.set("oauth_verifier", "ver-forged"))
     expectRejected(res, s.log, SIGNIN_ERROR("OAuthCallbackError"), "OAuthCallbackError")
     expect(tw.to("/oauth/access_token").map((r) => r.status)).toEqual([401])
     expect(tw.oauth1Failures).toEqual([{ path: "/oauth/access_token", reason: "bad verifier" }])
@@ -307,8 +302,7 @@ describe("Twitter OAuth 2 (version: \"2.0\")", () => {
 
   it("a token endpoint error (wrong client secret: 401 unauthorized_client) -> OAuthCallbackError", async () => {
     const s = setup([oauth2({ clientSecret: "wrong" })])
-    const started = await startSignIn(s.config, "twitter")
-    const res = await callback(s.config, await visitProvider(started.location!), started.jar)
+    const { res } = await signInThrough(s.config, "twitter")
     expectRejected(res, s.log, SIGNIN_ERROR("OAuthCallbackError"), "OAuthCallbackError")
     expect(tw.to("/2/oauth2/token").map((r) => r.status)).toEqual([401])
     expect(tw.to("/2/users/me")).toHaveLength(0)

@@ -12,8 +12,8 @@ import type { AuthConfig } from "../../src/index.js"
 import VK, { VK_DEFAULT_API_VERSION, type VkOptions, type VkProfile } from "../../src/providers/vk.js"
 import { ORIGIN } from "../helpers.js"
 import {
-  ERROR_PAGE, SIGNIN_ERROR, type LocalServer, callback, expectRejected, expectSignedIn, logged,
-  sendJson, sendRedirect, sessionOf, setup, startLocalServer, startSignIn, useFakeProvider, visitProvider,
+  ERROR_PAGE, SIGNIN_ERROR, type LocalServer, callback, freshValue, expectRejected, expectSignedIn, logged,
+  sendJson, sendRedirect, sessionOf, setup, signInThrough, startLocalServer, startSignIn, useFakeProvider, visitProvider,
 } from "../support/provider-kit.js"
 
 const CALLBACK = `${ORIGIN}/auth/callback/vk`
@@ -49,11 +49,7 @@ async function startFakeVk(): Promise<FakeVk> {
   const codes = new Map<string, { redirectUri: string; email: string | undefined }>()
   const tokens = new Set<string>()
   const vk = {} as FakeVk
-  const fresh = (prefix: string) => {
-    const v = `${prefix}${randomBytes(12).toString("hex")}`
-    vk.issued.push(v)
-    return v
-  }
+  const fresh = (prefix: string) => freshValue(vk.issued, prefix)
   const server = await startLocalServer(async (req, res, r) => {
     const v = r.query.get("v")
     if (r.path === "/authorize" && r.method === "GET") {
@@ -233,10 +229,7 @@ describe("VK", () => {
 
   it("a token error (401 invalid_grant) -> OAuthCallbackError, users.get never called", async () => {
     const s = setup([vkProvider()])
-    const started = await startSignIn(s.config, "vk")
-    const back = await visitProvider(started.location!)
-    back.searchParams.set("code", "code-expired")
-    const res = await callback(s.config, back, started.jar)
+    const { res } = await signInThrough(s.config, "vk", (back) => back.searchParams.set("code", "code-expired"))
     expectRejected(res, s.log, SIGNIN_ERROR("OAuthCallbackError"), "OAuthCallbackError")
     expect(vk.to("/access_token").map((r) => r.status)).toEqual([401])
     expect(vk.to("/method/users.get")).toHaveLength(0)
@@ -265,8 +258,7 @@ describe("VK", () => {
       accessTokenUrl: `${vk.url}/access_token`,
       userinfo: { url: `${vk.url}/method/users.get?fields=photo_100&v=5.126` },
     }) as AuthConfig["providers"][number]])
-    const started = await startSignIn(s.config, "vk")
-    const res = await callback(s.config, await visitProvider(started.location!), started.jar)
+    const { res } = await signInThrough(s.config, "vk")
     const blocked = [...guard.blocked]
     guard.blocked.length = 0
     expect(blocked, "users.get went to the real api.vk.com instead of the configured userinfo.url").toEqual([])

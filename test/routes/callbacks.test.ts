@@ -1,13 +1,9 @@
 // The signIn, redirect, jwt and session callbacks: what they receive and how their results shape the response.
-import { afterEach, describe, expect, it, vi } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig, JWT } from "../../src/index.js"
 import { CookieJar, ORIGIN, alice, fetchCsrf, get, postForm, signIn } from "../helpers.js"
 import { SESSION, setup, loggedTypes, loggedOf, sessionToken, claims, expectSessionCookie } from "../support/routes-kit.js"
-
-afterEach(() => {
-  vi.restoreAllMocks()
-})
 
 describe("callbacks.signIn", () => {
   async function attempt(signInCb: NonNullable<NonNullable<AuthConfig["callbacks"]>["signIn"]>, overrides: Partial<AuthConfig> = {}) {

@@ -1,12 +1,8 @@
 // Events: signIn and session payloads, and a throwing event that is logged without changing the response.
-import { afterEach, describe, expect, it, vi } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import { ORIGIN, alice, fetchCsrf, get, postForm, signIn } from "../helpers.js"
 import { SESSION, setup, loggedTypes, loggedOf, sessionToken, claims, expectCleared, expectSessionCookie } from "../support/routes-kit.js"
-
-afterEach(() => {
-  vi.restoreAllMocks()
-})
 
 describe("events", () => {
   it("signIn gets {user, account}", async () => {

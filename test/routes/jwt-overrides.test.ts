@@ -1,13 +1,9 @@
 // jwt.encode / jwt.decode overrides: used for the session cookie, given the secret as configured.
-import { afterEach, describe, expect, it, vi } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { JWT } from "../../src/index.js"
 import { SECRET, alice, get, signIn } from "../helpers.js"
 import { SESSION, MAX_AGE, S1, S2, setup, expectCleared, expectSessionCookie } from "../support/routes-kit.js"
-
-afterEach(() => {
-  vi.restoreAllMocks()
-})
 
 describe("jwt.encode / jwt.decode overrides", () => {
   const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url")

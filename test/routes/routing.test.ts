@@ -1,13 +1,9 @@
 // Routing: unknown actions and wrong methods (400 UnknownAction, 405 with Allow).
-import { afterEach, describe, expect, it, vi } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import Credentials from "../../src/providers/credentials.js"
 import { alice, get, postForm } from "../helpers.js"
 import { setup } from "../support/routes-kit.js"
-
-afterEach(() => {
-  vi.restoreAllMocks()
-})
 
 describe("routing", () => {
   it("an unknown action: 400 JSON UnknownAction", async () => {

@@ -1,13 +1,9 @@
 // POST /session: the session update with its CSRF check and the jwt callback's update trigger.
-import { afterEach, describe, expect, it, vi } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig, JWT } from "../../src/index.js"
 import { CookieJar, alice, fetchCsrf, get, postForm, postJson, signIn } from "../helpers.js"
 import { setup, sessionToken, claims, expectSessionCookie } from "../support/routes-kit.js"
-
-afterEach(() => {
-  vi.restoreAllMocks()
-})
 
 describe("POST /session (update)", () => {
   async function signedIn(overrides: Partial<AuthConfig> = {}) {

@@ -1,13 +1,9 @@
 // GET /session: reading, sliding, re-issuing and clearing the JWT session cookie (wire.md 3, 4), and session.maxAge.
-import { afterEach, describe, expect, it, vi } from "vitest"
+import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import Credentials from "../../src/providers/credentials.js"
 import { alice, get, setCookies, signIn } from "../helpers.js"
 import { SESSION, MAX_AGE, setup, loggedTypes, expectNoCacheJson, sessionToken, claims, expectCleared, expectSessionCookie, inThePast, tamper } from "../support/routes-kit.js"
-
-afterEach(() => {
-  vi.restoreAllMocks()
-})
 
 describe("GET /session", () => {
   it("no cookie: 200 null with the no-cache headers and no Set-Cookie", async () => {

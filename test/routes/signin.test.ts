@@ -1,14 +1,10 @@
 // Credentials sign-in: POST /signin and POST /callback/credentials, with their CSRF check, redirects and errors.
-import { afterEach, describe, expect, it, vi } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import { CredentialsSignin } from "../../src/errors.js"
 import Credentials from "../../src/providers/credentials.js"
 import { CookieJar, ORIGIN, alice, fetchCsrf, postForm, signIn } from "../helpers.js"
 import { MAX_AGE, setup, loggedTypes, loggedOf, claims, expectSessionCookie } from "../support/routes-kit.js"
-
-afterEach(() => {
-  vi.restoreAllMocks()
-})
 
 describe("POST /signin", () => {
   it("POST /signin with a CSRF token: 302 to the sign-in page", async () => {

@@ -1,13 +1,9 @@
 // Sign-out: the GET confirmation page and the POST that clears every session chunk and fires signOut.
-import { afterEach, describe, expect, it, vi } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { JWT } from "../../src/index.js"
 import { CookieJar, ORIGIN, fetchCsrf, get, postForm, setCookies, signIn } from "../helpers.js"
 import { SESSION, CSRF, setup, loggedTypes, expectCleared } from "../support/routes-kit.js"
-
-afterEach(() => {
-  vi.restoreAllMocks()
-})
 
 describe("GET /signout (page)", () => {
   it("200 HTML with a POST form carrying the csrfToken; mints the csrf cookie", async () => {

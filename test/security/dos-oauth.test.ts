@@ -314,15 +314,8 @@ async function bulkCallbacks(config: AuthConfig, n: number, concurrency: number)
     for (const [k, v] of csrfJar.cookies) jar.cookies.set(k, v)
     jar.store(signin)
     const q = new URL(signin.headers.get("location") as string).searchParams
-    const redirectUri = q.get("redirect_uri") as string
-    const code = op.issueCode({
-      redirectUri,
-      codeChallenge: q.get("code_challenge") ?? undefined,
-      codeChallengeMethod: q.get("code_challenge_method") ?? undefined,
-      nonce: q.get("nonce") ?? undefined,
-      scope: q.get("scope") ?? "",
-    })
-    const callback = new URL(redirectUri)
+    const code = op.issueCodeFor(q)
+    const callback = new URL(q.get("redirect_uri") as string)
     callback.search = new URLSearchParams({ code, state: q.get("state") as string, iss: op.issuer }).toString()
     return { callback, cookie: jar.header() }
   })

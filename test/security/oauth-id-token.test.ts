@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest"
 import { JWKS_COOLDOWN_MS } from "../../src/protocols/jws.js"
 import { type IdTokenFault, type MockOp } from "../support/mock-op.js"
-import { CHECK_COOKIES, beginSignIn, callbackGet, deltaCounts, expectReject, expectSignedIn, fullFlow, provider, setup, useShiftedClock, expectNoUnhandled, useMockOps } from "../support/oauth-flow.js"
+import { CHECK_COOKIES, authorizedCallback, deltaCounts, expectReject, expectSignedIn, fullFlow, provider, setup, useShiftedClock, expectNoUnhandled, useMockOps } from "../support/oauth-flow.js"
 
 let opA: MockOp
 const harness = useMockOps(["client-a"], (ops) => {
@@ -30,10 +30,7 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
         if (c.fault === "idtoken-sig-none") opA.signingAlgValues = ["RS256", "none"]
         opA.idTokenFault = c.fault
         const { config, log } = setup([provider(opA, c.alg ? { client: { token_endpoint_auth_method: "client_secret_basic", id_token_signed_response_alg: c.alg } } : {})])
-        const started = await beginSignIn(config)
-        const answer = await opA.authorize(started.authUrl)
-        const before = { ...opA.counts }
-        const res = await callbackGet(config, answer.url, started.jar.header())
+        const { res, before } = await authorizedCallback(config, opA)
         await expectReject(res, { type: "OAuthCallbackError", log, op: opA, before, carried: CHECK_COOKIES })
         expect(deltaCounts(before, opA.counts)).toMatchObject({ token: 1, userinfo: 0 })
       })
@@ -74,10 +71,7 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
       it(`${c.id} ${c.fault}: ${c.why} -> REJECT(OAuthCallbackError), no userinfo call, no session`, async () => {
         opA.idTokenFault = c.fault
         const { config, log } = setup([provider(opA)])
-        const started = await beginSignIn(config)
-        const answer = await opA.authorize(started.authUrl)
-        const before = { ...opA.counts }
-        const res = await callbackGet(config, answer.url, started.jar.header())
+        const { res, before } = await authorizedCallback(config, opA)
         await expectReject(res, { type: "OAuthCallbackError", log, op: opA, before, carried: CHECK_COOKIES })
         expect(deltaCounts(before, opA.counts)).toMatchObject({ token: 1, userinfo: 0 })
       })
@@ -103,10 +97,7 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
           jwt: ({ token, profile }) => ({ ...token, fromProfile: (profile as { name?: string } | undefined)?.name }),
         },
       })
-      const started = await beginSignIn(config)
-      const answer = await opA.authorize(started.authUrl)
-      const before = { ...opA.counts }
-      const res = await callbackGet(config, answer.url, started.jar.header())
+      const { res, before } = await authorizedCallback(config, opA)
       await expectReject(res, { type: "OAuthCallbackError", log, op: opA, before, carried: CHECK_COOKIES, secrets: ["Userinfo Name", "userinfo@op.example"] })
       expect(deltaCounts(before, opA.counts)).toMatchObject({ token: 1, userinfo: 1 })
     })
@@ -131,29 +122,22 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
       expectSignedIn((await fullFlow(config, opA)).res)
       expect(opA.counts.jwks).toBe(1)
       log.writes.length = 0
+      /** Two sign-ins 400 ms apart whose ID tokens carry an unknown kid: both rejected. */
+      const twoUnknownKids = async () => {
+        for (let i = 0; i < 2; i++) {
+          const { res, before } = await authorizedCallback(config, opA)
+          await expectReject(res, { type: "OAuthCallbackError", log, op: opA, before, carried: CHECK_COOKIES })
+          log.errors.length = 0
+          advance(400)
+        }
+      }
       // Unknown kid twice within 1 s: rejected, no refetch (the set was fetched < 30 s ago).
       opA.kidMode = "unknown"
-      for (let i = 0; i < 2; i++) {
-        const before = { ...opA.counts }
-        const started = await beginSignIn(config)
-        const answer = await opA.authorize(started.authUrl)
-        const res = await callbackGet(config, answer.url, started.jar.header())
-        await expectReject(res, { type: "OAuthCallbackError", log, op: opA, before, carried: CHECK_COOKIES })
-        log.errors.length = 0
-        advance(400)
-      }
+      await twoUnknownKids()
       expect(opA.counts.jwks, "no refetch inside the cooldown").toBe(1)
       // After the cooldown: an unknown kid causes exactly one refetch; a second one right after causes none.
       advance(JWKS_COOLDOWN_MS + 1000)
-      for (let i = 0; i < 2; i++) {
-        const before = { ...opA.counts }
-        const started = await beginSignIn(config)
-        const answer = await opA.authorize(started.authUrl)
-        const res = await callbackGet(config, answer.url, started.jar.header())
-        await expectReject(res, { type: "OAuthCallbackError", log, op: opA, before, carried: CHECK_COOKIES })
-        log.errors.length = 0
-        advance(400)
-      }
+      await twoUnknownKids()
       expect(opA.counts.jwks, "one refetch per cooldown").toBe(2)
       // Rotation: the OP now publishes and signs with rsa-2 only. After the cooldown the new key is fetched and accepted.
       opA.kidMode = "signing"
@@ -170,10 +154,7 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
     it("OA-17 unknown kid with a cold cache: one fetch, then rejection (no retry loop)", async () => {
       opA.kidMode = "unknown"
       const { config, log } = setup([provider(opA)])
-      const started = await beginSignIn(config)
-      const answer = await opA.authorize(started.authUrl)
-      const before = { ...opA.counts }
-      const res = await callbackGet(config, answer.url, started.jar.header())
+      const { res, before } = await authorizedCallback(config, opA)
       await expectReject(res, { type: "OAuthCallbackError", log, op: opA, before, carried: CHECK_COOKIES })
       expect(deltaCounts(before, opA.counts)).toMatchObject({ token: 1, jwks: 1, userinfo: 0 })
     })
@@ -188,10 +169,7 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
       opA.kidMode = "absent"
       opA.jwksKids = ["rsa-1", "rsa-2"]
       const { config, log } = setup([provider(opA)])
-      const started = await beginSignIn(config)
-      const answer = await opA.authorize(started.authUrl)
-      const before = { ...opA.counts }
-      const res = await callbackGet(config, answer.url, started.jar.header())
+      const { res, before } = await authorizedCallback(config, opA)
       await expectReject(res, { type: "OAuthCallbackError", log, op: opA, before, carried: CHECK_COOKIES })
       expect(deltaCounts(before, opA.counts)).toMatchObject({ token: 1, userinfo: 0 })
     })
@@ -200,10 +178,7 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
       opA.jwksKids = ["rsa-1", "ec-1"]
       opA.signingKid = "rsa-2" // kid rsa-2 is not published
       const { config, log } = setup([provider(opA)])
-      const started = await beginSignIn(config)
-      const answer = await opA.authorize(started.authUrl)
-      const before = { ...opA.counts }
-      const res = await callbackGet(config, answer.url, started.jar.header())
+      const { res, before } = await authorizedCallback(config, opA)
       await expectReject(res, { type: "OAuthCallbackError", log, op: opA, before, carried: CHECK_COOKIES })
     })
   })

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import type { AdapterUser } from "../../src/index.js"
 import type { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { MockOp } from "../support/mock-op.js"
-import { CHECK_COOKIES, beginSignIn, callbackGet, expectReject, expectSignedIn, fullFlow, provider, setup, expectNoUnhandled, useMockOps } from "../support/oauth-flow.js"
+import { CHECK_COOKIES, authorizedCallback, expectReject, expectSignedIn, fullFlow, provider, setup, expectNoUnhandled, useMockOps } from "../support/oauth-flow.js"
 
 let opA: MockOp
 const harness = useMockOps(["client-a"], (ops) => {
@@ -21,10 +21,7 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
     it("OA-19 existing verified local user with the IdP's e-mail, linking not enabled: REJECT(OAuthAccountNotLinked), I2 nothing written", async () => {
       const { config, log, mem } = setup([provider(opA)])
       await seed(mem, true)
-      const started = await beginSignIn(config)
-      const answer = await opA.authorize(started.authUrl)
-      const before = { ...opA.counts }
-      const res = await callbackGet(config, answer.url, started.jar.header())
+      const { res, before } = await authorizedCallback(config, opA)
       await expectReject(res, { type: "OAuthAccountNotLinked", log, op: opA, before, carried: CHECK_COOKIES })
       expect(mem.accounts.size).toBe(0)
       expect(mem.users.size).toBe(1)
@@ -34,10 +31,7 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
       opA.extraClaims = { email_verified: false }
       const { config, log, mem } = setup([provider(opA, { allowDangerousEmailAccountLinking: true })])
       await seed(mem, true)
-      const started = await beginSignIn(config)
-      const answer = await opA.authorize(started.authUrl)
-      const before = { ...opA.counts }
-      const res = await callbackGet(config, answer.url, started.jar.header())
+      const { res, before } = await authorizedCallback(config, opA)
       await expectReject(res, { type: "OAuthAccountNotLinked", log, op: opA, before, carried: CHECK_COOKIES })
       expect(mem.accounts.size).toBe(0)
     })
@@ -45,10 +39,7 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
     it("OA-19 linking enabled, IdP e-mail verified, but the local row is unverified: never link to an unverified row -> REJECT(OAuthAccountNotLinked)", async () => {
       const { config, log, mem } = setup([provider(opA, { allowDangerousEmailAccountLinking: true })])
       await seed(mem, false)
-      const started = await beginSignIn(config)
-      const answer = await opA.authorize(started.authUrl)
-      const before = { ...opA.counts }
-      const res = await callbackGet(config, answer.url, started.jar.header())
+      const { res, before } = await authorizedCallback(config, opA)
       await expectReject(res, { type: "OAuthAccountNotLinked", log, op: opA, before, carried: CHECK_COOKIES })
       expect(mem.accounts.size).toBe(0)
     })

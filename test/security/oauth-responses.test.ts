@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import { get } from "../helpers.js"
 import { type TokenFault, type MockOp } from "../support/mock-op.js"
-import { CHECK_COOKIES, beginSignIn, callbackGet, callbackUrl, deltaCounts, expectReject, expectSignedIn, fullFlow, provider, setup, expectNoUnhandled, useMockOps } from "../support/oauth-flow.js"
+import { CHECK_COOKIES, authorizedCallback, beginSignIn, callbackGet, callbackUrl, deltaCounts, expectReject, expectSignedIn, fullFlow, provider, setup, expectNoUnhandled, useMockOps } from "../support/oauth-flow.js"
 
 let opA: MockOp
 const harness = useMockOps(["client-a"], (ops) => {
@@ -90,10 +90,7 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
       it(`OA-18 ${c.fault}: ${c.why} -> REJECT(OAuthCallbackError), no userinfo/JWKS call`, async () => {
         opA.tokenFault = c.fault
         const { config, log } = setup([provider(opA)])
-        const started = await beginSignIn(config)
-        const answer = await opA.authorize(started.authUrl)
-        const before = { ...opA.counts }
-        const res = await callbackGet(config, answer.url, started.jar.header())
+        const { res, before } = await authorizedCallback(config, opA)
         await expectReject(res, { type: "OAuthCallbackError", log, op: opA, before, carried: CHECK_COOKIES })
         expect(deltaCounts(before, opA.counts)).toMatchObject({ token: 1, userinfo: 0, jwks: 0, tokenRedirectTarget: 0 })
         // The size cap (1 MiB) stops the read: the RP never takes the 50 MB in.

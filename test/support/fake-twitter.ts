@@ -18,7 +18,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import type { AuthConfig } from "../../src/index.js"
 import Twitter, { type TwitterOptions } from "../../src/providers/twitter.js"
 import { ORIGIN } from "../helpers.js"
-import { type LocalServer, type Recorded, sendJson, sendRedirect, sendText, startLocalServer } from "./provider-kit.js"
+import { type LocalServer, type Recorded, freshValue, sendJson, sendRedirect, sendText, startLocalServer } from "./provider-kit.js"
 
 // ---------------------------------------------------------------------------------------------
 // RFC 5849 written from the RFC for the tests
@@ -214,11 +214,7 @@ export async function startFakeTwitter(): Promise<FakeTwitter> {
   const codes = new Map<string, { redirectUri: string; challenge: string; scope: string }>()
   const bearers = new Set<string>()
   const tw = {} as FakeTwitter
-  const fresh = (prefix: string) => {
-    const value = `${prefix}${randomBytes(12).toString("hex")}`
-    tw.issued.push(value)
-    return value
-  }
+  const fresh = (prefix: string) => freshValue(tw.issued, prefix)
   const signedUrl = (req: IncomingMessage, record: Recorded): URL => new URL(record.originalUrl ?? `http://${req.headers.host}${req.url}`)
 
   const server = await startLocalServer(async (req, res, record) => {

@@ -293,6 +293,17 @@ export class MockOp {
     return this.keys[kid].publicKey.export({ format: "pem", type: "spki" }).toString()
   }
 
+  /** Issues a code for an authorization request's query (redirect_uri, PKCE challenge, nonce, scope), as the endpoint does. */
+  issueCodeFor(query: URLSearchParams): string {
+    return this.issueCode({
+      redirectUri: query.get("redirect_uri") ?? "",
+      codeChallenge: query.get("code_challenge") ?? undefined,
+      codeChallengeMethod: query.get("code_challenge_method") ?? undefined,
+      nonce: query.get("nonce") ?? undefined,
+      scope: query.get("scope") ?? "",
+    })
+  }
+
   /**
    * Mints a code as the authorization endpoint would, without an HTTP round trip: e.g. the attacker's own
    * valid code for the code-injection case (OA-08).
@@ -375,13 +386,7 @@ export class MockOp {
     if (!redirectUri || query.get("client_id") !== this.clientId || query.get("response_type") !== "code") {
       return writeJson(res, 400, { error: "invalid_request" })
     }
-    const code = this.issueCode({
-      redirectUri,
-      codeChallenge: query.get("code_challenge") ?? undefined,
-      codeChallengeMethod: query.get("code_challenge_method") ?? undefined,
-      nonce: query.get("nonce") ?? undefined,
-      scope: query.get("scope") ?? "",
-    })
+    const code = this.issueCodeFor(query)
     const params = new URLSearchParams({ code })
     const state = query.get("state")
     if (state !== null) params.set("state", state)

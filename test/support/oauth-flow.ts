@@ -204,6 +204,15 @@ export async function fullFlow(config: AuthConfig, op: MockOp, providerId = "moc
   return { res, started, callback: answer.url }
 }
 
+/** Sign-in start and the OP's authorization, then the callback: its response and the OP's counts just before it. */
+export async function authorizedCallback(config: AuthConfig, op: MockOp, providerId = "mock"): Promise<{ res: Response; before: Counts }> {
+  const started = await beginSignIn(config, providerId)
+  const answer = await op.authorize(started.authUrl)
+  const before = { ...op.counts }
+  const res = await callbackGet(config, answer.url, started.jar.header())
+  return { res, before }
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Outcomes
 

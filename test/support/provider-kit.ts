@@ -6,6 +6,7 @@
 //   local server, telling it the URL the client meant (header x-test-original-url, like a transparent proxy);
 // - a config factory with a spy logger, a jwt-callback spy and optionally a memory adapter;
 // - the sign-in steps through Auth(): csrf -> POST /signin/<id> -> the provider's authorize page -> callback.
+import { randomBytes } from "node:crypto"
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http"
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest"
 import { Auth } from "../../src/index.js"
@@ -59,6 +60,13 @@ export function sendRedirect(res: ServerResponse, record: Recorded, location: st
   record.status = 302
   res.writeHead(302, { location })
   res.end()
+}
+
+/** A fresh random value (a code, token or secret) with `prefix`, recorded in `issued` so a test can check it never leaks. */
+export function freshValue(issued: string[], prefix: string): string {
+  const value = `${prefix}${randomBytes(12).toString("hex")}`
+  issued.push(value)
+  return value
 }
 
 /** Starts a server; the handler gets the request (body already read into record.body). */
@@ -287,6 +295,18 @@ export async function visitProvider(url: URL): Promise<URL> {
   const res = await fetch(url, { redirect: "manual" })
   expect(res.status, `authorize page ${url.pathname}: ${await res.clone().text()}`).toBe(302)
   return new URL(res.headers.get("location")!)
+}
+
+/**
+ * The whole sign-in through the provider's page: start, the page's redirect back (changed by `edit` when given,
+ * e.g. a forged parameter), and that callback through Auth().
+ */
+export async function signInThrough(config: AuthConfig, id: string, edit?: (back: URL) => void): Promise<{ started: Started; back: URL; res: Response }> {
+  const started = await startSignIn(config, id)
+  const back = await visitProvider(started.location!)
+  edit?.(back)
+  const res = await callback(config, back, started.jar)
+  return { started, back, res }
 }
 
 /** GET the callback URL (on ORIGIN) through Auth() with the jar's cookies; stores the answer's cookies. */
