@@ -2,45 +2,13 @@
 import type { raw, skipCSRFCheck } from "./symbols.js"
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters/index.js"
 import type { Provider } from "./providers/types.js"
+import type { Account, Awaitable, CredentialInput, Profile, Theme, TokenSet, User } from "./records.js"
 
-export type Awaitable<T> = T | PromiseLike<T>
+export type { Account, Awaitable, CredentialInput, Profile, Theme, TokenSet, User } from "./records.js"
 
 /** Every action the handler answers, as the first path segment after `basePath`. */
 export type AuthAction =
   | "callback" | "csrf" | "error" | "providers" | "session" | "signin" | "signout" | "verify-request" | "webauthn-options"
-
-/** A signed-in user as a provider or `authorize` returns it. */
-export interface User {
-  id?: string
-  name?: string | null
-  email?: string | null
-  image?: string | null
-}
-
-/** The provider account used to sign in (for credentials: `{ provider, type, providerAccountId }`). */
-export interface Account {
-  provider: string
-  type: "oauth" | "oidc" | "email" | "credentials" | "webauthn"
-  providerAccountId: string
-  userId?: string
-  access_token?: string
-  refresh_token?: string
-  expires_at?: number
-  token_type?: string
-  scope?: string
-  id_token?: string
-  session_state?: string | null
-  [key: string]: unknown
-}
-
-/** The OAuth profile as the provider returned it. */
-export interface Profile {
-  sub?: string | null
-  name?: string | null
-  email?: string | null
-  image?: string | null
-  [claim: string]: unknown
-}
 
 /** The JWT kept (encrypted) in the session cookie under the `jwt` strategy. */
 export interface JWT extends Record<string, unknown> {
@@ -66,13 +34,6 @@ export interface DefaultSession {
  * `declare module "gatehouse/types" { interface Session { userId: string } }`.
  */
 export interface Session extends DefaultSession {}
-
-export interface CredentialInput {
-  label?: string
-  type?: string
-  placeholder?: string
-  [key: string]: unknown
-}
 
 export interface CookieOption {
   name: string
@@ -136,13 +97,6 @@ export interface PagesOptions {
   newUser: string
 }
 
-export interface Theme {
-  colorScheme?: "auto" | "dark" | "light"
-  logo?: string
-  brandColor?: string
-  buttonText?: string
-}
-
 /** The warning codes Gatehouse emits (Auth.js's, plus `credentials-authorize-missing-id`). */
 export type WarningCode =
   | "debug-enabled" | "csrf-disabled" | "experimental-webauthn" | "env-url-basepath-redundant" | "env-url-basepath-mismatch"
@@ -154,8 +108,6 @@ export interface LoggerInstance {
   error(error: Error): void
   debug(message: string, metadata?: unknown): void
 }
-
-export type TokenSet = Record<string, unknown>
 
 /** Callbacks are declared as methods so Auth.js callback objects (typed against @auth/core) fit as they are. */
 export interface CallbacksOptions {

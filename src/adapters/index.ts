@@ -1,5 +1,5 @@
 // The Adapter interface and record types, identical in shape to @auth/core/adapters.
-import type { Awaitable } from "../types.js"
+import type { Awaitable } from "../records.js"
 
 /** JSON values as token responses carry them: the index signature of account rows (the same shape @auth/core uses). */
 export type JsonPrimitive = string | number | boolean | null

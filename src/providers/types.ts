@@ -1,5 +1,5 @@
 // Provider config shapes, under the names @auth/core/providers uses. Providers are data plus profile mapping; flow logic lives in flows/.
-import type { Awaitable, CredentialInput, Theme, TokenSet, User } from "../types.js"
+import type { Awaitable, CredentialInput, Theme, TokenSet, User } from "../records.js"
 import type { customFetch } from "../symbols.js"
 
 export type { CredentialInput } from "../types.js"

@@ -105,7 +105,7 @@ describe.each(backends)("account takeover attempts on $name", (backend: Backend)
   describe("CK-13 database half: a new sign-in ends the session it replaces (issue 15 bug 6)", () => {
     it("CK-13 signing in as another user over a database session deletes the old row; its token no longer reads", async () => {
       const users: Record<string, { id: string; email: string }> = { alice: { id: "u-alice", email: "alice@example.com" }, bob: { id: "u-bob", email: "bob@example.com" } }
-      const { config } = dbConfig(adapter, [Credentials({ credentials: {}, authorize: async (c) => users[String(c.username)] ?? null })])
+      const { config } = dbConfig(adapter, [Credentials({ credentials: {}, authorize: async (c) => users[String((c as Record<string, unknown>).username)] ?? null })])
       const { Auth } = await import("../../src/index.js")
       const { fetchCsrf, postForm } = await import("../helpers.js")
       const jar = new CookieJar()
