@@ -87,5 +87,5 @@ export const emailWithoutSend: G.EmailConfig = { id: "email", name: "Email", typ
 export const gap1OAuthConfig: Assignable<AuthJs.OAuthConfig<P>, G.OAuthConfig<P>> = false
 export const gap1Provider: Assignable<AuthJs.OAuthConfig<P>, G.Provider> = false
 // 2. @auth/core's CredentialInput takes its fields from preact's <input> props (`type` may be a signal); Gatehouse's
-//    CredentialInput (src/types.ts) has `type?: string`. Literal credentials configs fit (credentialsConfig above).
+//    CredentialInput (src/records.ts) has `type?: string`. Literal credentials configs fit (credentialsConfig above).
 export const gap2CredentialInput: Assignable<AuthJs.CredentialInput, G.CredentialInput> = false

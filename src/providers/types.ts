@@ -2,7 +2,7 @@
 import type { Awaitable, CredentialInput, Theme, TokenSet, User } from "../records.js"
 import type { customFetch } from "../symbols.js"
 
-export type { CredentialInput } from "../types.js"
+export type { CredentialInput } from "../records.js"
 
 export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
 
