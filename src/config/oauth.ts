@@ -121,10 +121,78 @@ export function assertClientCredentials(p: ResolvedOAuthProvider): void {
   }
 }
 
-/** A provider with the user's `options` deep-merged over the built-in defaults (and `options` removed). */
+/** The endpoint options a user may give as a bare URL. */
+const ENDPOINT_OPTIONS = ["authorization", "token", "userinfo"] as const
+/** For an OAuth 1.0a provider, the URL option each endpoint option stands for. */
+const OAUTH1_URL_OPTION = { authorization: "authorizationUrl", token: "accessTokenUrl", userinfo: "profileUrl" } as const
+const OAUTH1_URL_OPTIONS = ["requestTokenUrl", "authorizationUrl", "accessTokenUrl", "profileUrl"] as const
+
+function urlOf(option: unknown): string | URL | undefined {
+  if (typeof option === "string" || option instanceof URL) return option
+  if (isPlainObject(option) && (typeof option.url === "string" || option.url instanceof URL)) return option.url
+  return undefined
+}
+
+/**
+ * A user's URL in place of a provider's: the user's scheme, host, path and query, plus the query parameters of the
+ * provider's URL that the user's does not set (VK's `v`, TikTok's `fields`), which are part of the provider's request.
+ */
+function replaceUrl(providerUrl: string | URL | undefined, userUrl: string | URL): string | URL {
+  if (providerUrl === undefined) return userUrl
+  let base: URL
+  let next: URL
+  try {
+    base = new URL(providerUrl)
+    next = new URL(userUrl)
+  } catch {
+    return userUrl // an invalid URL is reported when the endpoint is parsed
+  }
+  for (const [key, value] of base.searchParams) if (!next.searchParams.has(key)) next.searchParams.append(key, value)
+  return next.href
+}
+
+/**
+ * The user's options with each endpoint override reduced to what it replaces: a URL given for `authorization`,
+ * `token` or `userinfo` (a string, or the `url` of an object) replaces only the provider's URL, so the provider's
+ * params, `conform` / `request` hooks and client authentication stay (the deep merge keeps them). On an OAuth 1.0a
+ * provider the three options name its authorize, access-token and profile URLs.
+ */
+function endpointOverrides(defaults: Record<string, unknown>, options: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...options }
+  const version = options.version ?? defaults.version
+  if (typeof version === "string" && version.toUpperCase() === "1.0A") {
+    for (const key of ENDPOINT_OPTIONS) {
+      const url = urlOf(out[key])
+      if (url === undefined) continue
+      delete out[key]
+      out[OAUTH1_URL_OPTION[key]] ??= url
+    }
+    for (const key of OAUTH1_URL_OPTIONS) {
+      const url = urlOf(out[key])
+      if (url !== undefined) out[key] = replaceUrl(urlOf(defaults[key]), url)
+    }
+    return out
+  }
+  for (const key of ENDPOINT_OPTIONS) {
+    const option = out[key]
+    const url = urlOf(option)
+    if (url === undefined) continue
+    const provider = defaults[key]
+    const replaced = replaceUrl(urlOf(provider), url)
+    if (isPlainObject(provider)) out[key] = isPlainObject(option) ? { ...option, url: replaced } : { url: replaced }
+    else out[key] = isPlainObject(option) ? { ...option, url: replaced } : replaced
+  }
+  return out
+}
+
+/**
+ * A provider with the user's `options` deep-merged over the built-in defaults (and `options` removed); an endpoint
+ * given as a URL replaces only the provider's URL for that endpoint (see endpointOverrides).
+ */
 export function withOptions<T extends object>(provider: T): T {
   const { options, ...defaults } = provider as T & { options?: Record<string, unknown> }
-  return deepMerge(defaults as Record<string, unknown>, options) as T
+  if (!options) return defaults as T
+  return deepMerge(defaults as Record<string, unknown>, endpointOverrides(defaults, options)) as T
 }
 
 /** Applies user options (withOptions), env defaults and checks to an OAuth/OIDC provider. */

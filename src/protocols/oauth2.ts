@@ -168,13 +168,9 @@ export function safeCause(error: unknown): Error {
 /** Wraps any protocol failure after the pre-checks as OAuthCallbackError, keeping only safe detail. */
 function callbackError(message: string, error: unknown): OAuthCallbackError {
   if (error instanceof OAuthCallbackError) return error
-  let detail = error instanceof Error ? `${message}: ${error.message}` : message
-  if (error instanceof o.ResponseBodyError) {
-    // Keep the error code and a provider request id (e.g. TikTok's log_id) for support; never the description.
-    const body = error.cause as Record<string, unknown> | undefined
-    const logId = typeof body?.log_id === "string" ? ` (log_id ${body.log_id})` : ""
-    detail = `${message}: ${error.error}${logId}`
-  }
+  // Keep the OAuth error code, never the description. (A provider hook may throw its own OAuthCallbackError with
+  // the provider's request id for support: see the token `conform` of providers/tiktok.ts.)
+  const detail = error instanceof o.ResponseBodyError ? `${message}: ${error.error}` : error instanceof Error ? `${message}: ${error.message}` : message
   return new OAuthCallbackError(detail, { cause: safeCause(error) })
 }
 

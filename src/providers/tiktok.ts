@@ -54,7 +54,14 @@ const USER_INFO = "https://open.tiktokapis.com/v2/user/info/"
 /** A TikTok failure as a typed error whose message carries the code and log_id (never the token). */
 function tiktokError(error: Partial<TikTokError> | undefined, status: number): OAuthCallbackError {
   const code = error?.code ?? "unknown"
-  return new OAuthCallbackError(`TikTok returned error "${code}" (log_id ${error?.log_id ?? "none"}, HTTP ${status}): ${error?.message ?? ""}`.trim())
+  const message = error?.message ? `: ${error.message}` : ""
+  return new OAuthCallbackError(`TikTok returned error "${code}" (log_id ${error?.log_id ?? "none"}, HTTP ${status})${message}`)
+}
+
+/** A string field of an unknown JSON body. */
+function stringField(body: unknown, key: string): string | undefined {
+  const value = typeof body === "object" && body !== null ? (body as Record<string, unknown>)[key] : undefined
+  return typeof value === "string" ? value : undefined
 }
 
 /**
@@ -76,12 +83,12 @@ export default function TikTok(options: TikTokOptions = {}): OAuthConfigBase<Tik
     token: {
       url: TOKEN,
       params: { client_key: ({ clientId }: { clientId: string }) => clientId },
-      // TikTok answers errors with 200 and `{ error, error_description, log_id }`.
+      // TikTok answers errors with 200 and `{ error, error_description, log_id }`: a failure whose message keeps the
+      // error code and TikTok's log_id (for TikTok support), never the description.
       async conform(response) {
-        const body = (await response.clone().json().catch(() => undefined)) as Record<string, unknown> | undefined
-        if (body && typeof body.error === "string" && response.status === 200) {
-          return new Response(JSON.stringify(body), { status: 400, headers: { "content-type": "application/json" } })
-        }
+        const body: unknown = await response.clone().json().catch(() => undefined)
+        const error = stringField(body, "error")
+        if (error !== undefined) throw tiktokError({ code: error, log_id: stringField(body, "log_id") }, response.status)
         return undefined
       },
     },
