@@ -46,7 +46,8 @@ export async function runR1(ctx: RunContext): Promise<RunResult & { peakOpsPerS:
       const name = connections === 1 ? "sequential" : `${connections} in flight`
       rows.push(loadRow(name, r, `${load}→${loadAvg()}`))
       checks.push(check(`R1 ${name}: errors (non-2xx, socket, timeouts, wrong body)`, r.errors === 0 && r.timeouts === 0, r.errors))
-      if (connections > 1) checks.push(check(`R1 ${name}: p99/p50 ≤ 3`, r.p99 / r.p50 <= 3, `${fmt.ratio(r.p99 / r.p50)} (load average ${load}→${loadAvg()})`))
+      // A 3-second window on a shared 2-core machine cannot judge a tail ratio: the short run reports it only.
+      if (connections > 1) checks.push(check(`R1 ${name}: p99/p50 ≤ 3`, ctx.short ? null : r.p99 / r.p50 <= 3, `${fmt.ratio(r.p99 / r.p50)} (load average ${load}→${loadAvg()})${ctx.short ? "; short run: reported only" : ""}`))
     }
     const s = await app.stats()
     checks.push(check("R1 unhandled rejections / uncaught exceptions in the server", s.unhandledRejections + s.uncaughtExceptions === 0, s.unhandledRejections + s.uncaughtExceptions))

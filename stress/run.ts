@@ -10,7 +10,7 @@
 // Exit code 1 when a must-hold check fails (unexpected statuses, unhandled rejections, lost sessions, orphan rows,
 // R1's p99/p50, R4's heap slope, ...). Redis (REDIS_URL): no Gatehouse store uses Redis yet, so no run needs it.
 import { writeFileSync } from "node:fs"
-import { type RunContext, type RunResult, check, loadAvg, machineLine, renderResult } from "./lib/report.js"
+import { type RunContext, type RunResult, check, failing, loadAvg, machineLine, renderResult } from "./lib/report.js"
 
 const args = new Map(process.argv.slice(2).map((a) => {
   const [k = "", v] = a.replace(/^--/, "").split("=", 2)
@@ -75,19 +75,21 @@ for (const { id, run } of RUNS) {
 }
 
 const summaryRows = results.map((r) => {
-  const failed = r.checks.filter((c) => c.pass === false)
-  return [r.id, r.title, r.checks.filter((c) => c.pass === true).length, failed.length, r.checks.filter((c) => c.pass === null).length, (r.seconds ?? 0).toFixed(0)]
+  const known = r.checks.filter((c) => c.pass === false && c.known !== undefined).length
+  return [r.id, r.title, r.checks.filter((c) => c.pass === true).length, r.checks.filter(failing).length, known, r.checks.filter((c) => c.pass === null).length, (r.seconds ?? 0).toFixed(0)]
 })
-const failures = results.flatMap((r) => r.checks.filter((c) => c.pass === false).map((c) => `${c.name}: ${c.value}`))
+const failures = results.flatMap((r) => r.checks.filter(failing).map((c) => `${c.name}: ${c.value}`))
+const knownBugs = results.flatMap((r) => r.checks.filter((c) => c.pass === false && c.known !== undefined).map((c) => `${c.name}: ${c.value} — ${c.known}`))
 if (runnerUnhandled > 0) failures.push(`unhandled rejections in the runner: ${runnerUnhandled}`)
 const { renderTable } = await import("./lib/report.js")
 const summary = [
   "",
   "## Summary",
   "",
-  renderTable({ head: ["run", "what", "ok", "failed", "reported", "seconds"], rows: summaryRows }),
+  renderTable({ head: ["run", "what", "ok", "failed", "known bugs", "reported", "seconds"], rows: summaryRows }),
   "",
   `total ${((Date.now() - startedAt) / 1000).toFixed(0)} s; load average at end: ${loadAvg()}`,
+  ...(knownBugs.length > 0 ? [`known bugs (not failing the run):\n${knownBugs.map((f) => `- ${f}`).join("\n")}`] : []),
   failures.length === 0 ? "every must-hold check passed" : `FAILED:\n${failures.map((f) => `- ${f}`).join("\n")}`,
 ]
 console.log(summary.join("\n"))

@@ -68,6 +68,9 @@ export interface Invariants {
   /** E-mails held by more than one user, and provider accounts linked more than once. */
   duplicateUsers: number
   duplicateAccounts: number
+  /** Users made by an OAuth sign-in (e-mail @op.stress.test) with no account: half a sign-in left behind. */
+  opUsersWithoutAccount: number
+  opUsersWithoutAccountEmails: string[]
   /** Users per provider account id (for the R9 first-sign-in race). */
   usersOf?: Record<string, number>
 }

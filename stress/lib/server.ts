@@ -294,7 +294,7 @@ async function countOf(db: Db, sql: string): Promise<number> {
 }
 
 async function invariants(db: Db | undefined): Promise<Invariants> {
-  if (!db) return { users: 0, accounts: 0, sessions: 0, sessionsWithoutUser: 0, accountsWithoutUser: 0, duplicateUsers: 0, duplicateAccounts: 0 }
+  if (!db) return { users: 0, accounts: 0, sessions: 0, sessionsWithoutUser: 0, accountsWithoutUser: 0, duplicateUsers: 0, duplicateAccounts: 0, opUsersWithoutAccount: 0, opUsersWithoutAccountEmails: [] }
   const usersOf: Record<string, number> = {}
   const { rows } = await db.query(`select a."providerAccountId" as pid, count(distinct a."userId") as n from accounts a group by 1`)
   for (const r of rows as { pid: string; n: unknown }[]) usersOf[r.pid] = Number(r.n)
@@ -306,6 +306,8 @@ async function invariants(db: Db | undefined): Promise<Invariants> {
     accountsWithoutUser: await countOf(db, `select count(*) as n from accounts a left join users u on u.id = a."userId" where u.id is null`),
     duplicateUsers: await countOf(db, "select count(*) as n from (select lower(email) from users where email is not null group by 1 having count(*) > 1) d"),
     duplicateAccounts: await countOf(db, `select count(*) as n from (select provider, "providerAccountId" from accounts group by 1, 2 having count(*) > 1) d`),
+    opUsersWithoutAccount: await countOf(db, `select count(*) as n from users u where u.email like '%@op.stress.test' and not exists (select 1 from accounts a where a."userId" = u.id)`),
+    opUsersWithoutAccountEmails: ((await db.query(`select email from users u where u.email like '%@op.stress.test' and not exists (select 1 from accounts a where a."userId" = u.id) limit 20`)).rows as { email: string }[]).map((r) => r.email),
     usersOf,
   }
 }

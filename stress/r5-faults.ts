@@ -1,0 +1,123 @@
+// R5 fault injection: the adapter fails 1 % and then 10 % of its calls, answers 2 s late on some and hangs on a few,
+// under session reads and OAuth sign-ins; every request must still be answered in bounded time with an expected
+// status, nothing may reject unhandled, and the rows must stay whole (no session or account without its user).
+import { databaseBackend, startApp } from "./lib/app.js"
+import { oauthSignIn, session, signedIn } from "./lib/flows.js"
+import { Histogram } from "./lib/histogram.js"
+import { Client, Jar } from "./lib/http.js"
+import { opOption, startOp } from "./lib/op.js"
+import type { FaultPlan } from "./lib/protocol.js"
+import { type RunContext, type RunResult, check, fmt, loadAvg, sleep } from "./lib/report.js"
+import { SECRET } from "./r1-load.js"
+
+const ADAPTER_TIMEOUT_MS = 3_000
+/**
+ * src/actions/callback.ts signInAs: when the session write fails after linking committed, rollback() (src/account/
+ * link.ts) undoes it in two separate calls, unlinkAccount then deleteUser; a failure of the second leaves the user
+ * without an account. Fix: delete the user alone (its accounts cascade, or unlink after), or link and create the
+ * session in one transaction.
+ */
+const HALF_SIGN_IN_BUG = "rollback after a failed session write is two non-atomic calls; see docs/reliability.md"
+
+/** A request waits on at most a handful of adapter calls in a row; each gives up after the adapter timeout. */
+const ANSWER_BOUND_MS = 5 * ADAPTER_TIMEOUT_MS
+
+export async function runR5(ctx: RunContext): Promise<RunResult> {
+  const op = await startOp()
+  const app = await startApp({ strategy: "database", db: databaseBackend(), poolMax: 10, secrets: [SECRET], op: opOption(op), adapterTimeout: ADAPTER_TIMEOUT_MS })
+  const client = new Client(app.origin, 64, ANSWER_BOUND_MS + 5_000)
+  const rows: (string | number)[][] = []
+  const checks = []
+  const notes: string[] = []
+  let subjectSeq = 0
+  try {
+    const tokens = await app.call<string[]>({ cmd: "seedSessions", n: 50 })
+    const seconds = ctx.short ? 4 : 20
+    const workers = 20
+    for (const failRate of [0.01, 0.1]) {
+      const plan: FaultPlan = { failRate, slowRate: 0.015, slowMs: 2_000, hangRate: 0.002 }
+      await app.call({ cmd: "resetStats" })
+      await app.call({ cmd: "setFaults", plan })
+      const load = loadAvg()
+      ctx.log(`R5: ${fmt.pct(failRate)} failing, ${workers} workers for ${seconds} s`)
+      const out = { sessionOk: 0, sessionNull: 0, signInOk: 0, signInError: 0, unexpected: 0, lateOrLost: 0, requests: 0 }
+      const errorCodes: Record<string, number> = {}
+      const latency = new Histogram()
+      const deadline = Date.now() + seconds * 1000
+      const worker = async (w: number) => {
+        while (Date.now() < deadline) {
+          const t = performance.now()
+          try {
+            if (Math.random() < 0.7) {
+              const jar = new Jar()
+              jar.cookies.set("authjs.session-token", tokens[(w * 7 + out.requests) % tokens.length] as string)
+              const { res, user } = await session(client, jar)
+              out.requests++
+              if (res.status !== 200) out.unexpected++
+              else if (user) out.sessionOk++
+              else out.sessionNull++
+            } else {
+              const { res } = await oauthSignIn(client, op, `r5-${failRate}-${subjectSeq++}`)
+              out.requests += 4
+              if (signedIn(res, app.origin)) out.signInOk++
+              else if (res.status === 302 && res.location?.includes("error=")) {
+                out.signInError++
+                const code = new URL(res.location).searchParams.get("error") ?? "?"
+                errorCodes[code] = (errorCodes[code] ?? 0) + 1
+              } else out.unexpected++
+            }
+          } catch {
+            // No answer within the bound (or a reset socket): a request the server lost.
+            out.lateOrLost++
+          }
+          latency.record(performance.now() - t)
+        }
+      }
+      await Promise.all(Array.from({ length: workers }, (_, i) => worker(i)))
+      await app.call({ cmd: "setFaults", plan: null })
+      const s = await app.stats()
+      const serverBad = Object.entries(s.statuses).filter(([c]) => c !== "200" && c !== "302").reduce((a, [, n]) => a + n, 0)
+      rows.push([
+        fmt.pct(failRate), s.faults.calls, `${s.faults.thrown} / ${s.faults.slowed} / ${s.faults.hung}`, out.sessionOk, out.sessionNull, out.signInOk,
+        `${out.signInError} ${JSON.stringify(errorCodes)}`, JSON.stringify(s.loggedErrors), fmt.ms(latency.percentile(99)), fmt.ms(latency.max),
+        fmt.pct((out.sessionOk + out.sessionNull + out.signInOk + out.signInError + out.unexpected) / Math.max(1, out.sessionOk + out.sessionNull + out.signInOk + out.signInError + out.unexpected + out.lateOrLost)),
+        `${load}→${loadAvg()}`,
+      ])
+      checks.push(check(`R5 ${fmt.pct(failRate)}: unexpected statuses (client / server non-200/302)`, out.unexpected + serverBad === 0, `${out.unexpected} / ${serverBad}`))
+      checks.push(check(`R5 ${fmt.pct(failRate)}: answered within ${ANSWER_BOUND_MS / 1000} s`, out.lateOrLost === 0, `${out.lateOrLost} not answered`))
+      checks.push(check(`R5 ${fmt.pct(failRate)}: unhandled rejections / uncaught exceptions`, s.unhandledRejections + s.uncaughtExceptions === 0, s.unhandledRejections + s.uncaughtExceptions))
+      if (s.sampleErrors.length > 0) notes.push(`${fmt.pct(failRate)} sample logged errors: ${s.sampleErrors.slice(0, 3).join(" | ")}`)
+    }
+    // After the faults: rows whole, and the app works again at once.
+    await sleep(200)
+    const inv = await app.invariants()
+    let after = 0
+    for (let i = 0; i < 10; i++) if (signedIn((await oauthSignIn(client, op, `r5-after-${i}`)).res, app.origin)) after++
+    checks.push(check("R5 orphan rows: sessions / accounts without user", inv.sessionsWithoutUser + inv.accountsWithoutUser === 0, `${inv.sessionsWithoutUser} / ${inv.accountsWithoutUser}`))
+    // A user row left without its account keeps its e-mail, so the same IdP account can no longer sign in (its new
+    // user would take a used e-mail; linking to the old one needs allowDangerousEmailAccountLinking).
+    let lockedOut = 0
+    for (const email of inv.opUsersWithoutAccountEmails) if (!signedIn((await oauthSignIn(client, op, email.split("@")[0] as string)).res, app.origin)) lockedOut++
+    checks.push(check("R5 half sign-ins: OAuth users without their account (those locked out)", inv.opUsersWithoutAccount === 0, `${inv.opUsersWithoutAccount} (${lockedOut} of them cannot sign in again)`, HALF_SIGN_IN_BUG))
+    checks.push(check("R5 duplicate users / accounts", inv.duplicateUsers + inv.duplicateAccounts === 0, `${inv.duplicateUsers} / ${inv.duplicateAccounts}`))
+    checks.push(check("R5 sign-ins succeed once the faults stop", after === 10, `${after} of 10`))
+    checks.push(check("R5 no verification token used twice", null, "pending: e-mail sign-in has not landed"))
+    return {
+      id: "R5",
+      title: "adapter fault injection",
+      tables: [{
+        head: ["failing", "adapter calls", "thrown / 2 s late / hung", "session ok", "session null", "sign-in ok", "sign-in error (codes)", "errors logged by type", "p99 ms", "max ms", "answered", "load avg"],
+        rows,
+      }],
+      checks,
+      notes: [
+        `${app.backend}; adapterTimeout ${ADAPTER_TIMEOUT_MS} ms; besides the failures, 1.5 % of calls answer 2 s late (so the adapter's p99 is 2 s) and 0.2 % hang until the run ends. 70 % of the work is session reads of 50 seeded sessions, 30 % whole OAuth sign-ins (4 requests each) with new IdP accounts.`,
+        ...notes,
+      ],
+    }
+  } finally {
+    client.close()
+    await app.stop()
+    await op.stop()
+  }
+}
