@@ -1,4 +1,4 @@
-// (action, method) -> guarded handler. Guards: allowed methods (405), known provider (400), CSRF on state-changing POSTs.
+// (action, method) -> guarded handler. Guards: allowed methods (405), known provider, CSRF on state-changing POSTs.
 import { InvalidProvider, MissingCSRF, UnknownAction } from "./errors.js"
 import type { ResolvedConfig, ResolvedProvider } from "./config/resolve.js"
 import type { AuthRequest } from "./request/parse.js"
@@ -22,6 +22,10 @@ function methodNotAllowed(req: AuthRequest, allow: readonly string[]): never {
   throw new UnknownAction(`${req.method} is not allowed on /${req.action}${req.providerId ? `/${req.providerId}` : ""}; use ${allow.join(" or ")}.`, { allow })
 }
 
+/**
+ * The provider named in the path, looked up in the Map (never on an object, so `__proto__` finds nothing, OA-20).
+ * An unknown id is a configuration error (`/error?error=Configuration`), as in Auth.js.
+ */
 function findProvider(req: AuthRequest, config: ResolvedConfig): ResolvedProvider {
   const provider = req.providerId === undefined ? undefined : config.providers.get(req.providerId)
   if (!provider) throw new InvalidProvider("Unknown provider id. Check the id in the sign-in URL against the configured providers.")

@@ -54,8 +54,10 @@ void (new AuthError() instanceof Error)
 
 // @ts-expect-error providers is required
 const missingProviders: AuthConfig = { secret: "x" }
-// @ts-expect-error a credentials provider needs authorize
-Credentials({ credentials: {} })
+// As in Auth.js, `authorize` is optional (sign-ins fail until it is given), and the provider may go in uncalled.
+export const withoutAuthorize: AuthConfig = { providers: [Credentials({ credentials: {} }), Credentials({}), Credentials] }
+// @ts-expect-error authorize answers a user or null
+Credentials({ authorize: () => "user" })
 // @ts-expect-error strategy is "jwt" | "database"
 const badStrategy: AuthConfig = { providers: [], session: { strategy: "cookie" } }
 // @ts-expect-error raw is a marker symbol, not a boolean

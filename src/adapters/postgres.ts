@@ -127,7 +127,9 @@ function toAccount(row: Row): AdapterAccount {
   return account
 }
 
-const toSession = (row: Row): AdapterSession => ({
+/** A session row as the Adapter record, with the row's `id` as @auth/pg-adapter returns it (a string here, like user ids). */
+const toSession = (row: Row): AdapterSession & { id?: string } => ({
+  ...(row.id == null ? {} : { id: String(row.id) }),
   sessionToken: row.sessionToken as string,
   userId: String(row.userId),
   expires: toDate(row.expires),
@@ -256,16 +258,17 @@ function buildAdapter(conn: Connection, inTransaction = false): PostgresAdapter 
       return toSession(row!)
     },
     async getSessionAndUser(sessionToken) {
-      // One round trip on the hot path: the user's columns plus the one session column not already known.
+      // One round trip on the hot path: the user's columns plus the session columns not already known (its row id
+      // too, as @auth/pg-adapter returns the whole session row).
       const row = await first(
-        `SELECT u.*, s.expires AS "gatehouse_session_expires"
+        `SELECT u.*, s.id AS "gatehouse_session_id", s.expires AS "gatehouse_session_expires"
            FROM sessions s JOIN users u ON u.id = s."userId" WHERE s."sessionToken" = $1`,
         [sessionToken],
       )
       if (!row) return null
-      const { gatehouse_session_expires: expires, ...userRow } = row
+      const { gatehouse_session_id: id, gatehouse_session_expires: expires, ...userRow } = row
       const user = toUser(userRow)
-      return { session: { sessionToken, userId: user.id, expires: toDate(expires) }, user }
+      return { session: toSession({ id, sessionToken, userId: user.id, expires }), user }
     },
     async updateSession(patch) {
       const set = setClause(patch, SESSION_COLUMNS, 2)

@@ -4,19 +4,25 @@ import type { CredentialsConfig } from "./types.js"
 
 export type { CredentialsConfig } from "./types.js"
 
-/** Options of `Credentials()`: everything optional except `authorize`. */
-export type CredentialsUserConfig<Fields extends Record<string, CredentialInput>> =
-  Partial<Omit<CredentialsConfig<Fields>, "type" | "authorize">> & Pick<CredentialsConfig<Fields>, "authorize">
+/** Options of `Credentials()`: everything optional, as in Auth.js. */
+export type CredentialsUserConfig<Fields extends Record<string, CredentialInput>> = Partial<Omit<CredentialsConfig<Fields>, "type">>
 
-/** Creates a credentials provider (default id `credentials`). */
+/** Until an `authorize` is given, every sign-in fails with CredentialsSignin (Auth.js's default). */
+const refuseAll = (): null => null
+
+/**
+ * Creates a credentials provider (default id `credentials`). `Credentials({})`, or `Credentials` passed uncalled,
+ * is a valid provider whose sign-ins all fail until you give `authorize`.
+ */
 export default function Credentials<Fields extends Record<string, CredentialInput> = Record<string, CredentialInput>>(
-  options: CredentialsUserConfig<Fields>,
+  options: CredentialsUserConfig<Fields> = {},
 ): CredentialsConfig<Fields> {
   return {
     id: "credentials",
     name: "Credentials",
     credentials: {} as Fields,
     ...options,
+    authorize: options.authorize ?? refuseAll,
     type: "credentials",
   }
 }

@@ -1,5 +1,5 @@
 // AnyAuthError -> internal response: 4xx JSON for requests we refuse, else the sign-in/error page redirect Auth.js clients expect.
-import { AuthError, CredentialsSignin, InvalidProvider, InvalidRequest, UnknownAction, UntrustedHost, publicErrorCode } from "../errors.js"
+import { AuthError, CredentialsSignin, InvalidRequest, UnknownAction, UntrustedHost, publicErrorCode } from "../errors.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { parseActionPath, type AuthRequest } from "../request/parse.js"
 import type { ResponseInternal } from "../types.js"
@@ -19,7 +19,6 @@ function requestError(error: AuthError, status: number, allow?: readonly string[
 export function errorResponse(error: unknown, req: AuthRequest | undefined, request: Request, config: ResolvedConfig): ResponseInternal {
   if (error instanceof UnknownAction) return requestError(error, error.allow ? 405 : 400, error.allow)
   if (error instanceof InvalidRequest) return requestError(error, error.status)
-  if (error instanceof InvalidProvider) return requestError(error, 400)
   if (req?.method === "POST" && req.action === "session") return { status: 400, headers: JSON_HEADERS, body: null }
   const kind = error instanceof AuthError ? error.kind : "error"
   const params = new URLSearchParams({ error: publicErrorCode(error) })
@@ -60,5 +59,6 @@ export function configurationErrorResponse(request: Request, config: ResolvedCon
     const { status, html } = errorPage({ error: "Configuration", signInUrl: `${origin}${config.basePath}/signin`, homeUrl: origin || "/", theme: config.theme })
     return { status, headers: HTML_HEADERS, body: html }
   }
-  return { status: 500, headers: JSON_HEADERS, body: { message: CONFIGURATION_MESSAGE, error: "Configuration" } }
+  // Exactly Auth.js's body: clients that parse it see the same object.
+  return { status: 500, headers: JSON_HEADERS, body: { message: CONFIGURATION_MESSAGE } }
 }

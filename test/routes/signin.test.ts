@@ -36,13 +36,14 @@ describe("POST /signin", () => {
     expect(res.headers.getSetCookie()).toEqual([])
   })
 
-  it("an unknown provider is refused (400 InvalidProvider)", async () => {
+  it("an unknown provider is a configuration error: 302 to /auth/error?error=Configuration, as in Auth.js", async () => {
     const { config } = setup()
     const jar = new CookieJar()
     const csrfToken = await fetchCsrf(config, jar)
     const res = await Auth(postForm("/auth/signin/nope", { csrfToken }, { cookie: jar.header() }), config)
-    expect(res.status).toBe(400)
-    expect(((await res.json()) as { error: string }).error).toBe("InvalidProvider")
+    expect(res.status).toBe(302)
+    expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
+    expect(res.headers.getSetCookie()).toEqual([])
   })
 })
 

@@ -2,7 +2,7 @@
 // Gatehouse rule (docs/differences.md "Host and origin"): origin = AUTH_URL's origin when set; else, with trustHost,
 // X-Forwarded-Host / X-Forwarded-Proto (first value of a list; a forwarded proto may upgrade to https, never downgrade);
 // else the request URL. trustHost = config.trustHost, else AUTH_TRUST_HOST (true/1), else true when AUTH_URL is set,
-// else UntrustedHost (500, {"error":"Configuration"}).
+// else UntrustedHost (500, {"message": …}, as Auth.js).
 // Config resolution is memoised per config object, so every env change below uses a NEW config object.
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
@@ -12,7 +12,7 @@ import { CookieJar, alice, fetchCsrf, get, makeConfig, postForm } from "../helpe
 import { expectNoSessionCookie, sessionCookiesSet, setCookieList } from "../support/cookies.js"
 import { isolateEnv, withEnv } from "../support/env.js"
 import { spyLogger } from "../support/logger.js"
-import { expectJsonError } from "../support/responses.js"
+import { expectConfigurationError } from "../support/responses.js"
 
 const EVIL = "http://evil.example"
 const APP = "https://app.example"
@@ -62,20 +62,20 @@ beforeEach(() => {
 afterAll(() => restoreEnv())
 
 describe("K. host and trustHost", () => {
-  it("HT-01 trustHost false and no AUTH_URL: 500 {error: Configuration}, UntrustedHost logged, no URL built", async () => {
+  it("HT-01 trustHost false and no AUTH_URL: 500 {message} (the configuration error), UntrustedHost logged, no URL built", async () => {
     for (const make of [(l: AuthConfig["logger"]) => fresh({ trustHost: false, logger: l }), (l: AuthConfig["logger"]) => untrustedByDefault({ logger: l })]) {
       const log = spyLogger()
       const { config, authorize } = make(log.logger)
       const headers = { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" }
       const session = await Auth(new Request(`${EVIL}/auth/session`, { headers }), config)
-      await expectJsonError(session, 500, "Configuration")
+      await expectConfigurationError(session)
       expect(session.headers.get("location")).toBeNull()
       expect(session.headers.getSetCookie()).toEqual([])
       expect(await session.text()).not.toContain("evil.example")
       expect(log.types()).toEqual(["UntrustedHost"])
 
       const providers = await Auth(new Request(`${EVIL}/auth/providers`, { headers }), config)
-      await expectJsonError(providers, 500, "Configuration")
+      await expectConfigurationError(providers)
       expect(await providers.text()).not.toContain("evil.example")
 
       // HTML routes: the built-in error page, status 500, no redirect, nothing of the host reflected.
@@ -88,7 +88,7 @@ describe("K. host and trustHost", () => {
 
       // A credentials POST never reaches authorize.
       const post = await Auth(postForm("/auth/callback/credentials", { csrfToken: "x", username: "alice", password: "password" }, { origin: EVIL, headers }), config)
-      await expectJsonError(post, 500, "Configuration")
+      await expectConfigurationError(post)
       expectNoSessionCookie(post)
       expect(authorize).not.toHaveBeenCalled()
       expect(log.types().every((t) => t === "UntrustedHost")).toBe(true)
@@ -102,7 +102,7 @@ describe("K. host and trustHost", () => {
         const log = spyLogger()
         const { config } = untrustedByDefault({ logger: log.logger })
         const res = await Auth(get("/auth/session", { origin: EVIL }), config)
-        await expectJsonError(res, 500, "Configuration")
+        await expectConfigurationError(res)
         expect(log.types()).toEqual(["UntrustedHost"])
       })
     }
