@@ -1,4 +1,4 @@
-// (action, method) -> guarded handler. Guards: allowed methods (405), known provider, CSRF on state-changing POSTs.
+// (action, method) -> guarded handler. Guards: allowed methods (405, from actions/table.ts), known provider, CSRF on state-changing POSTs.
 import { InvalidProvider, MissingCSRF, UnknownAction } from "./errors.js"
 import type { ResolvedConfig, ResolvedProvider } from "./config/resolve.js"
 import type { AuthRequest } from "./request/parse.js"
@@ -10,13 +10,12 @@ import { session } from "./actions/session.js"
 import { signIn } from "./actions/signin.js"
 import { signOut } from "./actions/signout.js"
 import { isCrossSite, isCsrfValid } from "./security/csrf.js"
-import type { Awaitable, ResponseInternal } from "./types.js"
+import type { AuthAction, Awaitable, ResponseInternal } from "./types.js"
+import { actionRule } from "./actions/table.js"
 
 type Handler = () => Awaitable<ResponseInternal>
 
-const GET = ["GET"] as const
 const POST = ["POST"] as const
-const BOTH = ["GET", "POST"] as const
 
 function methodNotAllowed(req: AuthRequest, allow: readonly string[]): never {
   throw new UnknownAction(`${req.method} is not allowed on /${req.action}${req.providerId ? `/${req.providerId}` : ""}; use ${allow.join(" or ")}.`, { allow })
@@ -47,51 +46,46 @@ function allowOnly(req: AuthRequest, allow: readonly string[]): void {
   if (!allow.includes(req.method)) methodNotAllowed(req, allow)
 }
 
-/** Picks the handler for a parsed request, applying the method, provider and CSRF guards first. */
-export function route(req: AuthRequest, config: ResolvedConfig): Handler {
-  switch (req.action) {
-    case "providers":
-      allowOnly(req, GET)
-      return () => providers(req, config)
-    case "csrf":
-      allowOnly(req, GET)
-      return () => csrf(req, config)
-    case "session":
-      allowOnly(req, BOTH)
-      if (req.method === "GET") return () => session(req, config)
-      return () => guardCsrf(req, config) ?? session(req, config, { data: req.body.data })
-    case "signin": {
-      if (req.providerId === undefined) {
-        allowOnly(req, BOTH)
-        if (req.method === "GET") return () => signInPageAction(req, config)
-        return () => guardCsrf(req, config) ?? signIn(req, config, undefined)
-      }
+/** Each action's handler, once the table's method guard has passed; a missing action fails to compile. */
+const handlers: { readonly [A in AuthAction]: (req: AuthRequest, config: ResolvedConfig) => Handler } = {
+  providers: (req, config) => () => providers(req, config),
+  csrf: (req, config) => () => csrf(req, config),
+  session: (req, config) => {
+    if (req.method === "GET") return () => session(req, config)
+    return () => guardCsrf(req, config) ?? session(req, config, { data: req.body.data })
+  },
+  signin: (req, config) => {
+    if (req.providerId === undefined) {
+      if (req.method === "GET") return () => signInPageAction(req, config)
+      return () => guardCsrf(req, config) ?? signIn(req, config, undefined)
+    }
+    const provider = findProvider(req, config)
+    return () => guardCsrf(req, config) ?? signIn(req, config, provider)
+  },
+  callback: (req, config) => {
+    const provider = findProvider(req, config)
+    // Credentials and WebAuthn answer POST only: a GET must never run `authorize` (CR-03).
+    if (provider.type === "credentials") {
       allowOnly(req, POST)
-      const provider = findProvider(req, config)
-      return () => guardCsrf(req, config) ?? signIn(req, config, provider)
+      return () => guardCsrf(req, config) ?? callback(req, config, provider)
     }
-    case "callback": {
-      const provider = findProvider(req, config)
-      if (provider.type === "credentials") {
-        allowOnly(req, POST)
-        return () => guardCsrf(req, config) ?? callback(req, config, provider)
-      }
-      allowOnly(req, provider.type === "webauthn" ? POST : BOTH)
-      return () => callback(req, config, provider)
-    }
-    case "signout":
-      allowOnly(req, BOTH)
-      if (req.method === "GET") return () => signOutPageAction(req, config)
-      return () => guardCsrf(req, config) ?? signOut(req, config)
-    case "error":
-      allowOnly(req, GET)
-      return () => errorPageAction(req, config)
-    case "verify-request":
-      allowOnly(req, GET)
-      return () => verifyRequestPageAction(req, config)
-    case "webauthn-options":
-      allowOnly(req, GET)
-      throw new UnknownAction("WebAuthn is not enabled in this configuration.")
-  }
+    if (provider.type === "webauthn") allowOnly(req, POST)
+    return () => callback(req, config, provider)
+  },
+  signout: (req, config) => {
+    if (req.method === "GET") return () => signOutPageAction(req, config)
+    return () => guardCsrf(req, config) ?? signOut(req, config)
+  },
+  error: (req, config) => () => errorPageAction(req, config),
+  "verify-request": (req, config) => () => verifyRequestPageAction(req, config),
+  "webauthn-options": () => {
+    throw new UnknownAction("WebAuthn is not enabled in this configuration.")
+  },
 }
 
+/** Picks the handler for a parsed request, applying the method (actions/table.ts), provider and CSRF guards first. */
+export function route(req: AuthRequest, config: ResolvedConfig): Handler {
+  const rule = actionRule(req.action)
+  allowOnly(req, req.providerId !== undefined && rule.providerMethods ? rule.providerMethods : rule.methods)
+  return handlers[req.action](req, config)
+}

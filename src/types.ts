@@ -1,14 +1,14 @@
 // Public types: the config, callbacks, events, session and JWT shapes (same names and fields as @auth/core).
 import type { raw, skipCSRFCheck } from "./symbols.js"
+import type { ActionName } from "./actions/table.js"
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters/index.js"
 import type { Provider } from "./providers/types.js"
 import type { Account, Awaitable, CredentialInput, Profile, Theme, TokenSet, User } from "./records.js"
 
 export type { Account, Awaitable, CredentialInput, Profile, Theme, TokenSet, User } from "./records.js"
 
-/** Every action the handler answers, as the first path segment after `basePath`. */
-export type AuthAction =
-  | "callback" | "csrf" | "error" | "providers" | "session" | "signin" | "signout" | "verify-request" | "webauthn-options"
+/** Every action the handler answers, as the first path segment after `basePath` (the keys of actions/table.ts). */
+export type AuthAction = ActionName
 
 /** The JWT kept (encrypted) in the session cookie under the `jwt` strategy. */
 export interface JWT extends Record<string, unknown> {

@@ -1,15 +1,12 @@
-// Environment defaults and URL helpers: setEnvDefaults, createActionURL, isAuthAction (wire.md §7).
+// Environment defaults and URL helpers: setEnvDefaults, createActionURL, isAuthAction, the env reader and the trust-host rule (wire.md §7).
+import { isActionName } from "../actions/table.js"
 import { createLogger } from "../logger.js"
 import type { AuthAction, AuthConfig } from "../types.js"
 import type { ProviderConfig } from "../providers/types.js"
 
-const actions: ReadonlySet<string> = new Set<AuthAction>([
-  "providers", "session", "csrf", "signin", "signout", "callback", "verify-request", "error", "webauthn-options",
-])
-
-/** True when the string is one of the handler's actions. */
+/** True when the string is one of the handler's actions (actions/table.ts). */
 export function isAuthAction(action: string): action is AuthAction {
-  return actions.has(action)
+  return isActionName(action)
 }
 
 type Env = Record<string, string | undefined>
@@ -20,9 +17,35 @@ export function readEnv(name: string): string | undefined {
 }
 
 /** `AUTH_TRUST_HOST` as a boolean: `false`/`0`/empty mean no (Auth.js treats any value as yes, a bug). */
-export function envFlag(value: string | undefined): boolean | undefined {
+function envFlag(value: string | undefined): boolean | undefined {
   if (value === undefined) return undefined
   return !/^(false|0|no|off|)$/i.test(value.trim())
+}
+
+function isUrl(value: string | undefined): boolean {
+  if (!value) return false
+  try {
+    new URL(value)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The one trust-host rule: `trustHost` as configured, else AUTH_TRUST_HOST (`false`/`0` mean no), else true when
+ * AUTH_URL is a URL (every URL then comes from it). With `platformDefaults` (setEnvDefaults, as Auth.js's does), a
+ * Vercel or Cloudflare Pages deployment, or NODE_ENV other than production, also means yes.
+ */
+export function trustHostRule(
+  configured: boolean | undefined, env: (name: string) => string | undefined, options: { platformDefaults: boolean },
+): boolean {
+  if (configured !== undefined) return configured
+  const explicit = envFlag(env("AUTH_TRUST_HOST"))
+  if (explicit !== undefined) return explicit
+  if (isUrl(env("AUTH_URL"))) return true
+  if (!options.platformDefaults) return false
+  return env("VERCEL") !== undefined || env("CF_PAGES") !== undefined || env("NODE_ENV") !== "production"
 }
 
 /**
@@ -55,12 +78,7 @@ export function setEnvDefaults(envObject: Env, config: AuthConfig, suppressBaseP
     config.secret = secrets
   }
   config.redirectProxyUrl ??= envObject.AUTH_REDIRECT_PROXY_URL
-  if (config.trustHost === undefined) {
-    const explicit = envFlag(envObject.AUTH_TRUST_HOST)
-    config.trustHost = envObject.AUTH_URL !== undefined
-      ? true
-      : explicit ?? !!(envObject.VERCEL ?? envObject.CF_PAGES ?? (envObject.NODE_ENV !== "production" ? "1" : undefined))
-  }
+  config.trustHost = trustHostRule(config.trustHost, (name) => envObject[name] || undefined, { platformDefaults: true })
   config.providers = config.providers.map((provider) => {
     const first = typeof provider === "function" ? provider({}) : provider
     const ID = first.id.toUpperCase().replace(/-/g, "_")

@@ -14,7 +14,7 @@ import type {
 import type { OAuthConfigBase, ProviderConfig } from "../providers/types.js"
 import { type ResolvedOAuthProvider, resolveOAuthProvider, withOptions } from "./oauth.js"
 import { type GuardedAdapter, guardAdapter } from "../adapters/guard.js"
-import { envFlag, readEnv } from "./env.js"
+import { readEnv, trustHostRule } from "./env.js"
 import { trustedOriginMatcher } from "../security/origins.js"
 import { DEFAULT_MAX_AGE } from "../jwt/jwe.js"
 
@@ -139,7 +139,7 @@ function build(config: AuthConfig): ResolvedConfig {
   } catch {
     canonicalUrl = undefined
   }
-  const trustHost = config.trustHost ?? envFlag(readEnv("AUTH_TRUST_HOST")) ?? canonicalUrl !== undefined
+  const trustHost = trustHostRule(config.trustHost, readEnv, { platformDefaults: false })
   const adapter = config.adapter
   const strategy = config.session?.strategy ?? (adapter ? "database" : "jwt")
   const maxAge = config.session?.maxAge ?? DEFAULT_MAX_AGE

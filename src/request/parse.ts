@@ -2,6 +2,7 @@
 import { InvalidRequest, UnknownAction } from "../errors.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { isAuthAction } from "../config/env.js"
+import { actionsWithProvider } from "../actions/table.js"
 import type { AuthAction } from "../types.js"
 import { parseCookieHeader } from "./cookies.js"
 import { readLimited } from "../lib/read-limited.js"
@@ -37,7 +38,7 @@ export interface AuthRequest {
   readonly returnRedirect: boolean
 }
 
-const withProvider: ReadonlySet<string> = new Set(["signin", "callback", "webauthn-options"])
+const withProvider: ReadonlySet<string> = actionsWithProvider
 const unsafeKeys: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"])
 
 /** Splits the path after basePath into an action and an optional provider id; 400 UnknownAction otherwise. */

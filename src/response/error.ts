@@ -1,5 +1,6 @@
 // AnyAuthError -> internal response: 4xx JSON for requests we refuse, else the sign-in/error page redirect Auth.js clients expect.
 import { AuthError, CredentialsSignin, InvalidRequest, UnknownAction, UntrustedHost, publicErrorCode } from "../errors.js"
+import { actionRule } from "../actions/table.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import { parseActionPath, type AuthRequest } from "../request/parse.js"
 import type { ResponseInternal } from "../types.js"
@@ -43,7 +44,7 @@ function safeOrigin(request: Request): string {
  * everything else a 500 JSON that points to the server logs (wire.md §1.2).
  */
 export function configurationErrorResponse(request: Request, config: ResolvedConfig): ResponseInternal {
-  let action: string | undefined
+  let action: ReturnType<typeof parseActionPath>["action"] | undefined
   // With an untrusted Host no absolute URL is built from it (HT-01); links and redirects stay relative.
   let origin = ""
   try {
@@ -53,7 +54,7 @@ export function configurationErrorResponse(request: Request, config: ResolvedCon
   } catch {
     action = undefined
   }
-  const isPage = request.method === "GET" && (action === "signin" || action === "signout" || action === "error" || action === "verify-request")
+  const isPage = request.method === "GET" && action !== undefined && actionRule(action).page
   if (isPage) {
     if (config.pages.error) return { redirect: `${origin}${config.pages.error}?error=Configuration` }
     const { status, html } = errorPage({ error: "Configuration", signInUrl: `${origin}${config.basePath}/signin`, homeUrl: origin || "/", theme: config.theme })

@@ -1,0 +1,52 @@
+// The one list of actions: for each, the methods it answers, whether a provider id may follow it, and whether a GET renders a page.
+// The AuthAction type, isAuthAction, the path parser, the router's method guard and the configuration-error page rule derive from it.
+
+type Method = "GET" | "POST"
+
+/** What the handler allows for one action. */
+export interface ActionRule {
+  /** Methods of `/<action>`, and of `/<action>/<id>` unless `providerMethods` says otherwise. */
+  readonly methods: readonly Method[]
+  /** Whether `/<action>/<provider id>` is a route. */
+  readonly takesProvider: boolean
+  /** Methods of `/<action>/<provider id>` when they differ (the router narrows further by provider type). */
+  readonly providerMethods?: readonly Method[]
+  /** A GET renders an HTML page: on a configuration error it shows the error page instead of 500 JSON. */
+  readonly page: boolean
+}
+
+const GET = ["GET"] as const
+const BOTH = ["GET", "POST"] as const
+
+/** Every action the handler answers, keyed by the first path segment after `basePath` (wire.md §2). */
+export const actionTable = {
+  providers: { methods: GET, takesProvider: false, page: false },
+  session: { methods: BOTH, takesProvider: false, page: false },
+  csrf: { methods: GET, takesProvider: false, page: false },
+  signin: { methods: BOTH, takesProvider: true, providerMethods: ["POST"], page: true },
+  signout: { methods: BOTH, takesProvider: false, page: true },
+  callback: { methods: BOTH, takesProvider: true, page: false },
+  "verify-request": { methods: GET, takesProvider: false, page: true },
+  error: { methods: GET, takesProvider: false, page: true },
+  "webauthn-options": { methods: GET, takesProvider: true, page: false },
+} as const satisfies Record<string, ActionRule>
+
+export type ActionName = keyof typeof actionTable
+
+// Sets, not `in` or property reads: a path segment such as `__proto__` or `constructor` must never match.
+const actionNames: ReadonlySet<string> = new Set(Object.keys(actionTable))
+
+/** The actions a provider id may follow. */
+export const actionsWithProvider: ReadonlySet<string> = new Set(
+  (Object.keys(actionTable) as ActionName[]).filter((action) => actionTable[action].takesProvider),
+)
+
+/** True when the string is one of the handler's actions. */
+export function isActionName(action: string): action is ActionName {
+  return actionNames.has(action)
+}
+
+/** The rule of an action. */
+export function actionRule(action: ActionName): ActionRule {
+  return actionTable[action]
+}
