@@ -15,8 +15,6 @@ import { actionRule } from "./actions/table.js"
 
 type Handler = () => Awaitable<ResponseInternal>
 
-const POST = ["POST"] as const
-
 function methodNotAllowed(req: AuthRequest, allow: readonly string[]): never {
   throw new UnknownAction(`${req.method} is not allowed on /${req.action}${req.providerId ? `/${req.providerId}` : ""}; use ${allow.join(" or ")}.`, { allow })
 }
@@ -46,31 +44,29 @@ function allowOnly(req: AuthRequest, allow: readonly string[]): void {
   if (!allow.includes(req.method)) methodNotAllowed(req, allow)
 }
 
-/** Each action's handler, once the table's method guard has passed; a missing action fails to compile. */
-const handlers: { readonly [A in AuthAction]: (req: AuthRequest, config: ResolvedConfig) => Handler } = {
+/** Each action's handler, once the table's method guard has passed (with the provider, for actions that name one). */
+type Handlers = { readonly [A in AuthAction]: (req: AuthRequest, config: ResolvedConfig, provider: ResolvedProvider | undefined) => Handler }
+
+const handlers: Handlers = {
   providers: (req, config) => () => providers(req, config),
   csrf: (req, config) => () => csrf(req, config),
   session: (req, config) => {
     if (req.method === "GET") return () => session(req, config)
     return () => guardCsrf(req, config) ?? session(req, config, { data: req.body.data })
   },
-  signin: (req, config) => {
+  signin: (req, config, provider) => {
     if (req.providerId === undefined) {
       if (req.method === "GET") return () => signInPageAction(req, config)
       return () => guardCsrf(req, config) ?? signIn(req, config, undefined)
     }
-    const provider = findProvider(req, config)
-    return () => guardCsrf(req, config) ?? signIn(req, config, provider)
+    const found = provider ?? findProvider(req, config)
+    return () => guardCsrf(req, config) ?? signIn(req, config, found)
   },
-  callback: (req, config) => {
-    const provider = findProvider(req, config)
-    // Credentials and WebAuthn answer POST only: a GET must never run `authorize` (CR-03).
-    if (provider.type === "credentials") {
-      allowOnly(req, POST)
-      return () => guardCsrf(req, config) ?? callback(req, config, provider)
-    }
-    if (provider.type === "webauthn") allowOnly(req, POST)
-    return () => callback(req, config, provider)
+  callback: (req, config, provider) => {
+    const found = provider ?? findProvider(req, config)
+    // Only the credentials callback checks CSRF (wire.md 2.7); other callbacks are the provider's redirect back.
+    if (found.type === "credentials") return () => guardCsrf(req, config) ?? callback(req, config, found)
+    return () => callback(req, config, found)
   },
   signout: (req, config) => {
     if (req.method === "GET") return () => signOutPageAction(req, config)
@@ -86,6 +82,15 @@ const handlers: { readonly [A in AuthAction]: (req: AuthRequest, config: Resolve
 /** Picks the handler for a parsed request, applying the method (actions/table.ts), provider and CSRF guards first. */
 export function route(req: AuthRequest, config: ResolvedConfig): Handler {
   const rule = actionRule(req.action)
-  allowOnly(req, req.providerId !== undefined && rule.providerMethods ? rule.providerMethods : rule.methods)
-  return handlers[req.action](req, config)
+  let allow = rule.methods
+  let provider: ResolvedProvider | undefined
+  if (req.providerId !== undefined) {
+    allow = rule.providerMethods ?? allow
+    if (rule.providerTypeMethods) {
+      provider = findProvider(req, config)
+      allow = rule.providerTypeMethods[provider.type] ?? allow
+    }
+  }
+  allowOnly(req, allow)
+  return handlers[req.action](req, config, provider)
 }

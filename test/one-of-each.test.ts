@@ -70,10 +70,16 @@ describe("the action table is the one list of actions", () => {
     }
   })
 
-  it("the provider-id methods of the table: POST /signin/<id> only", async () => {
-    const res = await Auth(request("GET", "/auth/signin/credentials"), config())
-    expect(res.status).toBe(405)
-    expect(res.headers.get("allow")).toBe("POST")
+  it("the provider-id methods of the table: POST /signin/<id> only; the credentials callback POST only", async () => {
+    const c = config()
+    for (const method of ["GET", "PUT"]) {
+      const signin = await Auth(request(method, "/auth/signin/credentials"), c)
+      expect(signin.status).toBe(405)
+      expect(signin.headers.get("allow")).toBe(actionTable.signin.providerMethods.join(", "))
+      const callback = await Auth(request(method, "/auth/callback/credentials"), c)
+      expect(callback.status).toBe(405)
+      expect(callback.headers.get("allow")).toBe(actionTable.callback.providerTypeMethods.credentials.join(", "))
+    }
   })
 
   it("on a configuration error, a GET of a page action shows the HTML error page; every other request gets 500 JSON", async () => {

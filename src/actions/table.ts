@@ -2,6 +2,7 @@
 // The AuthAction type, isAuthAction, the path parser, the router's method guard and the configuration-error page rule derive from it.
 
 type Method = "GET" | "POST"
+type ProviderKind = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
 
 /** What the handler allows for one action. */
 export interface ActionRule {
@@ -9,8 +10,10 @@ export interface ActionRule {
   readonly methods: readonly Method[]
   /** Whether `/<action>/<provider id>` is a route. */
   readonly takesProvider: boolean
-  /** Methods of `/<action>/<provider id>` when they differ (the router narrows further by provider type). */
+  /** Methods of `/<action>/<provider id>` when they differ. */
   readonly providerMethods?: readonly Method[]
+  /** Methods of `/<action>/<provider id>` for providers of one type, when they differ (the provider is looked up first). */
+  readonly providerTypeMethods?: Readonly<Partial<Record<ProviderKind, readonly Method[]>>>
   /** A GET renders an HTML page: on a configuration error it shows the error page instead of 500 JSON. */
   readonly page: boolean
 }
@@ -25,7 +28,8 @@ export const actionTable = {
   csrf: { methods: GET, takesProvider: false, page: false },
   signin: { methods: BOTH, takesProvider: true, providerMethods: ["POST"], page: true },
   signout: { methods: BOTH, takesProvider: false, page: true },
-  callback: { methods: BOTH, takesProvider: true, page: false },
+  // Credentials and WebAuthn callbacks are POST only: a GET must never run `authorize` (docs/security.md CR-03).
+  callback: { methods: BOTH, takesProvider: true, providerTypeMethods: { credentials: ["POST"], webauthn: ["POST"] }, page: false },
   "verify-request": { methods: GET, takesProvider: false, page: true },
   error: { methods: GET, takesProvider: false, page: true },
   "webauthn-options": { methods: GET, takesProvider: true, page: false },
