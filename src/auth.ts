@@ -1,7 +1,8 @@
 // Auth(request, config): the whole pipeline — resolve config, parse, route, run the action, build the Response.
 import { AuthError } from "./errors.js"
 import { resolveConfig } from "./config/resolve.js"
-import { parseRequest, type AuthRequest } from "./request/parse.js"
+import { parseRequest } from "./request/parse.js"
+import type { AuthRequest } from "./domain.js"
 import { refusalOf } from "./request/refused.js"
 import { route } from "./router.js"
 import { toResponse } from "./response/build.js"

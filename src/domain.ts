@@ -1,6 +1,75 @@
-// Shared domain values passed between the stages: the identity a sign-in flow verified, and what linking made of it.
+// The values passed between the stages, in one module of their own (design rule 8): the resolved config, the
+// request as the handler reads it, the identity a sign-in flow verified, what linking made of it, and the session
+// strategy interface. Types only; every folder imports them from here, so no stage imports back up the data flow.
 import type { AdapterAccount, AdapterUser } from "./adapters/index.js"
-import type { Account, User } from "./types.js"
+import type { GuardedAdapter } from "./adapters/guard.js"
+import type { ResolvedOAuthProvider } from "./config/oauth.js"
+import type { AuthError } from "./errors.js"
+import type { OAuthConfigBase, ProviderConfig } from "./providers/types.js"
+import type { Account, Theme, User } from "./records.js"
+import type {
+  AuthAction, AuthConfig, CallbacksOptions, Cookie, CookiesOptions, EventCallbacks, JWTOptions, LoggerInstance, PagesOptions,
+  Session, SessionOptions,
+} from "./types.js"
+
+/** A provider as the handler uses it: OAuth/OIDC providers fully normalised, others as configured. */
+export type ResolvedProvider = ResolvedOAuthProvider | Readonly<Exclude<ProviderConfig, OAuthConfigBase>>
+
+/** The config after defaults, checks and derivations; built once per config object and frozen. */
+export interface ResolvedConfig {
+  readonly source: AuthConfig
+  readonly basePath: string
+  readonly secrets: readonly string[]
+  /** The secret as Auth.js stringifies it for CSRF hashes (arrays comma-joined). */
+  readonly csrfSecret: string
+  readonly providers: ReadonlyMap<string, ResolvedProvider>
+  readonly providerList: readonly ResolvedProvider[]
+  readonly session: Readonly<SessionOptions>
+  /** How sessions are issued, read, updated and revoked: chosen once here from `session.strategy`. */
+  readonly sessionStrategy: SessionStrategy
+  readonly jwt: Readonly<Partial<Pick<JWTOptions, "encode" | "decode">> & { maxAge: number }>
+  readonly callbacks: Readonly<CallbacksOptions>
+  readonly events: Readonly<EventCallbacks>
+  readonly logger: LoggerInstance
+  readonly pages: Readonly<Partial<PagesOptions>>
+  readonly theme: Readonly<Theme>
+  /** The adapter with timeouts and typed errors on every call. */
+  readonly adapter: GuardedAdapter | undefined
+  readonly skipCSRF: boolean
+  readonly raw: boolean
+  readonly trustHost: boolean
+  /** Whether an origin is one of `trustedOrigins` (the redirect proxy forwards only there). */
+  readonly isTrustedOrigin: (origin: string) => boolean
+  /** AUTH_URL, when set: the canonical origin of every URL the handler builds (docs/security.md HT-02). */
+  readonly canonicalUrl: URL | undefined
+  readonly useSecureCookies: boolean | undefined
+  /** A configuration error found at resolve time; every request answers with it. */
+  readonly error: AuthError | undefined
+  /** Cookie names and attributes for a secure or plain origin, user overrides applied. */
+  cookies(secure: boolean): Readonly<CookiesOptions>
+}
+
+/** A request as the handler sees it; built once, read everywhere, never mutated. */
+export interface AuthRequest {
+  readonly request: Request
+  readonly url: URL
+  /** The canonical origin (see request/host.ts); base of every URL the handler builds. */
+  readonly origin: string
+  /** Whether cookies get `Secure` and the `__Secure-`/`__Host-` names. */
+  readonly secure: boolean
+  readonly action: AuthAction
+  readonly providerId: string | undefined
+  readonly method: string
+  readonly headers: Headers
+  readonly cookies: Record<string, string>
+  readonly query: URLSearchParams
+  /** The parsed body (POST with a form or JSON content type), else an empty object. */
+  readonly body: Readonly<Record<string, unknown>>
+  /** A form body as sent (duplicates kept), for protocol checks such as form_post callbacks. */
+  readonly form: URLSearchParams | undefined
+  /** Whether the client asked for `{url}` JSON instead of a redirect. */
+  readonly returnRedirect: boolean
+}
 
 /** What every sign-in flow hands on: who signed in, with which account (design rule 2). */
 export interface VerifiedIdentity {
@@ -22,4 +91,22 @@ export interface LinkOutcome {
   pendingUserId?: string
   /** A createUser call abandoned after a timeout, which may still complete. */
   lateCreate?: Promise<unknown>
+}
+
+/** A session read: what `/session` answers (null when signed out) and any cookie the read sets or clears. */
+export interface SessionAnswer {
+  session: Session | null
+  cookies?: Cookie[]
+}
+
+export interface SessionStrategy {
+  readonly name: "jwt" | "database"
+  /** The user already signed in on this browser (to link a new account to), if it is an adapter user. */
+  currentUser(req: AuthRequest, config: ResolvedConfig): Promise<AdapterUser | undefined>
+  /** Starts the session of a linked sign-in, replacing any session the browser had; returns its cookies. */
+  issue(signedIn: LinkOutcome, identity: VerifiedIdentity, req: AuthRequest, config: ResolvedConfig): Promise<Cookie[]>
+  /** Reads the session (and, with `update`, changes it: POST /session); slides its expiry when due. Never throws for bad cookies. */
+  read(req: AuthRequest, config: ResolvedConfig, update?: { data: unknown }): Promise<SessionAnswer>
+  /** Ends the session (sign-out): fires the signOut event and returns the cookies that expire it. */
+  revoke(req: AuthRequest, config: ResolvedConfig): Promise<Cookie[]>
 }

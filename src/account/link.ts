@@ -5,10 +5,10 @@ import { randomUUID } from "node:crypto"
 import { AccessDenied, AccountNotLinked, OAuthAccountNotLinked } from "../errors.js"
 import type { AdapterAccount, AdapterUser } from "../adapters/index.js"
 import { AdapterCallError, type GuardedAdapter } from "../adapters/guard.js"
-import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../domain.js"
 import type { LinkOutcome, VerifiedIdentity } from "../domain.js"
 import { emitEvent } from "../events.js"
-import type { AuthRequest } from "../request/parse.js"
+import type { AuthRequest } from "../domain.js"
 import { applyRedirect } from "../security/redirect.js"
 import type { Account, TokenSet } from "../types.js"
 
@@ -92,7 +92,7 @@ async function findOrCreate(
     const provider = config.providers.get(account.provider)
     const allowed = provider !== undefined && "allowDangerousEmailAccountLinking" in provider && provider.allowDangerousEmailAccountLinking === true
     // Dangerous linking still needs both sides to vouch for the address: the IdP must not call it unverified,
-    // and the local row must have proven it (OA-19), or a pre-registered impostor row would capture the account.
+    // and the local row must have proven it (docs/security.md OA-19), or a pre-registered impostor row would capture the account.
     if (!allowed || !idpVerifiedEmail(identity.profile) || !byEmail.emailVerified) {
       throw new OAuthAccountNotLinked("Another account already uses this e-mail. Sign in with the account you used originally.")
     }
@@ -216,7 +216,7 @@ async function linkWithRetry(adapter: GuardedAdapter, identity: VerifiedIdentity
 }
 
 /**
- * Concurrent first sign-ins of one provider account in this process share one link (R9: one user, one account).
+ * Concurrent first sign-ins of one provider account in this process share one link (docs/security.md R9: one user, one account).
  * Keyed per adapter, so two configs with different stores never share a result.
  */
 const inflightLinks = new WeakMap<object, Map<string, Promise<LinkOutcome>>>()

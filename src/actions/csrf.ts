@@ -1,6 +1,6 @@
 // GET /csrf: the CSRF token (the cookie's when authentic, else a new one); 404 when CSRF checks are skipped.
-import type { ResolvedConfig } from "../config/resolve.js"
-import type { AuthRequest } from "../request/parse.js"
+import type { ResolvedConfig } from "../domain.js"
+import type { AuthRequest } from "../domain.js"
 import { NO_STORE_JSON_HEADERS } from "../response/build.js"
 import { ensureCsrfToken } from "../security/csrf.js"
 import { expiredCookie } from "../cookies/policy.js"

@@ -1,6 +1,6 @@
 // GET /providers: every configured provider with its sign-in and callback URLs.
-import type { ResolvedConfig } from "../config/resolve.js"
-import type { AuthRequest } from "../request/parse.js"
+import type { ResolvedConfig } from "../domain.js"
+import type { AuthRequest } from "../domain.js"
 import { JSON_HEADERS } from "../response/build.js"
 import type { ResponseInternal } from "../types.js"
 

@@ -1,6 +1,6 @@
 // POST /signout (CSRF-checked): end the session through the strategy (which fires signOut), redirect to the callbackUrl.
-import type { ResolvedConfig } from "../config/resolve.js"
-import type { AuthRequest } from "../request/parse.js"
+import type { ResolvedConfig } from "../domain.js"
+import type { AuthRequest } from "../domain.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import type { ResponseInternal } from "../types.js"
 

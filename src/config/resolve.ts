@@ -6,7 +6,8 @@ import {
 } from "../errors.js"
 import { createLogger } from "../logger.js"
 import { cookiePolicy } from "../cookies/policy.js"
-import { type SessionStrategy, databaseStrategy, jwtStrategy } from "../session/index.js"
+import { databaseStrategy, jwtStrategy } from "../session/index.js"
+import type { ResolvedConfig, ResolvedProvider } from "../domain.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
 import type {
   AuthConfig, CallbacksOptions, CookiesOptions, EventCallbacks, JWTOptions, LoggerInstance, PagesOptions, SessionOptions, Theme,
@@ -20,43 +21,6 @@ import { DEFAULT_MAX_AGE } from "../jwt/jwe.js"
 
 /** Secrets shorter than this are refused: a short secret makes every session token guessable offline. */
 export const MIN_SECRET_LENGTH = 32
-
-/** A provider as the handler uses it: OAuth/OIDC providers fully normalised, others as configured. */
-export type ResolvedProvider = ResolvedOAuthProvider | Readonly<Exclude<ProviderConfig, OAuthConfigBase>>
-
-/** The config after defaults, checks and derivations; built once per config object and frozen. */
-export interface ResolvedConfig {
-  readonly source: AuthConfig
-  readonly basePath: string
-  readonly secrets: readonly string[]
-  /** The secret as Auth.js stringifies it for CSRF hashes (arrays comma-joined). */
-  readonly csrfSecret: string
-  readonly providers: ReadonlyMap<string, ResolvedProvider>
-  readonly providerList: readonly ResolvedProvider[]
-  readonly session: Readonly<SessionOptions>
-  /** How sessions are issued, read, updated and revoked: chosen once here from `session.strategy`. */
-  readonly sessionStrategy: SessionStrategy
-  readonly jwt: Readonly<Partial<Pick<JWTOptions, "encode" | "decode">> & { maxAge: number }>
-  readonly callbacks: Readonly<CallbacksOptions>
-  readonly events: Readonly<EventCallbacks>
-  readonly logger: LoggerInstance
-  readonly pages: Readonly<Partial<PagesOptions>>
-  readonly theme: Readonly<Theme>
-  /** The adapter with timeouts and typed errors on every call. */
-  readonly adapter: GuardedAdapter | undefined
-  readonly skipCSRF: boolean
-  readonly raw: boolean
-  readonly trustHost: boolean
-  /** Whether an origin is one of `trustedOrigins` (the redirect proxy forwards only there). */
-  readonly isTrustedOrigin: (origin: string) => boolean
-  /** AUTH_URL, when set: the canonical origin of every URL the handler builds (HT-02). */
-  readonly canonicalUrl: URL | undefined
-  readonly useSecureCookies: boolean | undefined
-  /** A configuration error found at resolve time; every request answers with it. */
-  readonly error: AuthError | undefined
-  /** Cookie names and attributes for a secure or plain origin, user overrides applied. */
-  cookies(secure: boolean): Readonly<CookiesOptions>
-}
 
 const memo = new WeakMap<AuthConfig, ResolvedConfig>()
 

@@ -4,7 +4,7 @@ import { expiredCookie } from "./policy.js"
 
 /** Browsers allow 4096 bytes per cookie; Auth.js reserves 160 for name and attributes. */
 export const CHUNK_SIZE = 4096 - 160
-/** More chunks than this are treated as an attack, not a session (DS-01). */
+/** More chunks than this are treated as an attack, not a session (docs/security.md DS-01). */
 export const MAX_CHUNKS = 50
 
 /** The session cookie as the request carried it: the joined value and every chunk name seen. */
@@ -17,7 +17,7 @@ export interface SessionCookieRead {
 
 /**
  * Reads a possibly chunked session cookie. Valid forms: the bare name alone, or `.0…n-1` with no gap or
- * duplicate and at most MAX_CHUNKS. Anything else is malformed (CK-09) and yields no value.
+ * duplicate and at most MAX_CHUNKS. Anything else is malformed (docs/security.md CK-09) and yields no value.
  */
 export function readChunked(cookies: Record<string, string>, name: string): SessionCookieRead {
   const names: string[] = []

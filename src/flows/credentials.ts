@@ -1,13 +1,13 @@
 // Credentials sign-in: authorize() -> a verified identity, or CredentialsSignin. No session or cookie work here.
 import { CallbackRouteError, CredentialsSignin } from "../errors.js"
-import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../domain.js"
 import type { CredentialsConfig } from "../providers/types.js"
-import type { AuthRequest } from "../request/parse.js"
+import type { AuthRequest } from "../domain.js"
 import type { VerifiedIdentity } from "../domain.js"
 import type { User } from "../types.js"
 import { declaredParameters } from "../lib/parameters.js"
 
-/** The string fields of the body: what `authorize` receives (non-string JSON values are dropped, CR-04). */
+/** The string fields of the body: what `authorize` receives (non-string JSON values are dropped, docs/security.md CR-04). */
 function credentialInput(req: AuthRequest): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [key, value] of Object.entries(req.body)) if (typeof value === "string") out[key] = value

@@ -1,10 +1,10 @@
 // OAuth 2 / OIDC sign-in: start() -> redirect to the authorization endpoint; finish() -> VerifiedIdentity (or a proxy forward).
 import { randomUUID } from "node:crypto"
 import { AccessDenied, InvalidCheck, OAuthCallbackError, OAuthProfileParseError, OAuthSignInError } from "../errors.js"
-import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../domain.js"
 import { type ResolvedOAuthProvider, assertClientCredentials } from "../config/oauth.js"
 import { buildAuthorizationUrl, exchangeCode, fetchProfile, getAuthorizationServer, oauth, safeCause, validateCallback } from "../protocols/oauth2.js"
-import type { AuthRequest } from "../request/parse.js"
+import type { AuthRequest } from "../domain.js"
 import { clearChecks, createChecks, decodeState, readChecks } from "../security/checks.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import type { Account, Cookie, TokenSet } from "../types.js"
@@ -61,7 +61,7 @@ function callbackParams(req: AuthRequest): URLSearchParams {
 
 /**
  * GET/POST /callback/<id>: upstream error -> AccessDenied / OAuthCallbackError; check cookies -> InvalidCheck;
- * state and iss validated before any token call (I3); code exchange, ID token, profile; then the identity.
+ * state and iss validated before any token call; code exchange, ID token, profile; then the identity.
  */
 export async function finishOAuth(req: AuthRequest, config: ResolvedConfig, p: ResolvedOAuthProvider): Promise<OAuthFinish> {
   const params = callbackParams(req)
@@ -87,7 +87,7 @@ export async function finishOAuth(req: AuthRequest, config: ResolvedConfig, p: R
   }
   const error = params.get("error")
   if (error !== null) {
-    // The description is never rendered or logged verbatim beyond its code (OA-10).
+    // The description is never rendered or logged verbatim beyond its code (docs/security.md OA-10).
     if (error === "access_denied") throw new AccessDenied(`Provider "${p.id}" reported that the user denied access.`)
     throw new OAuthCallbackError(`Provider "${p.id}" returned the error "${error.slice(0, 64)}".`)
   }
@@ -118,7 +118,7 @@ export async function finishOAuth(req: AuthRequest, config: ResolvedConfig, p: R
 
 /**
  * Maps a provider profile to the verified identity, for OAuth 1 and 2 alike: `profile()` must return an `id`
- * (the account's stable key, OA-16); the user gets a fresh id (the adapter decides the real one) and a
+ * (the account's stable key, docs/security.md OA-16); the user gets a fresh id (the adapter decides the real one) and a
  * lower-cased e-mail; the account is the token set plus provider, type and providerAccountId.
  */
 export async function identityFromProfile(p: ResolvedOAuthProvider, profile: Record<string, unknown>, tokens: TokenSet, type: "oauth" | "oidc"): Promise<VerifiedIdentity> {

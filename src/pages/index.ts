@@ -1,5 +1,5 @@
 // The built-in pages as pure functions: props -> HTML string.
-import type { ResolvedProvider } from "../config/resolve.js"
+import type { ResolvedProvider } from "../domain.js"
 import type { CredentialsConfig } from "../providers/types.js"
 import type { Theme } from "../types.js"
 import { documentShell, escapeHtml } from "./html.js"
@@ -66,7 +66,7 @@ const errorPages: Record<string, { status: number; heading: string; message: str
 }
 const defaultErrorPage = { status: 200, heading: "Error", message: "Something went wrong while signing in." }
 
-/** The error page for a public error code; unknown codes get the generic page and are never reflected (RD-09). */
+/** The error page for a public error code; unknown codes get the generic page and are never reflected (docs/security.md RD-09). */
 export function errorPage(props: { error: string | null; signInUrl: string; homeUrl: string; theme: Theme }): { status: number; html: string } {
   const page = (props.error && Object.hasOwn(errorPages, props.error) ? errorPages[props.error] : undefined) ?? defaultErrorPage
   const link = props.error === "Verification" || page === defaultErrorPage || props.error === "AccessDenied"

@@ -1,6 +1,6 @@
 // The origin every URL and cookie policy is built from: AUTH_URL, else trusted forwarded headers, else the request URL.
 import { InvalidRequest } from "../errors.js"
-import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../domain.js"
 
 function firstListValue(value: string | null): string | undefined {
   if (value === null) return undefined
@@ -12,10 +12,10 @@ function firstListValue(value: string | null): string | undefined {
 const HOST = /^[A-Za-z0-9.\-[\]:_]+$/
 
 /**
- * The request's origin and whether cookies are Secure. AUTH_URL (when set) wins over every header (HT-02). With
+ * The request's origin and whether cookies are Secure. AUTH_URL (when set) wins over every header (docs/security.md HT-02). With
  * `trustHost`, a proxy in front describes the public origin: `X-Forwarded-Host` (first value) replaces the host and
  * `X-Forwarded-Proto` (first value) may upgrade the scheme to https, with or without a forwarded host, but never
- * downgrades one (HT-03). Otherwise the request URL.
+ * downgrades one (docs/security.md HT-03). Otherwise the request URL.
  */
 export function resolveOrigin(url: URL, headers: Headers, config: ResolvedConfig): { origin: string; secure: boolean } {
   let origin: string

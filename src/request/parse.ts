@@ -1,6 +1,6 @@
 // The only code that reads the web Request: path -> action and provider, origin, cookies, query and (for POST) a bounded body.
 import { InvalidRequest, UnknownAction } from "../errors.js"
-import type { ResolvedConfig } from "../config/resolve.js"
+import type { AuthRequest, ResolvedConfig } from "../domain.js"
 import { isAuthAction } from "../config/env.js"
 import { actionsWithProvider } from "../actions/table.js"
 import type { AuthAction } from "../types.js"
@@ -8,35 +8,13 @@ import { parseCookieHeader } from "./cookies.js"
 import { readLimited } from "../lib/read-limited.js"
 import { resolveOrigin } from "./host.js"
 
-/** Form bodies larger than this are refused with 413 (RQ-03). */
+/** Form bodies larger than this are refused with 413 (docs/security.md RQ-03). */
 export const MAX_FORM_BYTES = 64 * 1024
-/** JSON bodies larger than this are refused with 413 (RQ-03). */
+/** JSON bodies larger than this are refused with 413 (docs/security.md RQ-03). */
 export const MAX_JSON_BYTES = 1024 * 1024
 
-/** A Cookie header longer than this is refused with 431 (DS-01); browsers send at most ~180 cookies of 4 KiB per site. */
+/** A Cookie header longer than this is refused with 431 (docs/security.md DS-01); browsers send at most ~180 cookies of 4 KiB per site. */
 export const MAX_COOKIE_HEADER = 64 * 1024
-
-/** A request as the handler sees it; built once, read everywhere, never mutated. */
-export interface AuthRequest {
-  readonly request: Request
-  readonly url: URL
-  /** The canonical origin (see request/host.ts); base of every URL the handler builds. */
-  readonly origin: string
-  /** Whether cookies get `Secure` and the `__Secure-`/`__Host-` names. */
-  readonly secure: boolean
-  readonly action: AuthAction
-  readonly providerId: string | undefined
-  readonly method: string
-  readonly headers: Headers
-  readonly cookies: Record<string, string>
-  readonly query: URLSearchParams
-  /** The parsed body (POST with a form or JSON content type), else an empty object. */
-  readonly body: Readonly<Record<string, unknown>>
-  /** A form body as sent (duplicates kept), for protocol checks such as form_post callbacks. */
-  readonly form: URLSearchParams | undefined
-  /** Whether the client asked for `{url}` JSON instead of a redirect. */
-  readonly returnRedirect: boolean
-}
 
 const withProvider: ReadonlySet<string> = actionsWithProvider
 const unsafeKeys: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"])

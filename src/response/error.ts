@@ -1,8 +1,9 @@
 // AnyAuthError -> internal response: 4xx JSON for requests we refuse, else the sign-in/error page redirect Auth.js clients expect.
 import { AuthError, CredentialsSignin, InvalidRequest, UnknownAction, UntrustedHost, publicErrorCode } from "../errors.js"
 import { actionRule } from "../actions/table.js"
-import type { ResolvedConfig } from "../config/resolve.js"
-import { parseActionPath, type AuthRequest } from "../request/parse.js"
+import type { ResolvedConfig } from "../domain.js"
+import { parseActionPath } from "../request/parse.js"
+import type { AuthRequest } from "../domain.js"
 import type { ResponseInternal } from "../types.js"
 import { HTML_HEADERS, JSON_HEADERS } from "./build.js"
 import { errorPage } from "../pages/index.js"

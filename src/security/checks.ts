@@ -2,17 +2,17 @@
 import { createHash } from "node:crypto"
 import * as o from "oauth4webapi"
 import { InvalidCheck } from "../errors.js"
-import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../domain.js"
 import type { ResolvedOAuthProvider } from "../config/oauth.js"
 import { assertTimeClaims, decryptClaims, encryptClaims, nowSeconds, withTimeClaims } from "../jwt/jwe.js"
-import type { AuthRequest } from "../request/parse.js"
+import type { AuthRequest } from "../domain.js"
 import type { AuthorizationChecks } from "../protocols/oauth2.js"
 import { expiredCookie, flowCookie, lifetimeOf } from "../cookies/policy.js"
 import type { Cookie, CookieOption } from "../types.js"
 
 const STATE_SALT = "encodedState"
 
-/** Binds a check to one provider, issuer, client and redirect URI (OA-03). */
+/** Binds a check to one provider, issuer, client and redirect URI (docs/security.md OA-03). */
 function binding(p: ResolvedOAuthProvider, redirectUri: string): string {
   return createHash("sha256").update(`${p.id}\u0000${p.issuer ?? ""}\u0000${p.clientId}\u0000${redirectUri}`).digest("base64url").slice(0, 22)
 }
@@ -28,7 +28,7 @@ function unseal(value: string, config: ResolvedConfig, salt: string): Record<str
   return payload
 }
 
-/** A check cookie holding `payload` sealed under the cookie's own name (CK-04); SameSite=None for cross-site returns. */
+/** A check cookie holding `payload` sealed under the cookie's own name (docs/security.md CK-04); SameSite=None for cross-site returns. */
 function checkCookie(option: CookieOption, payload: Record<string, unknown>, config: ResolvedConfig, sameSiteNone: boolean): Cookie {
   const cookie = flowCookie(option, seal(payload, config, option.name, lifetimeOf(option)))
   if (sameSiteNone) {
@@ -46,7 +46,7 @@ export interface CreatedChecks {
 /**
  * Creates the configured checks for an authorization request and their sealed cookies. `proxyOrigin` is this
  * deployment's callback URL when the redirect goes through a proxy (stored in the state, wire.md §10).
- * form_post flows need SameSite=None (and so Secure) check cookies, since the IdP's POST is cross-site (OA-22).
+ * form_post flows need SameSite=None (and so Secure) check cookies, since the IdP's POST is cross-site (docs/security.md OA-22).
  */
 export async function createChecks(p: ResolvedOAuthProvider, req: AuthRequest, config: ResolvedConfig, redirectUri: string, proxyOrigin?: string): Promise<CreatedChecks> {
   const names = config.cookies(req.secure)
@@ -92,7 +92,7 @@ function readOne(req: AuthRequest, config: ResolvedConfig, option: CookieOption,
   return payload.value
 }
 
-/** Reads every configured check; any missing, expired, tampered or foreign cookie is InvalidCheck. A configured check is never skipped (OA-05). */
+/** Reads every configured check; any missing, expired, tampered or foreign cookie is InvalidCheck. A configured check is never skipped (docs/security.md OA-05). */
 export function readChecks(p: ResolvedOAuthProvider, req: AuthRequest, config: ResolvedConfig, redirectUri: string): UsedChecks {
   const names = config.cookies(req.secure)
   const bind = binding(p, redirectUri)
@@ -103,7 +103,7 @@ export function readChecks(p: ResolvedOAuthProvider, req: AuthRequest, config: R
   return used
 }
 
-/** Expires the check cookies the request carried (after a callback, whatever its outcome: I4). */
+/** Expires the check cookies the request carried (after a callback, whatever its outcome: they are single-use). */
 export function clearChecks(req: AuthRequest, config: ResolvedConfig): Cookie[] {
   const names = config.cookies(req.secure)
   const out: Cookie[] = []
@@ -132,7 +132,7 @@ export function sealTemporaryCredentials(p: ResolvedOAuthProvider, req: AuthRequ
   return checkCookie(option, { value: token, secret: tokenSecret, provider: p.id, bind: binding(p, redirectUri) }, config, false)
 }
 
-/** Reads the temporary credentials back; the callback's oauth_token must be the one sealed (fixation, O1-02). */
+/** Reads the temporary credentials back; the callback's oauth_token must be the one sealed (fixation, docs/security.md O1-02). */
 export function readTemporaryCredentials(p: ResolvedOAuthProvider, req: AuthRequest, config: ResolvedConfig, redirectUri: string, oauthToken: string): { token: string; tokenSecret: string } {
   const option = config.cookies(req.secure).state
   const raw = req.cookies[option.name]

@@ -1,7 +1,7 @@
 // CSRF double-submit cookie `token|SHA-256(token + secret)` (wire.md §5); minted only by the actions that need one.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
-import type { ResolvedConfig } from "../config/resolve.js"
-import type { AuthRequest } from "../request/parse.js"
+import type { ResolvedConfig } from "../domain.js"
+import type { AuthRequest } from "../domain.js"
 import type { Cookie } from "../types.js"
 
 function hashToken(token: string, secret: string): string {
@@ -32,7 +32,7 @@ export function ensureCsrfToken(req: AuthRequest, config: ResolvedConfig): { tok
 
 /**
  * Whether a POST carries a valid double-submit token: the body's `csrfToken` equals the token of an
- * authentic cookie. The token is read only from the body (never the query, CS-04).
+ * authentic cookie. The token is read only from the body (never the query, docs/security.md CS-04).
  */
 export function isCsrfValid(req: AuthRequest, config: ResolvedConfig): boolean {
   const sent = req.body.csrfToken
@@ -43,7 +43,7 @@ export function isCsrfValid(req: AuthRequest, config: ResolvedConfig): boolean {
 
 /**
  * Whether the browser says this POST came from another site (Fetch Metadata / Origin), which no
- * legitimate form or fetch of the app does (CS-06).
+ * legitimate form or fetch of the app does (docs/security.md CS-06).
  */
 export function isCrossSite(req: AuthRequest): boolean {
   const site = req.headers.get("sec-fetch-site")

@@ -1,14 +1,14 @@
 // callbackUrl resolution and redirect validation: only the app's own origin unless a user `redirect` callback allows more.
-import type { ResolvedConfig } from "../config/resolve.js"
-import type { AuthRequest } from "../request/parse.js"
+import type { ResolvedConfig } from "../domain.js"
+import type { AuthRequest } from "../domain.js"
 import { bodyString } from "../request/parse.js"
 
-/** Longest callbackUrl considered; longer ones fall back to the base URL (DS-05). */
+/** Longest callbackUrl considered; longer ones fall back to the base URL (docs/security.md DS-05). */
 const MAX_URL_LENGTH = 8192
 
 /**
  * The default `redirect` callback: a path is resolved against the origin, an absolute URL is kept only
- * when it is on the same origin (compared after WHATWG parsing, RD-01/RD-08); anything else is the base URL.
+ * when it is on the same origin (compared after WHATWG parsing, docs/security.md RD-01/RD-08); anything else is the base URL.
  * @see RFC 9700 §4.11 (no open redirector)
  */
 export function defaultRedirect({ url, baseUrl }: { url: string; baseUrl: string }): string {
@@ -24,7 +24,7 @@ export function defaultRedirect({ url, baseUrl }: { url: string; baseUrl: string
 /** Printable ASCII without spaces: safe to send as a Location header unchanged. */
 const PLAIN_URL = /^[\x21-\x7e]*$/
 
-/** The URL as given when it is plain ASCII (Auth.js returns same-origin URLs as is), else its encoded WHATWG form (RD-06). */
+/** The URL as given when it is plain ASCII (Auth.js returns same-origin URLs as is), else its encoded WHATWG form (docs/security.md RD-06). */
 function asLocation(candidate: string, parsed: URL): string {
   return PLAIN_URL.test(candidate) ? candidate : parsed.href
 }
@@ -40,7 +40,7 @@ function parseUrl(value: string): URL | undefined {
 
 /**
  * Runs the `redirect` callback (user's or default) and checks its result: it must be an http(s) URL or
- * a path; a throw or garbage falls back to the base URL (RD-05). Returns an absolute, encoded URL.
+ * a path; a throw or garbage falls back to the base URL (docs/security.md RD-05). Returns an absolute, encoded URL.
  */
 export async function applyRedirect(url: string, req: AuthRequest, config: ResolvedConfig): Promise<string> {
   const baseUrl = req.origin
@@ -61,7 +61,7 @@ export async function applyRedirect(url: string, req: AuthRequest, config: Resol
 
 /**
  * Where to send the user after this action: body `callbackUrl`, else query `callbackUrl`, else the
- * callback-url cookie (re-validated at use, RD-03), else the origin, each through the redirect callback.
+ * callback-url cookie (re-validated at use, docs/security.md RD-03), else the origin, each through the redirect callback.
  */
 export async function resolveCallbackUrl(req: AuthRequest, config: ResolvedConfig): Promise<string> {
   const candidate =

@@ -1,14 +1,14 @@
 // Database session strategy: the cookie holds only a session token; the row lives in the adapter (wire.md §2.2, §2.9).
 import { SessionTokenError, SignOutError } from "../errors.js"
-import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../domain.js"
 import type { AdapterSession, AdapterUser } from "../adapters/index.js"
 import type { GuardedAdapter } from "../adapters/guard.js"
-import type { AuthRequest } from "../request/parse.js"
+import type { AuthRequest } from "../domain.js"
 import type { Cookie, Session } from "../types.js"
 import { expiredCookie } from "../cookies/policy.js"
 import { emitEvent } from "../events.js"
 import { applySessionCallback } from "./callbacks.js"
-import type { SessionAnswer, SessionStrategy } from "./index.js"
+import type { SessionAnswer, SessionStrategy } from "../domain.js"
 
 export type DatabaseSessionRead =
   | { status: "absent" }
@@ -29,7 +29,7 @@ function sessionTokenOf(req: AuthRequest, config: ResolvedConfig): string | unde
   return req.cookies[config.cookies(req.secure).sessionToken.name] || undefined
 }
 
-/** Looks the session up. Expired rows are deleted; malformed rows count as no session (DB-06). Never throws. */
+/** Looks the session up. Expired rows are deleted; malformed rows count as no session (docs/security.md DB-06). Never throws. */
 export async function readDatabaseSession(req: AuthRequest, config: ResolvedConfig): Promise<DatabaseSessionRead> {
   const adapter = adapterOf(config)
   const sessionToken = sessionTokenOf(req, config)
@@ -40,7 +40,7 @@ export async function readDatabaseSession(req: AuthRequest, config: ResolvedConf
   } catch (error) {
     return { status: "unavailable", error }
   }
-  // Ids may be numbers (e.g. @auth/pg-adapter's SERIAL columns); anything else is a malformed row (DB-06).
+  // Ids may be numbers (e.g. @auth/pg-adapter's SERIAL columns); anything else is a malformed row (docs/security.md DB-06).
   const id = found?.user?.id as unknown
   if (!found || !found.session || (typeof id !== "string" && typeof id !== "number")) return { status: "invalid", sessionToken }
   const expires = found.session.expires instanceof Date ? found.session.expires : new Date(found.session.expires as unknown as string)
@@ -69,7 +69,7 @@ function clearCookie(req: AuthRequest, config: ResolvedConfig): Cookie[] {
 
 /**
  * Extends a session when `updateAge` has passed since it was last extended (0 = every read). A failed update
- * still serves the session, without extending it (DB-05). Returns the new expiry, or undefined when not extended.
+ * still serves the session, without extending it (docs/security.md DB-05). Returns the new expiry, or undefined when not extended.
  */
 async function touch(session: AdapterSession, config: ResolvedConfig): Promise<Date | undefined> {
   const { maxAge, updateAge } = config.session
@@ -116,7 +116,7 @@ export const databaseStrategy: SessionStrategy = {
   /**
    * Looks the row up, extends it when `updateAge` has passed (the cookie is re-set only then), and answers with the
    * `session` callback's output. An adapter failure answers null and keeps the cookie: the session may be fine once
-   * the database is back (DB-02).
+   * the database is back (docs/security.md DB-02).
    */
   async read(req, config, update): Promise<SessionAnswer> {
     const read = await readDatabaseSession(req, config)
@@ -140,7 +140,7 @@ export const databaseStrategy: SessionStrategy = {
     return { session, cookies: extended ? [sessionCookie(req, config, row.sessionToken, extended)] : undefined }
   },
 
-  /** Deletes the row (a failure is logged; the cookie is expired anyway, DB-05) and fires signOut. */
+  /** Deletes the row (a failure is logged; the cookie is expired anyway, docs/security.md DB-05) and fires signOut. */
   async revoke(req, config) {
     const sessionToken = sessionTokenOf(req, config)
     if (!sessionToken) return []

@@ -1,6 +1,6 @@
 // Keeps an OAuth access token fresh inside a JWT session: refresh once when expired, shared by concurrent reads.
 import { RefreshTokenError } from "../errors.js"
-import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../domain.js"
 import type { ResolvedOAuthProvider } from "../config/oauth.js"
 import { getAuthorizationServer, refreshTokens, safeCause } from "../protocols/oauth2.js"
 import type { JWT } from "../types.js"
