@@ -32,7 +32,7 @@ export async function runR5(ctx: RunContext): Promise<RunResult> {
   let subjectSeq = 0
   try {
     const tokens = await app.call<string[]>({ cmd: "seedSessions", n: 50 })
-    const seconds = ctx.short ? 4 : 20
+    const seconds = ctx.short ? 3 : 20
     const workers = 20
     for (const failRate of [0.01, 0.1]) {
       const plan: FaultPlan = { failRate, slowRate: 0.015, slowMs: 2_000, hangRate: 0.002 }
