@@ -1,6 +1,6 @@
 // Session-token chunking: a token longer than a browser allows in one cookie is split into `.0…n` cookies (wire.md §3.2).
 import type { Cookie, CookieOption, CookieSerializeOptions } from "../types.js"
-import { expiredCookie } from "./policy.js"
+import { expiredCookie, isCookieName } from "./policy.js"
 
 /** Browsers allow 4096 bytes per cookie; Auth.js reserves 160 for name and attributes. */
 export const CHUNK_SIZE = 4096 - 160
@@ -70,12 +70,13 @@ export function writeChunked(option: CookieOption, value: string, options: Cooki
       written.add(name)
     }
   }
-  for (const name of seen) if (!written.has(name)) out.push(expiredCookie(option, name))
+  for (const name of seen) if (!written.has(name) && isCookieName(name)) out.push(expiredCookie(option, name))
   return out
 }
 
 /** Expires every session cookie name the request carried (and the bare name when none was seen). */
 export function clearChunked(option: CookieOption, seen: readonly string[]): Cookie[] {
-  const names = seen.length > 0 ? seen : [option.name]
-  return names.map((name) => expiredCookie(option, name))
+  // A name the browser sent that no Set-Cookie can carry (".é", ". 0") was not set by us and cannot be expired.
+  const names = seen.filter(isCookieName)
+  return (names.length > 0 ? names : [option.name]).map((name) => expiredCookie(option, name))
 }

@@ -222,3 +222,18 @@ describe("readChunked", () => {
     expect(readChunked({ [`${NAME}.1000000`]: "b" }, NAME).value).toBeUndefined()
   })
 })
+
+describe("chunk names no Set-Cookie can carry (found by the fuzzer)", () => {
+  it("CK-09 a malformed chunk name with a non-token character makes the cookie invalid and is not echoed back", () => {
+    const option = defaultCookies(false).sessionToken
+    for (const odd of [`${NAME}.é`, `${NAME}. 0`, `${NAME}.²`]) {
+      const read = readChunked({ [`${NAME}.0`]: "abc", [odd]: "x" }, NAME)
+      expect(read.value).toBeUndefined()
+      const cleared = clearChunked(option, read.names)
+      expect(cleared.map((c) => c.name)).toEqual([`${NAME}.0`])
+      expect(() => cleared.map(serializeCookie)).not.toThrow()
+      const rewritten = writeChunked(option, "token", option.options, read.names)
+      expect(rewritten.map((c) => c.name)).toEqual([NAME, `${NAME}.0`])
+    }
+  })
+})

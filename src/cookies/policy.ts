@@ -22,6 +22,11 @@ export function defaultCookies(secure: boolean): CookiesOptions {
 
 const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 
+/** Whether a name is a cookie-name token (RFC 6265 §4.1.1), i.e. one a Set-Cookie can carry. */
+export function isCookieName(name: string): boolean {
+  return COOKIE_NAME.test(name)
+}
+
 /** Serialises one cookie in the attribute order Auth.js uses: Max-Age; Domain; Path; Expires; HttpOnly; Secure; Partitioned; SameSite. */
 export function serializeCookie(cookie: Cookie): string {
   const { name, value, options } = cookie
