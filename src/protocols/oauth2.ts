@@ -78,6 +78,11 @@ export function clientOf(p: ResolvedOAuthProvider): o.Client {
   return { ...p.client, client_id: p.clientId }
 }
 
+/** The provider's extra token-request parameters (e.g. TikTok's client_key), sent in the form body. */
+function tokenParams(p: ResolvedOAuthProvider): { additionalParameters?: Record<string, string> } {
+  return Object.keys(p.token.params).length ? { additionalParameters: p.token.params } : {}
+}
+
 function clientAuthOf(p: ResolvedOAuthProvider): o.ClientAuth {
   switch (p.client.token_endpoint_auth_method) {
     case "client_secret_post":
@@ -186,7 +191,7 @@ export async function exchangeCode(
   try {
     let response = await o.authorizationCodeGrantRequest(as, client, clientAuthOf(p), callback, redirectUri, codeVerifier ?? o.nopkce, {
       ...httpOptions(p),
-      ...(Object.keys(p.token.params).length ? { additionalParameters: p.token.params } : {}),
+      ...tokenParams(p),
     })
     if (p.token.conform) response = (await p.token.conform(response.clone())) ?? response
     const requireIdToken = p.type === "oidc"
@@ -246,10 +251,14 @@ export async function fetchProfile(as: o.AuthorizationServer, p: ResolvedOAuthPr
   }
 }
 
-/** Uses a refresh token. @see RFC 6749 §6 */
+/**
+ * Uses a refresh token, with the token endpoint's params and `conform` hook as for the code exchange (a provider such
+ * as TikTok needs its own client parameter on every token request). @see RFC 6749 §6
+ */
 export async function refreshTokens(as: o.AuthorizationServer, p: ResolvedOAuthProvider, refreshToken: string): Promise<o.TokenEndpointResponse> {
   const client = clientOf(p)
-  const response = await o.refreshTokenGrantRequest(as, client, clientAuthOf(p), refreshToken, httpOptions(p))
+  let response = await o.refreshTokenGrantRequest(as, client, clientAuthOf(p), refreshToken, { ...httpOptions(p), ...tokenParams(p) })
+  if (p.token.conform) response = (await p.token.conform(response.clone())) ?? response
   return o.processRefreshTokenResponse(as, client, response)
 }
 

@@ -10,10 +10,10 @@
 // one endpoint to /override/<endpoint> on the same server. Both runs must sign in, and the request recorded for the
 // endpoint under test is compared after masking the per-run random values (state, PKCE, nonces, OAuth 1 timestamps
 // and signatures).
-import { createSign, generateKeyPairSync } from "node:crypto"
+import { createSign, generateKeyPairSync, randomUUID } from "node:crypto"
 import type { ServerResponse } from "node:http"
-import { describe, expect, it } from "vitest"
-import { customFetch } from "../../src/index.js"
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { Auth, customFetch } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
 import GitHub from "../../src/providers/github.js"
 import Google from "../../src/providers/google.js"
@@ -22,7 +22,7 @@ import Twitter from "../../src/providers/twitter.js"
 import VK from "../../src/providers/vk.js"
 import { clearDiscoveryCache } from "../../src/protocols/oauth2.js"
 import { clearJwksCache } from "../../src/protocols/jws.js"
-import { ORIGIN } from "../helpers.js"
+import { ORIGIN, get } from "../helpers.js"
 import { verifyOAuth1 } from "../support/fake-twitter.js"
 import {
   type LocalServer, type Recorded, callback, expectSignedIn, localize, routingFetch, sendJson, sendRedirect, sendText, setup,
@@ -42,6 +42,8 @@ const REQUEST_TOKEN = "override-request-token"
 const REQUEST_TOKEN_SECRET = "override-request-token-secret"
 const VERIFIER = "override-verifier"
 const TOKEN_SECRET = "override-token-secret"
+
+const TIKTOK_LOG_ID = "20240101000000ABCDEF"
 
 const GOOGLE_ISSUER = "https://accounts.google.com"
 const REAL_ORIGINS = [
@@ -155,7 +157,11 @@ const CASES: ProviderCase[] = [
     make: (o) => TikTok(o),
     paths: { authorization: "/v2/auth/authorize", token: "/v2/oauth/token/", userinfo: "/v2/user/info/" },
     answer: {
-      token: (res, r) => bearerToken(res, r, { open_id: "tt-open-id", refresh_token: "rft", scope: "user.info.profile" }),
+      token: (res, r) => {
+        // TikTok answers errors with HTTP 200 and `{ error, error_description, log_id }`.
+        if (fake.tokenError) return sendJson(res, r, 200, { error: fake.tokenError, error_description: "The refresh token is invalid.", log_id: TIKTOK_LOG_ID })
+        bearerToken(res, r, { open_id: "tt-open-id", refresh_token: `rft.${randomUUID()}`, scope: "user.info.profile" })
+      },
       userinfo: (res, r) =>
         sendJson(res, r, 200, { data: { user: { open_id: "tt-open-id", display_name: "Clip", username: "clip", avatar_url: "https://tt.example/a.jpg" } }, error: { code: "ok", message: "", log_id: "202401010000" } }),
     },
@@ -167,6 +173,8 @@ interface FakeProvider extends LocalServer {
   current: { case: ProviderCase; paths: Partial<Record<Role, string>> } | undefined
   /** The callback URL the OAuth 1.0a request-token step named (where the authorize page sends the browser back). */
   oauthCallback: string | undefined
+  /** TikTok's token endpoint answers this error (HTTP 200) instead of tokens. */
+  tokenError: string | undefined
   reset(): void
 }
 
@@ -207,9 +215,11 @@ async function startFakeProvider(): Promise<FakeProvider> {
   Object.assign(fake, server, {
     current: undefined,
     oauthCallback: undefined,
+    tokenError: undefined,
     reset() {
       fake.current = undefined
       fake.oauthCallback = undefined
+      fake.tokenError = undefined
       fake.requests.length = 0
     },
   })
@@ -396,5 +406,54 @@ describe("a string endpoint override replaces only the URL", () => {
     expectSignedIn(await callback(s.config, back, started.jar), s.log)
     const [request] = fake.requests.filter((r) => r.path === "/override/token")
     expect(new URLSearchParams(request!.body).get("client_key")).toBe(CLIENT_ID)
+  })
+})
+
+describe("the refresh request keeps the provider's token params and hooks too", () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  /** TikTok with refreshAccessToken, signed in; then the clock passes the access token's expiry. */
+  async function signedInTikTokWithExpiredToken() {
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() })
+    const tiktok = CASES.find((c) => c.id === "tiktok")!
+    fake.reset()
+    fake.current = { case: tiktok, paths: tiktok.paths }
+    const route = routingFetch(REAL_ORIGINS, fake.url)
+    const s = setup([TikTok({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, refreshAccessToken: true, [customFetch]: route.fetch })])
+    const started = await startSignIn(s.config, "tiktok")
+    const back = await visitProvider(localize(started.location!, REAL_ORIGINS, fake.url))
+    expectSignedIn(await callback(s.config, back, started.jar), s.log)
+    vi.setSystemTime(Date.now() + 3600 * 1000)
+    const refreshes = () => fake.requests.filter((r) => r.path === tiktok.paths.token && new URLSearchParams(r.body).get("grant_type") === "refresh_token")
+    return { s, jar: started.jar, refreshes }
+  }
+
+  it("TikTok: the refresh POST is form-encoded with client_key and client_secret_post, and the session gets the new token", async () => {
+    const { s, jar, refreshes } = await signedInTikTokWithExpiredToken()
+    const res = await Auth(get("/auth/session", { cookie: jar.header() }), s.config)
+    expect(res.status).toBe(200)
+    expect(s.log.errors).toEqual([])
+    const [refresh] = refreshes()
+    expect(refreshes()).toHaveLength(1)
+    expect(refresh!.headers["content-type"]).toMatch(/^application\/x-www-form-urlencoded/)
+    const body = new URLSearchParams(refresh!.body)
+    expect(body.get("client_key")).toBe(CLIENT_ID)
+    expect(body.get("client_secret")).toBe(CLIENT_SECRET)
+    expect(body.get("refresh_token")).toMatch(/^rft\./)
+    expect(res.headers.getSetCookie().some((c) => c.startsWith("authjs.session-token="))).toBe(true)
+  })
+
+  it("TikTok: a refresh answered with HTTP 200 {error, log_id} fails through the conform hook; the log names the error and the log_id", async () => {
+    const { s, jar, refreshes } = await signedInTikTokWithExpiredToken()
+    fake.tokenError = "invalid_grant"
+    const res = await Auth(get("/auth/session", { cookie: jar.header() }), s.config)
+    expect(res.status).toBe(200)
+    expect(refreshes()).toHaveLength(1)
+    expect(s.log.types()).toEqual(["RefreshTokenError"])
+    expect(s.log.text()).toContain("invalid_grant")
+    expect(s.log.text()).toContain(TIKTOK_LOG_ID)
+    expect(s.log.text()).not.toContain("The refresh token is invalid.")
   })
 })
