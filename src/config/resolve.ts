@@ -1,5 +1,5 @@
 // Resolves and checks a config once per config object (WeakMap memo); the result is frozen and shared by all requests.
-import { randomBytes } from "node:crypto"
+import { randomBytesPooled } from "../lib/random.js"
 import {
   type AuthError, InvalidEndpoints, MissingAdapter, MissingAdapterMethods, MissingAuthorize, MissingSecret,
   ExperimentalFeatureNotEnabled, UntrustedHost,
@@ -84,7 +84,7 @@ function checkSecrets(secret: AuthConfig["secret"]): { secrets: string[]; error?
 
 /** A database session token: 256 bits from the CSPRNG, base64url (URL-safe, like the UUIDs Auth.js issues). */
 function newSessionToken(): string {
-  return randomBytes(32).toString("base64url")
+  return randomBytesPooled(32).toString("base64url")
 }
 
 const databaseMethods = [

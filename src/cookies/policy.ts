@@ -27,15 +27,26 @@ export function isCookieName(name: string): boolean {
   return COOKIE_NAME.test(name)
 }
 
+/** Characters encodeURIComponent leaves as they are: a value made only of these (a JWE, a hex token) needs no encoding. */
+const UNRESERVED = /^[A-Za-z0-9\-_.!~*'()]*$/
+
+/** `Expires` dates repeat within a second on a busy server: the last one is kept formatted. */
+let lastExpires = { seconds: Number.NaN, text: "" }
+function httpDate(date: Date): string {
+  const seconds = Math.floor(date.valueOf() / 1000)
+  if (seconds !== lastExpires.seconds) lastExpires = { seconds, text: date.toUTCString() }
+  return lastExpires.text
+}
+
 /** Serialises one cookie in the attribute order Auth.js uses: Max-Age; Domain; Path; Expires; HttpOnly; Secure; Partitioned; SameSite. */
 export function serializeCookie(cookie: Cookie): string {
   const { name, value, options } = cookie
   if (!COOKIE_NAME.test(name)) throw new TypeError(`invalid cookie name "${name}"`)
-  let out = `${name}=${encodeURIComponent(value)}`
+  let out = `${name}=${UNRESERVED.test(value) ? value : encodeURIComponent(value)}`
   if (options.maxAge !== undefined) out += `; Max-Age=${Math.floor(options.maxAge)}`
   if (options.domain) out += `; Domain=${options.domain}`
   if (options.path) out += `; Path=${options.path}`
-  if (options.expires) out += `; Expires=${options.expires.toUTCString()}`
+  if (options.expires) out += `; Expires=${httpDate(options.expires)}`
   if (options.httpOnly) out += "; HttpOnly"
   if (options.secure) out += "; Secure"
   if (options.partitioned) out += "; Partitioned"

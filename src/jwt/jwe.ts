@@ -1,7 +1,8 @@
 // Internal session-token codec: JWE compact serialisation, `dir` + A256CBC-HS512 (and A256GCM on decode), on
 // synchronous node:crypto, and the sync encode/decode the library's hot path uses. Not a public entry: `gatehouse/jwt`
 // (index.ts) wraps it. Keys are HKDF-SHA256(secret, salt = cookie name) as Auth.js derives them, cached per (secret, salt).
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomFillSync, randomUUID, timingSafeEqual } from "node:crypto"
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomUUID, timingSafeEqual } from "node:crypto"
+import { randomBytesPooled } from "../lib/random.js"
 import { JWTSessionError, MissingSecret } from "../errors.js"
 import type { JWT, JWTDecodeParams, JWTEncodeParams } from "../types.js"
 
@@ -53,19 +54,9 @@ function cbcTag(macKey: Buffer, aad: Buffer, iv: Buffer, ciphertext: Buffer): Bu
   return createHmac("sha512", macKey).update(aad).update(iv).update(ciphertext).update(lengthBlock(aad.length)).digest().subarray(0, 32)
 }
 
-const IV_POOL_SIZE = 16 * 256
-let ivPool = Buffer.alloc(0)
-let ivOffset = IV_POOL_SIZE
-
-/** 16 fresh random bytes for a CBC IV, cut from a pool filled by the CSPRNG 256 IVs at a time. */
+/** 16 fresh random bytes for a CBC IV. */
 function nextIv(): Buffer {
-  if (ivOffset + 16 > IV_POOL_SIZE) {
-    ivPool = randomFillSync(Buffer.allocUnsafe(IV_POOL_SIZE))
-    ivOffset = 0
-  }
-  const iv = ivPool.subarray(ivOffset, ivOffset + 16)
-  ivOffset += 16
-  return iv
+  return randomBytesPooled(16)
 }
 
 /** Encrypts a claims object with `dir` + A256CBC-HS512 under the first secret. */

@@ -1,5 +1,6 @@
 // CSRF double-submit cookie `token|SHA-256(token + secret)` (wire.md §5); minted only by the actions that need one.
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
+import { createHash, timingSafeEqual } from "node:crypto"
+import { randomBytesPooled } from "../lib/random.js"
 import type { ResolvedConfig } from "../domain.js"
 import type { AuthRequest } from "../domain.js"
 import type { Cookie } from "../types.js"
@@ -25,7 +26,7 @@ export function readCsrfCookie(req: AuthRequest, config: ResolvedConfig): string
 export function ensureCsrfToken(req: AuthRequest, config: ResolvedConfig): { token: string; cookie?: Cookie } {
   const existing = readCsrfCookie(req, config)
   if (existing) return { token: existing }
-  const token = randomBytes(32).toString("hex")
+  const token = randomBytesPooled(32).toString("hex")
   const option = config.cookies(req.secure).csrfToken
   return { token, cookie: { name: option.name, value: `${token}|${hashToken(token, config.csrfSecret)}`, options: { ...option.options } } }
 }
