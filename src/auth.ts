@@ -21,12 +21,12 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   const resolved = resolveConfig(config)
   const returnRedirect = request.headers.has("x-auth-return-redirect")
   const deliver = (res: ResponseInternal): Response | ResponseInternal => (resolved.raw ? res : toResponse(res, returnRedirect))
-  if (resolved.error) {
-    resolved.logger.error(resolved.error)
-    return deliver(configurationErrorResponse(request, resolved))
-  }
   let req: AuthRequest | undefined
   try {
+    if (resolved.error) {
+      resolved.logger.error(resolved.error)
+      return deliver(configurationErrorResponse(request, resolved))
+    }
     const refusal = refusalOf(request)
     if (refusal) throw refusal
     req = await parseRequest(request, resolved)
@@ -36,6 +36,12 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     const error = caught instanceof Error ? caught : new Error(String(caught))
     resolved.logger.error(error)
     if (resolved.raw && error instanceof AuthError && !returnRedirect) throw error
-    return deliver(errorResponse(error, req, request, resolved))
+    try {
+      return deliver(errorResponse(error, req, request, resolved))
+    } catch (failure) {
+      // Even the error answer could not be built (e.g. a configured page URL that is not a valid header value).
+      resolved.logger.error(failure instanceof Error ? failure : new Error(String(failure)))
+      return resolved.raw ? { status: 500, body: null } : new Response(null, { status: 500 })
+    }
   }
 }

@@ -348,3 +348,14 @@ describe("isAuthAction", () => {
     }
   })
 })
+
+describe("Auth() never rejects (issue 15: no input may reject out of a handler)", () => {
+  it("a configured error page that is not a valid header value answers 500 instead of rejecting, and is logged", async () => {
+    const errors: unknown[] = []
+    const config = makeConfig({ pages: { error: "/oops\r\nX-Injected: 1" }, logger: { error: (e: Error) => void errors.push(e), warn() {}, debug() {} } })
+    const res = await Auth(get("/auth/callback/nope"), config)
+    expect(res.status).toBe(500)
+    expect(res.headers.get("x-injected")).toBeNull()
+    expect(errors.length).toBeGreaterThan(0)
+  })
+})
