@@ -28,10 +28,12 @@ export async function signInPageAction(req: AuthRequest, config: ResolvedConfig)
   return { status: 200, headers: HTML_HEADERS, body: html, cookies: cookie ? [cookie] : undefined }
 }
 
-export function signOutPageAction(req: AuthRequest, config: ResolvedConfig): ResponseInternal {
+export async function signOutPageAction(req: AuthRequest, config: ResolvedConfig): Promise<ResponseInternal> {
   if (config.pages.signOut) return { redirect: config.pages.signOut }
   const { token, cookie } = ensureCsrfToken(req, config)
-  const html = signOutPage({ action: `${req.origin}${config.basePath}/signout`, csrfToken: token, theme: config.theme })
+  // A `?callbackUrl=` (validated like every other) rides along in the form, so confirming lands there.
+  const callbackUrl = req.query.has("callbackUrl") ? await resolveCallbackUrl(req, config) : undefined
+  const html = signOutPage({ action: `${req.origin}${config.basePath}/signout`, csrfToken: token, callbackUrl, theme: config.theme })
   return { status: 200, headers: HTML_HEADERS, body: html, cookies: cookie ? [cookie] : undefined }
 }
 

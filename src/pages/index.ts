@@ -51,10 +51,11 @@ export function signInPage(props: SignInPageProps): string {
   return documentShell("Sign In", `<h1>Sign in</h1>${banner}${sections.join("<hr>")}`, theme)
 }
 
-export function signOutPage(props: { action: string; csrfToken: string; theme: Theme }): string {
+export function signOutPage(props: { action: string; csrfToken: string; callbackUrl?: string; theme: Theme }): string {
+  const callback = props.callbackUrl === undefined ? "" : `<input type="hidden" name="callbackUrl" value="${escapeHtml(props.callbackUrl)}">`
   return documentShell(
     "Sign Out",
-    `<h1>Sign out</h1><p>Are you sure you want to sign out?</p><form action="${escapeHtml(props.action)}" method="POST"><input type="hidden" name="csrfToken" value="${escapeHtml(props.csrfToken)}"><button id="submitButton" type="submit">Sign out</button></form>`,
+    `<h1>Sign out</h1><p>Are you sure you want to sign out?</p><form action="${escapeHtml(props.action)}" method="POST"><input type="hidden" name="csrfToken" value="${escapeHtml(props.csrfToken)}">${callback}<button id="submitButton" type="submit">Sign out</button></form>`,
     props.theme,
   )
 }

@@ -19,6 +19,22 @@ describe("GET /signout (page)", () => {
     expect(html).toContain(`<form action="http://localhost:3000/auth/signout" method="POST"><input type="hidden" name="csrfToken" value="${token}">`)
   })
 
+  it("?callbackUrl= rides along in the form, validated: confirming lands there; a foreign one becomes the origin", async () => {
+    const { config } = setup()
+    const { jar } = await signIn(config)
+    const page = await Auth(get("/auth/signout?callbackUrl=%2Fbye", { cookie: jar.header() }), config)
+    jar.store(page)
+    const html = await page.text()
+    expect(html).toContain(`<input type="hidden" name="callbackUrl" value="${ORIGIN}/bye">`)
+    const csrfToken = /name="csrfToken" value="([0-9a-f]{64})"/.exec(html)![1]!
+    const confirmed = await Auth(postForm("/auth/signout", { csrfToken, callbackUrl: `${ORIGIN}/bye` }, { cookie: jar.header() }), config)
+    expect(confirmed.headers.get("location")).toBe(`${ORIGIN}/bye`)
+
+    const hostile = await (await Auth(get("/auth/signout?callbackUrl=https%3A%2F%2Fevil.example%2F", { cookie: jar.header() }), config)).text()
+    expect(hostile).toContain(`<input type="hidden" name="callbackUrl" value="${ORIGIN}">`)
+    expect(hostile).not.toContain("evil.example")
+  })
+
   it("reuses a valid csrf cookie (no Set-Cookie)", async () => {
     const { config } = setup()
     const jar = new CookieJar()
