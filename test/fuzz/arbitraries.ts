@@ -231,8 +231,8 @@ export function sessionLayout(secure: boolean, tokens: ValidTokens): fc.Arbitrar
       pieces: bareFirst ? [{ name: bare, value: t }, ...c] : [...c, { name: bare, value: t }],
       expect: "invalid" as const,
     })),
-    // known bug: a chunk name with a non-token character (".²", ". 0", ".é") makes /session, sign-in and sign-out answer 302 error=Configuration (src/cookies/policy.ts:28 throws while expiring it)
-    fc.tuple(chunks, fc.constantFrom("01", "-1", "1e1", "", "x", "0x0", "50", "999", "1.0", "00")).map(([c, suffix]) => ({
+    // ".²" and ". 0" are names no Set-Cookie can carry: they must not make the answer fail (found by this fuzzer, fixed in 80d3628).
+    fc.tuple(chunks, fc.constantFrom("01", "-1", "1e1", "", "x", " 0", "0x0", "²", "50", "999", "1.0", "00")).map(([c, suffix]) => ({
       kind: `bad chunk index .${suffix}`,
       pieces: [...c, { name: `${bare}.${suffix}`, value: "x" }],
       expect: "invalid" as const,
