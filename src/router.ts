@@ -87,8 +87,9 @@ export function route(req: AuthRequest, config: ResolvedConfig): Handler {
   if (req.providerId !== undefined) {
     allow = rule.providerMethods ?? allow
     if (rule.providerTypeMethods) {
-      provider = findProvider(req, config)
-      allow = rule.providerTypeMethods[provider.type] ?? allow
+      // A known provider narrows the methods; an unknown one is the handler's to report (after the method check).
+      provider = config.providers.get(req.providerId)
+      if (provider) allow = rule.providerTypeMethods[provider.type] ?? allow
     }
   }
   allowOnly(req, allow)

@@ -82,6 +82,18 @@ describe("the action table is the one list of actions", () => {
     }
   })
 
+  it("a method no provider allows is refused before the provider lookup: PUT /callback/<unknown id> is 405, GET is the Configuration error", async () => {
+    const c = config()
+    for (const id of ["nope", "__proto__"]) {
+      const put = await Auth(request("PUT", `/auth/callback/${id}`), c)
+      expect(put.status, id).toBe(405)
+      expect(put.headers.get("allow"), id).toBe(actionTable.callback.methods.join(", "))
+      const get = await Auth(request("GET", `/auth/callback/${id}`), c)
+      expect(get.status, id).toBe(302)
+      expect(get.headers.get("location"), id).toBe(`${ORIGIN}/auth/error?error=Configuration`)
+    }
+  })
+
   it("on a configuration error, a GET of a page action shows the HTML error page; every other request gets 500 JSON", async () => {
     const broken = config({ secret: undefined })
     for (const action of ACTIONS) {
