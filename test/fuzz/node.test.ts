@@ -119,10 +119,13 @@ function allowedHosts(lines: string[]): Set<string> {
     const m = /^(Host|X-Forwarded-Host): (.*)$/i.exec(l)
     if (!m) continue
     const value = m[1]!.toLowerCase() === "host" ? m[2]! : m[2]!.split(",")[0]!
-    try {
-      out.add(new URL(`http://${value.trim()}`).host)
-    } catch {
-      /* not a host: nothing may be built on it */
+    // Either scheme: X-Forwarded-Proto may make it https, where :443 is the default port and drops out.
+    for (const scheme of ["http", "https"]) {
+      try {
+        out.add(new URL(`${scheme}://${value.trim()}`).host)
+      } catch {
+        /* not a host: nothing may be built on it */
+      }
     }
   }
   return out
