@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// gatehouse-migrate: creates the Gatehouse / @auth/pg-adapter tables and indexes in DATABASE_URL where missing.
+// gatehouse-migrate: creates the Gatehouse / @auth/pg-adapter tables and indexes, and the shared store's table, in DATABASE_URL where missing.
 import { migrate, postgresSchema } from "../dist/adapters/postgres.js"
+import { migrate as migrateStore, storeSchema } from "../dist/stores/postgres.js"
 
 const usage = `Usage: gatehouse-migrate [--print] [connection-url]
 
 Creates the tables and indexes of gatehouse/adapters/postgres (users, accounts, sessions,
-verification_token) where missing, in the first schema on the search_path. Safe to run again.
+verification_token) and of gatehouse/stores/postgres (gatehouse_store) where missing, in the
+first schema on the search_path. Safe to run again.
 The connection URL is the argument or DATABASE_URL. --print writes the SQL instead of running it.`
 
 const args = process.argv.slice(2)
@@ -14,7 +16,7 @@ if (args.includes("--help") || args.includes("-h")) {
   process.exit(0)
 }
 if (args.includes("--print")) {
-  process.stdout.write(postgresSchema)
+  process.stdout.write(`${postgresSchema}\n${storeSchema}`)
   process.exit(0)
 }
 
@@ -44,7 +46,10 @@ function describe(connection) {
 
 const pool = new pg.Pool({ connectionString: url, max: 1 })
 try {
-  const { created, existing } = await migrate(pool)
+  const adapter = await migrate(pool)
+  const store = await migrateStore(pool)
+  const created = [...adapter.created, ...store.created]
+  const existing = [...adapter.existing, ...store.existing]
   const where = describe(url)
   if (created.length === 0) console.log(`gatehouse-migrate: ${where} is up to date (${existing.length} tables and indexes present).`)
   for (const name of created) console.log(`gatehouse-migrate: created ${name}`)

@@ -5,6 +5,7 @@ import type { AdapterAccount, AdapterUser } from "./adapters/index.js"
 import type { GuardedAdapter } from "./adapters/guard.js"
 import type { ResolvedOAuthProvider } from "./config/oauth.js"
 import type { AuthError } from "./errors.js"
+import type { SharedStore } from "./stores/index.js"
 import type { OAuthConfigBase, ProviderConfig } from "./providers/types.js"
 import type { Account, Theme, User } from "./records.js"
 import type {
@@ -35,6 +36,8 @@ export interface ResolvedConfig {
   readonly theme: Readonly<Theme>
   /** The adapter with timeouts and typed errors on every call. */
   readonly adapter: GuardedAdapter | undefined
+  /** The shared store (`store`, else the process-wide memory store), with a timeout and typed errors on every call. */
+  readonly store: SharedStore
   readonly skipCSRF: boolean
   readonly raw: boolean
   readonly trustHost: boolean

@@ -9,3 +9,4 @@ export type {
 } from "./types.js"
 export type { Provider, ProviderType } from "./providers/types.js"
 export type { Adapter, AdapterAccount, AdapterSession, AdapterUser, VerificationToken } from "./adapters/index.js"
+export type { SharedStore } from "./stores/index.js"

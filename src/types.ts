@@ -3,6 +3,7 @@ import type { raw, skipCSRFCheck } from "./symbols.js"
 import type { ActionName } from "./actions/table.js"
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters/index.js"
 import type { Provider } from "./providers/types.js"
+import type { SharedStore } from "./stores/index.js"
 import type { Account, Awaitable, CredentialInput, Profile, Theme, TokenSet, User } from "./records.js"
 
 export type { Account, Awaitable, CredentialInput, Profile, Theme, TokenSet, User } from "./records.js"
@@ -181,6 +182,12 @@ export interface AuthConfig {
   session?: Partial<SessionOptions>
   /** Set to the `skipCSRFCheck` marker when the framework already protects against CSRF. */
   skipCSRFCheck?: typeof skipCSRFCheck
+  /**
+   * Where state shared by every app process lives (the cross-process access-token refresh lock and its sealed
+   * result): `gatehouse/stores/postgres` or `gatehouse/stores/redis` when you run several processes. Default: an
+   * in-memory store, one per process. Gatehouse only.
+   */
+  store?: SharedStore
   theme?: Theme
   trustHost?: boolean
   useSecureCookies?: boolean

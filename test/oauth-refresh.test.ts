@@ -1,12 +1,18 @@
 // Access-token refresh for JWT sessions (`refreshAccessToken: true`, docs/guide.md "Keeping the access token
 // fresh"): against a small OAuth 2 server on 127.0.0.1 whose token endpoint issues refresh_token + expires_in
 // and honours the refresh_token grant (RFC 6749 §6) with rotation. Time is moved with a Date-only fake clock,
-// so the HTTP servers keep running on real timers.
-import { randomBytes } from "node:crypto"
+// so the HTTP servers keep running on real timers. The "shared store" block plays several app processes with
+// several config objects sharing one store (memory, postgres on PGlite, redis with REDIS_URL).
+import { PGlite } from "@electric-sql/pglite"
+import { createClient } from "@redis/client"
+import { createHash, randomBytes } from "node:crypto"
 import { inspect } from "node:util"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 import { Auth } from "../src/index.js"
-import type { AuthConfig } from "../src/index.js"
+import type { AuthConfig, SharedStore } from "../src/index.js"
+import { MemoryStore } from "../src/stores/memory.js"
+import { PostgresStore, migrate as migrateStore } from "../src/stores/postgres.js"
+import { RedisStore } from "../src/stores/redis.js"
 import { decode, getToken } from "../src/jwt/index.js"
 import type { OAuthConfigBase } from "../src/providers/types.js"
 import { CookieJar, ORIGIN, SECRET, get } from "./helpers.js"
@@ -420,5 +426,178 @@ describe("refreshAccessToken: true", () => {
     advance(7200)
     await Auth(sessionRequest(jar), config)
     expect(srv.refreshGrants).toHaveLength(0)
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// Across processes: configs that share a store behave as app processes behind one load balancer
+
+const REDIS_URL = process.env.REDIS_URL
+
+/** A store that records what was written to it, so a test can check nothing in it is a token in clear. */
+function recording(inner: SharedStore): SharedStore & { written: string[] } {
+  const written: string[] = []
+  return {
+    written,
+    claim: (key, value, ttl) => (written.push(`${key} ${value}`), inner.claim(key, value, ttl)),
+    get: (key) => inner.get(key),
+    set: (key, value, ttl) => (written.push(`${key} ${value}`), inner.set(key, value, ttl)),
+    delete: (key) => inner.delete(key),
+  }
+}
+
+const lockKey = (refreshToken: string) => `gatehouse:refresh:lock:refresher:${createHash("sha256").update(refreshToken).digest("base64url")}`
+const resultKey = (refreshToken: string) => `gatehouse:refresh:result:refresher:${createHash("sha256").update(refreshToken).digest("base64url")}`
+
+describe("refreshAccessToken across processes (configs sharing a store)", () => {
+  let pglite: PGlite | undefined
+  let redis: ReturnType<typeof createClient> | undefined
+  beforeAll(async () => {
+    pglite = await PGlite.create()
+    await migrateStore(pglite)
+    if (REDIS_URL) {
+      redis = createClient({ url: REDIS_URL })
+      redis.on("error", () => {})
+      await redis.connect()
+    }
+  })
+  afterAll(async () => {
+    await pglite?.close()
+    await redis?.close()
+  })
+
+  const stores: [string, () => SharedStore][] = [
+    ["memory", () => MemoryStore()],
+    ["postgres (PGlite)", () => PostgresStore(pglite!)],
+  ]
+  if (REDIS_URL) stores.push(["redis", () => RedisStore(redis!)])
+
+  it.each(stores)("%s: reads racing on two processes spend the refresh token once; a third process reading the old cookie later reuses the result", async (_name, makeStore) => {
+    const store = recording(makeStore())
+    const a = makeConfig(provider(), { store })
+    const b = makeConfig(provider(), { store })
+    const jar = await signIn(a.config)
+    const before = (await sessionToken(jar)).account as Account
+
+    advance(3600 + 5)
+    srv.refreshDelayMs = 150 // B's readers arrive while A's refresh is at the provider, and wait for its result
+    const responses = await Promise.all(Array.from({ length: 12 }, (_, i) => Auth(sessionRequest(jar), i % 2 ? b.config : a.config)))
+
+    expect(srv.refreshGrants.map((g) => [g.refreshToken, g.status])).toEqual([[before.refresh_token, 200]])
+    const fresh = srv.refreshGrants[0]!.issued!
+    for (const res of responses) {
+      expect(res.status).toBe(200)
+      const body = (await res.json()) as Record<string, unknown>
+      expect(body).toMatchObject({ user: { email: "rae@refresh.example" } })
+      expect(body.error).toBeUndefined()
+      expect(((await reissued(res))!.account as Account)).toMatchObject({ access_token: fresh.access_token, refresh_token: fresh.refresh_token })
+    }
+    expect([...a.errors, ...b.errors]).toEqual([])
+
+    // A third process, started later, still sees requests carrying the old cookie: it reuses the stored result.
+    const c = makeConfig(provider(), { store })
+    const late = await Auth(sessionRequest(jar), c.config)
+    expect(((await reissued(late))!.account as Account).access_token).toBe(fresh.access_token)
+    expect(srv.refreshGrants).toHaveLength(1)
+    expect(c.errors).toEqual([])
+
+    // The store holds the outcome sealed: no provider token, and not the refresh token it is keyed by, in clear.
+    expect(store.written.length).toBeGreaterThan(0)
+    for (const entry of store.written) {
+      for (const token of [before.access_token, before.refresh_token!, fresh.access_token, fresh.refresh_token!]) expect(entry).not.toContain(token)
+    }
+  })
+
+  it("a sealed result copied to another refresh token's key is refused: that session refreshes with its own token", async () => {
+    const store = MemoryStore()
+    const a = makeConfig(provider(), { store })
+    const b = makeConfig(provider(), { store })
+    const victim = await signIn(a.config)
+    const attacker = await signIn(a.config)
+    const victimRt = ((await sessionToken(victim)).account as Account).refresh_token!
+    const attackerRt = ((await sessionToken(attacker)).account as Account).refresh_token!
+    advance(3700)
+    await Auth(sessionRequest(attacker), a.config)
+    const attackerFresh = srv.refreshGrants[0]!.issued!
+    // Someone with write access to the store (not the secret) moves the attacker's result under the victim's key.
+    await store.set(resultKey(victimRt), (await store.get(resultKey(attackerRt)))!, 60)
+
+    const res = await Auth(sessionRequest(victim), b.config)
+    const account = (await reissued(res))!.account as Account
+    expect(account.access_token).not.toBe(attackerFresh.access_token)
+    expect(srv.refreshGrants.map((g) => [g.refreshToken, g.status])).toEqual([[attackerRt, 200], [victimRt, 200]])
+    expect(account.access_token).toBe(srv.refreshGrants[1]!.issued!.access_token)
+    expect(b.errors.map((e) => (e as { type?: string }).type)).toEqual(["AdapterError"])
+    expect(String((b.errors[0]!.cause as Error).message)).toMatch(/another refresh token/)
+  })
+
+  it("a process that died holding the refresh lock delays the others only until the lock expires", async () => {
+    // Real time here (PGlite's clock follows Date): the sign-in's access token is due at once instead.
+    vi.useRealTimers()
+    srv.expiresIn = 5
+    const store = PostgresStore(pglite!)
+    const { config, errors } = makeConfig(provider(), { store })
+    const jar = await signIn(config)
+    const rt = ((await sessionToken(jar)).account as Account).refresh_token!
+    expect(await store.claim(lockKey(rt), "a process that crashed", 1)).toBe(true)
+    const started = performance.now()
+    const res = await Auth(sessionRequest(jar), config)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(900)
+    const body = (await res.json()) as Record<string, unknown>
+    expect(body.error).toBeUndefined()
+    expect(srv.refreshGrants.map((g) => g.status)).toEqual([200])
+    expect(((await reissued(res))!.account as Account).access_token).toBe(srv.refreshGrants[0]!.issued!.access_token)
+    expect(errors).toEqual([])
+  })
+
+  type Failure = "reject" | "throw" | "hang"
+  const failingStore = (method: keyof SharedStore, how: Failure): SharedStore => {
+    const inner = MemoryStore()
+    const broken = () => {
+      if (how === "throw") throw new Error("store exploded synchronously")
+      return how === "hang" ? new Promise<never>(() => {}) : Promise.reject(new Error("connection refused"))
+    }
+    return { ...inner, claim: inner.claim, get: inner.get, set: inner.set, delete: inner.delete, [method]: broken } as SharedStore
+  }
+
+  it.each([
+    ["get", "reject"],
+    ["claim", "throw"],
+    ["get", "hang"],
+  ] as const)("a store whose %s fails (%s) degrades to the in-process refresh: one grant, every read 200 and refreshed, an AdapterError logged", async (method, how) => {
+    const { config, errors } = makeConfig(provider(), { store: failingStore(method, how) })
+    const jar = await signIn(config)
+    advance(3700)
+    const responses = await Promise.all(Array.from({ length: 5 }, () => Auth(sessionRequest(jar), config)))
+    expect(srv.refreshGrants.map((g) => g.status)).toEqual([200])
+    for (const res of responses) {
+      expect(res.status).toBe(200)
+      expect(((await res.json()) as Record<string, unknown>).error).toBeUndefined()
+      expect(((await reissued(res))!.account as Account).access_token).toBe(srv.refreshGrants[0]!.issued!.access_token)
+    }
+    expect(errors.map((e) => (e as { type?: string }).type)).toEqual(["AdapterError"])
+    expect(errors[0]!.message).toMatch(/refreshing in this process only/)
+    expect(String((errors[0]!.cause as Error).message)).toMatch(how === "hang" ? /did not answer/ : new RegExp(`"${method}" failed`))
+  })
+
+  it("a store that cannot keep the result after the refresh: the refreshed tokens are still used, the failure logged", async () => {
+    const { config, errors } = makeConfig(provider(), { store: failingStore("set", "reject") })
+    const jar = await signIn(config)
+    advance(3700)
+    const res = await Auth(sessionRequest(jar), config)
+    expect(res.status).toBe(200)
+    expect(((await reissued(res))!.account as Account).access_token).toBe(srv.refreshGrants[0]!.issued!.access_token)
+    expect(srv.refreshGrants).toHaveLength(1)
+    expect(errors.map((e) => (e as { type?: string }).type)).toEqual(["AdapterError"])
+    expect(errors[0]!.message).toMatch(/could not share the refresh result/)
+  })
+
+  it("a `store` without the SharedStore methods is a configuration error that names them", async () => {
+    const { config, errors } = makeConfig(provider(), { store: { get: async () => null } as unknown as SharedStore })
+    const res = await Auth(sessionRequest(new CookieJar()), config)
+    expect(res.status).toBe(500)
+    expect(await res.json()).toEqual({ message: expect.any(String) })
+    expect(errors.map((e) => (e as { type?: string }).type)).toEqual(["MissingAdapterMethods"])
+    expect(errors[0]!.message).toMatch(/store.*claim, set, delete/)
   })
 })

@@ -1,9 +1,9 @@
 // Scale-out: three app processes (test/support/scale-out-app.ts, separate ports) share one PostgreSQL schema. A user
 // signed in through one is signed in on all; signing out through any ends the database session everywhere; a
-// refresh-token rotation racing across the processes should spend the refresh token once (today it does not: see the
-// it.fails below). Needs DATABASE_URL: PGlite lives in one process's memory and cannot be shared between processes
-// (its socket server is the separate @electric-sql/pglite-socket package, not a dependency). Redis: no Gatehouse
-// store uses Redis yet, so the processes share nothing through it.
+// refresh-token rotation racing across the processes spends the refresh token once (the JWT app's `store` is the
+// postgres store: one process claims the refresh lock, the others read its sealed result). Needs DATABASE_URL: PGlite
+// lives in one process's memory and cannot be shared between processes (its socket server is the separate
+// @electric-sql/pglite-socket package, not a dependency). The redis store runs its own suite in test/stores/.
 import { type ChildProcess, spawn } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"
 import { createServer } from "node:http"
@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { migrate } from "../src/adapters/postgres.js"
+import { migrate as migrateStore } from "../src/stores/postgres.js"
 import { CookieJar } from "./support/cookies.js"
 import { type Listening, listenLocal, readBody, writeJson } from "./support/listen.js"
 import { type MockOp, startMockOp } from "./support/mock-op.js"
@@ -156,6 +157,7 @@ describe.skipIf(!DATABASE_URL)("scale-out: three app processes share PostgreSQL 
     db = new pg.Pool({ connectionString: DATABASE_URL, max: 2, options: `-c search_path=${SCHEMA}` })
     await db.query(`create schema ${SCHEMA}`)
     await migrate(db)
+    await migrateStore(db)
     op = await startMockOp({ clientId: "scale-out-client" })
     refresher = await startRefreshServer()
     const env = {
@@ -268,14 +270,20 @@ describe.skipIf(!DATABASE_URL)("scale-out: three app processes share PostgreSQL 
     expect(spent).toBeGreaterThanOrEqual(1)
   })
 
-  // Fails today: src/session/refresh.ts dedupes a refresh only inside one process (an in-memory Map of in-flight
-  // refreshes), so each process spends the same refresh token; with rotation the later uses get invalid_grant and
-  // those readers see RefreshTokenError. Needs a cross-process refresh lock: a small store interface (design.md rule 9)
-  // with the memory default and a PostgreSQL (advisory lock or a row keyed by the refresh token's hash) or Redis
-  // (SET NX PX) implementation, plus a shared short-lived result so the losers reuse the winner's new tokens.
-  it.fails("a refresh-token rotation racing across processes spends the refresh token once", async () => {
+  // Without the shared store each process would spend the same refresh token; with rotation the later uses get
+  // invalid_grant and those readers see RefreshTokenError (the in-process dedupe of src/session/refresh.ts alone).
+  it("a refresh-token rotation racing across processes spends the refresh token once", async () => {
     const { bodies, spent } = await racingReads(await jwtSignIn())
     expect(spent).toBe(1)
     expect(bodies.filter((b) => b?.error === "RefreshTokenError")).toEqual([])
+    expect(bodies.map((b) => b?.user?.email)).toEqual(["rae@scale.test", "rae@scale.test", "rae@scale.test"])
+    // Nothing in the shared table holds a provider token in clear.
+    const { rows } = await db.query(`select key, value from gatehouse_store`)
+    const grants = refresher.grants.map((g) => g.refreshToken)
+    expect(rows.length).toBeGreaterThan(0)
+    for (const row of rows as { key: string; value: string }[]) {
+      for (const token of grants) expect(`${row.key} ${row.value}`).not.toContain(token)
+      expect(row.value).not.toMatch(/at-\d+-/)
+    }
   })
 })

@@ -18,11 +18,16 @@ import { type GuardedAdapter, guardAdapter } from "../adapters/guard.js"
 import { readEnv, trustHostRule } from "./env.js"
 import { trustedOriginMatcher } from "../security/origins.js"
 import { DEFAULT_MAX_AGE } from "../jwt/jwe.js"
+import { guardStore, missingStoreMethods } from "../stores/guard.js"
+import type { SharedStore } from "../stores/index.js"
+import { MemoryStore } from "../stores/memory.js"
 
 /** Secrets shorter than this are refused: a short secret makes every session token guessable offline. */
 export const MIN_SECRET_LENGTH = 32
 
 const memo = new WeakMap<AuthConfig, ResolvedConfig>()
+/** The default store: one per process, shared by every config in it (as one process shares its memory). */
+let processStore: SharedStore | undefined
 
 
 function normaliseBasePath(basePath: string | undefined): string {
@@ -125,6 +130,8 @@ function build(config: AuthConfig): ResolvedConfig {
       if (missing.length) error = new MissingAdapterMethods(`The adapter lacks methods the database strategy needs: ${missing.join(", ")}.`)
     }
   }
+  const missingStore = config.store === undefined ? [] : missingStoreMethods(config.store)
+  if (!error && missingStore.length) error = new MissingAdapterMethods(`\`store\` lacks methods of a SharedStore (gatehouse/stores): ${missingStore.join(", ")}.`)
   if (!error && list.some((p) => p.type === "email") && !adapter) error = new MissingAdapter("An email provider needs an `adapter` to store verification tokens.")
   if (!error && list.some((p) => p.type === "webauthn") && !config.experimental?.enableWebAuthn) {
     error = new ExperimentalFeatureNotEnabled("WebAuthn is experimental: set `experimental.enableWebAuthn: true` to use it.")
@@ -150,6 +157,7 @@ function build(config: AuthConfig): ResolvedConfig {
     pages: Object.freeze({ ...config.pages }),
     theme: Object.freeze({ colorScheme: "auto", ...config.theme }),
     adapter: adapter ? guardAdapter(adapter, config.adapterTimeout) : undefined,
+    store: guardStore(config.store && !missingStore.length ? config.store : (processStore ??= MemoryStore())),
     skipCSRF: config.skipCSRFCheck === skipCSRFCheck,
     raw: config.raw === raw,
     trustHost,

@@ -1,7 +1,10 @@
-// Keeps an OAuth access token fresh inside a JWT session: refresh once when expired, shared by concurrent reads.
-import { RefreshTokenError } from "../errors.js"
+// Keeps an OAuth access token fresh inside a JWT session: refresh once when expired, once per process (in-memory
+// fast path) and once across every process sharing the config's store (a lock key and a sealed result key).
+import { createHash, randomUUID } from "node:crypto"
+import { AdapterError, RefreshTokenError } from "../errors.js"
 import type { ResolvedConfig } from "../domain.js"
 import type { ResolvedOAuthProvider } from "../config/oauth.js"
+import { decryptClaims, encryptClaims } from "../jwt/jwe.js"
 import { getAuthorizationServer, refreshTokens, safeCause } from "../protocols/oauth2.js"
 import type { JWT } from "../types.js"
 import type { Account } from "../types.js"
@@ -23,10 +26,30 @@ const EXPIRY_MARGIN = 30
 const RESULT_TTL_MS = 60_000
 /** A failed refresh is retried sooner: the provider may only have been down for a moment. */
 const FAILURE_TTL_MS = 10_000
+/** HKDF salt of the sealed results in the store: no other Gatehouse token opens with this key. */
+const SEAL_SALT = "gatehouse.refresh"
+/** A provider's request timeout when it sets none (as config/oauth.ts). */
+const DEFAULT_PROVIDER_TIMEOUT_MS = 10_000
+/** How long a process waiting for another's refresh sleeps between looks at the store: short first, then capped. */
+const POLL_DELAYS_MS = [25, 50, 100, 150] as const
 
 type Outcome = { ok: true; account: SessionAccount } | { ok: false }
-const inflight = new Map<string, Promise<Outcome>>()
-const recent = new Map<string, { outcome: Outcome; at: number }>()
+
+/** Per resolved config: the refreshes under way in this process, and recent outcomes for late readers. */
+interface LocalState {
+  inflight: Map<string, Promise<Outcome>>
+  recent: Map<string, { outcome: Outcome; at: number }>
+}
+const locals = new WeakMap<ResolvedConfig, LocalState>()
+
+function localState(config: ResolvedConfig): LocalState {
+  let state = locals.get(config)
+  if (!state) {
+    state = { inflight: new Map(), recent: new Map() }
+    locals.set(config, state)
+  }
+  return state
+}
 
 /** The account fields stored in the token at sign-in (not the ID token: it is large and not needed to call APIs). */
 export function sessionAccountOf(account: Account): SessionAccount | undefined {
@@ -63,9 +86,106 @@ async function runRefresh(p: ResolvedOAuthProvider, current: SessionAccount, con
   }
 }
 
+// ---- the cross-process part: one refresh per (provider, refresh token) among all processes sharing the store ----
+
+interface StoreKeys {
+  /** sha256 of the refresh token: keys and sealed results name it, never the token itself. */
+  digest: string
+  lock: string
+  result: string
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** The lock outlives the winner's refresh: discovery and the token request each end within the provider timeout. */
+function lockSeconds(p: ResolvedOAuthProvider): number {
+  const timeout = typeof p.source.timeout === "number" && p.source.timeout > 0 ? p.source.timeout : DEFAULT_PROVIDER_TIMEOUT_MS
+  return Math.ceil((2 * timeout) / 1000) + 5
+}
+
+function isSessionAccount(value: unknown, providerId: string): value is SessionAccount {
+  if (!value || typeof value !== "object") return false
+  const a = value as Record<string, unknown>
+  return a.provider === providerId && typeof a.providerAccountId === "string" && typeof a.access_token === "string" &&
+    (a.refresh_token === undefined || typeof a.refresh_token === "string") && (a.expires_at === undefined || typeof a.expires_at === "number")
+}
+
+/** The outcome as the store keeps it: encrypted under the first secret, bound to its provider and refresh token. */
+function seal(outcome: Outcome, p: ResolvedOAuthProvider, keys: StoreKeys, config: ResolvedConfig): string {
+  const payload = { provider: p.id, digest: keys.digest, ok: outcome.ok, ...(outcome.ok ? { account: outcome.account } : {}) }
+  return encryptClaims(payload, config.secrets[0] as string, SEAL_SALT)
+}
+
+/** Opens a stored outcome; throws when it is not ours or names another refresh token (a value moved between keys). */
+function unseal(value: string, p: ResolvedOAuthProvider, keys: StoreKeys, config: ResolvedConfig): Outcome {
+  const { payload } = decryptClaims(value, config.secrets, SEAL_SALT)
+  if (payload.provider !== p.id || payload.digest !== keys.digest) throw new Error("the stored refresh result belongs to another refresh token")
+  if (payload.ok === false) return { ok: false }
+  if (payload.ok !== true || !isSessionAccount(payload.account, p.id)) throw new Error("the stored refresh result is malformed")
+  return { ok: true, account: payload.account }
+}
+
+/** Store failures end here: logged, and the caller goes on without the store (never a failed request). */
+function logStoreFailure(p: ResolvedOAuthProvider, what: string, cause: unknown, config: ResolvedConfig): void {
+  config.logger.error(new AdapterError(`Provider "${p.id}": the shared store ${what}.`, { cause }))
+}
+
+/** The winner: refresh at the provider, share the sealed outcome, then release the lock so a failure can be retried. */
+async function refreshAndShare(p: ResolvedOAuthProvider, current: SessionAccount, config: ResolvedConfig, keys: StoreKeys): Promise<Outcome> {
+  const outcome = await runRefresh(p, current, config)
+  try {
+    // The result is written before the lock goes: whoever claims the lock after us finds the result first.
+    await config.store.set(keys.result, seal(outcome, p, keys, config), (outcome.ok ? RESULT_TTL_MS : FAILURE_TTL_MS) / 1000)
+    await config.store.delete(keys.lock)
+  } catch (cause) {
+    logStoreFailure(p, "could not share the refresh result with other processes", cause, config)
+  }
+  return outcome
+}
+
+/**
+ * One refresh across processes: a stored result is used as it is; else the process that claims the lock
+ * refreshes, and the others poll for its sealed result until the lock would have expired. Any store failure
+ * before the refresh falls back to refreshing in this process (the in-process dedupe still holds).
+ */
+async function sharedRefresh(p: ResolvedOAuthProvider, current: SessionAccount, config: ResolvedConfig): Promise<Outcome> {
+  const digest = createHash("sha256").update(current.refresh_token as string).digest("base64url")
+  const keys: StoreKeys = { digest, lock: `gatehouse:refresh:lock:${p.id}:${digest}`, result: `gatehouse:refresh:result:${p.id}:${digest}` }
+  const lockTtl = lockSeconds(p)
+  // performance.now(): the wait is bounded in real time even where Date is faked or stepped.
+  const deadline = performance.now() + lockTtl * 1000 + 1000
+  const stored = async (): Promise<Outcome | undefined> => {
+    const value = await config.store.get(keys.result)
+    return value === null ? undefined : unseal(value, p, keys, config)
+  }
+  try {
+    for (let attempt = 0; ; attempt++) {
+      const found = await stored()
+      if (found) return found
+      if (await config.store.claim(keys.lock, randomUUID(), lockTtl)) {
+        // The previous holder may have written its result and released the lock between our look and our claim.
+        const late = await stored()
+        if (!late) break
+        await config.store.delete(keys.lock).catch((cause: unknown) => logStoreFailure(p, "could not release the refresh lock", cause, config))
+        return late
+      }
+      if (performance.now() >= deadline) {
+        config.logger.error(new RefreshTokenError(`Provider "${p.id}": another process held the refresh lock and shared no result within ${lockTtl} s.`))
+        return { ok: false }
+      }
+      await sleep(POLL_DELAYS_MS[Math.min(attempt, POLL_DELAYS_MS.length - 1)] as number)
+    }
+  } catch (cause) {
+    logStoreFailure(p, "failed before the access-token refresh; refreshing in this process only", cause, config)
+    return runRefresh(p, current, config)
+  }
+  return refreshAndShare(p, current, config, keys)
+}
+
 /**
  * Returns the token with a refreshed `account` when its access token has expired (or a `RefreshTokenError`
- * marker when refreshing failed), or undefined when nothing had to change. Concurrent reads share one refresh.
+ * marker when refreshing failed), or undefined when nothing had to change. Concurrent reads in this process
+ * share one refresh without touching the store; processes sharing the store share one refresh through it.
  */
 export async function refreshIfDue(token: JWT, config: ResolvedConfig): Promise<JWT | undefined> {
   const account = token.account as SessionAccount | undefined
@@ -74,6 +194,7 @@ export async function refreshIfDue(token: JWT, config: ResolvedConfig): Promise<
   const provider = config.providers.get(account.provider)
   if (!provider || (provider.type !== "oauth" && provider.type !== "oidc") || !provider.refreshAccessToken) return undefined
   const key = `${provider.id}\u0000${account.refresh_token}`
+  const { inflight, recent } = localState(config)
   const cached = recent.get(key)
   let outcome: Outcome
   if (cached && Date.now() - cached.at < (cached.outcome.ok ? RESULT_TTL_MS : FAILURE_TTL_MS)) {
@@ -81,7 +202,7 @@ export async function refreshIfDue(token: JWT, config: ResolvedConfig): Promise<
   } else {
     let pending = inflight.get(key)
     if (!pending) {
-      pending = runRefresh(provider, account, config)
+      pending = sharedRefresh(provider, account, config)
       inflight.set(key, pending)
     }
     try {

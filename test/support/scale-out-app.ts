@@ -1,12 +1,14 @@
 // One app process of the scale-out test (test/scale-out.test.ts): Gatehouse behind node:http on 127.0.0.1, sharing
 // one PostgreSQL schema with its siblings. /auth/* has database sessions and the mock OP as an OIDC provider;
-// /jwt/* has JWT sessions and a refresh-token provider (refreshAccessToken). Prints {"port":N} once it listens.
+// /jwt/* has JWT sessions and a refresh-token provider (refreshAccessToken), with the postgres store so a refresh
+// happens once across the processes. Prints {"port":N} once it listens.
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import pg from "pg"
 import type { AuthConfig } from "../../src/index.js"
 import { PostgresAdapter } from "../../src/adapters/postgres.js"
 import { createAuthHandler } from "../../src/integrations/node.js"
+import { PostgresStore } from "../../src/stores/postgres.js"
 import type { OAuthConfigBase } from "../../src/providers/types.js"
 
 const env = (name: string): string => {
@@ -48,6 +50,7 @@ const jwtApp: AuthConfig = {
   trustHost: true,
   basePath: "/jwt",
   logger,
+  store: PostgresStore(pool),
   providers: [{
     id: "refresher",
     name: "Refresher",

@@ -1,0 +1,50 @@
+// Internal: wraps the configured SharedStore so every call has a timeout and fails as a typed AdapterError naming the method.
+import { AdapterError } from "../errors.js"
+import type { SharedStore } from "./index.js"
+
+/** Time a store call may take before it fails: a refresh waits on the store, and a session read waits on the refresh. */
+export const STORE_TIMEOUT_MS = 2_000
+
+/** A store call that failed or did not answer in time. */
+export class StoreCallError extends AdapterError {
+  constructor(readonly method: string, cause: unknown, readonly timedOut = false) {
+    super(timedOut ? `Shared store method "${method}" did not answer within ${STORE_TIMEOUT_MS} ms.` : `Shared store method "${method}" failed.`, { cause })
+  }
+}
+
+const methods = ["claim", "get", "set", "delete"] as const
+
+/** The methods a store must have; the config check names the missing ones. */
+export function missingStoreMethods(store: unknown): string[] {
+  if (!store || typeof store !== "object") return [...methods]
+  return methods.filter((m) => typeof (store as Record<string, unknown>)[m] !== "function")
+}
+
+/** Wraps each method of `store` with the timeout and StoreCallError; a synchronous throw becomes a rejection. */
+export function guardStore(store: SharedStore, timeoutMs = STORE_TIMEOUT_MS): SharedStore {
+  const run = async <T>(method: (typeof methods)[number], fn: () => Promise<T>): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined
+    const call = Promise.resolve().then(fn)
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        call.catch(() => {}) // the abandoned call may still fail later; it has been reported as a timeout already
+        reject(new StoreCallError(method, new Error(`timed out after ${timeoutMs} ms`), true))
+      }, timeoutMs)
+      timer.unref?.()
+    })
+    try {
+      return await Promise.race([call, timeout])
+    } catch (error) {
+      if (error instanceof StoreCallError) throw error
+      throw new StoreCallError(method, error)
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+  return {
+    claim: (key, value, ttlSeconds) => run("claim", () => store.claim(key, value, ttlSeconds)),
+    get: (key) => run("get", () => store.get(key)),
+    set: (key, value, ttlSeconds) => run("set", () => store.set(key, value, ttlSeconds)),
+    delete: (key) => run("delete", () => store.delete(key)),
+  }
+}

@@ -1,0 +1,77 @@
+// `gatehouse/stores/memory`: the default SharedStore, a bounded Map with expiry; shares nothing beyond this process.
+import type { SharedStore } from "./index.js"
+
+/** Options of {@link MemoryStore}. */
+export interface MemoryStoreOptions {
+  /** Entries kept at most (default 10000); past it expired entries go first, then the oldest. */
+  maxEntries?: number
+}
+
+/** The memory store; `size` counts the entries held, expired ones not yet swept included. */
+export interface MemoryStore extends SharedStore {
+  readonly size: number
+}
+
+const DEFAULT_MAX_ENTRIES = 10_000
+/** A full store sweeps expired entries at most this often, so a store full of live entries costs O(1) per write. */
+const SWEEP_INTERVAL_MS = 1_000
+
+function checkTtl(ttlSeconds: number): number {
+  if (typeof ttlSeconds !== "number" || !(ttlSeconds > 0) || !Number.isFinite(ttlSeconds)) {
+    throw new RangeError(`ttlSeconds must be a positive number of seconds, got ${String(ttlSeconds)}.`)
+  }
+  return ttlSeconds * 1000
+}
+
+/**
+ * Creates an empty in-memory store. Expiry follows `Date.now()`. Right for one process; with several app
+ * processes use `gatehouse/stores/postgres` or `gatehouse/stores/redis`, which every process sees.
+ */
+export function MemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+  const maxEntries = Math.max(1, Math.floor(options.maxEntries ?? DEFAULT_MAX_ENTRIES))
+  // Insertion order is age order: a write deletes before it sets, so the first key is always the oldest write.
+  const entries = new Map<string, { value: string; expiresAt: number }>()
+  let lastSweep = 0
+
+  const live = (key: string, now: number) => {
+    const entry = entries.get(key)
+    if (entry && entry.expiresAt <= now) {
+      entries.delete(key)
+      return undefined
+    }
+    return entry
+  }
+  const write = (key: string, value: string, ttlMs: number, now: number) => {
+    entries.delete(key)
+    if (entries.size >= maxEntries && now - lastSweep >= SWEEP_INTERVAL_MS) {
+      lastSweep = now
+      for (const [k, e] of entries) if (e.expiresAt <= now) entries.delete(k)
+    }
+    while (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string)
+    entries.set(key, { value, expiresAt: now + ttlMs })
+  }
+
+  return {
+    get size() {
+      return entries.size
+    },
+    async claim(key, value, ttlSeconds) {
+      const ttlMs = checkTtl(ttlSeconds)
+      const now = Date.now()
+      if (live(key, now)) return false
+      write(key, value, ttlMs, now)
+      return true
+    },
+    async get(key) {
+      return live(key, Date.now())?.value ?? null
+    },
+    async set(key, value, ttlSeconds) {
+      write(key, value, checkTtl(ttlSeconds), Date.now())
+    },
+    async delete(key) {
+      entries.delete(key)
+    },
+  }
+}
+
+export default MemoryStore
