@@ -29,6 +29,8 @@ interface Case {
   before: CookiePiece[]
   after: CookiePiece[]
   separator: string
+  /** Now and then one large cookie that takes the header over 64 KiB (DS-01). */
+  padding: CookiePiece[]
 }
 
 const cookieCase: fc.Arbitrary<Case> = fc.constantFrom(...APP_ORIGINS).chain((origin) => {
@@ -40,6 +42,7 @@ const cookieCase: fc.Arbitrary<Case> = fc.constantFrom(...APP_ORIGINS).chain((or
     before: noiseCookies(secure),
     after: noiseCookies(secure),
     separator: cookieSeparator,
+    padding: fc.oneof({ arbitrary: fc.constant([]), weight: 40 }, { arbitrary: fc.integer({ min: 60_000, max: 70_000 }).map((n) => [{ name: "pad", value: "a".repeat(n) }]), weight: 1 }),
   })
 })
 
@@ -82,7 +85,7 @@ describe("fuzz: Cookie header and session chunks → GET /auth/session", () => {
         FILE,
         fc.asyncProperty(cookieCase, async (c) => {
           errors.length = 0
-          const header = cookieHeader([...c.before, ...c.layout.pieces, ...c.after], c.separator)
+          const header = cookieHeader([...c.before, ...c.layout.pieces, ...c.after, ...c.padding], c.separator)
           const res = await Auth(new Request(`${c.origin}/auth/session`, { headers: { cookie: header } }), config)
           expectNot5xx(res)
           expectOnlyAuthErrors(errors)
