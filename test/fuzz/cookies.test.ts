@@ -42,7 +42,7 @@ const cookieCase: fc.Arbitrary<Case> = fc.constantFrom(...APP_ORIGINS).chain((or
     before: noiseCookies(secure),
     after: noiseCookies(secure),
     separator: cookieSeparator,
-    padding: fc.oneof({ arbitrary: fc.constant([]), weight: 40 }, { arbitrary: fc.integer({ min: 60_000, max: 70_000 }).map((n) => [{ name: "pad", value: "a".repeat(n) }]), weight: 1 }),
+    padding: fc.oneof({ arbitrary: fc.constant<CookiePiece[]>([]), weight: 40 }, { arbitrary: fc.integer({ min: 60_000, max: 70_000 }).map((n) => [{ name: "pad", value: "a".repeat(n) }]), weight: 1 }),
   })
 })
 
