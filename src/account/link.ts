@@ -91,8 +91,8 @@ async function findOrCreate(
   if (byEmail) {
     const provider = config.providers.get(account.provider)
     const allowed = provider !== undefined && "allowDangerousEmailAccountLinking" in provider && provider.allowDangerousEmailAccountLinking === true
-    // Dangerous linking still needs both sides to vouch for the address: the IdP must not call it unverified,
-    // and the local row must have proven it (docs/security.md OA-19), or a pre-registered impostor row would capture the account.
+    // Dangerous linking still needs both sides to vouch for the address: the IdP must say it verified it, and the
+    // local row must have proven it (docs/security.md OA-19), or a pre-registered impostor row would capture the account.
     if (!allowed || !idpVerifiedEmail(identity.profile) || !byEmail.emailVerified) {
       throw new OAuthAccountNotLinked("Another account already uses this e-mail. Sign in with the account you used originally.")
     }
@@ -102,7 +102,7 @@ async function findOrCreate(
     return { user: byEmail, isNewUser: false, linkedAccount: linked }
   }
   const { id: _providerUserId, ...profileUser } = user
-  // An address the IdP says it verified (OIDC email_verified) counts as verified here too.
+  // An address the IdP says it verified (email_verified true or "true") counts as verified here too.
   const emailVerified = email && idpVerifiedEmail(identity.profile) ? new Date() : null
   return createAndLink(adapter, { ...profileUser, id: randomUUID(), email: email ?? null, emailVerified } as unknown as AdapterUser, identity, config, writes)
 }
