@@ -17,7 +17,7 @@ describe("defaultRedirect", () => {
     ["a same-origin absolute URL is kept as given", "http://localhost:3000/x?y=1", "http://localhost:3000/x?y=1"],
     ["same origin in upper case is kept byte for byte", "HTTP://LOCALHOST:3000/A", "HTTP://LOCALHOST:3000/A"],
     ["a protocol-relative path stays on the origin", "//evil.com", "http://localhost:3000//evil.com"],
-    ["a backslash path stays on the origin", "/\\evil.com", "http://localhost:3000/\\evil.com"],
+    ["a backslash path stays on the origin, sent in its parsed form", "/\\evil.com", "http://localhost:3000//evil.com"],
     ["a path with a space is percent-encoded", "/path with space", "http://localhost:3000/path%20with%20space"],
     ["a non-ASCII path is percent-encoded", "/ü", "http://localhost:3000/%C3%BC"],
     ["CR/LF cannot inject a header", "/a\r\nSet-Cookie: x=1", "http://localhost:3000/aSet-Cookie:%20x=1"],
@@ -165,5 +165,15 @@ describe("resolveCallbackUrl", () => {
     const { config } = fakeConfig(redirect)
     expect(await resolveCallbackUrl(fakeReq({ query: "callbackUrl=/q" }), config)).toBe("http://localhost:3000/wrapped/q")
     expect(redirect).toHaveBeenCalledWith({ url: "/q", baseUrl })
+  })
+})
+
+describe("URLs WHATWG and RFC 3986 parsers read differently (found by the fuzzer)", () => {
+  it("RD-01 a same-origin callbackUrl with a backslash is sent parsed, so no parser sees another host", () => {
+    const base = "https://app.example"
+    expect(defaultRedirect({ url: "https://app.example\\@evil.example", baseUrl: base })).toBe("https://app.example/@evil.example")
+    expect(defaultRedirect({ url: "https://app.example/a\\b", baseUrl: base })).toBe("https://app.example/a/b")
+    // Plain URLs are still returned byte for byte, as Auth.js does.
+    expect(defaultRedirect({ url: "https://app.example/x?y=1#z", baseUrl: base })).toBe("https://app.example/x?y=1#z")
   })
 })

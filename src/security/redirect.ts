@@ -21,8 +21,12 @@ export function defaultRedirect({ url, baseUrl }: { url: string; baseUrl: string
   return asLocation(candidate, target)
 }
 
-/** Printable ASCII without spaces: safe to send as a Location header unchanged. */
-const PLAIN_URL = /^[\x21-\x7e]*$/
+/**
+ * Printable ASCII without spaces or backslashes: safe to send as a Location header unchanged. A backslash is where
+ * WHATWG and RFC 3986 parsers disagree (`https://app.example\\@evil.example` is app.example to a browser, evil.example
+ * to an RFC 3986 client), so such a URL is sent in its parsed form instead.
+ */
+const PLAIN_URL = /^[\x21-\x5b\x5d-\x7e]*$/
 
 /** The URL as given when it is plain ASCII (Auth.js returns same-origin URLs as is), else its encoded WHATWG form (docs/security.md RD-06). */
 function asLocation(candidate: string, parsed: URL): string {
