@@ -83,6 +83,3 @@ export type AnyAuthError =
   | SessionTokenError | OAuthSignInError | EmailSignInError | SignOutError | UnknownAction | UnsupportedStrategy
   | InvalidProvider | UntrustedHost | Verification | MissingCSRF | AccountNotLinked | DuplicateConditionalUI
   | MissingWebAuthnAutocomplete | WebAuthnVerificationError | ExperimentalFeatureNotEnabled | InvalidRequest | RefreshTokenError
-
-// Kept until src/response/error.ts imports it from ../lib/error-code.js (a file outside this change); not public API.
-export { publicErrorCode } from "./lib/error-code.js"

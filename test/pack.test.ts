@@ -86,9 +86,7 @@ describe("npm pack", { timeout: 60_000 }, () => {
     expect(deepImport).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED")
 
     const leaked = subpaths.flatMap((s) => (results[s]?.exports ?? []).filter((name) => INTERNALS.includes(name)).map((name) => `${s}: ${name}`))
-    // Pending: src/response/error.ts still imports publicErrorCode from ../errors.js, so src/errors.ts re-exports it from
-    // lib/error-code.ts. When that import moves, delete the re-export and this expectation becomes `toEqual([])`.
-    expect(leaked).toEqual(["./errors: publicErrorCode"])
+    expect(leaked).toEqual([])
   })
 
   it("installs the bin, which runs from dist/", async () => {

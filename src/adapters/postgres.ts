@@ -1,4 +1,5 @@
 // PostgreSQL adapter on a `pg` Pool/Client or PGlite, on the tables of @auth/pg-adapter so data moves neither way on a switch.
+import { AdapterError } from "../errors.js"
 import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, VerificationToken } from "./index.js"
 
 /** One result row as the driver returns it. */
@@ -215,7 +216,7 @@ function buildAdapter(conn: Connection, inTransaction = false): PostgresAdapter 
       const row = set.sql
         ? await first(`UPDATE users SET ${set.sql} WHERE id = $1 RETURNING *`, [patch.id, ...set.params])
         : await first(`SELECT * FROM users WHERE id = $1`, [patch.id])
-      if (!row) throw new Error(`updateUser: there is no user with id "${patch.id}".`)
+      if (!row) throw new AdapterError(`updateUser: there is no user with id "${patch.id}".`)
       return toUser(row)
     },
     async deleteUser(userId) {

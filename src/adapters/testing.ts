@@ -1,5 +1,5 @@
 // Adapter conformance suite for vitest: registers one describe block that checks every Adapter method against the contract the core relies on.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, assert, beforeAll, describe, expect, it } from "vitest"
 import type { Adapter, AdapterAccount, AdapterUser } from "./index.js"
 
 /** Options of {@link runAdapterConformanceSuite}. */
@@ -48,14 +48,17 @@ function expectSameDate(actual: unknown, expected: Date): void {
   expect((actual as Date).valueOf()).toBe(expected.valueOf())
 }
 
-/** Passes when `fn` throws or rejects with anything: drivers differ in what they throw on a constraint. */
+/**
+ * Passes when `fn` throws or rejects with anything: drivers differ in what they throw on a constraint.
+ * The suite's own failures are vitest assertion failures (assert.fail), as a failed `expect` is, never library errors.
+ */
 async function expectFailure(what: string, fn: () => unknown): Promise<void> {
   try {
     await fn()
   } catch {
     return
   }
-  throw new Error(`Expected ${what} to fail, but it succeeded.`)
+  assert.fail(`Expected ${what} to fail, but it succeeded.`)
 }
 
 function newUser(adapter: FullAdapter, patch: Partial<AdapterUser> = {}): Promise<AdapterUser> {
@@ -350,7 +353,7 @@ export function runAdapterConformanceSuite(options: AdapterConformanceOptions): 
   const skip = new Set(options.skip ?? [])
   const known = new Set(checks.flatMap((c) => [c.id, ...c.needs, ...(c.tags ?? [])]))
   const typos = [...skip].filter((entry) => !known.has(entry))
-  if (typos.length) throw new Error(`runAdapterConformanceSuite: unknown skip entries ${typos.join(", ")}; use a check id, method name or tag.`)
+  if (typos.length) assert.fail(`runAdapterConformanceSuite: unknown skip entries ${typos.join(", ")}; use a check id, method name or tag.`)
   const settings = { concurrency: options.concurrency ?? 20 }
   let adapter: Adapter | undefined
 
@@ -371,10 +374,10 @@ export function runAdapterConformanceSuite(options: AdapterConformanceOptions): 
             continue
           }
           it(title, async () => {
-            if (!adapter) throw new Error("The adapter factory did not produce an adapter.")
+            if (!adapter) assert.fail("The adapter factory did not produce an adapter.")
             const missing = check.needs.filter((method) => !has(adapter!, method))
             if (missing.length) {
-              throw new Error(`The adapter does not implement ${missing.join(", ")}. If that is intended, pass skip: ${JSON.stringify(missing)}.`)
+              assert.fail(`The adapter does not implement ${missing.join(", ")}. If that is intended, pass skip: ${JSON.stringify(missing)}.`)
             }
             await check.run(adapter as FullAdapter, settings)
           })

@@ -2,6 +2,7 @@
 // the strict chunk reader (gap, duplicate, bare + chunked, > 50 chunks are invalid).
 import { describe, expect, it } from "vitest"
 import { CHUNK_SIZE, MAX_CHUNKS, clearChunked, readChunked, writeChunked } from "./chunks.js"
+import { InvalidEndpoints } from "../errors.js"
 import { defaultCookies, expiredCookie, serializeCookie } from "./policy.js"
 
 const NAME = "authjs.session-token"
@@ -73,10 +74,10 @@ describe("serializeCookie", () => {
     expect(serializeCookie({ name: "c", value: "http://x.test/a?b=1;c d", options: {} })).toBe("c=http%3A%2F%2Fx.test%2Fa%3Fb%3D1%3Bc%20d")
   })
 
-  it("refuses an invalid cookie name", () => {
-    expect(() => serializeCookie({ name: "a b", value: "", options: {} })).toThrow(TypeError)
-    expect(() => serializeCookie({ name: "a;b", value: "", options: {} })).toThrow(/invalid cookie name/)
-    expect(() => serializeCookie({ name: "", value: "", options: {} })).toThrow(TypeError)
+  it("refuses an invalid cookie name with a configuration error (an AuthError), never a raw TypeError", () => {
+    expect(() => serializeCookie({ name: "a b", value: "", options: {} })).toThrow(InvalidEndpoints)
+    expect(() => serializeCookie({ name: "a;b", value: "", options: {} })).toThrow(/invalid cookie name "a;b": set `cookies.<cookie>.name`/)
+    expect(() => serializeCookie({ name: "", value: "", options: {} })).toThrow(InvalidEndpoints)
   })
 })
 

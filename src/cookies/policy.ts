@@ -1,5 +1,6 @@
 // The one cookie policy: names, __Secure-/__Host- prefixes, attributes, per-cookie lifetimes with the user's
 // `cookies.<name>` overrides applied, and Set-Cookie serialisation (wire.md §3).
+import { InvalidEndpoints } from "../errors.js"
 import type { AuthConfig, Cookie, CookieOption, CookiesOptions } from "../types.js"
 
 /** How long the short-lived flow cookies (state, PKCE, nonce, WebAuthn challenge) live unless overridden: 15 minutes, as in Auth.js. */
@@ -41,7 +42,11 @@ function httpDate(date: Date): string {
 /** Serialises one cookie in the attribute order Auth.js uses: Max-Age; Domain; Path; Expires; HttpOnly; Secure; Partitioned; SameSite. */
 export function serializeCookie(cookie: Cookie): string {
   const { name, value, options } = cookie
-  if (!COOKIE_NAME.test(name)) throw new TypeError(`invalid cookie name "${name}"`)
+  // Names come only from the config (`cookies.<name>.name`): a bad one is a configuration error, typed as Auth.js's
+  // configuration errors are (it answers `?error=Configuration`), never a raw TypeError.
+  if (!COOKIE_NAME.test(name)) {
+    throw new InvalidEndpoints(`invalid cookie name ${JSON.stringify(name)}: set \`cookies.<cookie>.name\` to an RFC 6265 token (letters, digits and !#$%&'*+-.^_\`|~).`)
+  }
   let out = `${name}=${UNRESERVED.test(value) ? value : encodeURIComponent(value)}`
   if (options.maxAge !== undefined) out += `; Max-Age=${Math.floor(options.maxAge)}`
   if (options.domain) out += `; Domain=${options.domain}`

@@ -1,4 +1,5 @@
 // GitHub (OAuth 2): endpoints, scopes and profile mapping; the e-mail comes from /user/emails when the profile hides it.
+import { OAuthCallbackError } from "../errors.js"
 import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
 
 /** The GitHub user as `GET /user` returns it (the fields Gatehouse reads; GitHub sends more). */
@@ -38,7 +39,7 @@ export default function GitHub(options: GitHubOptions = {}): OAuthConfigBase<Git
       async request({ tokens, fetch, url: userUrl }) {
         const headers = { Authorization: `Bearer ${String(tokens.access_token)}`, "User-Agent": "gatehouse", Accept: "application/vnd.github+json" }
         const response = await fetch(userUrl, { headers })
-        if (!response.ok) throw new Error(`GitHub /user answered ${response.status}`)
+        if (!response.ok) throw new OAuthCallbackError(`GitHub GET ${userUrl} answered ${response.status}, so the profile could not be read.`)
         const profile = (await response.json()) as GitHubProfile
         if (!profile.email) {
           // The profile's e-mail is only the public one; the primary verified address needs the user:email scope.

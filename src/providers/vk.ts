@@ -1,4 +1,5 @@
 // VK (OAuth 2 as VK really behaves): API version in the URLs, no PKCE, token without token_type, e-mail in the token response.
+import { OAuthCallbackError } from "../errors.js"
 import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
 import type { VkProfile } from "./vk-profile.js"
 
@@ -62,7 +63,8 @@ export default function VK(options: VkOptions = {}): OAuthConfigBase<VkProfile> 
         const response = await fetch(url, { headers: { Authorization: `Bearer ${String(tokens.access_token)}`, Accept: "application/json" } })
         const body = (await response.json().catch(() => undefined)) as { response?: VkProfile[]; error?: { error_code?: number; error_msg?: string } } | undefined
         if (!response.ok || !body || body.error || !Array.isArray(body.response) || !body.response[0]) {
-          throw new Error(`VK users.get failed${body?.error?.error_code !== undefined ? ` (error ${body.error.error_code})` : ""}`)
+          // The VK error code only, never its text: as for OAuth errors, codes are logged and descriptions are not.
+          throw new OAuthCallbackError(`VK users.get failed (HTTP ${response.status}${body?.error?.error_code !== undefined ? `, VK error ${body.error.error_code}` : ""}).`)
         }
         // VK returns the e-mail only in the token response.
         return { ...body.response[0], ...(typeof tokens.email === "string" ? { email: tokens.email } : {}) }

@@ -1,5 +1,6 @@
 // AnyAuthError -> internal response: 4xx JSON for requests we refuse, else the sign-in/error page redirect Auth.js clients expect.
-import { AuthError, CredentialsSignin, InvalidRequest, UnknownAction, UntrustedHost, publicErrorCode } from "../errors.js"
+import { AuthError, CredentialsSignin, InvalidRequest, UnknownAction, UntrustedHost } from "../errors.js"
+import { publicErrorCode } from "../lib/error-code.js"
 import { actionRule } from "../actions/table.js"
 import type { ResolvedConfig } from "../domain.js"
 import { parseActionPath } from "../request/parse.js"

@@ -1,5 +1,6 @@
 // Unit tests of the trusted-origin patterns the redirect proxy forwards to (RD-07, RD-08 rules applied to origins).
 import { describe, expect, it } from "vitest"
+import { UntrustedHost } from "../errors.js"
 import { trustedOriginMatcher } from "./origins.js"
 
 describe("trustedOriginMatcher", () => {
@@ -32,6 +33,7 @@ describe("trustedOriginMatcher", () => {
   it("a pattern that is not an origin is an error naming it", () => {
     for (const bad of ["app.example", "https://app.example/path", "ftp://app.example", "https://*.com", "https://user@app.example", "*"]) {
       expect(() => trustedOriginMatcher([bad]), bad).toThrow(/trustedOrigins\[0\]/)
+      expect(() => trustedOriginMatcher([bad]), bad).toThrow(UntrustedHost)
     }
   })
 })

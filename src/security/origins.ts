@@ -1,5 +1,6 @@
 // Trusted deployment origins (`trustedOrigins` / AUTH_TRUSTED_ORIGINS): where the redirect proxy may forward an
 // authorization response. Patterns are exact origins, or a `*.` wildcard standing for exactly one DNS label.
+import { UntrustedHost } from "../errors.js"
 
 /** A compiled pattern: scheme and port must equal; the host equals, or is one label under the wildcard's suffix. */
 interface OriginPattern {
@@ -33,14 +34,14 @@ function matches(pattern: OriginPattern, origin: URL): boolean {
 }
 
 /**
- * A predicate for the configured trusted origins; throws a TypeError naming the first pattern that is not an
- * origin (the config check turns it into a configuration error). Hosts are compared after WHATWG URL parsing, so
+ * A predicate for the configured trusted origins; throws UntrustedHost naming the first pattern that is not an
+ * origin (the config check reports it as the config's error). Hosts are compared after WHATWG URL parsing, so
  * case, a trailing dot and IDN spellings cannot slip past.
  */
 export function trustedOriginMatcher(patterns: readonly string[]): (origin: string) => boolean {
   const compiled = patterns.map((pattern, i) => {
     const c = compile(pattern)
-    if (!c) throw new TypeError(`trustedOrigins[${i}] ("${pattern}") is not an origin or a "https://*.example.com" pattern.`)
+    if (!c) throw new UntrustedHost(`trustedOrigins[${i}] ("${pattern}") is not an origin or a "https://*.example.com" pattern.`)
     return c
   })
   return (origin) => {

@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from "node:crypto"
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 import type { AuthConfig } from "../../src/index.js"
+import { AuthError } from "../../src/errors.js"
 import GitHub from "../../src/providers/github.js"
 import Google from "../../src/providers/google.js"
 import type { OAuthConfigBase } from "../../src/providers/types.js"
@@ -270,6 +271,19 @@ describe("GitHub", () => {
     expect(gh.tokenRequests).toHaveLength(1)
     expect(gh.apiRequests).toHaveLength(0)
     expect(log.types()).toEqual(["OAuthCallbackError"])
+    expect(jar.cookies.has("authjs.session-token")).toBe(false)
+  })
+
+  it("/user refusing the access token (401) fails the sign-in as OAuthCallbackError (an AuthError) that names the status", async () => {
+    gh.login = "ghost" // no such user: the token is issued, but /user answers 401 Bad credentials
+    const { config, log } = setup([githubProvider()])
+    const { jar, res } = await signInWith(config, "github")
+    expect(res.status).toBe(302)
+    expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=OAuthCallbackError`)
+    expect(gh.apiRequests.map((r) => [r.path, r.status])).toEqual([["/api/user", 401]])
+    expect(log.types()).toEqual(["OAuthCallbackError"])
+    expect(log.errors[0]).toBeInstanceOf(AuthError)
+    expect(logged(log)).toContain(`GitHub GET ${gh.url}/api/user answered 401`)
     expect(jar.cookies.has("authjs.session-token")).toBe(false)
   })
 
