@@ -97,8 +97,15 @@ export async function runR5(ctx: RunContext): Promise<RunResult> {
     // A user row left without its account keeps its e-mail, so the same IdP account can no longer sign in (its new
     // user would take a used e-mail; linking to the old one needs allowDangerousEmailAccountLinking).
     let lockedOut = 0
-    for (const email of inv.opUsersWithoutAccountEmails) if (!signedIn((await oauthSignIn(client, op, email.split("@")[0] as string)).res, app.origin)) lockedOut++
-    checks.push(check("R5 half sign-ins: OAuth users without their account (those locked out)", inv.opUsersWithoutAccount === 0, `${inv.opUsersWithoutAccount} (${lockedOut} of them cannot sign in again)`, HALF_SIGN_IN_BUG))
+    const lockedCodes = new Set<string>()
+    for (const email of inv.opUsersWithoutAccountEmails) {
+      const { res } = await oauthSignIn(client, op, email.split("@")[0] as string)
+      if (signedIn(res, app.origin)) continue
+      lockedOut++
+      lockedCodes.add(new URL(res.location ?? "", app.origin).searchParams.get("error") ?? String(res.status))
+    }
+    const locked = `${lockedOut} of them cannot sign in again${lockedCodes.size > 0 ? `: ${[...lockedCodes].join(", ")}` : ""}`
+    checks.push(check("R5 half sign-ins: OAuth users without their account (those locked out)", inv.opUsersWithoutAccount === 0, `${inv.opUsersWithoutAccount} (${locked})`, HALF_SIGN_IN_BUG))
     checks.push(check("R5 duplicate users / accounts", inv.duplicateUsers + inv.duplicateAccounts === 0, `${inv.duplicateUsers} / ${inv.duplicateAccounts}`))
     checks.push(check("R5 sign-ins succeed once the faults stop", after === 10, `${after} of 10`))
     checks.push(check("R5 no verification token used twice", null, "pending: e-mail sign-in has not landed"))
