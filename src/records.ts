@@ -37,11 +37,19 @@ export interface Profile {
   [claim: string]: unknown
 }
 
+/** A value, or an object holding it in `value` (a signal: @auth/core types its inputs with preact's `<input>` props). */
+export type ValueOrSignal<T> = T | { readonly value: T }
+
+/**
+ * One field of a credentials provider. The sign-in page renders `label`, `type` and `placeholder` when they are
+ * strings (a signal or any other value falls back to the field name, "text" and nothing).
+ */
 export interface CredentialInput {
   label?: string
-  type?: string
-  placeholder?: string
-  [key: string]: unknown
+  type?: ValueOrSignal<string | undefined>
+  placeholder?: ValueOrSignal<string | undefined>
+  /** Any other `<input>` attribute. `any` (not `unknown`), so @auth/core's CredentialInput interface fits as it is. */
+  [key: string]: any
 }
 
 export interface Theme {

@@ -3,17 +3,20 @@
 // check fails (and must be flipped to `true`) once the gap is closed.
 import type * as AuthJs from "@auth/core/providers"
 import type { TiktokProfile as AuthJsTiktokProfile } from "@auth/core/providers/tiktok"
+import AuthJsCredentials from "@auth/core/providers/credentials"
+import AuthJsGitHub, { type GitHubEmail as AuthJsGitHubEmail } from "@auth/core/providers/github"
 import type { AuthConfig } from "gatehouse"
 import type * as G from "gatehouse/providers"
 import type { Provider } from "gatehouse/providers"
-import GitHub, { type GitHubProfile } from "gatehouse/providers/github"
+import type { CredentialInput as CredentialsInputFromSubpath, CredentialsProviderId as CredentialsIdFromSubpath } from "gatehouse/providers/credentials"
+import GitHub, { type GitHubEmail, type GitHubProfile } from "gatehouse/providers/github"
 import TikTok, { type TikTokProfile, type TiktokProfile } from "gatehouse/providers/tiktok"
 
 type Assignable<A, B> = [A] extends [B] ? true : false
 type Same<A, B> = Assignable<A, B> extends true ? Assignable<B, A> : false
 interface P { sub: string; email: string }
-/** An @auth/core OAuth config without the parts of the known gap 1 below. */
-type WithoutAccount<T> = T extends unknown ? Omit<T, "account" | "options"> : never
+/** An @auth/core OAuth config without `options` (checked whole in gap 1 below). */
+type WithoutAccount<T> = T extends unknown ? Omit<T, "options"> : never
 
 // ---------------------------------------------------------------------------------------------------------
 // Each name exists, and @auth/core's type is assignable to Gatehouse's.
@@ -80,12 +83,20 @@ export const oauth2Nonce: G.OAuth2Config<P> = { id: "x", name: "X", type: "oauth
 export const emailWithoutSend: G.EmailConfig = { id: "email", name: "Email", type: "email" }
 
 // ---------------------------------------------------------------------------------------------------------
-// Known gaps (both outside gatehouse/providers' own files):
-// 1. @auth/core's AccountCallback may return void. OAuthConfigBase.account cannot accept that until the resolved
-//    provider's `account` (src/config/oauth.ts, ResolvedOAuthProvider.account) accepts a void return too; so an
-//    @auth/core OAuth config, or an @auth/core provider function's result, does not fit `providers` yet.
-export const gap1OAuthConfig: Assignable<AuthJs.OAuthConfig<P>, G.OAuthConfig<P>> = false
-export const gap1Provider: Assignable<AuthJs.OAuthConfig<P>, G.Provider> = false
-// 2. @auth/core's CredentialInput takes its fields from preact's <input> props (`type` may be a signal); Gatehouse's
-//    CredentialInput (src/records.ts) has `type?: string`. Literal credentials configs fit (credentialsConfig above).
-export const gap2CredentialInput: Assignable<AuthJs.CredentialInput, G.CredentialInput> = false
+// Once gaps, now closed:
+// 1. @auth/core's AccountCallback may return void; OAuthConfigBase.account is that callback type, so an @auth/core OAuth
+//    config, and an @auth/core provider function's result, go in `providers` as they are.
+export const gap1OAuthConfig: Assignable<AuthJs.OAuthConfig<P>, G.OAuthConfig<P>> = true
+export const gap1Provider: Assignable<AuthJs.OAuthConfig<P>, G.Provider> = true
+export const authjsGitHub: AuthConfig = { providers: [AuthJsGitHub({ clientId: "id", clientSecret: "secret" })] }
+// 2. @auth/core's CredentialInput takes its fields from preact's <input> props (`type` and `placeholder` may be signals);
+//    Gatehouse's CredentialInput accepts them, so @auth/core's Credentials() result goes in `providers` too.
+export const gap2CredentialInput: Assignable<AuthJs.CredentialInput, G.CredentialInput> = true
+export const authjsCredentials: AuthConfig = {
+  providers: [AuthJsCredentials({ credentials: { email: { label: "E-mail", type: "email" } }, authorize: () => null })],
+}
+
+// The per-provider modules carry @auth/core's names too.
+export const gitHubEmail: Assignable<AuthJsGitHubEmail, GitHubEmail> = true
+export const credentialInputFromSubpath: Same<CredentialsInputFromSubpath, G.CredentialInput> = true
+export const credentialsIdFromSubpath: Same<AuthJs.CredentialsProviderId, CredentialsIdFromSubpath> = true

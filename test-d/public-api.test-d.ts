@@ -34,7 +34,10 @@ export async function usage(request: Request): Promise<void> {
   const jwe: string = await encode({ token: { sub: "1" }, secret: "s", salt: "authjs.session-token", maxAge: 60 })
   const fromRequest = await getToken({ req: request, secret: "s" })
   const rawToken: string | null = await getToken({ req: request, secret: "s", raw: true })
-  void token, jwe, fromRequest, rawToken
+  // getToken takes @auth/core's `logger` option (a LoggerInstance or the console).
+  const logged: JWT | null = await getToken({ req: request, secret: "s", logger: console })
+  const withLevels = await getToken({ req: request, secret: "s", logger: { debug: (message: string) => void message } })
+  void token, jwe, fromRequest, rawToken, logged, withLevels
   const session: Session = { expires: new Date().toISOString(), user: { name: "A" } }
   void session
 }

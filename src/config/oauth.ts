@@ -27,7 +27,8 @@ export interface ResolvedOAuthProvider {
   readonly userinfo: Readonly<Endpoint> & { request?: Extract<UserinfoEndpointOption, { request?: unknown }>["request"] }
   readonly checks: ReadonlySet<Exclude<OAuthCheck, "none">>
   readonly profile: (profile: Record<string, unknown>, tokens: TokenSet) => Awaitable<User>
-  readonly account: ((tokens: TokenSet) => Record<string, unknown> | undefined) | undefined
+  /** The provider's `account` callback; a void return means no token fields are stored (as in Auth.js). */
+  readonly account: ((tokens: TokenSet) => Record<string, unknown> | undefined | void) | undefined
   readonly idToken: boolean
   /** The proxy's callback URL (`<redirectProxyUrl>/callback/<id>`) when a redirect proxy is used. */
   readonly redirectProxyUrl: string | undefined

@@ -1,7 +1,7 @@
 // The public gatehouse/jwt contract on bad tokens, checked side by side with @auth/core/jwt: decode resolves null for
 // an empty token and rejects (with a JWTSessionError here) for one it cannot accept; getToken resolves null for both.
 import * as authjs from "@auth/core/jwt"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { AuthError, JWTSessionError, MissingSecret, type AnyAuthError } from "../errors.js"
 import { decode, encode, getToken } from "./index.js"
 
@@ -101,6 +101,28 @@ describe("gatehouse rejections are AuthErrors", () => {
     await expect(encode({ token: {}, secret: SECRET, salt: "" })).rejects.toThrow(/salt/)
     await expect(getToken({ req: undefined as never, secret: SECRET })).rejects.toThrow(JWTSessionError)
     await expect(getToken({ req: request("x"), secret: undefined })).rejects.toBeInstanceOf(MissingSecret)
+  })
+
+  it("getToken tells a given logger (debug) why a token was not accepted, without the token; no logger, no output", async () => {
+    const expired = await encode({ token: { sub: "u1" }, secret: SECRET, salt: SALT, maxAge: -60 })
+    const calls: unknown[][] = []
+    const logger = { debug: (...args: unknown[]) => void calls.push(args) }
+    expect(await getToken({ req: request(expired), secret: SECRET, logger })).toBeNull()
+    expect(calls).toEqual([["getToken: the session token was not accepted", { reason: expect.stringContaining("token expired") }]])
+    expect(JSON.stringify(calls)).not.toContain(expired.slice(0, 40))
+    const leaky = async () => { throw new Error(`cannot read ${expired}`) }
+    expect(await getToken({ req: request(expired), secret: SECRET, logger, decode: leaky })).toBeNull()
+    expect(calls[1]).toEqual(["getToken: the session token was not accepted", { reason: "Error" }])
+    const token = await encode({ token: { sub: "u1" }, secret: SECRET, salt: SALT })
+    expect(await getToken({ req: request(token), secret: SECRET, logger })).toMatchObject({ sub: "u1" })
+    expect(calls).toHaveLength(2)
+    const consoleSpies = (["debug", "log", "info", "warn", "error"] as const).map((level) => vi.spyOn(console, level).mockImplementation(() => {}))
+    try {
+      expect(await getToken({ req: request(expired), secret: SECRET })).toBeNull()
+      for (const spy of consoleSpies) expect(spy).not.toHaveBeenCalled()
+    } finally {
+      for (const spy of consoleSpies) spy.mockRestore()
+    }
   })
 
   it("a token from either implementation reads in the other", async () => {

@@ -3,7 +3,7 @@ import { JWTSessionError, MissingSecret } from "../errors.js"
 import { parseCookieHeader } from "../request/cookies.js"
 import { readChunked } from "../cookies/chunks.js"
 import { defaultCookies } from "../cookies/policy.js"
-import type { JWT, JWTDecodeParams, JWTEncodeParams } from "../types.js"
+import type { JWT, JWTDecodeParams, JWTEncodeParams, LoggerInstance } from "../types.js"
 import { decodeSync, encodeSync } from "./jwe.js"
 
 export type { JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "../types.js"
@@ -34,6 +34,11 @@ export interface GetTokenParams<R extends boolean = false> {
   /** Return the encrypted token string instead of its claims. */
   raw?: R
   decode?: (params: JWTDecodeParams) => Promise<JWT | null> | JWT | null
+  /**
+   * Where getToken reports, at debug level, why a token it found was not accepted (it still resolves null).
+   * Default: nothing is logged.
+   */
+  logger?: Partial<LoggerInstance> | Console
 }
 
 function headerValue(headers: Headers | Record<string, string | string[] | undefined>, name: string): string | null {
@@ -44,8 +49,8 @@ function headerValue(headers: Headers | Record<string, string | string[] | undef
 
 /**
  * Reads the session token from a request's cookie (chunks joined) or `Authorization: Bearer`. Resolves null when
- * there is none and when it does not decode (tampered, foreign, expired), as @auth/core does; rejects only for a
- * missing `req` (JWTSessionError) or `secret` (MissingSecret).
+ * there is none and when it does not decode (tampered, foreign, expired), as @auth/core does (the reason goes to
+ * `logger.debug` when a logger is given); rejects only for a missing `req` (JWTSessionError) or `secret` (MissingSecret).
  */
 export async function getToken<R extends boolean = false>(params: GetTokenParams<R>): Promise<R extends true ? string | null : JWT | null> {
   type Out = R extends true ? string | null : JWT | null
@@ -71,8 +76,11 @@ export async function getToken<R extends boolean = false>(params: GetTokenParams
   try {
     const decoder = params.decode ?? decode
     return ((await decoder({ token, secret, salt })) ?? null) as Out
-  } catch {
-    // A token that does not decode is no token (the @auth/core contract); the reason is not the caller's concern.
+  } catch (error) {
+    // A token that does not decode is no token (the @auth/core contract). Only our own JWTSessionError's message is
+    // logged: it never quotes the token, while a custom decoder's error might.
+    const reason = error instanceof JWTSessionError ? error.message : error instanceof Error ? error.name : typeof error
+    params.logger?.debug?.("getToken: the session token was not accepted", { reason })
     return null as Out
   }
 }

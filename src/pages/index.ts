@@ -20,6 +20,11 @@ const signInErrors: Record<string, string> = {
 }
 const defaultSignInError = "Unable to sign in."
 
+/** A credentials field attribute as page text: only a string is used; anything else (a signal, a number) is the default. */
+function stringOr(value: unknown, fallback: string): string {
+  return typeof value === "string" ? value : fallback
+}
+
 export interface SignInPageProps {
   providers: readonly ResolvedProvider[]
   basePath: string
@@ -40,7 +45,7 @@ export function signInPage(props: SignInPageProps): string {
       const fields = Object.entries((p as CredentialsConfig).credentials ?? {})
       if (fields.length === 0) continue
       const inputs = fields
-        .map(([name, f]) => `<label for="input-${escapeHtml(name)}-for-${escapeHtml(p.id)}">${escapeHtml(f.label ?? name)}</label><input id="input-${escapeHtml(name)}-for-${escapeHtml(p.id)}" name="${escapeHtml(name)}" type="${escapeHtml(f.type ?? "text")}" placeholder="${escapeHtml(f.placeholder ?? "")}">`)
+        .map(([name, f]) => `<label for="input-${escapeHtml(name)}-for-${escapeHtml(p.id)}">${escapeHtml(stringOr(f.label, name))}</label><input id="input-${escapeHtml(name)}-for-${escapeHtml(p.id)}" name="${escapeHtml(name)}" type="${escapeHtml(stringOr(f.type, "text"))}" placeholder="${escapeHtml(stringOr(f.placeholder, ""))}">`)
         .join("")
       sections.push(`<form action="${escapeHtml(`${origin}${basePath}/callback/${p.id}`)}" method="POST">${hidden}${inputs}<button type="submit">Sign in with ${escapeHtml(p.name)}</button></form>`)
     } else if (p.type === "oauth" || p.type === "oidc" || p.type === "email") {

@@ -2,7 +2,7 @@
 import type { CredentialInput } from "../types.js"
 import type { CredentialsConfig } from "./types.js"
 
-export type { CredentialsConfig } from "./types.js"
+export type { CredentialInput, CredentialsConfig, CredentialsProviderId } from "./types.js"
 
 /** Options of `Credentials()`: everything optional, as in Auth.js. */
 export type CredentialsUserConfig<Fields extends Record<string, CredentialInput>> = Partial<Omit<CredentialsConfig<Fields>, "type">>

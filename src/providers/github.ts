@@ -13,7 +13,8 @@ export interface GitHubProfile {
   [key: string]: unknown
 }
 
-interface GitHubEmail { email: string; primary: boolean; verified: boolean; visibility: string | null }
+/** One address of `GET /user/emails` (Auth.js's name). GitHub sends `visibility: null` for an address it does not show. */
+export interface GitHubEmail { email: string; primary: boolean; verified: boolean; visibility: "public" | "private" | null }
 
 /** For GitHub Enterprise Server: the instance's base URL (e.g. https://github.example.com). */
 export interface GitHubOptions extends OAuthUserConfig<GitHubProfile> {

@@ -105,8 +105,8 @@ export interface OAuthConfigBase<P = Record<string, unknown>> extends CommonProv
   checks?: OAuthChecks
   /** Maps the provider's profile to the user; default uses sub/id, name, email, picture. */
   profile?(profile: P, tokens: TokenSet): Awaitable<User>
-  /** Picks the token fields stored on the account (database strategy). */
-  account?(tokens: TokenSet): Record<string, unknown> | undefined
+  /** Picks the token fields stored on the account (database strategy); returning nothing stores no token fields. */
+  account?: AccountCallback
   style?: OAuthProviderButtonStyles
   /** Sign a user in by e-mail when an account with this e-mail exists (unsafe unless the provider verifies e-mails). */
   allowDangerousEmailAccountLinking?: boolean
@@ -131,7 +131,8 @@ export interface OAuthConfigBase<P = Record<string, unknown>> extends CommonProv
   /** Built-in providers keep the user's options here; they are merged over the defaults. */
   options?: Partial<OAuthConfigBase<P>> & Record<string, unknown>
   [customFetch]?: typeof fetch
-  [key: string]: unknown
+  /** `any` (not `unknown`), so interfaces such as @auth/core's OAuth2Config and OIDCConfig fit as they are. */
+  [key: string]: any
 }
 
 /** An OAuth 2 provider (`type: "oauth"`). */

@@ -37,6 +37,23 @@ describe("GET /signin (page)", () => {
     expect(html).toContain('name="code" type="text" placeholder="123456"')
   })
 
+  it("field attributes: a string is escaped; a signal (as @auth/core's types allow) or another non-string becomes the default", async () => {
+    const credentials = {
+      quoted: { label: "<b>Name</b>", type: '"><script>alert(1)</script>', placeholder: "a\" onfocus=\"x" },
+      signal: { label: "Signal", type: { value: "email" }, placeholder: { value: "you@example.com" } },
+      number: { label: 7, type: 42, placeholder: null },
+    }
+    const { config } = setup({ providers: [Credentials({ credentials: credentials as never, authorize: () => null })] })
+    const html = await (await Auth(get("/auth/signin"), config)).text()
+    expect(html).not.toContain("<script>alert(1)")
+    expect(html).not.toContain("<b>Name")
+    expect(html).toContain('>&lt;b&gt;Name&lt;/b&gt;</label>')
+    expect(html).toContain('name="quoted" type="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;" placeholder="a&quot; onfocus=&quot;x"')
+    expect(html).toContain('name="signal" type="text" placeholder=""')
+    expect(html).toContain('>number</label><input id="input-number-for-credentials" name="number" type="text" placeholder=""')
+    expect(html).not.toContain("[object Object]")
+  })
+
   it("a credentials provider without fields renders no form", async () => {
     const { config } = setup({ providers: [Credentials({ credentials: {}, authorize: () => null })] })
     const html = await (await Auth(get("/auth/signin"), config)).text()
