@@ -33,7 +33,12 @@ export interface CredentialsConfig<Fields extends Record<string, CredentialInput
 /** An endpoint: a URL string, or `{ url, params }` (extra query/body parameters). */
 export type EndpointOption = string | { url?: string | URL; params?: Record<string, unknown> }
 
-/** The token endpoint: a URL or `{ url, params, conform }`; `conform` may fix a non-compliant response. */
+/**
+ * The token endpoint: a URL or `{ url, params, conform }`. `conform` sees a copy of each token response (code exchange
+ * and refresh) and returns a fixed one, or nothing to keep it; it may also throw to fail the request, as TikTok's does
+ * for an error sent with HTTP 200. At the callback an OAuthCallbackError it throws is used as it is (so its message can
+ * carry the provider's error code and request id); any other error is wrapped in one.
+ */
 export type TokenEndpointOption =
   | string
   | { url?: string | URL; params?: Record<string, unknown>; conform?: (response: Response) => Awaitable<Response | undefined> }

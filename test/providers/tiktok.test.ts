@@ -143,7 +143,7 @@ type P = AuthConfig["providers"][number]
 /**
  * TikTok with the authorize and token URLs overridden through the options (deep-merged: the client_key
  * params and the token conform hook stay), and open.tiktokapis.com routed to the local server by a customFetch
- * for the user-info call, whose URL override is not honoured (see the failing test below).
+ * for the user-info call, which keeps its default URL here (the userinfo override has its own test below).
  */
 function tiktok(extra: TikTokOptions = {}): { provider: P; route: ReturnType<typeof routingFetch> } {
   const route = routingFetch(TIKTOK_ORIGINS, tt.url)
