@@ -108,7 +108,7 @@ export async function runR4(ctx: RunContext, r1Peak?: number): Promise<RunResult
           head: ["duration s", "rate req/s", "requests", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "CPU µs/op", "ELD p99 ms", "cycles", "heap slope MB/10 min", "RSS slope MB/10 min", "load avg"],
           rows: [[fmt.int(load.durationS), rate, fmt.int(load.requests), fmt.ms(load.p50), fmt.ms(load.p99), fmt.ms(load.p999), fmt.ms(load.max), fmt.int(load.cpuUsPerOp), fmt.ms(load.server.eldP99Ms), cycles.done, heapSlopePer10Min.toFixed(2), rssSlopePer10Min.toFixed(2), `${loadStart}→${loadAvg()}`]],
         },
-        { title: "samples (heap after a forced GC)", head: ["t s", "heap MB", "RSS MB", "handles", "fds"], rows: pick.map((s) => [s.t.toFixed(0), fmt.mb(s.heap), fmt.mb(s.rss), s.handles, s.fds]) },
+        { title: "Samples (heap after a forced GC)", head: ["t s", "heap MB", "RSS MB", "handles", "fds"], rows: pick.map((s) => [s.t.toFixed(0), fmt.mb(s.heap), fmt.mb(s.rss), s.handles, s.fds]) },
       ],
       checks,
       notes: [`${samples.length} samples every ${sampleEvery / 1000} s; slopes are least-squares fits over the samples after the first 10 %. Handles are libuv's active resources without timers.`],

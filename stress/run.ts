@@ -8,7 +8,8 @@
 //   npm run stress -- --markdown=FILE    # also write the tables as Markdown to FILE
 //
 // Exit code 1 when a must-hold check fails (unexpected statuses, unhandled rejections, lost sessions, orphan rows,
-// R1's p99/p50, R4's heap slope, ...). Redis (REDIS_URL): no Gatehouse store uses Redis yet, so no run needs it.
+// R1's p99/p50, R4's heap slope, ...). Redis (REDIS_URL): these runs keep one app process each and configure no shared
+// store (config.store: the refresh lock across processes), so none uses Redis; test/scale-out.test.ts does.
 import { writeFileSync } from "node:fs"
 import { type RunContext, type RunResult, check, failing, loadAvg, machineLine, renderResult } from "./lib/report.js"
 
@@ -53,7 +54,7 @@ const header = [
   `# Gatehouse stress run (${SHORT ? "short" : LONG ? "long" : "default"})`,
   "",
   `machine: ${machineLine()}`,
-  `database: ${process.env.DATABASE_URL ? "PostgreSQL at DATABASE_URL" : "PGlite (DATABASE_URL unset)"}; Redis: not used (no Gatehouse store uses Redis yet)`,
+  `database: ${process.env.DATABASE_URL ? "PostgreSQL at DATABASE_URL" : "PGlite (DATABASE_URL unset)"}; Redis: not used (one app process per run, no shared store; the scale-out test uses it)`,
   `load average at start: ${loadAvg()}`,
 ]
 console.log(header.join("\n"))

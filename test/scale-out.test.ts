@@ -3,7 +3,7 @@
 // refresh-token rotation racing across the processes spends the refresh token once (the JWT app's `store` is the
 // postgres store: one process claims the refresh lock, the others read its sealed result). Needs DATABASE_URL: PGlite
 // lives in one process's memory and cannot be shared between processes (its socket server is the separate
-// @electric-sql/pglite-socket package, not a dependency). The redis store runs its own suite in test/stores/.
+// @electric-sql/pglite-socket package, not a dependency). With REDIS_URL the same race runs again with the redis store.
 import { type ChildProcess, spawn } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"
 import { createServer } from "node:http"
@@ -17,6 +17,7 @@ import { type Listening, listenLocal, readBody, writeJson } from "./support/list
 import { type MockOp, startMockOp } from "./support/mock-op.js"
 
 const DATABASE_URL = process.env.DATABASE_URL
+const REDIS_URL = process.env.REDIS_URL
 const APP = fileURLToPath(new URL("./support/scale-out-app.ts", import.meta.url))
 const SECRET = `scale-out-secret-${randomBytes(16).toString("hex")}`
 const SCHEMA = `gatehouse_scaleout_${randomBytes(5).toString("hex")}`
@@ -147,7 +148,7 @@ const clone = (jar: CookieJar): CookieJar => {
 
 // ---------------------------------------------------------------------------------------------------------
 
-describe.skipIf(!DATABASE_URL)("scale-out: three app processes share PostgreSQL (skipped without DATABASE_URL: PGlite cannot be shared across processes)", () => {
+describe.skipIf(!DATABASE_URL)("scale-out: three app processes share PostgreSQL, and Redis with REDIS_URL (skipped without DATABASE_URL: PGlite cannot be shared across processes)", () => {
   let op: MockOp
   let refresher: RefreshServer
   let apps: AppProcess[] = []
@@ -237,10 +238,10 @@ describe.skipIf(!DATABASE_URL)("scale-out: three app processes share PostgreSQL 
     expect(await Promise.all([A(), B(), C()].map((o) => sessionEmail(o, stolen)))).toEqual([null, null, null])
   })
 
-  /** Signs in to the JWT app (refreshAccessToken) through A; the access token is due for refresh at once. */
-  async function jwtSignIn(): Promise<CookieJar> {
+  /** Signs in to a JWT app (refreshAccessToken) through A; the access token is due for refresh at once. */
+  async function jwtSignIn(basePath = "/jwt"): Promise<CookieJar> {
     const jar = new CookieJar()
-    const res = await post(A(), "/jwt/signin/refresher", { csrfToken: await csrf(A(), "/jwt", jar) }, jar)
+    const res = await post(A(), `${basePath}/signin/refresher`, { csrfToken: await csrf(A(), basePath, jar) }, jar)
     expect(res.status).toBe(302)
     const q = new URL(res.headers.get("location") ?? "").searchParams
     const redirectUri = q.get("redirect_uri") ?? ""
@@ -254,9 +255,9 @@ describe.skipIf(!DATABASE_URL)("scale-out: three app processes share PostgreSQL 
   }
 
   /** The same session cookie read on all three processes at once; returns the bodies and the grants it caused. */
-  async function racingReads(jar: CookieJar): Promise<{ bodies: ({ user?: { email?: string }; error?: string } | null)[]; spent: number }> {
+  async function racingReads(jar: CookieJar, basePath = "/jwt"): Promise<{ bodies: ({ user?: { email?: string }; error?: string } | null)[]; spent: number }> {
     const before = refresher.grants.length
-    const responses = await Promise.all([A(), B(), C()].map((o) => fetch(`${o}/jwt/session`, { headers: { ...FORWARDED, cookie: jar.header() } })))
+    const responses = await Promise.all([A(), B(), C()].map((o) => fetch(`${o}${basePath}/session`, { headers: { ...FORWARDED, cookie: jar.header() } })))
     for (const r of responses) expect(r.status).toBe(200)
     const bodies = (await Promise.all(responses.map((r) => r.json()))) as ({ user?: { email?: string }; error?: string } | null)[]
     const used = refresher.grants.slice(before)
@@ -285,5 +286,12 @@ describe.skipIf(!DATABASE_URL)("scale-out: three app processes share PostgreSQL 
       for (const token of grants) expect(`${row.key} ${row.value}`).not.toContain(token)
       expect(row.value).not.toMatch(/at-\d+-/)
     }
+  })
+
+  it.runIf(REDIS_URL)("a refresh-token rotation racing across processes spends the refresh token once with the redis store", async () => {
+    const { bodies, spent } = await racingReads(await jwtSignIn("/rjwt"), "/rjwt")
+    expect(spent).toBe(1)
+    expect(bodies.map((b) => b?.user?.email)).toEqual(["rae@scale.test", "rae@scale.test", "rae@scale.test"])
+    expect(bodies.filter((b) => b?.error === "RefreshTokenError")).toEqual([])
   })
 })

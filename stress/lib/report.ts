@@ -65,7 +65,7 @@ export function renderTable(t: Table): string {
   const widths = t.head.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)))
   const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`
   const out = [line(rows[0] as string[]), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.slice(1).map(line)]
-  return (t.title ? `${t.title}\n` : "") + out.join("\n")
+  return (t.title ? `${t.title}:\n\n` : "") + out.join("\n")
 }
 
 export function renderResult(r: RunResult): string {

@@ -1,7 +1,9 @@
 // One app process of the scale-out test (test/scale-out.test.ts): Gatehouse behind node:http on 127.0.0.1, sharing
 // one PostgreSQL schema with its siblings. /auth/* has database sessions and the mock OP as an OIDC provider;
 // /jwt/* has JWT sessions and a refresh-token provider (refreshAccessToken), with the postgres store so a refresh
-// happens once across the processes. Prints {"port":N} once it listens.
+// happens once across the processes; with REDIS_URL, /rjwt/* is the same app on the redis store. Prints {"port":N}
+// once it listens.
+import { createClient } from "@redis/client"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import pg from "pg"
@@ -9,6 +11,7 @@ import type { AuthConfig } from "../../src/index.js"
 import { PostgresAdapter } from "../../src/adapters/postgres.js"
 import { createAuthHandler } from "../../src/integrations/node.js"
 import { PostgresStore } from "../../src/stores/postgres.js"
+import { RedisStore } from "../../src/stores/redis.js"
 import type { OAuthConfigBase } from "../../src/providers/types.js"
 
 const env = (name: string): string => {
@@ -45,12 +48,17 @@ const databaseApp: AuthConfig = {
   } as OAuthConfigBase],
 }
 
-const jwtApp: AuthConfig = {
+const redisUrl = process.env.REDIS_URL
+const redis = redisUrl ? createClient({ url: redisUrl }) : undefined
+redis?.on("error", () => {}) // reconnects by itself; a lost command fails the read, which the test sees
+await redis?.connect()
+
+const jwtApp = (basePath: string, store: AuthConfig["store"]): AuthConfig => ({
   secret,
   trustHost: true,
-  basePath: "/jwt",
+  basePath,
   logger,
-  store: PostgresStore(pool),
+  store,
   providers: [{
     id: "refresher",
     name: "Refresher",
@@ -63,16 +71,18 @@ const jwtApp: AuthConfig = {
     checks: ["pkce", "state"],
     refreshAccessToken: true,
   } as OAuthConfigBase],
-}
+})
 
 const handleDatabase = createAuthHandler(databaseApp)
-const handleJwt = createAuthHandler(jwtApp)
+const handleJwt = createAuthHandler(jwtApp("/jwt", PostgresStore(pool)))
+const handleRedisJwt = redis ? createAuthHandler(jwtApp("/rjwt", RedisStore(redis))) : undefined
 const server = createServer((req, res) => {
   if (req.url?.startsWith("/jwt/")) return void handleJwt(req, res)
+  if (handleRedisJwt && req.url?.startsWith("/rjwt/")) return void handleRedisJwt(req, res)
   if (req.url?.startsWith("/auth/")) return void handleDatabase(req, res)
   res.writeHead(200, { "content-type": "text/plain" }).end("app")
 })
 server.listen(0, "127.0.0.1", () => process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`))
 // The test closing our stdin (or dying) ends this process.
-process.stdin.on("end", () => void pool.end().finally(() => process.exit(0)))
+process.stdin.on("end", () => void Promise.allSettled([pool.end(), redis?.quit()]).finally(() => process.exit(0)))
 process.stdin.resume()
