@@ -145,19 +145,34 @@ async function credentialsUser(adapter: GuardedAdapter, identity: VerifiedIdenti
   return createAndLink(adapter, row, identity, config, writes)
 }
 
-/** Undoes what a failed sign-in wrote, newest first; failures are logged, never thrown (the original error wins). */
+/**
+ * Undoes what a failed sign-in wrote; failures are logged, never thrown (the original error wins). A user this sign-in
+ * created is deleted first, in one call that takes its accounts and sessions with it, so a failure part-way leaves the
+ * user and its account together and the next sign-in finds them; unlinking first could leave a user without its
+ * account, locked out of its own provider account (docs/reliability.md, R5). An account linked to a user who existed
+ * before is unlinked on its own.
+ */
 export async function rollback(adapter: GuardedAdapter, outcome: Partial<LinkOutcome>, config: ResolvedConfig): Promise<void> {
+  const userId = outcome.createdUser?.id ?? outcome.pendingUserId
+  const created = outcome.createdUser !== undefined || outcome.pendingUserId !== undefined
+  let userDeleted = false
   try {
-    if (outcome.linkedAccount) await adapter.unlinkAccount({ provider: outcome.linkedAccount.provider, providerAccountId: outcome.linkedAccount.providerAccountId })
+    // Deleting by the id this sign-in chose also removes a row whose createUser failed after writing it.
+    if (userId !== undefined && (outcome.createdUser || (await adapter.getUser(userId)))) {
+      await adapter.deleteUser(userId)
+      userDeleted = true
+    }
   } catch (error) {
     config.logger.error(error as Error)
   }
-  const userId = outcome.createdUser?.id ?? outcome.pendingUserId
-  try {
-    // Deleting by the id this sign-in chose also removes a row whose createUser failed after writing it.
-    if (userId !== undefined && (outcome.createdUser || (await adapter.getUser(userId)))) await adapter.deleteUser(userId)
-  } catch (error) {
-    config.logger.error(error as Error)
+  const account = outcome.linkedAccount
+  if (account && (!created || userDeleted)) {
+    try {
+      await adapter.unlinkAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
+    } catch (error) {
+      // After deleteUser an adapter that cascades has removed the account already; only an existing user's matters.
+      if (!userDeleted) config.logger.error(error as Error)
+    }
   }
   // A createUser that timed out may still land: undo it when it does (the adapter may also have chosen its own id).
   outcome.lateCreate?.then(

@@ -1,5 +1,5 @@
 // Internal: wraps the configured adapter so every call has a timeout and fails as a typed AdapterError naming the method.
-import { AdapterError } from "../errors.js"
+import { AdapterError, AuthError } from "../errors.js"
 import type { Adapter } from "./index.js"
 
 /** Default time an adapter call may take before it fails (docs/security.md DB-03). */
@@ -37,6 +37,43 @@ const methods = [
   "getAccount", "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter",
 ] as const
 
+/**
+ * Runs `fn` in the adapter's transaction. The transaction must start (pool checkout, BEGIN) within the timeout; one
+ * that starts later is made to fail at once, so it rolls back instead of writing for a sign-in already abandoned. Errors
+ * of the transaction itself (checkout, BEGIN, COMMIT) become AdapterError; `fn`'s own errors pass through.
+ */
+async function guardTransaction<T>(
+  adapter: Adapter, tx: <R>(fn: (tx: Adapter) => Promise<R>) => Promise<R>, fn: (inner: GuardedAdapter) => Promise<T>, timeoutMs: number,
+): Promise<T> {
+  let state: "waiting" | "running" | "abandoned" = "waiting"
+  let timer: NodeJS.Timeout | undefined
+  const run = Promise.resolve().then(() =>
+    tx.call(adapter, (inner: Adapter) => {
+      if (state === "abandoned") throw new AdapterCallError("transaction", new Error("started after the sign-in gave up on it"))
+      state = "running"
+      clearTimeout(timer)
+      return fn(guardAdapter(inner, timeoutMs))
+    }),
+  )
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      if (state !== "waiting") return
+      state = "abandoned"
+      run.catch(() => {})
+      reject(new AdapterCallError("transaction", new Error(`did not start within ${timeoutMs} ms`), true))
+    }, timeoutMs)
+    timer.unref?.()
+  })
+  try {
+    return (await Promise.race([run, late])) as T
+  } catch (error) {
+    if (error instanceof AuthError) throw error
+    throw new AdapterCallError("transaction", error)
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 /** Wraps every method of `adapter`: a missing method throws AdapterError when called, never a TypeError. */
 export function guardAdapter(adapter: Adapter, timeoutMs = DEFAULT_ADAPTER_TIMEOUT_MS): GuardedAdapter {
   const guarded: Record<string, unknown> = { raw: adapter }
@@ -54,7 +91,7 @@ export function guardAdapter(adapter: Adapter, timeoutMs = DEFAULT_ADAPTER_TIMEO
   }
   const tx = (adapter as { transaction?: <T>(fn: (tx: Adapter) => Promise<T>) => Promise<T> }).transaction
   if (typeof tx === "function") {
-    guarded.transaction = <T>(fn: (inner: GuardedAdapter) => Promise<T>) => tx.call(adapter, (inner: Adapter) => fn(guardAdapter(inner, timeoutMs)))
+    guarded.transaction = <T>(fn: (inner: GuardedAdapter) => Promise<T>) => guardTransaction(adapter, tx, fn, timeoutMs)
   }
   return guarded as unknown as GuardedAdapter
 }
