@@ -119,9 +119,9 @@ function seal(outcome: Outcome, p: ResolvedOAuthProvider, keys: StoreKeys, confi
 /** Opens a stored outcome; throws when it is not ours or names another refresh token (a value moved between keys). */
 function unseal(value: string, p: ResolvedOAuthProvider, keys: StoreKeys, config: ResolvedConfig): Outcome {
   const { payload } = decryptClaims(value, config.secrets, SEAL_SALT)
-  if (payload.provider !== p.id || payload.digest !== keys.digest) throw new Error("the stored refresh result belongs to another refresh token")
+  if (payload.provider !== p.id || payload.digest !== keys.digest) throw new AdapterError("the stored refresh result belongs to another refresh token")
   if (payload.ok === false) return { ok: false }
-  if (payload.ok !== true || !isSessionAccount(payload.account, p.id)) throw new Error("the stored refresh result is malformed")
+  if (payload.ok !== true || !isSessionAccount(payload.account, p.id)) throw new AdapterError("the stored refresh result is malformed")
   return { ok: true, account: payload.account }
 }
 

@@ -1,4 +1,5 @@
 // `gatehouse/stores/memory`: the default SharedStore, a bounded Map with expiry; shares nothing beyond this process.
+import { AdapterError } from "../errors.js"
 import type { SharedStore } from "./index.js"
 
 /** Options of {@link MemoryStore}. */
@@ -18,7 +19,7 @@ const SWEEP_INTERVAL_MS = 1_000
 
 function checkTtl(ttlSeconds: number): number {
   if (typeof ttlSeconds !== "number" || !(ttlSeconds > 0) || !Number.isFinite(ttlSeconds)) {
-    throw new RangeError(`ttlSeconds must be a positive number of seconds, got ${String(ttlSeconds)}.`)
+    throw new AdapterError(`ttlSeconds must be a positive number of seconds, got ${String(ttlSeconds)}.`)
   }
   return ttlSeconds * 1000
 }

@@ -1,5 +1,6 @@
 // `gatehouse/stores/postgres`: the SharedStore on one PostgreSQL table, through a `pg` Pool/Client or PGlite.
 import type { PostgresQueryable } from "../adapters/postgres.js"
+import { AdapterError } from "../errors.js"
 import type { SharedStore } from "./index.js"
 
 export type { PostgresQueryable } from "../adapters/postgres.js"
@@ -53,7 +54,7 @@ const expiry = `now() + $3::float8 * interval '1 second'`
 
 function checkTtl(ttlSeconds: number): number {
   if (typeof ttlSeconds !== "number" || !(ttlSeconds > 0) || !Number.isFinite(ttlSeconds)) {
-    throw new RangeError(`ttlSeconds must be a positive number of seconds, got ${String(ttlSeconds)}.`)
+    throw new AdapterError(`ttlSeconds must be a positive number of seconds, got ${String(ttlSeconds)}.`)
   }
   return ttlSeconds
 }

@@ -1,4 +1,5 @@
 // `gatehouse/stores/redis`: the SharedStore on a Redis client you pass (node-redis v4+ / @redis/client, or ioredis); no dependency of its own.
+import { AdapterError } from "../errors.js"
 import type { SharedStore } from "./index.js"
 
 /** A client method as this module calls it; typed loosely so any client version's overloads fit. */
@@ -33,7 +34,7 @@ function detectApi(client: object): Api | undefined {
 
 function toMilliseconds(ttlSeconds: number): number {
   if (typeof ttlSeconds !== "number" || !(ttlSeconds > 0) || !Number.isFinite(ttlSeconds)) {
-    throw new RangeError(`ttlSeconds must be a positive number of seconds, got ${String(ttlSeconds)}.`)
+    throw new AdapterError(`ttlSeconds must be a positive number of seconds, got ${String(ttlSeconds)}.`)
   }
   return Math.max(1, Math.ceil(ttlSeconds * 1000))
 }
@@ -52,11 +53,11 @@ function replyText(reply: unknown): string | null {
  */
 export function RedisStore(client: RedisClientLike, options: RedisStoreOptions = {}): SharedStore {
   if (!client || typeof client !== "object" || typeof client.get !== "function" || typeof client.set !== "function" || typeof client.del !== "function") {
-    throw new TypeError("RedisStore: pass a Redis client with get, set and del (node-redis `createClient()` or ioredis `new Redis()`).")
+    throw new AdapterError("RedisStore: pass a Redis client with get, set and del (node-redis `createClient()` or ioredis `new Redis()`).")
   }
   const api = options.api ?? detectApi(client)
   if (api !== "node-redis" && api !== "ioredis") {
-    throw new TypeError('RedisStore: could not tell the client\'s API (node-redis clients have `isOpen`, ioredis ones `status`); pass `{ api: "node-redis" }` or `{ api: "ioredis" }`.')
+    throw new AdapterError('RedisStore: could not tell the client\'s API (node-redis clients have `isOpen`, ioredis ones `status`); pass `{ api: "node-redis" }` or `{ api: "ioredis" }`.')
   }
   const call = (method: "get" | "set" | "del", ...args: unknown[]): Promise<unknown> =>
     (client[method] as (...a: unknown[]) => Promise<unknown>).apply(client, args)

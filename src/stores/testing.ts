@@ -140,7 +140,7 @@ export function runStoreConformanceSuite(options: StoreConformanceOptions): void
     })
     for (const check of checks) {
       it(check.title, async () => {
-        if (!store) throw new Error("The store factory did not produce a store.")
+        if (!store) expect.fail("The store factory did not produce a store.")
         await check.run(store, concurrency)
       })
     }

@@ -4,7 +4,7 @@
 // baseline flow that shows each rejection is caused by its fault alone. Against the mock OP
 // (test/support/mock-op.ts); REJECT(T) and the invariants I1-I5 are asserted by expectReject
 // (test/support/oauth-flow.ts). Documented choices: InvalidCheck is not client-safe, so it shows as
-// /auth/error?error=Configuration; an unknown provider id is 400 JSON {error:"InvalidProvider"}.
+// /auth/error?error=Configuration; so does an unknown provider id (a Map lookup, no prototype).
 import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"

@@ -4,6 +4,7 @@ import { PGlite } from "@electric-sql/pglite"
 import { createClient } from "@redis/client"
 import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
+import { AdapterError } from "../../src/errors.js"
 import { guardStore, StoreCallError } from "../../src/stores/guard.js"
 import type { SharedStore } from "../../src/stores/index.js"
 import { MemoryStore } from "../../src/stores/memory.js"
@@ -39,8 +40,8 @@ describe("memory store specifics", () => {
   it("refuses a TTL that is not a positive number of seconds", async () => {
     const store = MemoryStore()
     for (const ttl of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
-      await expect(store.set("k", "v", ttl)).rejects.toThrow(RangeError)
-      await expect(store.claim("k", "v", ttl)).rejects.toThrow(RangeError)
+      await expect(store.set("k", "v", ttl)).rejects.toThrow(AdapterError)
+      await expect(store.claim("k", "v", ttl)).rejects.toThrow(AdapterError)
     }
     expect(await store.get("k")).toBeNull()
   })
