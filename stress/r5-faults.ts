@@ -11,14 +11,6 @@ import { type RunContext, type RunResult, check, fmt, loadAvg, sleep } from "./l
 import { SECRET } from "./r1-load.js"
 
 const ADAPTER_TIMEOUT_MS = 3_000
-/**
- * src/actions/callback.ts signInAs: when the session write fails after linking committed, rollback() (src/account/
- * link.ts) undoes it in two separate calls, unlinkAccount then deleteUser; a failure of the second leaves the user
- * without an account. Fix: delete the user alone (its accounts cascade, or unlink after), or link and create the
- * session in one transaction.
- */
-const HALF_SIGN_IN_BUG = "rollback after a failed session write is two non-atomic calls; see docs/reliability.md"
-
 /** A request waits on at most a handful of adapter calls in a row; each gives up after the adapter timeout. */
 const ANSWER_BOUND_MS = 5 * ADAPTER_TIMEOUT_MS
 
@@ -105,7 +97,7 @@ export async function runR5(ctx: RunContext): Promise<RunResult> {
       lockedCodes.add(new URL(res.location ?? "", app.origin).searchParams.get("error") ?? String(res.status))
     }
     const locked = `${lockedOut} of them cannot sign in again${lockedCodes.size > 0 ? `: ${[...lockedCodes].join(", ")}` : ""}`
-    checks.push(check("R5 half sign-ins: OAuth users without their account (those locked out)", inv.opUsersWithoutAccount === 0, `${inv.opUsersWithoutAccount} (${locked})`, HALF_SIGN_IN_BUG))
+    checks.push(check("R5 half sign-ins: OAuth users without their account (those locked out)", inv.opUsersWithoutAccount === 0, `${inv.opUsersWithoutAccount} (${locked})`))
     checks.push(check("R5 duplicate users / accounts", inv.duplicateUsers + inv.duplicateAccounts === 0, `${inv.duplicateUsers} / ${inv.duplicateAccounts}`))
     checks.push(check("R5 sign-ins succeed once the faults stop", after === 10, `${after} of 10`))
     checks.push(check("R5 no verification token used twice", null, "pending: e-mail sign-in has not landed"))
