@@ -401,7 +401,8 @@ describe.each(backends)("adapter faults on $name", (backend: Backend) => {
 
   describe("R9 races", () => {
     it("R9 20 parallel first sign-ins of one IdP account (20 browsers, each with its own state/PKCE) → 1 user, 1 account", async () => {
-      const { idp, config, rec } = setup()
+      // The default adapter timeout: the 250 ms the fault tests use is too tight for 20 parallel sign-ins on a loaded machine.
+      const { idp, config, rec } = setup({ adapterTimeout: 10_000 })
       // Widen the race windows: every adapter call takes a few ms.
       for (const m of ["getUserByAccount", "getUserByEmail", "createUser", "linkAccount", "createSession"]) adapter.faults.set(m, { kind: "slow", ms: 3 })
       const jars = Array.from({ length: 20 }, () => new CookieJar())
