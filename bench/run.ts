@@ -347,8 +347,8 @@ function report(results: Map<string, Sample[]>, byId: Map<string, Measurement>):
     `Node ${process.version}, ${os.cpus().length} x ${os.cpus()[0]?.model ?? "?"}, Gatehouse from ${USE_DIST ? `${fileURLToPath(DIST_DIR)} (tsc build)` : "src/ (tsx)"}; ` +
       `${args.has("busy-neighbor") ? "busy neighbor ON; " : ""}` +
       `${ROUNDS} rounds, ${DURATION_MS} ms per measurement after ${WARMUP_MS} ms warm-up; medians over rounds. ` +
-      `Load average at start ${LOAD_AT_START}, at end ${os.loadavg()[0]?.toFixed(2)} (other processes on the machine skew wall times; CPU µs/op less so).` +
-      (Math.max(Number(LOAD_AT_START), os.loadavg()[0] ?? 0) > 0.5 ? "\n\n**WARNING: load average above 0.5: another process shares the 2 cores; ratios can fall by half. Re-run on an idle machine.**" : ""),
+      `Load average at start ${LOAD_AT_START}, at end ${os.loadavg()[0]?.toFixed(2)} (the end value includes this run's own core, about 1; other processes on the machine skew wall times, CPU µs/op less so).` +
+      (Number(LOAD_AT_START) > 0.5 ? "\n\n**WARNING: load average above 0.5: another process shares the 2 cores; ratios can fall by half. Re-run on an idle machine.**" : ""),
     "",
     "| id | library | case | ops/s | p50 µs | p99 µs | CPU µs/op | ops/s per round |",
     "|---|---|---|---:|---:|---:|---:|---|",
