@@ -1,6 +1,7 @@
 // Stress harness: a small keep-alive HTTP client with a per-user cookie jar, for the runs that follow flows
 // (sign-in, sign-out, OAuth callbacks, rotation) and check every response, where autocannon's fixed requests do not fit.
 import { Agent, request } from "node:http"
+import { parseSetCookie as parseCookieHeader } from "../../test/support/set-cookie.js"
 
 export interface HttpResponse {
   status: number
@@ -10,6 +11,7 @@ export interface HttpResponse {
   ms: number
 }
 
+/** A Set-Cookie header with its Max-Age read out (parsing shared with the tests: test/support/set-cookie.ts). */
 export interface ParsedSetCookie {
   name: string
   value: string
@@ -17,20 +19,8 @@ export interface ParsedSetCookie {
 }
 
 export function parseSetCookie(raw: string): ParsedSetCookie {
-  const [pair = "", ...attrs] = raw.split(";")
-  const eq = pair.indexOf("=")
-  const name = pair.slice(0, eq).trim()
-  let value = pair.slice(eq + 1).trim()
-  try {
-    value = decodeURIComponent(value)
-  } catch {
-    /* keep as sent */
-  }
-  let maxAge: number | undefined
-  for (const a of attrs) {
-    const [k = "", v = ""] = a.split("=")
-    if (k.trim().toLowerCase() === "max-age") maxAge = Number(v.trim())
-  }
+  const { name, value, attrs } = parseCookieHeader(raw)
+  const maxAge = typeof attrs["max-age"] === "string" ? Number(attrs["max-age"]) : undefined
   return { name, value, maxAge }
 }
 

@@ -9,8 +9,8 @@ import { monitorEventLoopDelay } from "node:perf_hooks"
 import type { AddressInfo } from "node:net"
 import type { Adapter, AuthConfig } from "../../src/index.js"
 import { createAuthHandler } from "../../src/integrations/node.js"
+import { mockOpProvider } from "../../test/support/mock-op-provider.js"
 import Credentials from "../../src/providers/credentials.js"
-import type { OAuthConfigBase } from "../../src/providers/types.js"
 import { PostgresAdapter, migrate, type PostgresQueryable } from "../../src/adapters/postgres.js"
 import type { AppOptions, Command, FaultPlan, Invariants, Ready, Reply, Request, ServerStats } from "./protocol.js"
 import { Histogram } from "./histogram.js"
@@ -235,19 +235,11 @@ function providers(): AuthConfig["providers"] {
   ]
   if (options.op) {
     const op = options.op
-    list.push({
-      id: "mock",
-      name: "Mock OP",
-      type: "oidc",
-      issuer: op.issuer,
-      clientId: op.clientId,
-      clientSecret: op.clientSecret,
-      client: { token_endpoint_auth_method: "client_secret_basic" },
-      checks: ["pkce", "state", "nonce"],
+    list.push(mockOpProvider(op, {
       timeout: 5_000,
       // One e-mail per subject, so distinct IdP accounts never collide on the unique e-mail index.
       profile: (p: Record<string, unknown>) => ({ id: String(p.sub), name: String(p.name ?? p.sub), email: `${String(p.sub)}@op.stress.test`, image: null }),
-    } as OAuthConfigBase)
+    }))
   }
   return list
 }

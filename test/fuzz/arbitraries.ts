@@ -5,6 +5,7 @@ import { expect } from "vitest"
 import { AuthError } from "../../src/errors.js"
 import type { AuthConfig } from "../../src/index.js"
 import { decode, encode } from "../../src/jwt/index.js"
+import GitHub from "../../src/providers/github.js"
 import { SECRET } from "../helpers.js"
 import { csrfCookieValue } from "../support/jwe-forge.js"
 import { htmlAttributeValues } from "../support/redirect-targets.js"
@@ -99,6 +100,17 @@ export function splitAt(value: string, cuts: number[]): string[] {
 export const APP_ORIGINS = ["http://localhost:3000", "https://app.example", "http://127.0.0.1:8080", "http://[::1]:3000", "https://xn--pp-8cd.example"] as const
 /** The provider the OAuth config points at: nothing listens on port 9 of 127.0.0.1, so nothing leaves the machine. */
 export const PROVIDER_ORIGIN = "http://127.0.0.1:9"
+
+/** The GitHub provider pointed at PROVIDER_ORIGIN (port 9: nothing listens, so a token call fails at once). */
+export function unreachableGitHub(): AuthConfig["providers"][number] {
+  return GitHub({
+    clientId: "fuzz-client",
+    clientSecret: "fuzz-secret",
+    authorization: { url: `${PROVIDER_ORIGIN}/authorize` },
+    token: { url: `${PROVIDER_ORIGIN}/token` },
+    userinfo: { url: `${PROVIDER_ORIGIN}/user` },
+  }) as AuthConfig["providers"][number]
+}
 
 export const CSRF_TOKEN = "c5f0".repeat(16)
 /** An authentic CSRF cookie value for CSRF_TOKEN under SECRET, so fuzzed POSTs get past the CSRF guard. */

@@ -5,11 +5,10 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
-import GitHub from "../../src/providers/github.js"
 import { makeConfig } from "../helpers.js"
 import { sessionCookiesSet } from "../support/cookies.js"
 import {
-  CSRF_COOKIE, CSRF_TOKEN, FUZZ_RUNS, PROVIDER_ORIGIN, Reached, callbackUrl, csrfCookieName, expectNot5xx, expectOnlyAuthErrors,
+  CSRF_COOKIE, CSRF_TOKEN, FUZZ_RUNS, PROVIDER_ORIGIN, Reached, unreachableGitHub, callbackUrl, csrfCookieName, expectNot5xx, expectOnlyAuthErrors,
   expectStaysOn, fuzz, fuzzTimeout, recordingLogger, watchUnhandled,
 } from "./arbitraries.js"
 
@@ -46,13 +45,7 @@ function config(logger: NonNullable<AuthConfig["logger"]>): AuthConfig {
     ...base,
     providers: [
       ...base.providers,
-      GitHub({
-        clientId: "fuzz-client",
-        clientSecret: "fuzz-secret",
-        authorization: { url: `${PROVIDER_ORIGIN}/authorize` },
-        token: { url: `${PROVIDER_ORIGIN}/token` },
-        userinfo: { url: `${PROVIDER_ORIGIN}/user` },
-      }) as AuthConfig["providers"][number],
+      unreachableGitHub(),
     ],
   }
 }

@@ -5,11 +5,10 @@ import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Auth, customFetch } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
-import GitHub from "../../src/providers/github.js"
 import { makeConfig } from "../helpers.js"
 import { sessionCookiesSet } from "../support/cookies.js"
 import {
-  APP_ORIGINS, CSRF_COOKIE, FORM, FUZZ_RUNS, JSON_TYPE, OTHER_TYPES, PROVIDER_ORIGIN, Reached, type ValidTokens, cookieHeader, cookieSeparator,
+  APP_ORIGINS, CSRF_COOKIE, FORM, FUZZ_RUNS, JSON_TYPE, OTHER_TYPES, PROVIDER_ORIGIN, Reached, unreachableGitHub, type ValidTokens, cookieHeader, cookieSeparator,
   csrfCookieName, expectNot5xx, expectOnlyAuthErrors, expectStaysOn, fuzz, fuzzTimeout, noiseCookies, recordingLogger, requestBody,
   requestHeaders, requestMethod, requestPath, requestQuery, sessionLayout, validTokens, watchUnhandled,
 } from "./arbitraries.js"
@@ -21,13 +20,7 @@ class FetchRefused extends Error {}
 
 function oauthProviders(): AuthConfig["providers"] {
   return [
-    GitHub({
-      clientId: "fuzz-client",
-      clientSecret: "fuzz-secret",
-      authorization: { url: `${PROVIDER_ORIGIN}/authorize` },
-      token: { url: `${PROVIDER_ORIGIN}/token` },
-      userinfo: { url: `${PROVIDER_ORIGIN}/user` },
-    }) as AuthConfig["providers"][number],
+    unreachableGitHub(),
     {
       id: "oidc",
       name: "Unreachable OP",

@@ -11,12 +11,12 @@ import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Credentials from "../../src/providers/credentials.js"
-import Twitter from "../../src/providers/twitter.js"
 import type { OAuthConfigBase } from "../../src/providers/types.js"
 import { SECRET } from "../helpers.js"
 import { Browser, type FollowResult, formatStep, parseForms } from "../support/browser.js"
-import { type FakeTwitter, startFakeTwitter } from "../support/fake-twitter.js"
+import { type FakeTwitter, startFakeTwitter, twitterOAuth1 } from "../support/fake-twitter.js"
 import { type MockOp, startMockOp } from "../support/mock-op.js"
+import { mockOpProvider } from "../support/mock-op-provider.js"
 
 const APP = "https://app.example"
 const HOST = "app.example"
@@ -62,18 +62,11 @@ afterEach(() => {
 })
 
 function oidc(id: string, formPost = false): OAuthConfigBase {
-  return {
+  return mockOpProvider(op, {
     id,
     name: `Mock ${id}`,
-    type: "oidc",
-    issuer: op.issuer,
-    clientId: op.clientId,
-    clientSecret: op.clientSecret,
-    client: { token_endpoint_auth_method: op.tokenEndpointAuthMethod },
-    checks: ["pkce", "state", "nonce"],
-    timeout: 3000,
     ...(formPost ? { authorization: { params: { scope: "openid profile email", response_mode: "form_post" } } } : {}),
-  }
+  })
 }
 
 function config(extra: Partial<AuthConfig> = {}): AuthConfig {
@@ -89,14 +82,7 @@ function config(extra: Partial<AuthConfig> = {}): AuthConfig {
       }),
       oidc("mock") as AuthConfig["providers"][number],
       oidc("mockfp", true) as AuthConfig["providers"][number],
-      Twitter({
-        clientId: tw.consumerKey,
-        clientSecret: tw.consumerSecret,
-        requestTokenUrl: `${tw.url}/oauth/request_token`,
-        authorizationUrl: `${tw.url}/oauth/authenticate`,
-        accessTokenUrl: `${tw.url}/oauth/access_token`,
-        profileUrl: `${tw.url}/1.1/account/verify_credentials.json?include_email=true`,
-      }) as AuthConfig["providers"][number],
+twitterOAuth1(tw),
     ],
     ...extra,
   }

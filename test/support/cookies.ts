@@ -1,33 +1,9 @@
 // Set-Cookie parsing for the tests, as a browser applies it: every header in order, the final state per name,
 // deletions (empty value, Max-Age <= 0, Expires in the past), and the session cookie or chunks a response leaves.
 import { expect } from "vitest"
+import { type ParsedCookie, parseSetCookie } from "./set-cookie.js"
 
-export interface ParsedCookie {
-  name: string
-  value: string
-  raw: string
-  attrs: Record<string, string | true>
-}
-
-/** One Set-Cookie header; the value is percent-decoded when it decodes (kept as sent when it does not). */
-export function parseSetCookie(raw: string): ParsedCookie {
-  const [pair = "", ...rest] = raw.split(";")
-  const eq = pair.indexOf("=")
-  const name = pair.slice(0, eq).trim()
-  let value = pair.slice(eq + 1).trim()
-  try {
-    value = decodeURIComponent(value)
-  } catch {
-    /* keep as sent */
-  }
-  const attrs: Record<string, string | true> = {}
-  for (const part of rest) {
-    const i = part.indexOf("=")
-    if (i === -1) attrs[part.trim().toLowerCase()] = true
-    else attrs[part.slice(0, i).trim().toLowerCase()] = part.slice(i + 1).trim()
-  }
-  return { name, value, raw, attrs }
-}
+export { type ParsedCookie, parseSetCookie } from "./set-cookie.js"
 
 /** All Set-Cookie headers in order (a name may occur twice: deletion then re-set). */
 export function setCookieList(res: Response): ParsedCookie[] {

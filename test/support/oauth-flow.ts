@@ -13,6 +13,7 @@ import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm, setCookies } from 
 import { sessionCookieNames } from "./cookies.js"
 import { type LoggerSpy, spyLogger } from "./logger.js"
 import { type Counts, type MockOp, startMockOp } from "./mock-op.js"
+import { mockOpProvider } from "./mock-op-provider.js"
 
 export const STATE = "authjs.state"
 export const PKCE = "authjs.pkce.code_verifier"
@@ -91,18 +92,7 @@ export async function expectNoUnhandled(harness: MockOpHarness, settleMs = 20): 
 
 /** The mock OP as an OIDC provider with every check (pkce, state, nonce) and a 3 s timeout. */
 export function provider(op: MockOp, over: Partial<OAuthConfigBase> = {}): OAuthConfigBase {
-  return {
-    id: "mock",
-    name: "Mock OP",
-    type: "oidc",
-    issuer: op.issuer,
-    clientId: op.clientId,
-    clientSecret: op.clientSecret,
-    client: { token_endpoint_auth_method: op.tokenEndpointAuthMethod },
-    checks: ["pkce", "state", "nonce"],
-    timeout: 3000,
-    ...over,
-  }
+  return mockOpProvider(op, over)
 }
 
 const WRITE_METHODS = new Set([

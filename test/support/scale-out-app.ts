@@ -13,6 +13,7 @@ import { createAuthHandler } from "../../src/integrations/node.js"
 import { PostgresStore } from "../../src/stores/postgres.js"
 import { RedisStore } from "../../src/stores/redis.js"
 import type { OAuthConfigBase } from "../../src/providers/types.js"
+import { mockOpProvider } from "./mock-op-provider.js"
 
 const env = (name: string): string => {
   const value = process.env[name]
@@ -35,17 +36,10 @@ const databaseApp: AuthConfig = {
   adapter: PostgresAdapter(pool),
   session: { strategy: "database" },
   logger,
-  providers: [{
-    id: "mock",
-    name: "Mock OP",
-    type: "oidc",
-    issuer: op.issuer,
-    clientId: op.clientId,
-    clientSecret: op.clientSecret,
-    client: { token_endpoint_auth_method: "client_secret_basic" },
-    checks: ["pkce", "state", "nonce"],
+  providers: [mockOpProvider(op, {
+    timeout: 10_000,
     profile: (p: Record<string, unknown>) => ({ id: String(p.sub), name: String(p.name), email: `${String(p.sub)}@scale.test`, image: null }),
-  } as OAuthConfigBase],
+  })],
 }
 
 const redisUrl = process.env.REDIS_URL
