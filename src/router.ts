@@ -20,7 +20,7 @@ function methodNotAllowed(req: AuthRequest, allow: readonly string[]): never {
 }
 
 /**
- * The provider named in the path, looked up in the Map (never on an object, so `__proto__` finds nothing, OA-20).
+ * The provider named in the path, looked up in the Map (never on an object, so `__proto__` finds nothing, docs/security.md OA-20).
  * An unknown id is a configuration error (`/error?error=Configuration`), as in Auth.js.
  */
 function findProvider(req: AuthRequest, config: ResolvedConfig): ResolvedProvider {

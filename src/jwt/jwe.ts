@@ -24,7 +24,7 @@ const keyCache = new Map<string, DerivedKey>()
 
 /**
  * Derives (once) the key for a secret and salt. The cache is keyed only by (enc, secret, salt), so
- * garbage input can never grow it (DS-06).
+ * garbage input can never grow it (docs/security.md DS-06).
  * @see RFC 5869 (HKDF), RFC 7638 (JWK thumbprint)
  */
 export function deriveKey(secret: string, salt: string, enc: Enc = "A256CBC-HS512"): DerivedKey {
@@ -74,7 +74,7 @@ const MAX_TOKEN_LENGTH = 200_000
 
 interface Header { alg: string; enc: Enc; kid?: string }
 
-/** Parses and checks the protected header before any key is derived (CK-02). */
+/** Parses and checks the protected header before any key is derived (docs/security.md CK-02). */
 function parseHeader(encoded: string): Header {
   let header: unknown
   try {
@@ -95,7 +95,7 @@ function parseHeader(encoded: string): Header {
 
 /**
  * Picks the secret for a token: with a `kid`, the one whose derived key has that thumbprint (no trial
- * decryption, CK-06); without, only the first secret (as Auth.js does).
+ * decryption, docs/security.md CK-06); without, only the first secret (as Auth.js does).
  */
 function selectKey(header: Header, secrets: readonly string[], salt: string): { derived: DerivedKey; index: number } {
   if (header.kid === undefined) return { derived: deriveKey(secrets[0] as string, salt, header.enc), index: 0 }

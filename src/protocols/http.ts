@@ -2,7 +2,7 @@
 import { OAuthCallbackError } from "../errors.js"
 import { readLimited } from "../lib/read-limited.js"
 
-/** Provider responses larger than this are refused (OA-18, DS-03). */
+/** Provider responses larger than this are refused (docs/security.md OA-18, docs/security.md DS-03). */
 export const MAX_RESPONSE_BYTES = 1024 * 1024
 
 /** Thrown when a provider call times out, is too large, or cannot connect; `cause` has the detail. */
@@ -16,7 +16,7 @@ async function readBounded(response: Response, limit: number): Promise<Uint8Arra
 
 /**
  * Wraps a fetch (the provider's `customFetch`, or the global one) so that every call times out after
- * `timeoutMs`, never follows redirects (RFC 9700 §4.12 / OA-18) and reads at most MAX_RESPONSE_BYTES.
+ * `timeoutMs`, never follows redirects (RFC 9700 §4.12 / docs/security.md OA-18) and reads at most MAX_RESPONSE_BYTES.
  */
 export function boundedFetch(base: typeof fetch, timeoutMs: number, maxBytes = MAX_RESPONSE_BYTES): typeof fetch {
   return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {

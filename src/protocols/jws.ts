@@ -6,7 +6,7 @@ import { OAuthCallbackError } from "../errors.js"
 interface Jwk { kty?: string; kid?: string; use?: string; alg?: string; [k: string]: unknown }
 interface JwksEntry { keys: { jwk: Jwk; key: KeyObject | undefined }[]; fetchedAt: number }
 
-/** A JWKS is refetched for an unknown `kid` at most once per this many ms (OA-17, DS-02). */
+/** A JWKS is refetched for an unknown `kid` at most once per this many ms (docs/security.md OA-17, docs/security.md DS-02). */
 export const JWKS_COOLDOWN_MS = 30_000
 /** A cached JWKS is refreshed after this long even when every kid is known. */
 const JWKS_MAX_AGE_MS = 10 * 60_000

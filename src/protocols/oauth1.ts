@@ -86,7 +86,7 @@ async function formResponse(response: Response, step: string, Failure: StepError
   return new URLSearchParams(text)
 }
 
-/** Leg 1 (RFC 5849 §2.1): temporary credentials; requires oauth_callback_confirmed=true (O1-04). */
+/** Leg 1 (RFC 5849 §2.1): temporary credentials; requires oauth_callback_confirmed=true (docs/security.md O1-04). */
 export async function requestTemporaryCredentials(fetchFn: typeof fetch, url: URL, credentials: OAuth1Credentials, callback: string): Promise<{ token: string; tokenSecret: string }> {
   const response = await fetchFn(url.href, {
     method: "POST",

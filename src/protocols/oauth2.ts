@@ -162,7 +162,7 @@ export function validateCallback(as: o.AuthorizationServer, p: ResolvedOAuthProv
 
 /**
  * A copy of an error with only its name and message: oauth4webapi errors carry the callback parameters or
- * the whole token response in `cause`, which a structured logger would serialise (I5).
+ * the whole token response in `cause`, which a structured logger would serialise (tokens must never reach logs).
  */
 export function safeCause(error: unknown): Error {
   const clean = new Error(error instanceof Error ? error.message : "unknown error")
@@ -214,7 +214,7 @@ export async function exchangeCode(
   }
 }
 
-/** ID tokens older than this are refused (OA-14): a token-endpoint ID token is minted moments before. */
+/** ID tokens older than this are refused (docs/security.md OA-14): a token-endpoint ID token is minted moments before. */
 const MAX_ID_TOKEN_AGE_S = 60 * 60
 
 /**

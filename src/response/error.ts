@@ -28,7 +28,7 @@ export function errorResponse(error: unknown, req: AuthRequest | undefined, requ
   if (error instanceof CredentialsSignin) params.set("code", error.code)
   const page = (kind === "signIn" ? config.pages.signIn : config.pages.error) ?? `${config.basePath}/${kind === "signIn" ? "signin" : "error"}`
   const origin = req?.origin ?? safeOrigin(request)
-  // A failed callback still expires the check cookies it carried (I4).
+  // A failed callback still expires the check cookies it carried: they are single-use.
   const cookies = req?.action === "callback" ? clearChecks(req, config) : undefined
   return { redirect: `${origin}${page}?${params}`, ...(cookies?.length ? { cookies } : {}) }
 }
@@ -47,7 +47,7 @@ function safeOrigin(request: Request): string {
  */
 export function configurationErrorResponse(request: Request, config: ResolvedConfig): ResponseInternal {
   let action: ReturnType<typeof parseActionPath>["action"] | undefined
-  // With an untrusted Host no absolute URL is built from it (HT-01); links and redirects stay relative.
+  // With an untrusted Host no absolute URL is built from it (docs/security.md HT-01); links and redirects stay relative.
   let origin = ""
   try {
     const url = new URL(request.url)
