@@ -1,7 +1,6 @@
 // (action, method) -> guarded handler. Guards: allowed methods (405, from actions/table.ts), known provider, CSRF on state-changing POSTs.
 import { InvalidProvider, MissingCSRF, UnknownAction } from "./errors.js"
-import type { ResolvedConfig, ResolvedProvider } from "./domain.js"
-import type { AuthRequest } from "./domain.js"
+import type { AuthRequest, ResolvedConfig, ResolvedProvider } from "./domain.js"
 import { callback } from "./actions/callback.js"
 import { csrf } from "./actions/csrf.js"
 import { errorPageAction, signInPageAction, signOutPageAction, verifyRequestPageAction } from "./actions/pages.js"

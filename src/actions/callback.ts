@@ -2,13 +2,11 @@
 // No protocol code here; every sign-in kind shares this one path from verified identity to session.
 import { InvalidProvider } from "../errors.js"
 import { authorizeSignIn, emitLinkEvents, linkIdentity, rollback } from "../account/link.js"
-import type { ResolvedConfig, ResolvedProvider } from "../domain.js"
-import type { LinkOutcome, VerifiedIdentity } from "../domain.js"
+import type { AuthRequest, LinkOutcome, ResolvedConfig, ResolvedProvider, VerifiedIdentity } from "../domain.js"
 import { emitEvent } from "../events.js"
 import { verifyCredentials } from "../flows/credentials.js"
 import { finishOAuth } from "../flows/oauth.js"
 import { finishOAuth1 } from "../flows/oauth1.js"
-import type { AuthRequest } from "../domain.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import type { Cookie, ResponseInternal } from "../types.js"
 

@@ -1,6 +1,5 @@
 // GET /signin, /signout, /error, /verify-request: the built-in pages, or redirects to the configured `pages`.
-import type { ResolvedConfig } from "../domain.js"
-import type { AuthRequest } from "../domain.js"
+import type { AuthRequest, ResolvedConfig } from "../domain.js"
 import { HTML_HEADERS } from "../response/build.js"
 import { ensureCsrfToken } from "../security/csrf.js"
 import { resolveCallbackUrl } from "../security/redirect.js"

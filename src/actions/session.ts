@@ -1,6 +1,5 @@
 // GET /session (read) and POST /session (update, CSRF-checked) through the config's session strategy.
-import type { ResolvedConfig } from "../domain.js"
-import type { AuthRequest } from "../domain.js"
+import type { AuthRequest, ResolvedConfig } from "../domain.js"
 import { NO_STORE_JSON_HEADERS } from "../response/build.js"
 import type { ResponseInternal } from "../types.js"
 

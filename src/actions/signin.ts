@@ -1,9 +1,8 @@
 // POST /signin[/<provider>] (CSRF-checked): start a sign-in; credentials and bare /signin go to the sign-in page.
 import { InvalidProvider } from "../errors.js"
-import type { ResolvedConfig, ResolvedProvider } from "../domain.js"
+import type { AuthRequest, ResolvedConfig, ResolvedProvider } from "../domain.js"
 import { startOAuth } from "../flows/oauth.js"
 import { startOAuth1 } from "../flows/oauth1.js"
-import type { AuthRequest } from "../domain.js"
 import type { ResponseInternal } from "../types.js"
 
 export async function signIn(req: AuthRequest, config: ResolvedConfig, provider: ResolvedProvider | undefined): Promise<ResponseInternal> {

@@ -1,9 +1,7 @@
 // Credentials sign-in: authorize() -> a verified identity, or CredentialsSignin. No session or cookie work here.
 import { CallbackRouteError, CredentialsSignin } from "../errors.js"
-import type { ResolvedConfig } from "../domain.js"
+import type { AuthRequest, ResolvedConfig, VerifiedIdentity } from "../domain.js"
 import type { CredentialsConfig } from "../providers/types.js"
-import type { AuthRequest } from "../domain.js"
-import type { VerifiedIdentity } from "../domain.js"
 import type { User } from "../types.js"
 import { declaredParameters } from "../lib/parameters.js"
 

@@ -1,14 +1,12 @@
 // OAuth 2 / OIDC sign-in: start() -> redirect to the authorization endpoint; finish() -> VerifiedIdentity (or a proxy forward).
 import { randomUUID } from "node:crypto"
 import { AccessDenied, InvalidCheck, OAuthCallbackError, OAuthProfileParseError, OAuthSignInError } from "../errors.js"
-import type { ResolvedConfig } from "../domain.js"
+import type { AuthRequest, ResolvedConfig, VerifiedIdentity } from "../domain.js"
 import { type ResolvedOAuthProvider, assertClientCredentials } from "../config/oauth.js"
 import { buildAuthorizationUrl, exchangeCode, fetchProfile, getAuthorizationServer, oauth, safeCause, validateCallback } from "../protocols/oauth2.js"
-import type { AuthRequest } from "../domain.js"
 import { clearChecks, createChecks, decodeState, readChecks } from "../security/checks.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import type { Account, Cookie, TokenSet } from "../types.js"
-import type { VerifiedIdentity } from "../domain.js"
 
 /** This deployment's callback URL for a provider. */
 export function callbackUrlOf(req: AuthRequest, config: ResolvedConfig, p: ResolvedOAuthProvider): string {

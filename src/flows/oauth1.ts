@@ -1,9 +1,8 @@
 // OAuth 1.0a sign-in (RFC 5849): request token -> user authorization -> access token -> signed profile request.
 import { AccessDenied, OAuthCallbackError, OAuthSignInError } from "../errors.js"
-import type { ResolvedConfig } from "../domain.js"
+import type { AuthRequest, ResolvedConfig } from "../domain.js"
 import { type ResolvedOAuthProvider, assertClientCredentials } from "../config/oauth.js"
 import { requestTemporaryCredentials, requestTokenCredentials, signedGetJson } from "../protocols/oauth1.js"
-import type { AuthRequest } from "../domain.js"
 import { clearChecks, readTemporaryCredentials, sealTemporaryCredentials } from "../security/checks.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import type { Cookie, TokenSet } from "../types.js"

@@ -1,8 +1,7 @@
 // CSRF double-submit cookie `token|SHA-256(token + secret)` (wire.md §5); minted only by the actions that need one.
 import { createHash, timingSafeEqual } from "node:crypto"
 import { randomBytesPooled } from "../lib/random.js"
-import type { ResolvedConfig } from "../domain.js"
-import type { AuthRequest } from "../domain.js"
+import type { AuthRequest, ResolvedConfig } from "../domain.js"
 import type { Cookie } from "../types.js"
 
 function hashToken(token: string, secret: string): string {

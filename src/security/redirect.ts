@@ -1,6 +1,5 @@
 // callbackUrl resolution and redirect validation: only the app's own origin unless a user `redirect` callback allows more.
-import type { ResolvedConfig } from "../domain.js"
-import type { AuthRequest } from "../domain.js"
+import type { AuthRequest, ResolvedConfig } from "../domain.js"
 import { bodyString } from "../request/parse.js"
 
 /** Longest callbackUrl considered; longer ones fall back to the base URL (docs/security.md DS-05). */

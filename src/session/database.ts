@@ -1,14 +1,12 @@
 // Database session strategy: the cookie holds only a session token; the row lives in the adapter (wire.md §2.2, §2.9).
 import { SessionTokenError, SignOutError } from "../errors.js"
-import type { ResolvedConfig } from "../domain.js"
+import type { AuthRequest, ResolvedConfig, SessionAnswer, SessionStrategy } from "../domain.js"
 import type { AdapterSession, AdapterUser } from "../adapters/index.js"
 import type { GuardedAdapter } from "../adapters/guard.js"
-import type { AuthRequest } from "../domain.js"
 import type { Cookie, Session } from "../types.js"
 import { expiredCookie } from "../cookies/policy.js"
 import { emitEvent } from "../events.js"
 import { applySessionCallback } from "./callbacks.js"
-import type { SessionAnswer, SessionStrategy } from "../domain.js"
 
 export type DatabaseSessionRead =
   | { status: "absent" }

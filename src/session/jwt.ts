@@ -1,13 +1,11 @@
 // JWT session strategy: the session lives in the encrypted, possibly chunked session cookie (wire.md §2.1).
 import { JWTSessionError, SignOutError } from "../errors.js"
-import type { ResolvedConfig } from "../domain.js"
+import type { AuthRequest, ResolvedConfig, SessionAnswer, SessionStrategy } from "../domain.js"
 import { decodeSync, encodeSync, nowSeconds } from "../jwt/jwe.js"
-import type { AuthRequest } from "../domain.js"
 import type { Cookie, JWT, JWTDecodeParams, Session } from "../types.js"
 import { clearChunked, readChunked, writeChunked } from "../cookies/chunks.js"
 import { emitEvent } from "../events.js"
 import { applyJwtCallback, applySessionCallback } from "./callbacks.js"
-import type { SessionAnswer, SessionStrategy } from "../domain.js"
 import { refreshIfDue, sessionAccountOf } from "./refresh.js"
 
 export type JwtSessionRead =
