@@ -6,11 +6,12 @@ import type { GuardedAdapter } from "./adapters/guard.js"
 import type { ResolvedOAuthProvider } from "./config/oauth.js"
 import type { AuthError } from "./errors.js"
 import type { SharedStore } from "./stores/index.js"
+import type { HeaderReader } from "./request/input.js"
 import type { OAuthConfigBase, ProviderConfig } from "./providers/types.js"
 import type { Account, Theme, User } from "./records.js"
 import type {
   AuthAction, AuthConfig, CallbacksOptions, Cookie, CookiesOptions, EventCallbacks, JWTOptions, LoggerInstance, PagesOptions,
-  Session, SessionOptions,
+  JWT, Session, SessionOptions,
 } from "./types.js"
 
 /** A provider as the handler uses it: OAuth/OIDC providers fully normalised, others as configured. */
@@ -54,7 +55,6 @@ export interface ResolvedConfig {
 
 /** A request as the handler sees it; built once, read everywhere, never mutated. */
 export interface AuthRequest {
-  readonly request: Request
   readonly url: URL
   /** The canonical origin (see request/host.ts); base of every URL the handler builds. */
   readonly origin: string
@@ -62,7 +62,13 @@ export interface AuthRequest {
   readonly secure: boolean
   readonly action: AuthAction
   readonly providerId: string | undefined
+  /** GET or POST (a HEAD is read as its GET, with `head` set). */
   readonly method: string
+  /** The request was a HEAD: answer as the GET would, without a body. */
+  readonly head: boolean
+  /** Single-header lookup (cheap on every front door). */
+  readonly header: HeaderReader
+  /** All request headers (built on first use by front doors that read native requests). */
   readonly headers: Headers
   readonly cookies: Record<string, string>
   readonly query: URLSearchParams
@@ -99,7 +105,11 @@ export interface LinkOutcome {
 /** A session read: what `/session` answers (null when signed out) and any cookie the read sets or clears. */
 export interface SessionAnswer {
   session: Session | null
-  cookies?: Cookie[]
+  cookies?: Cookie[] | undefined
+  /** The token after the `jwt` callback (JWT strategy, signed in). Server-side reads hand it to the app (Hono's authUser). */
+  token?: JWT
+  /** The adapter user (database strategy, signed in). */
+  user?: AdapterUser
 }
 
 export interface SessionStrategy {

@@ -15,7 +15,7 @@ import { actionRule } from "./actions/table.js"
 type Handler = () => Awaitable<ResponseInternal>
 
 function methodNotAllowed(req: AuthRequest, allow: readonly string[]): never {
-  throw new UnknownAction(`${req.method} is not allowed on /${req.action}${req.providerId ? `/${req.providerId}` : ""}; use ${allow.join(" or ")}.`, { allow })
+  throw new UnknownAction(`${req.head ? "HEAD" : req.method} is not allowed on /${req.action}${req.providerId ? `/${req.providerId}` : ""}; use ${allow.join(" or ")}.`, { allow })
 }
 
 /**
@@ -39,8 +39,8 @@ function guardCsrf(req: AuthRequest, config: ResolvedConfig): ResponseInternal |
   return undefined
 }
 
-function allowOnly(req: AuthRequest, allow: readonly string[]): void {
-  if (!allow.includes(req.method)) methodNotAllowed(req, allow)
+function allowOnly(req: AuthRequest, allow: readonly string[], refuseHead: boolean): void {
+  if (!allow.includes(req.method) || (req.head && refuseHead)) methodNotAllowed(req, allow)
 }
 
 /** Each action's handler, once the table's method guard has passed (with the provider, for actions that name one). */
@@ -91,6 +91,6 @@ export function route(req: AuthRequest, config: ResolvedConfig): Handler {
       if (provider) allow = rule.providerTypeMethods[provider.type] ?? allow
     }
   }
-  allowOnly(req, allow)
+  allowOnly(req, allow, rule.refuseHead === true)
   return handlers[req.action](req, config, provider)
 }

@@ -16,6 +16,11 @@ export interface ActionRule {
   readonly providerTypeMethods?: Readonly<Partial<Record<ProviderKind, readonly Method[]>>>
   /** A GET renders an HTML page: on a configuration error it shows the error page instead of 500 JSON. */
   readonly page: boolean
+  /**
+   * A GET changes state, so a HEAD is refused (405) instead of mirroring it: HEAD is a safe method (RFC 9110 §9.2.1),
+   * and link checkers send it to sign-in links. Every other GET route answers a HEAD like the GET, without a body.
+   */
+  readonly refuseHead?: boolean
 }
 
 const GET = ["GET"] as const
@@ -29,7 +34,7 @@ export const actionTable = {
   signin: { methods: BOTH, takesProvider: true, providerMethods: ["POST"], page: true },
   signout: { methods: BOTH, takesProvider: false, page: true },
   // Credentials and WebAuthn callbacks are POST only: a GET must never run `authorize` (docs/security.md CR-03).
-  callback: { methods: BOTH, takesProvider: true, providerTypeMethods: { credentials: ["POST"], webauthn: ["POST"] }, page: false },
+  callback: { methods: BOTH, takesProvider: true, providerTypeMethods: { credentials: ["POST"], webauthn: ["POST"] }, page: false, refuseHead: true },
   "verify-request": { methods: GET, takesProvider: false, page: true },
   error: { methods: GET, takesProvider: false, page: true },
   "webauthn-options": { methods: GET, takesProvider: true, page: false },

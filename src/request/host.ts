@@ -1,6 +1,7 @@
 // The origin every URL and cookie policy is built from: AUTH_URL, else trusted forwarded headers, else the request URL.
 import { InvalidRequest } from "../errors.js"
 import type { ResolvedConfig } from "../domain.js"
+import type { ArrivalOrigin, HeaderReader } from "./input.js"
 
 function firstListValue(value: string | null): string | undefined {
   if (value === null) return undefined
@@ -17,7 +18,7 @@ const HOST = /^[A-Za-z0-9.\-[\]:_]+$/
  * `X-Forwarded-Proto` (first value) may upgrade the scheme to https, with or without a forwarded host, but never
  * downgrades one (docs/security.md HT-03). Otherwise the request URL.
  */
-export function resolveOrigin(url: URL, headers: Headers, config: ResolvedConfig): { origin: string; secure: boolean } {
+export function resolveOrigin(url: ArrivalOrigin, headers: HeaderReader, config: ResolvedConfig): { origin: string; secure: boolean } {
   let origin: string
   if (config.canonicalUrl) {
     origin = config.canonicalUrl.origin

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest"
 import { InvalidRequest, UnknownAction } from "../errors.js"
 import { resolveConfig } from "../config/resolve.js"
 import { makeConfig } from "../../test/helpers.js"
+import { webInput } from "./input.js"
 import { MAX_COOKIE_HEADER, MAX_FORM_BYTES, bodyString, parseActionPath, parseRequest } from "./parse.js"
 
 describe("parseActionPath", () => {
@@ -72,7 +73,7 @@ describe("parseActionPath", () => {
 })
 
 async function parse(request: Request) {
-  return parseRequest(request, resolveConfig(makeConfig()))
+  return parseRequest(webInput(request), resolveConfig(makeConfig()))
 }
 
 describe("parseRequest", () => {

@@ -1,12 +1,12 @@
-// The only code that reads the web Request: path -> action and provider, origin, cookies, query and (for POST) a bounded body.
+// The only code that reads a request (through RequestInput): path -> action and provider, origin, cookies, query and (for POST) a bounded body.
 import { InvalidRequest, UnknownAction } from "../errors.js"
 import type { AuthRequest, ResolvedConfig } from "../domain.js"
 import { isAuthAction } from "../config/env.js"
 import { actionsWithProvider } from "../actions/table.js"
 import type { AuthAction } from "../types.js"
 import { parseCookieHeader } from "./cookies.js"
-import { readLimited } from "../lib/read-limited.js"
 import { resolveOrigin } from "./host.js"
+import type { RequestInput } from "./input.js"
 
 /** Form bodies larger than this are refused with 413 (docs/security.md RQ-03). */
 export const MAX_FORM_BYTES = 64 * 1024
@@ -32,9 +32,9 @@ export function parseActionPath(pathname: string, basePath: string): { action: A
   return { action, providerId: providerId === "undefined" ? undefined : providerId }
 }
 
-/** Reads at most `limit` bytes of the body; 413 as soon as there is more (the stream is cancelled). */
-async function readBody(request: Request, limit: number): Promise<string> {
-  const bytes = await readLimited(request, limit)
+/** Reads at most `limit` bytes of the body; 413 as soon as there is more (the rest is not read). */
+async function readBody(input: RequestInput, limit: number): Promise<string> {
+  const bytes = await input.readBody(limit)
   if (!bytes) throw new InvalidRequest(`Request body is larger than ${limit} bytes.`, 413)
   return bytes.toString("utf8")
 }
@@ -49,14 +49,14 @@ function safeRecord(entries: Iterable<[string, unknown]>): Record<string, unknow
 }
 
 /** Parses a POST body by content type: JSON objects and url-encoded forms; other types are ignored (not parsed as anything). */
-async function parseBody(request: Request): Promise<{ body: Record<string, unknown>; form?: URLSearchParams }> {
-  const type = (request.headers.get("content-type") ?? "").split(";", 1)[0]!.trim().toLowerCase()
+async function parseBody(input: RequestInput): Promise<{ body: Record<string, unknown>; form?: URLSearchParams }> {
+  const type = (input.header.get("content-type") ?? "").split(";", 1)[0]!.trim().toLowerCase()
   if (type === "application/x-www-form-urlencoded") {
-    const form = new URLSearchParams(await readBody(request, MAX_FORM_BYTES))
+    const form = new URLSearchParams(await readBody(input, MAX_FORM_BYTES))
     return { body: safeRecord(form), form }
   }
   if (type === "application/json") {
-    const text = await readBody(request, MAX_JSON_BYTES)
+    const text = await readBody(input, MAX_JSON_BYTES)
     if (text.trim() === "") return { body: {} }
     let value: unknown
     try {
@@ -72,35 +72,37 @@ async function parseBody(request: Request): Promise<{ body: Record<string, unkno
 
 const emptyBody: Readonly<Record<string, unknown>> = Object.freeze({})
 
-/** Request -> AuthRequest. Throws UnknownAction (400) or InvalidRequest (400/413) for requests it cannot read. */
-export async function parseRequest(request: Request, config: ResolvedConfig): Promise<AuthRequest> {
-  let url: URL
-  try {
-    url = new URL(request.url)
-  } catch {
-    throw new InvalidRequest("The request URL cannot be parsed.")
-  }
+/**
+ * RequestInput -> AuthRequest. Throws UnknownAction (400) or InvalidRequest (400/413/431) for requests it cannot read.
+ * A HEAD is read as the GET it mirrors (RFC 9110 §9.3.2), marked `head` so the body is left out of the answer.
+ */
+export async function parseRequest(input: RequestInput, config: ResolvedConfig): Promise<AuthRequest> {
+  const url = input.url
   const { action, providerId } = parseActionPath(url.pathname, config.basePath)
-  const headers = request.headers
-  const { origin, secure } = resolveOrigin(url, headers, config)
-  const cookieHeader = headers.get("cookie")
+  const header = input.header
+  const { origin, secure } = resolveOrigin(url, header, config)
+  const cookieHeader = header.get("cookie")
   if (cookieHeader !== null && cookieHeader.length > MAX_COOKIE_HEADER) throw new InvalidRequest("The Cookie header is too large.", 431)
-  const method = request.method
-  const { body, form } = method === "POST" ? await parseBody(request) : { body: emptyBody, form: undefined }
+  const head = input.method === "HEAD"
+  const method = head ? "GET" : input.method
+  const { body, form } = method === "POST" ? await parseBody(input) : { body: emptyBody, form: undefined }
   return {
-    request,
     url,
     origin,
     secure,
     action,
     providerId,
     method,
-    headers,
+    head,
+    header,
+    get headers() {
+      return input.headers()
+    },
     cookies: parseCookieHeader(cookieHeader),
     query: url.searchParams,
     body,
     form,
-    returnRedirect: headers.has("x-auth-return-redirect"),
+    returnRedirect: header.get("x-auth-return-redirect") !== null,
   }
 }
 

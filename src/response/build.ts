@@ -11,22 +11,37 @@ export const NO_STORE_JSON_HEADERS: Readonly<Record<string, string>> = Object.fr
 })
 export const HTML_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "Content-Type": "text/html" })
 
+/** An answer ready for any server: status, headers (shared: copy before changing), Set-Cookie values kept apart, body text. */
+export interface RenderedResponse {
+  status: number
+  headers: Readonly<Record<string, string>>
+  setCookies: string[]
+  body: string | null
+}
+
+const RETURN_REDIRECT_HEADERS: Readonly<Record<string, string>> = JSON_HEADERS
+
 /**
- * Converts the internal response. With `returnRedirect` (the X-Auth-Return-Redirect header) a redirect
- * becomes 200 JSON `{url}` that keeps its other headers, as Auth.js clients expect.
+ * Renders the internal response once, for every front door. With `returnRedirect` (the X-Auth-Return-Redirect
+ * header) a redirect becomes 200 JSON `{url}` that keeps its other headers, as Auth.js clients expect.
  */
-export function toResponse(res: ResponseInternal, returnRedirect: boolean): Response {
-  const init: [string, string][] = res.headers ? Object.entries(res.headers) : []
-  if (res.cookies) for (const cookie of res.cookies) init.push(["Set-Cookie", serializeCookie(cookie)])
+export function renderResponse(res: ResponseInternal, returnRedirect: boolean): RenderedResponse {
+  const setCookies = res.cookies ? res.cookies.map(serializeCookie) : []
   if (res.redirect !== undefined) {
-    init.push(["Location", res.redirect])
-    if (returnRedirect) {
-      init.push(["Content-Type", "application/json"])
-      return new Response(JSON.stringify({ url: res.redirect }), { status: 200, headers: init })
-    }
-    return new Response(null, { status: res.status ?? 302, headers: init })
+    const headers = { ...res.headers, ...(returnRedirect ? RETURN_REDIRECT_HEADERS : {}), Location: res.redirect }
+    if (returnRedirect) return { status: 200, headers, setCookies, body: JSON.stringify({ url: res.redirect }) }
+    return { status: res.status ?? 302, headers, setCookies, body: null }
   }
-  const isJson = res.headers?.["Content-Type"] === "application/json"
+  const headers = res.headers ?? {}
+  const isJson = headers["Content-Type"] === "application/json"
   const body = isJson ? JSON.stringify(res.body ?? null) : (res.body as string | null | undefined) ?? null
-  return new Response(body, { status: res.status ?? 200, headers: init })
+  return { status: res.status ?? 200, headers, setCookies, body }
+}
+
+/** The internal response as a web Response; `head` leaves the body out (the answer to a HEAD). */
+export function toResponse(res: ResponseInternal, returnRedirect: boolean, head = false): Response {
+  const rendered = renderResponse(res, returnRedirect)
+  const init: [string, string][] = Object.entries(rendered.headers)
+  for (const cookie of rendered.setCookies) init.push(["Set-Cookie", cookie])
+  return new Response(head ? null : rendered.body, { status: rendered.status, headers: init })
 }

@@ -5,6 +5,7 @@ import { actionRule } from "../actions/table.js"
 import type { AuthRequest, ResolvedConfig } from "../domain.js"
 import { parseActionPath } from "../request/parse.js"
 import type { ResponseInternal } from "../types.js"
+import type { RequestInput } from "../request/input.js"
 import { HTML_HEADERS, JSON_HEADERS } from "./build.js"
 import { errorPage } from "../pages/index.js"
 import { clearChecks } from "../security/checks.js"
@@ -18,7 +19,7 @@ function requestError(error: AuthError, status: number, allow?: readonly string[
 }
 
 /** The response for a request that failed; `req` is undefined when the request could not be parsed. */
-export function errorResponse(error: unknown, req: AuthRequest | undefined, request: Request, config: ResolvedConfig): ResponseInternal {
+export function errorResponse(error: unknown, req: AuthRequest | undefined, input: RequestInput, config: ResolvedConfig): ResponseInternal {
   if (error instanceof UnknownAction) return requestError(error, error.allow ? 405 : 400, error.allow)
   if (error instanceof InvalidRequest) return requestError(error, error.status)
   if (req?.method === "POST" && req.action === "session") return { status: 400, headers: JSON_HEADERS, body: null }
@@ -26,36 +27,26 @@ export function errorResponse(error: unknown, req: AuthRequest | undefined, requ
   const params = new URLSearchParams({ error: publicErrorCode(error) })
   if (error instanceof CredentialsSignin) params.set("code", error.code)
   const page = (kind === "signIn" ? config.pages.signIn : config.pages.error) ?? `${config.basePath}/${kind === "signIn" ? "signin" : "error"}`
-  const origin = req?.origin ?? safeOrigin(request)
+  const origin = req?.origin ?? input.url.origin
   // A failed callback still expires the check cookies it carried: they are single-use.
   const cookies = req?.action === "callback" ? clearChecks(req, config) : undefined
   return { redirect: `${origin}${page}?${params}`, ...(cookies?.length ? { cookies } : {}) }
-}
-
-function safeOrigin(request: Request): string {
-  try {
-    return new URL(request.url).origin
-  } catch {
-    return ""
-  }
 }
 
 /**
  * The response when the config itself is broken: pages get the error page (or a redirect to `pages.error`),
  * everything else a 500 JSON that points to the server logs (wire.md §1.2).
  */
-export function configurationErrorResponse(request: Request, config: ResolvedConfig): ResponseInternal {
+export function configurationErrorResponse(input: RequestInput, config: ResolvedConfig): ResponseInternal {
   let action: ReturnType<typeof parseActionPath>["action"] | undefined
   // With an untrusted Host no absolute URL is built from it (docs/security.md HT-01); links and redirects stay relative.
-  let origin = ""
+  const origin = config.error instanceof UntrustedHost ? "" : input.url.origin
   try {
-    const url = new URL(request.url)
-    if (!(config.error instanceof UntrustedHost)) origin = url.origin
-    action = parseActionPath(url.pathname, config.basePath).action
+    action = parseActionPath(input.url.pathname, config.basePath).action
   } catch {
     action = undefined
   }
-  const isPage = request.method === "GET" && action !== undefined && actionRule(action).page
+  const isPage = (input.method === "GET" || input.method === "HEAD") && action !== undefined && actionRule(action).page
   if (isPage) {
     if (config.pages.error) return { redirect: `${origin}${config.pages.error}?error=Configuration` }
     const { status, html } = errorPage({ error: "Configuration", signInUrl: `${origin}${config.basePath}/signin`, homeUrl: origin || "/", theme: config.theme })

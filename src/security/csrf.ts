@@ -46,9 +46,9 @@ export function isCsrfValid(req: AuthRequest, config: ResolvedConfig): boolean {
  * legitimate form or fetch of the app does (docs/security.md CS-06).
  */
 export function isCrossSite(req: AuthRequest): boolean {
-  const site = req.headers.get("sec-fetch-site")
+  const site = req.header.get("sec-fetch-site")
   if (site === "cross-site") return true
-  const origin = req.headers.get("origin")
+  const origin = req.header.get("origin")
   if (origin === null || origin === "null") return origin === "null"
   return origin !== req.origin && origin !== req.url.origin
 }

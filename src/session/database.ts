@@ -135,7 +135,7 @@ export const databaseStrategy: SessionStrategy = {
       config,
     )
     await emitEvent(config, "session", { session } as Parameters<typeof emitEvent<"session">>[2])
-    return { session, cookies: extended ? [sessionCookie(req, config, row.sessionToken, extended)] : undefined }
+    return { session, cookies: extended ? [sessionCookie(req, config, row.sessionToken, extended)] : undefined, user }
   },
 
   /** Deletes the row (a failure is logged; the cookie is expired anyway, docs/security.md DB-05) and fires signOut. */

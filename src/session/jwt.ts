@@ -128,7 +128,7 @@ export const jwtStrategy: SessionStrategy = {
     const base = defaultSession(token, expires)
     const session = await applySessionCallback({ session: base as never, token, ...(update ? { newSession: update.data, trigger: "update" as const } : {}) }, base, config)
     await emitEvent(config, "session", { session, token })
-    return { session, cookies }
+    return { session, cookies, token }
   },
 
   async revoke(req, config) {

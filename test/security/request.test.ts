@@ -114,7 +114,7 @@ describe("J. request parsing", () => {
     }
   })
 
-  it("RQ-02 PUT, DELETE, PATCH, HEAD and OPTIONS get 405 with Allow", async () => {
+  it("RQ-02 PUT, DELETE, PATCH and OPTIONS get 405 with Allow; HEAD too where no GET is answered", async () => {
     const { config } = setup()
     const cases: [string, string[]][] = [
       ["/auth/session", ["GET", "POST"]],
@@ -125,7 +125,8 @@ describe("J. request parsing", () => {
       ["/auth/callback/credentials", ["POST"]],
     ]
     for (const [path, allow] of cases) {
-      for (const method of ["PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]) {
+      const methods = allow.includes("GET") ? ["PUT", "DELETE", "PATCH", "OPTIONS"] : ["PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]
+      for (const method of methods) {
         const res = await Auth(req(method, path), config)
         expect(res.status, `${method} ${path}`).toBe(405)
         expect(allowOf(res), `${method} ${path}`).toEqual(allow)
@@ -133,6 +134,23 @@ describe("J. request parsing", () => {
         expect(res.headers.getSetCookie(), `${method} ${path}`).toEqual([])
       }
     }
+  })
+
+  it("RQ-02 HEAD on a GET route is answered like the GET, without a body (RFC 9110 §9.3.2); HEAD on a callback is 405", async () => {
+    const { config } = setup()
+    for (const path of ["/auth/session", "/auth/csrf", "/auth/providers", "/auth/signin", "/auth/signout", "/auth/error?error=Configuration", "/auth/verify-request"]) {
+      const get = await Auth(req("GET", path), config)
+      const head = await Auth(req("HEAD", path), config)
+      expect(head.status, path).toBe(get.status)
+      expect(head.headers.get("content-type"), path).toBe(get.headers.get("content-type"))
+      expect(await head.text(), path).toBe("")
+      expect((await get.text()).length, path).toBeGreaterThan(0)
+    }
+    // The one GET that changes state (an OAuth or e-mail callback) is not run by a HEAD: link checkers send HEADs.
+    const callback = await Auth(req("HEAD", "/auth/callback/github?code=x&state=y"), config)
+    expect(callback.status).toBe(405)
+    expect(allowOf(callback)).toEqual(["GET", "POST"])
+    expect(callback.headers.getSetCookie()).toEqual([])
   })
 
   it("RQ-02 GET on POST-only actions and POST on GET-only actions get 405 with Allow; nothing runs", async () => {

@@ -1,0 +1,84 @@
+// The server-side session read of every integration (getSession, auth(), verifyAuth): straight from the request's
+// Cookie header to the session strategy's read, with no web Request or Response built (design rule 7). Same rules as
+// GET /session: the jwt and session callbacks run, the cookie is re-issued when due, the database strategy goes
+// through the adapter.
+import type { AdapterUser } from "../adapters/index.js"
+import { resolveConfig } from "../config/resolve.js"
+import { serializeCookie } from "../cookies/policy.js"
+import type { AuthRequest, ResolvedConfig } from "../domain.js"
+import { reportConfigError } from "../config/report.js"
+import { parseCookieHeader } from "../request/cookies.js"
+import { resolveOrigin } from "../request/host.js"
+import type { ArrivalOrigin, HeaderReader } from "../request/input.js"
+import { MAX_COOKIE_HEADER } from "../request/parse.js"
+import type { AuthConfig, JWT, Session } from "../types.js"
+
+/** What a server-side read needs of a request: the origin it arrived on and its headers (Cookie, X-Forwarded-*). */
+export interface SessionSource {
+  readonly url: ArrivalOrigin
+  readonly header: HeaderReader
+  /** All headers, for the rare hook that needs them; built only then. */
+  headers?(): Headers
+}
+
+/** A server-side session read. */
+export interface ServerSession {
+  /** What GET /session would answer: the session, or null when signed out. */
+  session: Session | null
+  /** The token after the `jwt` callback (JWT strategy, signed in). */
+  token?: JWT
+  /** The adapter user (database strategy, signed in). */
+  user?: AdapterUser
+  /** Set-Cookie values the integration should send: a re-issued session cookie, or one that clears a bad cookie. */
+  setCookies: string[]
+}
+
+const EMPTY_QUERY: URLSearchParams = new URLSearchParams()
+const EMPTY_BODY: Readonly<Record<string, unknown>> = Object.freeze({})
+
+/** The config, resolved once; a broken config is logged once and thrown, with its message naming the fix. */
+export function resolvedOrThrow(config: AuthConfig | ResolvedConfig): ResolvedConfig {
+  const resolved = "sessionStrategy" in config ? config : resolveConfig(config)
+  if (resolved.error) {
+    reportConfigError(resolved)
+    throw resolved.error
+  }
+  return resolved
+}
+
+/**
+ * Reads the session of the request `source` describes. With `update`, changes it as POST /session does (trigger
+ * "update"). Throws only for a broken config; a bad or expired cookie reads as signed out.
+ */
+export async function readServerSession(source: SessionSource, config: AuthConfig | ResolvedConfig, update?: { data: unknown }): Promise<ServerSession> {
+  const resolved = resolvedOrThrow(config)
+  const cookieHeader = source.header.get("cookie")
+  if (cookieHeader === null || cookieHeader === "" || cookieHeader.length > MAX_COOKIE_HEADER) return { session: null, setCookies: [] }
+  const { origin, secure } = resolveOrigin(source.url, source.header, resolved)
+  let headers: Headers | undefined
+  const req: AuthRequest = {
+    get url() {
+      return new URL(`${origin}${resolved.basePath}/session`)
+    },
+    origin,
+    secure,
+    action: "session",
+    providerId: undefined,
+    method: update ? "POST" : "GET",
+    head: false,
+    header: source.header,
+    get headers() {
+      return (headers ??= source.headers?.() ?? new Headers({ cookie: cookieHeader }))
+    },
+    cookies: parseCookieHeader(cookieHeader),
+    query: EMPTY_QUERY,
+    body: EMPTY_BODY,
+    form: undefined,
+    returnRedirect: false,
+  }
+  const answer = await resolved.sessionStrategy.read(req, resolved, update)
+  const result: ServerSession = { session: answer.session, setCookies: answer.cookies ? answer.cookies.map(serializeCookie) : [] }
+  if (answer.token) result.token = answer.token
+  if (answer.user) result.user = answer.user
+  return result
+}
