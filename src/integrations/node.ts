@@ -208,8 +208,9 @@ export function writeNodeResponse(res: ServerResponse, internal: ResponseInterna
   const rendered = renderResponse(internal, input.header.get("x-auth-return-redirect") !== null)
   const headers: OutgoingHttpHeaders = { ...rendered.headers }
   if (rendered.setCookies.length) headers["set-cookie"] = rendered.setCookies
-  const body = rendered.body === null ? undefined : Buffer.from(rendered.body)
-  headers["content-length"] = body ? body.length : 0
+  // A string body goes out with the head in one write (a Buffer body would take a writev of two chunks).
+  const body = rendered.body ?? ""
+  headers["content-length"] = Buffer.byteLength(body)
   res.writeHead(rendered.status, headers)
   res.end(input.method === "HEAD" ? undefined : body)
 }

@@ -7,13 +7,25 @@ import { clearChunked, readChunked, writeChunked } from "../cookies/chunks.js"
 import { emitEvent } from "../events.js"
 import { applyJwtCallback, applySessionCallback } from "./callbacks.js"
 import { refreshIfDue, sessionAccountOf } from "./refresh.js"
+import { DecodedTokenCache } from "./token-cache.js"
 
 export type JwtSessionRead =
   | { status: "absent" }
   | { status: "invalid"; names: string[]; error: JWTSessionError }
   | { status: "valid"; token: JWT; names: string[]; /** Index of the secret that opened it; > 0 means an older rotation secret. */ secretIndex: number }
 
-/** Reads and decrypts the session cookie (chunks joined). Never throws. */
+/** One cache of decrypted tokens per config and cookie name (the name is the key-derivation salt). */
+const caches = new WeakMap<ResolvedConfig, Map<string, DecodedTokenCache>>()
+
+function cacheOf(config: ResolvedConfig, salt: string): DecodedTokenCache {
+  let bySalt = caches.get(config)
+  if (!bySalt) caches.set(config, (bySalt = new Map()))
+  let cache = bySalt.get(salt)
+  if (!cache) bySalt.set(salt, (cache = new DecodedTokenCache()))
+  return cache
+}
+
+/** Reads and decrypts the session cookie (chunks joined; a token decrypted before comes from the cache). Never throws. */
 export async function readJwtSession(req: AuthRequest, config: ResolvedConfig): Promise<JwtSessionRead> {
   const option = config.cookies(req.secure).sessionToken
   const { value, names } = readChunked(req.cookies, option.name)
@@ -25,8 +37,12 @@ export async function readJwtSession(req: AuthRequest, config: ResolvedConfig): 
       if (!token) return { status: "invalid", names, error: new JWTSessionError("The jwt.decode override returned no token.") }
       return { status: "valid", token, names, secretIndex: 0 }
     }
+    const cache = cacheOf(config, option.name)
+    const cached = cache.get(value)
+    if (cached) return { status: "valid", token: cached.payload, names, secretIndex: cached.secretIndex }
     const decoded = decodeSync({ token: value, secret: config.secrets as string[], salt: option.name })
     if (!decoded) return { status: "invalid", names, error: new JWTSessionError("The session cookie is empty.") }
+    cache.set(value, decoded.payload, decoded.secretIndex)
     return { status: "valid", token: decoded.payload, names, secretIndex: decoded.secretIndex }
   } catch (cause) {
     return { status: "invalid", names, error: new JWTSessionError("The session token could not be decrypted or has expired.", { cause }) }
