@@ -1,0 +1,254 @@
+// gatehouse/hono: the @hono/auth-js API (initAuthConfig, authHandler, verifyAuth, getAuthUser) as a front door to the one pipeline.
+import type { Context, MiddlewareHandler } from "hono"
+import { env } from "hono/adapter"
+import { HTTPException } from "hono/http-exception"
+import type { AdapterUser } from "../adapters/index.js"
+import { setEnvDefaults as applyEnvDefaults } from "../config/env.js"
+import { reportConfigError } from "../config/report.js"
+import { resolveConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../domain.js"
+import { InvalidEndpoints } from "../errors.js"
+import { readLimited } from "../lib/read-limited.js"
+import { handle } from "../pipeline.js"
+import { type ArrivalOrigin, type RequestInput, webInput } from "../request/input.js"
+import { toResponse } from "../response/build.js"
+import { configurationErrorResponse } from "../response/error.js"
+import type { AuthConfig as CoreAuthConfig, JWT, Session } from "../types.js"
+import { readServerSession } from "./session-read.js"
+
+/** The config `initAuthConfig` returns: Gatehouse's, without the `raw` marker; `basePath` defaults to `/api/auth`. */
+export interface AuthConfig extends Omit<CoreAuthConfig, "raw"> {}
+
+/** The signed-in user of a request: the session (as GET /session answers it), the JWT or the adapter user. */
+export interface AuthUser {
+  session: Session
+  /** The token after the `jwt` callback (JWT strategy). */
+  token?: JWT
+  /** The adapter user (database strategy). */
+  user?: AdapterUser
+}
+
+/** The environment variables read through Hono's `env(c)` (process.env on Node.js). */
+export type AuthEnv = {
+  AUTH_URL?: string
+  AUTH_SECRET?: string
+  AUTH_REDIRECT_PROXY_URL?: string
+  [key: string]: string | undefined
+}
+
+/** Builds the config for a request. Return the same object each time (build it once) so it is resolved once. */
+export type ConfigHandler = (c: Context) => AuthConfig | Promise<AuthConfig>
+
+declare module "hono" {
+  interface ContextVariableMap {
+    authUser: AuthUser
+    authConfig: AuthConfig
+  }
+}
+
+/** @hono/auth-js's documented default; AUTH_URL's path replaces it when the config sets no basePath. */
+const DEFAULT_BASE_PATH = "/api/auth"
+
+/** The resolved config of each config object a ConfigHandler returned (derived from env once, never mutated). */
+const resolvedByConfig = new WeakMap<AuthConfig, ResolvedConfig>()
+
+function basePathOf(config: AuthConfig, authUrl: string | undefined): string {
+  if (config.basePath) return config.basePath
+  if (authUrl) {
+    try {
+      const path = new URL(authUrl).pathname
+      if (path !== "/") return path.endsWith("/") ? path.slice(0, -1) : path
+    } catch {
+      // an unparsable AUTH_URL leaves the default
+    }
+  }
+  return DEFAULT_BASE_PATH
+}
+
+/**
+ * A copy of the user's config with what @hono/auth-js takes from the environment: basePath (AUTH_URL's path),
+ * secret (AUTH_SECRET, AUTH_SECRET_1..3), trustHost (Auth.js's platform defaults) and the redirect proxy URL.
+ */
+function deriveConfig(config: AuthConfig, envObject: AuthEnv): CoreAuthConfig {
+  const basePath = basePathOf(config, envObject.AUTH_URL)
+  // The one env rule (config/env.ts), run on a scratch object so the user's config and providers stay untouched.
+  const scratch: CoreAuthConfig = { providers: [], basePath, secret: config.secret, trustHost: config.trustHost, redirectProxyUrl: config.redirectProxyUrl }
+  applyEnvDefaults(envObject, scratch, true)
+  return { ...config, basePath, secret: scratch.secret, trustHost: scratch.trustHost, redirectProxyUrl: scratch.redirectProxyUrl, raw: undefined }
+}
+
+function resolveFromEnv(c: Context, config: AuthConfig): ResolvedConfig {
+  return resolveConfig(deriveConfig(config, env<AuthEnv>(c)))
+}
+
+/** The memoized resolution (also for a config an app stored with `c.set("authConfig", …)` itself). */
+function resolveFor(c: Context, config: AuthConfig): ResolvedConfig {
+  let resolved = resolvedByConfig.get(config)
+  if (!resolved) {
+    resolved = resolveFromEnv(c, config)
+    resolvedByConfig.set(config, resolved)
+  }
+  return resolved
+}
+
+function sameError(a: Error | undefined, b: Error | undefined): boolean {
+  return a !== undefined && b !== undefined && a.constructor === b.constructor && a.message === b.message
+}
+
+/**
+ * Stores the config for each request (`c.get("authConfig")`). The config is resolved once per object the callback
+ * returns; a callback that builds a new object per request still works, but pays a resolve per request.
+ */
+export function initAuthConfig(cb: ConfigHandler): MiddlewareHandler {
+  // A callback building a fresh, equally broken config per request would log the same error each time: reuse the
+  // first broken resolution (already reported) for the later ones, so the error is logged once.
+  let lastBroken: ResolvedConfig | undefined
+  return async (c, next) => {
+    const config = await cb(c)
+    c.set("authConfig", config)
+    if (!resolvedByConfig.has(config)) {
+      let resolved = resolveFromEnv(c, config)
+      if (resolved.error) {
+        if (lastBroken && sameError(lastBroken.error, resolved.error)) resolved = lastBroken
+        else lastBroken = resolved
+      }
+      resolvedByConfig.set(config, resolved)
+    }
+    await next()
+  }
+}
+
+function configOf(c: Context): ResolvedConfig {
+  const config = c.get("authConfig") as AuthConfig | undefined
+  if (!config) {
+    throw new InvalidEndpoints(
+      'gatehouse/hono: this request has no auth config. Add `app.use("*", initAuthConfig((c) => config))` before authHandler(), verifyAuth() and getAuthUser().',
+    )
+  }
+  return resolveFor(c, config)
+}
+
+function isUnder(path: string, base: string): boolean {
+  return base === "/" || path === base || (path.startsWith(base) && path.charCodeAt(base.length) === 47 /* "/" */)
+}
+
+/** The fixed prefix of a mount such as `app.use("/auth/*", …)`; undefined for `*` or a pattern with parameters. */
+function mountPrefix(routePath: string): string | undefined {
+  if (!routePath.endsWith("/*")) return undefined
+  const prefix = routePath.slice(0, -2)
+  return prefix === "" || /[:*{}()?]/.test(prefix) ? undefined : prefix
+}
+
+const mismatchesReported = new WeakMap<ResolvedConfig, Set<string>>()
+
+/** authHandler() mounted where no auth route can be: one clear error (logged once), answered as a config error. */
+function mountMismatch(resolved: ResolvedConfig, mount: string, input: RequestInput): Response {
+  let seen = mismatchesReported.get(resolved)
+  if (!seen) mismatchesReported.set(resolved, (seen = new Set()))
+  if (!seen.has(mount)) {
+    seen.add(mount)
+    resolved.logger.error(new InvalidEndpoints(
+      `authHandler() is mounted at "${mount}/*" but the auth config's basePath is "${resolved.basePath}": set \`basePath: "${mount}"\` ` +
+        `in the config initAuthConfig returns (or AUTH_URL to <origin>${mount}), or mount it with app.use("${resolved.basePath}/*", authHandler()).`,
+    ))
+  }
+  return toResponse(configurationErrorResponse(input, resolved), false, input.method === "HEAD")
+}
+
+/** The pipeline input of a Hono request; a body an earlier middleware already read comes from Hono's cached copy. */
+function honoInput(c: Context): RequestInput {
+  const request = c.req.raw
+  const input = webInput(request)
+  return {
+    ...input,
+    readBody: async (limit) => {
+      if (!request.bodyUsed) return readLimited(request, limit)
+      const bytes = Buffer.from(await c.req.arrayBuffer())
+      return bytes.length > limit ? undefined : bytes
+    },
+  }
+}
+
+/**
+ * Answers the requests under the config's basePath (sign-in, callbacks, session, sign-out, pages) through the
+ * pipeline; every other request goes on to the next handler untouched. Mount it with `app.use("/api/auth/*", …)`.
+ */
+export function authHandler(): MiddlewareHandler {
+  return async (c, next) => {
+    const resolved = configOf(c)
+    if (!isUnder(c.req.path, resolved.basePath)) {
+      const mount = mountPrefix(c.req.routePath)
+      if (mount !== undefined && !isUnder(resolved.basePath, mount)) return mountMismatch(resolved, mount, webInput(c.req.raw))
+      return next()
+    }
+    const request = c.req.raw
+    const internal = await handle(honoInput(c), resolved)
+    try {
+      return toResponse(internal, request.headers.get("x-auth-return-redirect") !== null, request.method === "HEAD")
+    } catch (failure) {
+      // A header value the Response constructor refuses (e.g. a configured page URL with a newline).
+      resolved.logger.error(failure instanceof Error ? failure : new Error(String(failure)))
+      return new Response(null, { status: 500 })
+    }
+  }
+}
+
+/** The origin parts of a web Request's URL, read from its (always absolute, serialised) string without parsing. */
+function arrivalOf(url: string): ArrivalOrigin {
+  const scheme = url.indexOf("://")
+  if (scheme <= 0) {
+    const parsed = new URL(url)
+    return { protocol: parsed.protocol, host: parsed.host, origin: parsed.origin }
+  }
+  const pathStart = url.indexOf("/", scheme + 3)
+  const origin = pathStart === -1 ? url : url.slice(0, pathStart)
+  return { protocol: url.slice(0, scheme + 1), host: origin.slice(scheme + 3), origin }
+}
+
+/** A broken config, as an HTTPException: the handler's 500 configuration answer, the AuthError as its cause. */
+function configException(c: Context, resolved: ResolvedConfig, error: Error): HTTPException {
+  const res = toResponse(configurationErrorResponse(webInput(c.req.raw), resolved), false)
+  return new HTTPException(500, { res, message: error.message, cause: error })
+}
+
+async function readAuthUser(c: Context): Promise<AuthUser | null> {
+  const resolved = configOf(c)
+  if (resolved.error) {
+    reportConfigError(resolved)
+    throw configException(c, resolved, resolved.error)
+  }
+  const request = c.req.raw
+  const read = await readServerSession({ url: arrivalOf(request.url), header: request.headers, headers: () => request.headers }, resolved)
+  for (const cookie of read.setCookies) c.header("Set-Cookie", cookie, { append: true })
+  if (read.session === null) return null
+  const authUser: AuthUser = { session: read.session }
+  if (read.token) authUser.token = read.token
+  if (read.user) authUser.user = read.user
+  return authUser
+}
+
+const readsByContext = new WeakMap<Context, Promise<AuthUser | null>>()
+
+/**
+ * The signed-in user of this request, or null: read from the Cookie header under GET /session's rules (a cookie
+ * due for re-issue is re-issued on the Hono response). Read once per request. A broken config throws an
+ * HTTPException(500) whose cause is the AuthError (logged once).
+ */
+export function getAuthUser(c: Context): Promise<AuthUser | null> {
+  let read = readsByContext.get(c)
+  if (!read) {
+    read = readAuthUser(c)
+    readsByContext.set(c, read)
+  }
+  return read
+}
+
+/** Lets signed-in requests through with `c.get("authUser")` set; others get 401 `Unauthorized` (an HTTPException). */
+export function verifyAuth(): MiddlewareHandler {
+  return async (c, next) => {
+    const authUser = await getAuthUser(c)
+    if (!authUser) throw new HTTPException(401, { res: new Response("Unauthorized", { status: 401 }) })
+    c.set("authUser", authUser)
+    await next()
+  }
+}
