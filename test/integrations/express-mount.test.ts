@@ -195,6 +195,19 @@ describe.each(EXPRESS_VERSIONS)("%s", (_name, express: ExpressModule) => {
     expect(log.errors).toHaveLength(1)
   })
 
+  it("a failure that is not an auth answer (a header Node refuses to write) goes to next(error)", async () => {
+    const { config } = credentialsSetup({ pages: { signIn: "/login\nX-Injected: yes" } })
+    const app = express()
+    app.use("/auth", ExpressAuth(config))
+    app.use((error: Error, _req: Request, res: Response, _next: NextFunction) => void res.status(502).send(`app handler: ${error.message}`))
+    const client = new Client((await start(app)).origin)
+    const res = await client.request("/auth/signin")
+    expect(res.status).toBe(502)
+    expect(res.headers.get("x-injected")).toBeNull()
+    expect(await res.text()).toContain("app handler: Invalid character in header content")
+    expect((await client.request("/auth/session")).status).toBe(200)
+  })
+
   it("a client that aborts mid-body: no sign-in, no unhandled rejection, and the server keeps serving", async () => {
     const { config, log, authorize } = credentialsSetup()
     const signIn = vitestSpy()

@@ -80,6 +80,16 @@ describe.each(EXPRESS_VERSIONS)("%s", (_name, express) => {
       expect(setCookieList(res).filter((c) => isSessionCookieName(c.name) && !isDeletion(c))).toEqual([])
     })
 
+    it("a form over 64 KiB (within the parsers' 100 KB limit) answers 413 and authorize is not called", async () => {
+      const client = new Client(served.origin)
+      const csrfToken = await client.csrf()
+      const calls = s.authorize.mock.calls.length
+      const res = await client.postForm("/auth/callback/credentials", { csrfToken, username: "alice", password: "password", pad: "x".repeat(70_000) })
+      expect(res.status).toBe(413)
+      expect(s.authorize.mock.calls.length).toBe(calls)
+      expect(setCookieList(res).filter((c) => isSessionCookieName(c.name) && !isDeletion(c))).toEqual([])
+    })
+
     it("updates the session with POST /auth/session (JSON body with csrfToken and data)", async () => {
       const client = new Client(served.origin)
       expect((await client.signIn()).status).toBe(302)
