@@ -1,0 +1,91 @@
+// gatehouse/next's config: the NextAuthConfig type, next-auth's environment defaults applied to a copy made once per
+// config object (the user's object is never changed), and the copy server actions run with (raw, skipCSRFCheck).
+import type { NextRequest } from "next/server.js"
+import { readEnv, trustHostRule } from "../../config/env.js"
+import { resolvedOrThrow } from "../session-read.js"
+import type { ResolvedConfig } from "../../domain.js"
+import { raw, skipCSRFCheck } from "../../symbols.js"
+import type { AuthConfig, Awaitable, CallbacksOptions, Session } from "../../types.js"
+
+/** The `authorized` callback: decides in middleware/proxy whether a request may go on (next-auth v5's contract). */
+export interface AuthorizedCallback {
+  (params: { request: NextRequest; auth: Session | null }): Awaitable<boolean | Response | undefined | void>
+}
+
+/** next-auth v5's config: an AuthConfig whose callbacks may include `authorized`; basePath defaults to `/api/auth`. */
+export interface NextAuthConfig extends Omit<AuthConfig, "raw" | "callbacks"> {
+  callbacks?: CallbacksOptions & { authorized?: AuthorizedCallback }
+}
+
+/** One user config, derived once: for the handlers and session reads, and for in-process server-action requests. */
+export interface DerivedConfig {
+  readonly source: NextAuthConfig
+  /** The config with the environment defaults filled in (what the route handlers run). */
+  readonly config: AuthConfig
+  /** The same with `raw` and `skipCSRFCheck`: server actions are CSRF-protected by Next and want the raw answer. */
+  readonly actionConfig: AuthConfig
+}
+
+const derived = new WeakMap<NextAuthConfig, DerivedConfig>()
+
+/** AUTH_SECRET_1..3 (newest first) then AUTH_SECRET, as setEnvDefaults orders them; NEXTAUTH_SECRET as a fallback. */
+function secretsFromEnv(): string[] | undefined {
+  const secrets: string[] = []
+  for (const i of [1, 2, 3]) {
+    const secret = readEnv(`AUTH_SECRET_${i}`)
+    if (secret) secrets.unshift(secret)
+  }
+  const main = readEnv("AUTH_SECRET") ?? readEnv("NEXTAUTH_SECRET")
+  if (main) secrets.push(main)
+  return secrets.length ? secrets : undefined
+}
+
+/** The basePath next-auth would use: the config's, else AUTH_URL's path (when not "/"), else `/api/auth`. */
+function basePathOf(config: NextAuthConfig): string {
+  if (config.basePath) return config.basePath
+  const url = readEnv("AUTH_URL")
+  if (url) {
+    try {
+      const { pathname } = new URL(url)
+      if (pathname !== "/") return pathname
+    } catch {
+      // an unparsable AUTH_URL is reported by the core config check; the default applies here
+    }
+  }
+  return "/api/auth"
+}
+
+/**
+ * The derived configs of a user config, built on first use and cached: secret from AUTH_SECRET when unset, basePath
+ * `/api/auth` (or AUTH_URL's path), trustHost by the platform rule next-auth uses (trusted outside production, on
+ * Vercel, or with AUTH_URL / AUTH_TRUST_HOST). The user's object is copied, never changed.
+ */
+export function deriveConfig(config: NextAuthConfig): DerivedConfig {
+  let hit = derived.get(config)
+  if (!hit) {
+    const filled: AuthConfig = {
+      ...config,
+      basePath: basePathOf(config),
+      secret: config.secret ?? secretsFromEnv(),
+      trustHost: trustHostRule(config.trustHost, readEnv, { platformDefaults: true }),
+    }
+    const actionConfig: AuthConfig = { ...filled, raw, skipCSRFCheck }
+    const made: DerivedConfig = Object.freeze({ source: config, config: filled, actionConfig })
+    derived.set(config, made)
+    return made
+  }
+  return hit
+}
+
+/** What the user passed to NextAuth: a config, or a function of the request (undefined outside a request). */
+export type NextAuthConfigInput = NextAuthConfig | ((request: NextRequest | undefined) => Awaitable<NextAuthConfig>)
+
+/** The derived config for one call: the function form is called with the request each time, as next-auth does. */
+export async function configFor(input: NextAuthConfigInput, request: NextRequest | undefined): Promise<DerivedConfig> {
+  return deriveConfig(typeof input === "function" ? await input(request) : input)
+}
+
+/** The resolved (checked, frozen) config; a broken config throws its error, logged once, naming the fix. */
+export function resolvedFor(config: AuthConfig): ResolvedConfig {
+  return resolvedOrThrow(config)
+}
