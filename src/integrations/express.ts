@@ -8,7 +8,7 @@ import type { ResolvedConfig } from "../domain.js"
 import { InvalidEndpoints } from "../errors.js"
 import { handle } from "../pipeline.js"
 import type { AuthConfig, Session } from "../types.js"
-import { appendSetCookies, nodeArrival, nodeHeaderReader, nodeInput, readNodeBody, writeNodeResponse } from "./node.js"
+import { appendSetCookies, nodeArrival, nodeHeaderReader, nodeHeaders, nodeInput, readNodeBody, writeNodeResponse } from "./node.js"
 import { readServerSession } from "./session-read.js"
 
 export { customFetch } from "../symbols.js"
@@ -193,7 +193,7 @@ export function ExpressAuth(config: ExpressAuthConfig): (req: Request, res: Resp
 export async function getSession(req: Request, config: ExpressAuthConfig): GetSessionResult {
   const basePath = config.basePath === undefined ? DEFAULT_BASE_PATH : trimSlash(config.basePath)
   const resolved = resolvedFor(config, basePath)
-  const read = await readServerSession({ url: nodeArrival(req, protocolOf(req)), header: nodeHeaderReader(req) }, resolved)
+  const read = await readServerSession({ url: nodeArrival(req, protocolOf(req)), header: nodeHeaderReader(req), headers: () => nodeHeaders(req) }, resolved)
   const res = req.res
   if (read.setCookies.length && res && !res.headersSent) appendSetCookies(res, read.setCookies)
   return read.session

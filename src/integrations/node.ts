@@ -92,7 +92,8 @@ export function nodeHeaderReader(req: IncomingMessage): HeaderReader {
   }
 }
 
-function nodeHeaders(req: IncomingMessage): Headers {
+/** All headers of a node request as a web Headers object (values the Fetch standard refuses are left out). */
+export function nodeHeaders(req: IncomingMessage): Headers {
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue
