@@ -6,6 +6,7 @@
 //   npm run bench -- --profile       # --cpu-prof of Gatehouse case 1 in a child process + self-time summary
 //   npm run bench -- --profile=G1u   # same for another measurement id (G1u, G2 ... G5, A1 ...)
 //   npm run bench -- --analyze=FILE.cpuprofile   # summarise a profile written by --profile again
+//   npm run bench -- --http-only     # only the over-HTTP cases (bench/http.ts); --no-http skips them
 // Options: --rounds=3 --duration=2500 --warmup=500 (ms per measurement); --dist[=DIR] loads Gatehouse from
 // the tsc build (default ../dist; run `npm run build` first) instead of ../src. tsx transpiles with esbuild
 // (types stripped, plus a ~0.4 µs/op __name() helper for closures made per request), and src under tsx,
@@ -463,7 +464,9 @@ async function runProfile(id: string): Promise<void> {
 }
 
 // ---------------------------------------------------------------- main
-if (args.has("analyze")) {
+if (args.has("http-only")) {
+  await runHttpCases()
+} else if (args.has("analyze")) {
   console.log(analyze(args.get("analyze") as string))
 } else if (args.has("profile")) {
   await runProfile(args.get("profile") === "true" ? "G1" : (args.get("profile") as string))
@@ -494,5 +497,15 @@ if (args.has("analyze")) {
       }
     }
     console.log(`\n${report(results, byId)}\n\n(total ${fmt((Date.now() - started) / 1000, 0)} s)`)
+    neighbor?.kill()
+    if (!args.has("no-http")) await runHttpCases()
   }
+}
+
+/** The over-HTTP cases of bench/http.ts (node:http, Express, getSession in a route), in a process of their own. */
+async function runHttpCases(): Promise<void> {
+  const forwarded = [`--rounds=${ROUNDS}`, ...(QUICK ? ["--quick"] : [])]
+  const code = await new Promise<number | null>((res) =>
+    spawn(process.execPath, [...process.execArgv, join(dirname(SELF), "http.ts"), ...forwarded], { stdio: "inherit" }).on("exit", res))
+  check(code === 0, `bench/http.ts exited with ${code}`)
 }

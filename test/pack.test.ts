@@ -19,8 +19,11 @@ const manifest = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as
 const subpaths = Object.keys(manifest.exports)
 /** Library internals that no public entry may export (tests reach them by relative import). */
 const INTERNALS = ["publicErrorCode", "encodeSync", "decodeSync", "DEFAULT_MAX_AGE", "clearDiscoveryCache", "clearJwksCache"]
-/** Optional peers some subpaths need (adapters/testing imports vitest; the postgres types mention pg), linked from the repo. */
-const LINKED_PEERS = ["vitest", "pg", "@types/node", "@types/pg"]
+/**
+ * Optional peers some subpaths need (adapters/testing imports vitest; the postgres types mention pg; the framework
+ * integrations and gatehouse/react import or mention their framework), linked from the repo.
+ */
+const LINKED_PEERS = ["vitest", "pg", "@types/node", "@types/pg", "express", "@types/express", "hono", "next", "react", "@types/react"]
 
 /**
  * Child processes get the environment without the outer npm's per-run settings (`npm test` exports its whole config,
