@@ -170,6 +170,13 @@ describe("auth(request) as middleware/proxy", () => {
     expect((await auth(request("/dashboard"))).headers.getSetCookie()).toEqual([])
   })
 
+  it("answers 400 to a request whose X-Forwarded-Host is not a host (trustHost), as the handlers do", async () => {
+    const { auth } = NextAuth(protectedConfig())
+    const res = await auth(new NextRequest(`${ORIGIN}/dashboard`, { headers: { "x-forwarded-host": "evil.example/path", cookie: "authjs.session-token=x" } }))
+    expect(res.status).toBe(400)
+    expect(await res.json()).toMatchObject({ error: "InvalidRequest" })
+  })
+
   it("rejects with the configuration error (naming the fix) for a broken config", async () => {
     const { auth } = NextAuth(nextConfig({ secret: "tiny-secret", logger: { error: () => {} } }))
     await expect(auth(request("/dashboard", { cookie: "authjs.session-token=x" }))).rejects.toThrow(/use at least 32/)
