@@ -31,7 +31,7 @@ function optionsRecord(options: SignInOptions | undefined): Record<string, unkno
   if (options === undefined) return {}
   if (typeof FormData !== "undefined" && options instanceof FormData) {
     const out: Record<string, unknown> = {}
-    for (const [key, value] of options) if (!isNextActionField(key) && !(key in out)) out[key] = value
+    for (const [key, value] of options) if (!isNextActionField(key)) out[key] = value
     return out
   }
   return { ...(options as Record<string, unknown>) }
