@@ -1,0 +1,225 @@
+// Public `gatehouse/client`: the browser helpers of next-auth/react without React (sign-in, sign-out, session read
+// and update), on fetch only; each change is told to this page's SessionProviders and to the other tabs.
+import { InvalidProvider } from "../errors.js"
+import type { Session } from "../types.js"
+import { authUrl, isRecord, navigate, readJson, reportClientError } from "./config.js"
+import { broadcast, notifyLocal } from "./events.js"
+import { fetchSession, sessionFromBody } from "./fetch-session.js"
+
+export type { Session } from "../types.js"
+export { clientConfig, configure } from "./config.js"
+export type { ClientConfig } from "./config.js"
+export { SESSION_CHANNEL, subscribe } from "./events.js"
+export type { SessionChange, SessionListener, SessionTrigger } from "./events.js"
+
+/** The provider kinds `/providers` lists. */
+export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
+
+/** One provider as `/providers` describes it to a browser (no secrets). */
+export interface ClientSafeProvider {
+  id: string
+  name: string
+  type: ProviderType
+  signinUrl: string
+  callbackUrl: string
+}
+
+/** Options of `signIn`: where to go after, whether to navigate, and the provider's fields (username, email, ...). */
+export type SignInOptions<Redirect extends boolean = true> = Record<string, unknown> & {
+  /** Where the user lands after signing in; default: the current page. */
+  redirectTo?: string
+  /** @deprecated Use `redirectTo` (kept for next-auth v4 code). */
+  callbackUrl?: string
+  /** `false` answers a SignInResponse instead of navigating (default true). */
+  redirect?: Redirect
+}
+
+/** Extra parameters for the provider's authorization request (OAuth), sent as the query string. */
+export type SignInAuthorizationParams = string | string[][] | Record<string, string> | URLSearchParams
+
+/** What `signIn(..., { redirect: false })` answers. `error` and `code` come from the returned URL's query. */
+export interface SignInResponse {
+  /** The error type (e.g. `CredentialsSignin`), undefined on success. */
+  error: string | undefined
+  /** The provider's error code (`credentials` for a failed credentials sign-in, or the code `authorize` threw). */
+  code: string | undefined
+  /** The HTTP status of the sign-in request (200 also for a refused sign-in, as Auth.js answers). */
+  status: number
+  /** True when the sign-in succeeded: the request succeeded and the answer names no error. */
+  ok: boolean
+  /** Where the server would send the user; null on error. */
+  url: string | null
+}
+
+/** Options of `signOut`. */
+export interface SignOutParams<Redirect extends boolean = true> {
+  /** Where the user lands after signing out; default: the current page. */
+  redirectTo?: string
+  /** @deprecated Use `redirectTo` (kept for next-auth v4 code). */
+  callbackUrl?: string
+  /** `false` answers `{ url }` instead of navigating (default true). */
+  redirect?: Redirect
+}
+
+/** What `signOut({ redirect: false })` answers: where the server would send the user. */
+export interface SignOutResponse {
+  url: string
+}
+
+/** Options of `getSession`. */
+export interface GetSessionParams {
+  /** Also tell the other tabs to refetch (default false; this page's SessionProviders always get the result). */
+  broadcast?: boolean
+}
+
+const FORM_HEADERS = { "content-type": "application/x-www-form-urlencoded", "x-auth-return-redirect": "1" }
+
+/**
+ * The current session, or null when signed out or when the server could not be asked (the failure is logged).
+ * This page's SessionProviders take the result, so `useSession` shows it too.
+ */
+export async function getSession(params?: GetSessionParams): Promise<Session | null> {
+  const read = await fetchSession()
+  if (!read.ok) return null
+  await notifyLocal("getSession", read.session)
+  if (params?.broadcast === true) broadcast("getSession")
+  return read.session
+}
+
+/** The CSRF token the POST routes need (double-submit cookie); "" when it could not be fetched. */
+export async function getCsrfToken(): Promise<string> {
+  try {
+    const res = await fetch(authUrl("csrf"), { headers: { accept: "application/json" }, credentials: "same-origin", cache: "no-store" })
+    const body = await readJson(res)
+    if (res.ok && isRecord(body) && typeof body.csrfToken === "string") return body.csrfToken
+    reportClientError("GET csrf", new Error(`unexpected answer ${res.status} from ${authUrl("csrf")}`))
+  } catch (cause) {
+    reportClientError("GET csrf", cause)
+  }
+  return ""
+}
+
+/** The configured providers keyed by id, or null when they could not be fetched. */
+export async function getProviders(): Promise<Record<string, ClientSafeProvider> | null> {
+  try {
+    const res = await fetch(authUrl("providers"), { headers: { accept: "application/json" }, credentials: "same-origin" })
+    const body = await readJson(res)
+    if (res.ok && isRecord(body)) return body as Record<string, ClientSafeProvider>
+    reportClientError("GET providers", new Error(`unexpected answer ${res.status} from ${authUrl("providers")}`))
+  } catch (cause) {
+    reportClientError("GET providers", cause)
+  }
+  return null
+}
+
+function returnedUrl(body: unknown): string | undefined {
+  return isRecord(body) && typeof body.url === "string" ? body.url : undefined
+}
+
+/**
+ * Signs in. Without a provider (or with an unknown one) it goes to the sign-in page. OAuth/OIDC and e-mail POST to
+ * `/signin/<id>`, credentials to `/callback/<id>`, with the CSRF token and `options`' other fields; then it navigates
+ * to the returned URL, or with `redirect: false` answers a SignInResponse.
+ */
+export async function signIn(provider?: string, options?: SignInOptions<true>, authorizationParams?: SignInAuthorizationParams): Promise<void>
+export async function signIn(provider: string | undefined, options: SignInOptions<false>, authorizationParams?: SignInAuthorizationParams): Promise<SignInResponse>
+export async function signIn(provider?: string, options?: SignInOptions<boolean>, authorizationParams?: SignInAuthorizationParams): Promise<SignInResponse | void>
+export async function signIn(
+  provider?: string,
+  options?: SignInOptions<boolean>,
+  authorizationParams?: SignInAuthorizationParams,
+): Promise<SignInResponse | void> {
+  const { redirect = true, redirectTo, callbackUrl, ...fields } = options ?? {}
+  const target = redirectTo ?? callbackUrl ?? window.location.href
+  const providers = await getProviders()
+  if (!providers) {
+    navigate(authUrl("error"))
+    return undefined
+  }
+  const chosen = provider !== undefined && Object.hasOwn(providers, provider) ? providers[provider] : undefined
+  if (!chosen) {
+    navigate(`${authUrl("signin")}?${new URLSearchParams({ callbackUrl: target })}`)
+    return undefined
+  }
+  if (chosen.type === "webauthn") {
+    throw new InvalidProvider(`signIn("${chosen.id}"): a WebAuthn sign-in needs the browser's credentials API, which gatehouse/client does not drive; post to ${authUrl(`callback/${chosen.id}`)} from your WebAuthn code.`)
+  }
+  const isCredentials = chosen.type === "credentials"
+  const body = new URLSearchParams()
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined && value !== null) body.append(name, String(value))
+  body.set("csrfToken", await getCsrfToken())
+  body.set("callbackUrl", target)
+  const query = new URLSearchParams(authorizationParams).toString()
+  const route = `${isCredentials ? "callback" : "signin"}/${encodeURIComponent(chosen.id)}`
+  const res = await fetch(`${authUrl(route)}${query ? `?${query}` : ""}`, { method: "POST", headers: FORM_HEADERS, body, credentials: "same-origin" })
+  const url = returnedUrl(await readJson(res))
+  // No URL in the answer means the server failed (Auth.js names that case Configuration).
+  const parsed = url === undefined ? undefined : new URL(url, window.location.href)
+  const error = parsed ? (parsed.searchParams.get("error") ?? undefined) : "Configuration"
+  const code = parsed?.searchParams.get("code") ?? undefined
+  const ok = res.ok && error === undefined
+  // Only a credentials sign-in has set the session by now; OAuth and e-mail finish on a later page.
+  if (ok && isCredentials) broadcast("signin")
+  if (redirect) {
+    navigate(url ?? target)
+    return undefined
+  }
+  if (ok && isCredentials) await notifyLocal("signin")
+  return { error, code, status: res.status, ok, url: error === undefined ? (url ?? null) : null }
+}
+
+/**
+ * Signs out: POST `/signout` with the CSRF token, tells the other tabs, then navigates to the returned URL, or with
+ * `redirect: false` refreshes this page's SessionProviders and answers `{ url }`.
+ */
+export async function signOut(options?: SignOutParams<true>): Promise<void>
+export async function signOut(options: SignOutParams<false>): Promise<SignOutResponse>
+export async function signOut(options?: SignOutParams<boolean>): Promise<SignOutResponse | void>
+export async function signOut(options?: SignOutParams<boolean>): Promise<SignOutResponse | void> {
+  const { redirect = true, redirectTo, callbackUrl } = options ?? {}
+  const target = redirectTo ?? callbackUrl ?? window.location.href
+  const csrfToken = await getCsrfToken()
+  const res = await fetch(authUrl("signout"), {
+    method: "POST",
+    headers: FORM_HEADERS,
+    body: new URLSearchParams({ csrfToken, callbackUrl: target }),
+    credentials: "same-origin",
+  })
+  const url = returnedUrl(await readJson(res)) ?? target
+  broadcast("signout")
+  if (redirect) {
+    navigate(url)
+    return undefined
+  }
+  await notifyLocal("signout")
+  return { url }
+}
+
+/**
+ * Updates the session: POST `/session` with `{ csrfToken, data }`, which reaches the jwt callback as
+ * `trigger: "update"` (database strategy: the session callback's `newSession`). Answers the new session, or null
+ * when signed out or refused (logged); this page's SessionProviders take it and the other tabs refetch.
+ */
+export async function update(data?: unknown): Promise<Session | null> {
+  const csrfToken = await getCsrfToken()
+  let res: Response
+  try {
+    res = await fetch(authUrl("session"), {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ csrfToken, data }),
+      credentials: "same-origin",
+    })
+  } catch (cause) {
+    reportClientError("POST session", cause)
+    return null
+  }
+  const session = sessionFromBody(await readJson(res))
+  if (!res.ok || session === undefined) {
+    reportClientError("POST session", new Error(`the update was refused (${res.status})`))
+    return null
+  }
+  broadcast("update")
+  await notifyLocal("update", session)
+  return session
+}

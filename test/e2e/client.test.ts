@@ -1,0 +1,179 @@
+// gatehouse/client in headless Chromium against a real Gatehouse server: the CSRF token, providers and session
+// reads, credentials sign-in (with and without redirect), session update, sign-out and a configured basePath.
+import { fileURLToPath } from "node:url"
+import { build } from "esbuild"
+import type { BrowserContext, Page } from "playwright-core"
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { openPage, skipReason } from "./support/chromium.js"
+import { requestsTo, startHarness } from "./support/harness.js"
+import type { Harness } from "./support/harness.js"
+import "./support/page-globals.js"
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url))
+
+/** The source files a browser bundle of `entry` pulls in (bundled for the browser: a node: import fails the build). */
+async function bundleInputs(entry: string): Promise<string[]> {
+  const result = await build({
+    entryPoints: [`${ROOT}${entry}`],
+    bundle: true,
+    write: false,
+    platform: "browser",
+    format: "esm",
+    external: ["react", "react-dom"],
+    logLevel: "silent",
+    metafile: true,
+    absWorkingDir: ROOT,
+  })
+  return Object.keys(result.metafile.inputs).sort()
+}
+
+describe.skipIf(skipReason !== undefined)(`gatehouse/client in Chromium${skipReason ? ` (skipped: ${skipReason})` : ""}`, () => {
+  let h: Harness
+  let context: BrowserContext
+  let errors: string[]
+  let origin: string
+
+  beforeAll(async () => {
+    h = await startHarness(["client-page.ts"])
+    origin = h.server.origin
+  })
+  afterAll(async () => {
+    await h?.close()
+  })
+  beforeEach(async () => {
+    context = await h.browser.newContext()
+    errors = []
+  })
+  afterEach(async () => {
+    await context.close()
+    expect(errors).toEqual([])
+  })
+
+  const open = (path = "/client/home"): Promise<Page> => openPage(context, `${origin}${path}`, errors)
+  const signInQuietly = (page: Page, username: string, password: string) =>
+    page.evaluate(([u, p]) => window.gatehouse.signIn("credentials", { username: u, password: p, redirect: false }), [username, password] as const)
+
+  it("the browser bundles of gatehouse/client and gatehouse/react hold no server code", async () => {
+    const client = await bundleInputs("src/client/index.ts")
+    expect(client).toEqual(["src/client/config.ts", "src/client/events.ts", "src/client/fetch-session.ts", "src/client/index.ts", "src/errors.ts"])
+    const react = await bundleInputs("src/react/index.ts")
+    expect(react).toEqual([...client, "src/react/index.ts"].sort())
+  })
+
+  it("getCsrfToken, getProviders and getSession read the auth routes under the default /api/auth", async () => {
+    const page = await open()
+    const csrfToken = await page.evaluate(() => window.gatehouse.getCsrfToken())
+    expect(csrfToken).toMatch(/^[0-9a-f]{64}$/)
+    expect(await page.evaluate(() => window.gatehouse.getProviders())).toEqual({
+      credentials: {
+        id: "credentials",
+        name: "Credentials",
+        type: "credentials",
+        signinUrl: `${origin}/api/auth/signin/credentials`,
+        callbackUrl: `${origin}/api/auth/callback/credentials`,
+      },
+    })
+    expect(await page.evaluate(() => window.gatehouse.getSession())).toBeNull()
+    expect(requestsTo(h.server, "/api/auth/session")).toBeGreaterThanOrEqual(1)
+  })
+
+  it("signIn(credentials, { redirect: false }) answers { ok: true, url } and sets the session", async () => {
+    const page = await open()
+    const result = await page.evaluate(() =>
+      window.gatehouse.signIn("credentials", { username: "alice", password: "wonderland", redirect: false, redirectTo: "/client/after" }))
+    expect(result).toEqual({ error: undefined, code: undefined, status: 200, ok: true, url: `${origin}/client/after` })
+    expect(page.url()).toBe(`${origin}/client/home`)
+    const session = await page.evaluate(() => window.gatehouse.getSession())
+    expect(session).toMatchObject({ user: { name: "Alice", email: "alice@example.com" }, version: 1 })
+    expect(Date.parse(session!.expires)).toBeGreaterThan(Date.now())
+    const cookie = (await context.cookies()).find((c) => c.name === "authjs.session-token")
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" })
+    expect(h.server.state.requests).toContain("POST /api/auth/callback/credentials")
+  })
+
+  it("a wrong password answers { ok: false, error: CredentialsSignin, code: credentials, url: null }", async () => {
+    const page = await open()
+    expect(await signInQuietly(page, "alice", "guess")).toEqual({ error: "CredentialsSignin", code: "credentials", status: 200, ok: false, url: null })
+    expect(await page.evaluate(() => window.gatehouse.getSession())).toBeNull()
+  })
+
+  it("the code of a CredentialsSignin subclass thrown by authorize reaches the client", async () => {
+    const page = await open()
+    expect(await signInQuietly(page, "locked", "x")).toEqual({ error: "CredentialsSignin", code: "locked", status: 200, ok: false, url: null })
+  })
+
+  it("signIn with redirect navigates to redirectTo, signed in", async () => {
+    const page = await open()
+    const landed = page.waitForURL(`${origin}/client/landing`)
+    await page.evaluate(() => {
+      void window.gatehouse.signIn("credentials", { username: "bob", password: "builder", redirectTo: "/client/landing" })
+    })
+    await landed
+    await page.waitForFunction(() => document.body.dataset.ready === "1")
+    expect(await page.evaluate(() => window.gatehouse.getSession())).toMatchObject({ user: { name: "Bob" } })
+  })
+
+  it("a refused signIn with redirect lands on the sign-in page with error and code", async () => {
+    const page = await open()
+    const landed = page.waitForURL(`${origin}/api/auth/signin?error=CredentialsSignin&code=credentials`)
+    await page.evaluate(() => {
+      void window.gatehouse.signIn("credentials", { username: "bob", password: "nope" })
+    })
+    await landed
+  })
+
+  it("signIn() without a provider goes to the sign-in page with the current page as callbackUrl", async () => {
+    const page = await open("/client/start?x=1")
+    const landed = page.waitForURL(`${origin}/api/auth/signin?${new URLSearchParams({ callbackUrl: `${origin}/client/start?x=1` })}`)
+    await page.evaluate(() => {
+      void window.gatehouse.signIn()
+    })
+    await landed
+  })
+
+  it("update(data) posts { csrfToken, data }: the jwt callback gets trigger update and the new session is kept", async () => {
+    const page = await open()
+    expect(await page.evaluate(() => window.gatehouse.update({ name: "Nobody" }))).toBeNull()
+    await signInQuietly(page, "alice", "wonderland")
+    h.server.state.jwtCalls.length = 0
+    const updated = await page.evaluate(() => window.gatehouse.update({ name: "Alice Liddell" }))
+    expect(updated).toMatchObject({ user: { name: "Alice Liddell", email: "alice@example.com" } })
+    expect(h.server.state.jwtCalls[0]).toEqual({ trigger: "update", session: { name: "Alice Liddell" } })
+    expect(await page.evaluate(() => window.gatehouse.getSession())).toMatchObject({ user: { name: "Alice Liddell" } })
+  })
+
+  it("signOut({ redirect: false }) answers { url } and ends the session", async () => {
+    const page = await open()
+    await signInQuietly(page, "alice", "wonderland")
+    expect(await page.evaluate(() => window.gatehouse.signOut({ redirect: false, redirectTo: "/client/bye" }))).toEqual({ url: `${origin}/client/bye` })
+    expect(await page.evaluate(() => window.gatehouse.getSession())).toBeNull()
+    expect((await context.cookies()).find((c) => c.name === "authjs.session-token")).toBeUndefined()
+  })
+
+  it("signOut() navigates to the current page by default", async () => {
+    const page = await open("/client/account")
+    await signInQuietly(page, "alice", "wonderland")
+    await page.evaluate(() => {
+      window.marker = "before"
+      void window.gatehouse.signOut()
+    })
+    await page.waitForFunction(() => window.marker === undefined && document.body.dataset.ready === "1")
+    expect(page.url()).toBe(`${origin}/client/account`)
+    expect(await page.evaluate(() => window.gatehouse.getSession())).toBeNull()
+  })
+
+  it("configure({ basePath }) sends every call to that path", async () => {
+    const page = await open()
+    const before = h.server.state.requests.length
+    const result = await page.evaluate(async () => {
+      window.gatehouse.configure({ basePath: "/auth/" })
+      return window.gatehouse.signIn("credentials", { username: "bob", password: "builder", redirect: false })
+    })
+    expect(result).toMatchObject({ ok: true, url: `${origin}/client/home` })
+    expect(await page.evaluate(() => window.gatehouse.getSession())).toMatchObject({ user: { name: "Bob" } })
+    const paths = h.server.state.requests.slice(before).map((line) => line.split(" ")[1]?.split("?")[0])
+    // No SessionProvider on this page, so nothing refetches after the sign-in: the last request is our getSession.
+    expect(paths).toEqual(["/auth/providers", "/auth/csrf", "/auth/callback/credentials", "/auth/session"])
+    await expect(page.evaluate(() => window.gatehouse.configure({ basePath: "api/auth" }))).rejects.toThrow(/must be a path starting with "\/"/)
+  })
+})
