@@ -1,5 +1,5 @@
 // The Adapter interface and record types, identical in shape to @auth/core/adapters.
-import type { Awaitable } from "../records.js"
+import type { Awaitable, User } from "../records.js"
 
 /** JSON values as token responses carry them: the index signature of account rows (the same shape @auth/core uses). */
 export type JsonPrimitive = string | number | boolean | null
@@ -7,12 +7,11 @@ export type JsonObject = { [Key in string]?: JsonValue }
 export type JsonArray = JsonValue[]
 export type JsonValue = JsonPrimitive | JsonObject | JsonArray
 
-export interface AdapterUser {
+/** A user row. It extends User (as in @auth/core), so `declare module "gatehouse/types" { interface User { … } }` reaches it. */
+export interface AdapterUser extends User {
   id: string
   email: string
   emailVerified: Date | null
-  name?: string | null
-  image?: string | null
 }
 
 export interface AdapterAccount {
