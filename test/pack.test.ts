@@ -111,6 +111,10 @@ describe("npm pack", { timeout: 60_000 }, () => {
       () => "",
       (error: { stdout?: string }) => error.stdout || String(error),
     )
-    expect(result).toBe("")
+    // skipLibCheck is off to check Gatehouse's own declarations; errors inside a peer's declarations (next's .d.ts
+    // files need its whole build set-up) are that package's, not ours.
+    const ours = result.split("\n").filter((line) => /error TS/.test(line) && !/node_modules\/(?!gatehouse\/)/.test(line))
+    expect(ours).toEqual([])
+    if (ours.length === 0 && result !== "") expect(result).toMatch(/node_modules\/next\//)
   })
 })
