@@ -36,6 +36,42 @@ export interface ServerSession {
 const EMPTY_QUERY: URLSearchParams = new URLSearchParams()
 const EMPTY_BODY: Readonly<Record<string, unknown>> = Object.freeze({})
 
+/** The request a server-side read hands the strategy: a class, so the lazy members live on its prototype (cheap to make). */
+class SessionReadRequest implements AuthRequest {
+  readonly action = "session" as const
+  readonly providerId = undefined
+  readonly head = false
+  readonly query = EMPTY_QUERY
+  readonly body = EMPTY_BODY
+  readonly form = undefined
+  readonly returnRedirect = false
+  readonly method: string
+  readonly header: HeaderReader
+  readonly cookies: Record<string, string>
+  #headers: Headers | undefined
+
+  constructor(
+    readonly origin: string,
+    readonly secure: boolean,
+    private readonly basePath: string,
+    isUpdate: boolean,
+    private readonly source: SessionSource,
+    private readonly cookieHeader: string,
+  ) {
+    this.method = isUpdate ? "POST" : "GET"
+    this.header = source.header
+    this.cookies = parseCookieHeader(cookieHeader)
+  }
+
+  get url(): URL {
+    return new URL(`${this.origin}${this.basePath}/session`)
+  }
+
+  get headers(): Headers {
+    return (this.#headers ??= this.source.headers?.() ?? new Headers({ cookie: this.cookieHeader }))
+  }
+}
+
 /** The config, resolved once; a broken config is logged once and thrown, with its message naming the fix. */
 export function resolvedOrThrow(config: AuthConfig | ResolvedConfig): ResolvedConfig {
   const resolved = "sessionStrategy" in config ? config : resolveConfig(config)
@@ -55,27 +91,7 @@ export async function readServerSession(source: SessionSource, config: AuthConfi
   const cookieHeader = source.header.get("cookie")
   if (cookieHeader === null || cookieHeader === "" || cookieHeader.length > MAX_COOKIE_HEADER) return { session: null, setCookies: [] }
   const { origin, secure } = resolveOrigin(source.url, source.header, resolved)
-  let headers: Headers | undefined
-  const req: AuthRequest = {
-    get url() {
-      return new URL(`${origin}${resolved.basePath}/session`)
-    },
-    origin,
-    secure,
-    action: "session",
-    providerId: undefined,
-    method: update ? "POST" : "GET",
-    head: false,
-    header: source.header,
-    get headers() {
-      return (headers ??= source.headers?.() ?? new Headers({ cookie: cookieHeader }))
-    },
-    cookies: parseCookieHeader(cookieHeader),
-    query: EMPTY_QUERY,
-    body: EMPTY_BODY,
-    form: undefined,
-    returnRedirect: false,
-  }
+  const req = new SessionReadRequest(origin, secure, resolved.basePath, update !== undefined, source, cookieHeader)
   const answer = await resolved.sessionStrategy.read(req, resolved, update)
   const result: ServerSession = { session: answer.session, setCookies: answer.cookies ? answer.cookies.map(serializeCookie) : [] }
   if (answer.token) result.token = answer.token

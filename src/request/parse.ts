@@ -6,7 +6,7 @@ import { actionsWithProvider } from "../actions/table.js"
 import type { AuthAction } from "../types.js"
 import { parseCookieHeader } from "./cookies.js"
 import { resolveOrigin } from "./host.js"
-import type { RequestInput } from "./input.js"
+import type { HeaderReader, RequestInput } from "./input.js"
 
 /** Form bodies larger than this are refused with 413 (docs/security.md RQ-03). */
 export const MAX_FORM_BYTES = 64 * 1024
@@ -86,23 +86,35 @@ export async function parseRequest(input: RequestInput, config: ResolvedConfig):
   const head = input.method === "HEAD"
   const method = head ? "GET" : input.method
   const { body, form } = method === "POST" ? await parseBody(input) : { body: emptyBody, form: undefined }
-  return {
-    url,
-    origin,
-    secure,
-    action,
-    providerId,
-    method,
-    head,
-    header,
-    get headers() {
-      return input.headers()
-    },
-    cookies: parseCookieHeader(cookieHeader),
-    query: url.searchParams,
-    body,
-    form,
-    returnRedirect: header.get("x-auth-return-redirect") !== null,
+  return new ParsedRequest(input, url, origin, secure, action, providerId, method, head, parseCookieHeader(cookieHeader), body, form)
+}
+
+/** An AuthRequest: a class, so the lazily built `headers` lives on the prototype (object literals with accessors are slow to make). */
+class ParsedRequest implements AuthRequest {
+  readonly header: HeaderReader
+  readonly query: URLSearchParams
+  readonly returnRedirect: boolean
+
+  constructor(
+    private readonly input: RequestInput,
+    readonly url: URL,
+    readonly origin: string,
+    readonly secure: boolean,
+    readonly action: AuthAction,
+    readonly providerId: string | undefined,
+    readonly method: string,
+    readonly head: boolean,
+    readonly cookies: Record<string, string>,
+    readonly body: Readonly<Record<string, unknown>>,
+    readonly form: URLSearchParams | undefined,
+  ) {
+    this.header = input.header
+    this.query = url.searchParams
+    this.returnRedirect = input.header.get("x-auth-return-redirect") !== null
+  }
+
+  get headers(): Headers {
+    return this.input.headers()
   }
 }
 

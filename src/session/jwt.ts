@@ -142,8 +142,11 @@ export const jwtStrategy: SessionStrategy = {
       expires = new Date((token.exp as number) * 1000).toISOString()
     }
     const base = defaultSession(token, expires)
-    const session = await applySessionCallback({ session: base as never, token, ...(update ? { newSession: update.data, trigger: "update" as const } : {}) }, base, config)
-    await emitEvent(config, "session", { session, token })
+    // Without a session callback or event (the common read), no promise is made for either.
+    const session = config.callbacks.session
+      ? await applySessionCallback({ session: base as never, token, ...(update ? { newSession: update.data, trigger: "update" as const } : {}) }, base, config)
+      : base
+    if (config.events.session) await emitEvent(config, "session", { session, token })
     return { session, cookies, token }
   },
 

@@ -2,7 +2,7 @@
 // until it is re-issued (updateAge, a day by default), and decrypting it (HMAC-SHA-512 + AES-CBC) is most of a
 // session read's cost. A hit returns exactly what decrypting would: the payload is kept as its JSON text (parsed
 // anew for each read, so a callback that changes its token cannot change the cache) and its time claims are
-// checked on every read. Bounded; the oldest entries go first.
+// checked on every read. Bounded; the oldest entries go first. (A payload of primitives only is copied shallowly.)
 import { assertTimeClaims, nowSeconds } from "../jwt/jwe.js"
 import type { JWT } from "../types.js"
 
@@ -10,7 +10,10 @@ import type { JWT } from "../types.js"
 const MAX_ENTRIES = 4096
 
 interface Entry {
-  json: string
+  /** The payload when every claim is a primitive: a shallow copy is then a full copy. */
+  flat: Readonly<JWT> | undefined
+  /** Otherwise its JSON text, parsed anew for each read. */
+  json: string | undefined
   secretIndex: number
 }
 
@@ -21,7 +24,7 @@ export class DecodedTokenCache {
   get(token: string): { payload: JWT; secretIndex: number } | undefined {
     const entry = this.#entries.get(token)
     if (!entry) return undefined
-    const payload = JSON.parse(entry.json) as JWT
+    const payload: JWT = entry.flat ? { ...entry.flat } : (JSON.parse(entry.json as string) as JWT)
     try {
       assertTimeClaims(payload, nowSeconds())
     } catch (error) {
@@ -37,6 +40,7 @@ export class DecodedTokenCache {
       const oldest = this.#entries.keys().next().value
       if (oldest !== undefined) this.#entries.delete(oldest)
     }
-    this.#entries.set(token, { json: JSON.stringify(payload), secretIndex })
+    const flat = Object.values(payload).every((value) => value === null || typeof value !== "object")
+    this.#entries.set(token, flat ? { flat: Object.freeze({ ...payload }), json: undefined, secretIndex } : { flat: undefined, json: JSON.stringify(payload), secretIndex })
   }
 }
