@@ -13,8 +13,12 @@ export function isEdgeRuntime(): boolean {
  * sessions with node:crypto, which Edge lacks, and would otherwise fail deep inside with an unrelated message.
  */
 export function assertNodeRuntime(): void {
-  if (!isEdgeRuntime()) return
-  throw new AuthError(
+  if (isEdgeRuntime()) throw edgeRuntimeError()
+}
+
+/** The error for gatehouse/next running in the Edge runtime; its message names the fix. */
+export function edgeRuntimeError(): AuthError {
+  return new AuthError(
     "gatehouse/next needs the Node.js runtime (it uses node:crypto), but this code runs in the Edge runtime. " +
       "Next 16: use proxy.ts instead of middleware.ts (proxy runs on Node.js). Next 15: add " +
       "`export const config = { runtime: \"nodejs\", matcher: [...] }` to middleware.ts. Route handlers and pages: " +
