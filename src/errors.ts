@@ -45,6 +45,15 @@ export class OAuthProfileParseError extends AuthError { override readonly type =
 export class SessionTokenError extends AuthError { override readonly type = "SessionTokenError" }
 export class OAuthSignInError extends SignInError { override readonly type = "OAuthSignInError" }
 export class EmailSignInError extends SignInError { override readonly type = "EmailSignInError" }
+/**
+ * Too many sign-in attempts for one identifier or client address (Gatehouse's `rateLimit`; Auth.js has none): 429 with
+ * `Retry-After` for JSON clients, else the sign-in page with `?error=RateLimited`.
+ */
+export class RateLimited extends SignInError {
+  override readonly type = "RateLimited"
+  /** Seconds until the window that refused the attempt ends. */
+  retryAfter = 60
+}
 export class SignOutError extends AuthError { override readonly type = "SignOutError" }
 export class UnknownAction extends AuthError {
   override readonly type = "UnknownAction"
@@ -80,6 +89,6 @@ export type AnyAuthError =
   | AccessDenied | AdapterError | CallbackRouteError | ErrorPageLoop | EventError | InvalidCallbackUrl
   | CredentialsSignin | InvalidEndpoints | InvalidCheck | JWTSessionError | MissingAdapter | MissingAdapterMethods
   | MissingAuthorize | MissingSecret | OAuthAccountNotLinked | OAuthCallbackError | OAuthProfileParseError
-  | SessionTokenError | OAuthSignInError | EmailSignInError | SignOutError | UnknownAction | UnsupportedStrategy
+  | SessionTokenError | OAuthSignInError | EmailSignInError | RateLimited | SignOutError | UnknownAction | UnsupportedStrategy
   | InvalidProvider | UntrustedHost | Verification | MissingCSRF | AccountNotLinked | DuplicateConditionalUI
   | MissingWebAuthnAutocomplete | WebAuthnVerificationError | ExperimentalFeatureNotEnabled | InvalidRequest | RefreshTokenError

@@ -4,7 +4,7 @@ import { AuthError } from "../errors.js"
 /** The error types whose name may be shown to the browser in `?error=`; everything else becomes `Configuration`. */
 const clientSafeTypes = new Set([
   "CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbackError", "AccessDenied", "Verification",
-  "MissingCSRF", "AccountNotLinked", "WebAuthnVerificationError",
+  "MissingCSRF", "AccountNotLinked", "WebAuthnVerificationError", "RateLimited",
 ])
 
 /** The public `?error=` code for an error: its type when client-safe, else `Configuration`. */
