@@ -1,7 +1,9 @@
 // The HTTP mail-API providers (Resend, SendGrid, Postmark, Forward Email) against local fakes that check each documented request shape, and the default message.
+import { existsSync } from "node:fs"
 import { createServer, type IncomingMessage, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { withOptions } from "../../src/config/oauth.js"
 import { EmailSignInError } from "../../src/errors.js"
 import { defaultMessage } from "../../src/providers/email-message.js"
@@ -10,7 +12,10 @@ import Postmark from "../../src/providers/postmark.js"
 import Resend from "../../src/providers/resend.js"
 import SendGrid from "../../src/providers/sendgrid.js"
 import type { EmailConfig, EmailProviderSendVerificationRequestParams, EmailUserConfig } from "../../src/providers/types.js"
+import { Auth, type AuthConfig } from "../../src/index.js"
 import { customFetch } from "../../src/symbols.js"
+import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm } from "../helpers.js"
+import { spyLogger } from "../support/logger.js"
 
 const KEY = "re_test_0123456789abcdefSECRET"
 const TO = "alice@example.test"
@@ -304,5 +309,56 @@ describe("defaultMessage", () => {
 
   it("keeps line breaks out of the subject", () => {
     expect(defaultMessage({ url, host: "a.test\r\nBcc: x@evil.test" }).subject).toBe("Sign in to a.testBcc: x@evil.test")
+  })
+})
+
+// Runs once the e-mail flow (issue 12, E1) is in the tree; skipped in a checkout without it.
+const emailFlowPresent = existsSync(new URL("../../src/flows/email.ts", import.meta.url))
+
+describe.skipIf(!emailFlowPresent)("end to end through Auth() with the memory adapter", () => {
+  const config = (fake: FakeApi, origin: string, make: Factory, logger = spyLogger().logger): AuthConfig => ({
+    secret: SECRET,
+    logger,
+    trustHost: true,
+    basePath: "/auth",
+    adapter: MemoryAdapter(),
+    providers: [make({ apiKey: KEY, from: "login@example.test", [customFetch]: fake.fetchFor(origin) })],
+  })
+
+  it.each(cases)("$name: the link in the mail the API received signs the user in", async ({ id, make, fake, origin }) => {
+    const cfg = config(fake, origin, make)
+    const jar = new CookieJar()
+    const csrfToken = await fetchCsrf(cfg, jar)
+    const before = fake.seen.length
+    const res = await Auth(postForm(`/auth/signin/${id}`, { csrfToken, email: `Bob.${id}@Example.test`, callbackUrl: `${ORIGIN}/dashboard` }, { cookie: jar.header() }), cfg)
+    jar.store(res)
+    expect(res.status).toBe(302)
+    expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/verify-request?provider=${id}&type=email`)
+    expect(fake.seen.length).toBe(before + 1)
+    const mail = received(id, fake.last())
+    expect(mail.to).toBe(`bob.${id}@example.test`)
+    const link = /https?:\/\/\S+/.exec(String(mail.text))?.[0]
+    expect(link).toMatch(new RegExp(`^${ORIGIN}/auth/callback/${id}\\?`))
+    const click = await Auth(get(new URL(link as string).pathname + new URL(link as string).search, { cookie: jar.header() }), cfg)
+    jar.store(click)
+    expect(click.status).toBe(302)
+    expect(click.headers.get("location")).toBe(`${ORIGIN}/dashboard`)
+    const session = (await (await Auth(get("/auth/session", { cookie: jar.header() }), cfg)).json()) as { user?: { email?: string } }
+    expect(session.user?.email).toBe(`bob.${id}@example.test`)
+  })
+
+  it.each(cases)("$name: an API error sends the user back to the sign-in page with error=EmailSignin, logged without the key", async ({ id, name, make, fake, origin }) => {
+    const log = spyLogger()
+    const cfg = config(fake, origin, make, log.logger)
+    const jar = new CookieJar()
+    const csrfToken = await fetchCsrf(cfg, jar)
+    fake.forced = { status: 500, body: { message: "upstream down" } }
+    const res = await Auth(postForm(`/auth/signin/${id}`, { csrfToken, email: `carol.${id}@example.test` }, { cookie: jar.header() }), cfg)
+    expect(res.status).toBe(302)
+    expect(new URL(res.headers.get("location") ?? "").searchParams.get("error")).toBe("EmailSignin")
+    expect(new URL(res.headers.get("location") ?? "").pathname).toBe("/auth/signin")
+    expect(log.text()).toContain(`${name} refused the sign-in e-mail with HTTP 500`)
+    expect(log.text()).toContain("upstream down")
+    expect(log.text()).not.toContain(KEY)
   })
 })
