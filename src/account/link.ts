@@ -12,9 +12,12 @@ import type { Account, TokenSet } from "../types.js"
 
 /**
  * Runs the `signIn` callback: `true` continues (undefined), a string ends the sign-in with a redirect
- * there (through the redirect callback), `false` or a throw is AccessDenied with the original message.
+ * there (through the redirect callback), `false` or a throw is AccessDenied with the original message. `email` is
+ * passed when an e-mail sign-in asks before sending its link (`{ verificationRequest: true }`).
  */
-export async function authorizeSignIn(identity: VerifiedIdentity, req: AuthRequest, config: ResolvedConfig): Promise<string | undefined> {
+export async function authorizeSignIn(
+  identity: VerifiedIdentity, req: AuthRequest, config: ResolvedConfig, email?: { verificationRequest: boolean },
+): Promise<string | undefined> {
   const callback = config.callbacks.signIn
   if (!callback) return undefined
   let result: boolean | string
@@ -24,6 +27,7 @@ export async function authorizeSignIn(identity: VerifiedIdentity, req: AuthReque
       account: identity.account,
       ...(identity.profile ? { profile: identity.profile } : {}),
       ...(identity.credentials ? { credentials: identity.credentials } : {}),
+      ...(email ? { email } : {}),
     })
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
@@ -72,6 +76,7 @@ async function findOrCreate(
   writes: Partial<LinkOutcome>,
 ): Promise<LinkOutcome> {
   const { account, user } = identity
+  if (account.type === "email") return emailUser(adapter, identity, writes)
   const existing = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
   if (existing) {
     if (currentUser && currentUser.id !== existing.id) throw new OAuthAccountNotLinked("This account is already linked to another user.")
@@ -103,6 +108,34 @@ async function findOrCreate(
   // An address the IdP says it verified (email_verified true or "true") counts as verified here too.
   const emailVerified = email && idpVerifiedEmail(identity.profile) ? new Date() : null
   return createAndLink(adapter, { ...profileUser, id: randomUUID(), email: email ?? null, emailVerified } as unknown as AdapterUser, identity, config, writes)
+}
+
+/** What linking made of an e-mail sign-in: also the existing user whose address it proved, for the updateUser event. */
+type EmailLinkOutcome = LinkOutcome & { updatedUser?: AdapterUser }
+
+/**
+ * E-mail sign-in (wire.md §8.4): the clicked link proved the mailbox, so the user with that address signs in (its
+ * `emailVerified` set when it was unset), or a user is created with `emailVerified` now. No account row is linked.
+ */
+async function emailUser(adapter: GuardedAdapter, identity: VerifiedIdentity, writes: Partial<LinkOutcome>): Promise<EmailLinkOutcome> {
+  const email = String(identity.user.email)
+  const existing = await adapter.getUserByEmail(email)
+  if (existing) {
+    if (existing.emailVerified) return { user: existing, isNewUser: false }
+    const updated = await adapter.updateUser({ id: existing.id, emailVerified: new Date() })
+    return { user: updated ?? existing, isNewUser: false, updatedUser: updated ?? existing }
+  }
+  const id = randomUUID()
+  writes.pendingUserId = id
+  let created: AdapterUser
+  try {
+    created = await adapter.createUser({ id, email, emailVerified: new Date() })
+  } catch (error) {
+    if (error instanceof AdapterCallError && error.late) writes.lateCreate = error.late
+    throw error
+  }
+  writes.createdUser = created
+  return { user: created, isNewUser: true, createdUser: created }
 }
 
 /** Creates the user (noting the id it asked for, so a failed or late write can be undone) and links the account to it. */
@@ -190,6 +223,8 @@ export async function rollback(adapter: GuardedAdapter, outcome: Partial<LinkOut
 /** Fires the createUser / linkAccount events for what a committed sign-in wrote. */
 export async function emitLinkEvents(outcome: LinkOutcome, identity: VerifiedIdentity, config: ResolvedConfig): Promise<void> {
   if (outcome.createdUser) await emitEvent(config, "createUser", { user: outcome.createdUser })
+  const updated = (outcome as EmailLinkOutcome).updatedUser
+  if (updated) await emitEvent(config, "updateUser", { user: updated })
   if (outcome.linkedAccount) {
     await emitEvent(config, "linkAccount", { user: outcome.user, account: identity.account, profile: identity.user })
   }
@@ -243,7 +278,8 @@ export async function linkIdentity(identity: VerifiedIdentity, currentUser: () =
   const adapter = config.adapter
   const isCredentials = identity.account.type === "credentials"
   if (!adapter || (isCredentials && config.session.strategy !== "database")) return { user: identity.user, isNewUser: false }
-  const signedIn = isCredentials ? undefined : await currentUser()
+  // An e-mail sign-in is the mailbox's user whoever is signed in on this browser: nothing is linked to the current user.
+  const signedIn = isCredentials || identity.account.type === "email" ? undefined : await currentUser()
   if (signedIn) return linkWithRetry(adapter, identity, signedIn, config)
   let perAdapter = inflightLinks.get(adapter.raw)
   if (!perAdapter) inflightLinks.set(adapter.raw, (perAdapter = new Map()))

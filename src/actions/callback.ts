@@ -5,6 +5,7 @@ import { authorizeSignIn, emitLinkEvents, linkIdentity, rollback } from "../acco
 import type { AuthRequest, LinkOutcome, ResolvedConfig, ResolvedProvider, VerifiedIdentity } from "../domain.js"
 import { emitEvent } from "../events.js"
 import { verifyCredentials } from "../flows/credentials.js"
+import { asEmailProvider, finishEmail } from "../flows/email.js"
 import { finishOAuth } from "../flows/oauth.js"
 import { finishOAuth1 } from "../flows/oauth1.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
@@ -22,6 +23,8 @@ async function verify(req: AuthRequest, config: ResolvedConfig, provider: Resolv
         : await finishOAuth(req, config, provider)
       return result.kind === "forward" ? { redirect: result.redirect } : { identity: result.identity, cookies: result.cookies }
     }
+    case "email":
+      return { identity: await finishEmail(req, config, asEmailProvider(provider)), cookies: [] }
     default:
       throw new InvalidProvider(`Sign-in with "${provider.type}" providers is not available in this version.`)
   }
@@ -35,8 +38,10 @@ export async function callback(req: AuthRequest, config: ResolvedConfig, provide
   if (redirectTo !== undefined) return { redirect: redirectTo, cookies }
   const established = await signInAs(identity, req, config)
   const isOAuth = identity.profile !== undefined
+  // As in Auth.js: OAuth sign-ins report the profile and isNewUser, e-mail sign-ins isNewUser, credentials neither.
   await emitEvent(config, "signIn", {
-    user: established.user, account: identity.account, ...(isOAuth ? { profile: identity.profile, isNewUser: established.isNewUser } : {}),
+    user: established.user, account: identity.account,
+    ...(isOAuth ? { profile: identity.profile, isNewUser: established.isNewUser } : identity.account.type === "email" ? { isNewUser: established.isNewUser } : {}),
   })
   const callbackUrl = await resolveCallbackUrl(req, config)
   const newUserPage = config.pages.newUser

@@ -2,7 +2,7 @@
 import { randomBytesPooled } from "../lib/random.js"
 import {
   type AuthError, InvalidEndpoints, MissingAdapter, MissingAdapterMethods, MissingAuthorize, MissingSecret,
-  ExperimentalFeatureNotEnabled, UntrustedHost,
+  ExperimentalFeatureNotEnabled, InvalidProvider, UntrustedHost,
 } from "../errors.js"
 import { createLogger } from "../logger.js"
 import { cookiePolicy } from "../cookies/policy.js"
@@ -59,6 +59,9 @@ function resolveProviders(config: AuthConfig): { list: ResolvedProvider[]; error
     if (provider.type === "credentials" && typeof provider.authorize !== "function") {
       return { list, error: new MissingAuthorize(`providers[${index}] ("${provider.id}"): a credentials provider needs an \`authorize\` function.`) }
     }
+    if (provider.type === "email" && typeof provider.sendVerificationRequest !== "function") {
+      return { list, error: new InvalidProvider(`providers[${index}] ("${provider.id}"): an email provider needs a \`sendVerificationRequest\` function.`) }
+    }
     if (provider.type === "oauth" || provider.type === "oidc") {
       try {
         list.push(resolveOAuthProvider(provider as OAuthConfigBase, redirectProxyUrl))
@@ -97,6 +100,9 @@ const databaseMethods = [
   "updateSession", "deleteSession",
 ] as const
 
+/** What e-mail sign-in calls: the token pair, and the user lookups and writes of the click (wire.md §8.4). */
+const emailMethods = ["createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser"] as const
+
 function build(config: AuthConfig): ResolvedConfig {
   const { list, error: providerError } = resolveProviders(config)
   const { secrets, error: secretError } = checkSecrets(config.secret)
@@ -132,7 +138,15 @@ function build(config: AuthConfig): ResolvedConfig {
   }
   const missingStore = config.store === undefined ? [] : missingStoreMethods(config.store)
   if (!error && missingStore.length) error = new MissingAdapterMethods(`\`store\` lacks methods of a SharedStore (gatehouse/stores): ${missingStore.join(", ")}.`)
-  if (!error && list.some((p) => p.type === "email") && !adapter) error = new MissingAdapter("An email provider needs an `adapter` to store verification tokens.")
+  const emailProvider = list.find((p) => p.type === "email")
+  if (!error && emailProvider) {
+    // Checked per config: another config's email provider never makes this one need an adapter (unlike Auth.js).
+    if (!adapter) error = new MissingAdapter(`The email provider "${emailProvider.id}" needs an \`adapter\` to store verification tokens.`)
+    else {
+      const missing = emailMethods.filter((m) => typeof adapter[m] !== "function")
+      if (missing.length) error = new MissingAdapterMethods(`The adapter lacks methods the email provider "${emailProvider.id}" needs: ${missing.join(", ")}.`)
+    }
+  }
   if (!error && list.some((p) => p.type === "webauthn") && !config.experimental?.enableWebAuthn) {
     error = new ExperimentalFeatureNotEnabled("WebAuthn is experimental: set `experimental.enableWebAuthn: true` to use it.")
   }

@@ -7,7 +7,12 @@ const clientSafeTypes = new Set([
   "MissingCSRF", "AccountNotLinked", "WebAuthnVerificationError", "RateLimited",
 ])
 
-/** The public `?error=` code for an error: its type when client-safe, else `Configuration`. */
+/** Client-safe types shown under another code: the sign-in page banner keys Auth.js clients know. */
+const renamedTypes: ReadonlyMap<string, string> = new Map([["EmailSignInError", "EmailSignin"]])
+
+/** The public `?error=` code for an error: its type when client-safe (or its page code), else `Configuration`. */
 export function publicErrorCode(error: unknown): string {
-  return error instanceof AuthError && clientSafeTypes.has(error.type) ? error.type : "Configuration"
+  if (!(error instanceof AuthError)) return "Configuration"
+  if (clientSafeTypes.has(error.type)) return error.type
+  return renamedTypes.get(error.type) ?? "Configuration"
 }

@@ -13,7 +13,9 @@ const signInErrors: Record<string, string> = {
   EmailCreateAccount: "Try signing in with a different account.",
   Callback: "Try signing in with a different account.",
   OAuthAccountNotLinked: "To confirm your identity, sign in with the same account you used originally.",
-  EmailSignin: "The e-mail could not be sent.",
+  EmailSignin: "The sign-in e-mail could not be sent. Check the address and try again.",
+  Verification: "The sign-in link is no longer valid. It may have been used already or it may have expired.",
+  RateLimited: "Too many sign-in attempts. Wait a moment, then try again.",
   CredentialsSignin: "Sign in failed. Check the details you provided are correct.",
   SessionRequired: "Please sign in to access this page.",
   MissingCSRF: "The form expired. Please try again.",
@@ -69,13 +71,16 @@ const errorPages: Record<string, { status: number; heading: string; message: str
   Configuration: { status: 500, heading: "Server error", message: "There is a problem with the server configuration. Check the server logs for more information." },
   AccessDenied: { status: 403, heading: "Access denied", message: "You do not have permission to sign in." },
   Verification: { status: 403, heading: "Unable to sign in", message: "The sign in link is no longer valid. It may have been used already or it may have expired." },
+  // Sign-in page codes, for apps that link to the error page with them.
+  EmailSignin: { status: 200, heading: "Unable to sign in", message: "The sign-in e-mail could not be sent. Check the address and try again." },
+  RateLimited: { status: 429, heading: "Too many attempts", message: "Too many sign-in attempts. Wait a moment, then try again." },
 }
 const defaultErrorPage = { status: 200, heading: "Error", message: "Something went wrong while signing in." }
 
 /** The error page for a public error code; unknown codes get the generic page and are never reflected (docs/security.md RD-09). */
 export function errorPage(props: { error: string | null; signInUrl: string; homeUrl: string; theme: Theme }): { status: number; html: string } {
   const page = (props.error && Object.hasOwn(errorPages, props.error) ? errorPages[props.error] : undefined) ?? defaultErrorPage
-  const link = props.error === "Verification" || page === defaultErrorPage || props.error === "AccessDenied"
+  const link = props.error === "Verification" || page === defaultErrorPage || props.error === "AccessDenied" || props.error === "EmailSignin" || props.error === "RateLimited"
     ? `<a class="button" href="${escapeHtml(props.signInUrl)}">Sign in</a>`
     : `<a class="button" href="${escapeHtml(props.homeUrl)}">Home</a>`
   return { status: page.status, html: documentShell("Error", `<h1>${escapeHtml(page.heading)}</h1><p>${escapeHtml(page.message)}</p>${link}`, props.theme) }
@@ -84,7 +89,7 @@ export function errorPage(props: { error: string | null; signInUrl: string; home
 export function verifyRequestPage(props: { homeUrl: string; theme: Theme }): string {
   return documentShell(
     "Verify Request",
-    `<h1>Check your email</h1><p>A sign in link has been sent to your email address.</p><a class="button" href="${escapeHtml(props.homeUrl)}">Home</a>`,
+    `<h1>Check your email</h1><p>A sign in link has been sent to your email address. It works once.</p><a class="button" href="${escapeHtml(props.homeUrl)}">Home</a>`,
     props.theme,
   )
 }

@@ -1,0 +1,211 @@
+// E-mail (magic link) sign-in: normalise the address, mint a token stored only as a hash, send the link; on the click,
+// use the token once and hand back the verified identity (wire.md §8.1). Users and sessions are made by the callback path.
+import { createHash, randomUUID } from "node:crypto"
+import { AdapterError, EmailSignInError, Verification } from "../errors.js"
+import type { GuardedAdapter } from "../adapters/guard.js"
+import type { AdapterUser, VerificationToken } from "../adapters/index.js"
+import type { AuthRequest, ResolvedConfig, ResolvedProvider, VerifiedIdentity } from "../domain.js"
+import { randomBytesPooled } from "../lib/random.js"
+import type { EmailConfig, EmailProviderSendVerificationRequestParams } from "../providers/types.js"
+import { bodyString } from "../request/parse.js"
+import { resolveCallbackUrl } from "../security/redirect.js"
+import type { Account } from "../types.js"
+
+/** Link lifetime when the provider sets no `maxAge`: 24 hours, as in Auth.js. */
+export const DEFAULT_EMAIL_MAX_AGE = 24 * 60 * 60
+
+/** Longest address accepted (RFC 5321 §4.5.3.1.3 path limit minus the brackets). */
+const MAX_ADDRESS_LENGTH = 254
+/** Longest local part (RFC 5321 §4.5.3.1.1). */
+const MAX_LOCAL_LENGTH = 64
+
+/**
+ * Characters that turn one address into something else for a mailer: lists (`,` `;`), display names and routes
+ * (`<` `>` `:`), comments `( )`, quoted strings, domain literals, escapes, `%` source routes, and any whitespace.
+ */
+const ADDRESS_SYNTAX = /[\s,;:<>()[\]"\\%]/u
+/** Control, format (zero-width, bidi), surrogate, private-use and unassigned code points, and line/paragraph separators. */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/u
+/** A dot-atom local part (RFC 5322 §3.2.3 atext, plus letters and digits of any script). */
+const LOCAL_PART = /^[\p{L}\p{N}\p{M}!#$&'*+/=?^_`{|}~-]+(?:\.[\p{L}\p{N}\p{M}!#$&'*+/=?^_`{|}~-]+)*$/u
+/** One DNS label of letters, digits and inner hyphens (IDN labels in their Unicode form pass too). */
+const DOMAIN_LABEL = /^[\p{L}\p{N}\p{M}](?:[\p{L}\p{N}\p{M}-]{0,61}[\p{L}\p{N}\p{M}])?$/u
+
+/**
+ * The default `normalizeIdentifier`: NFKC, trim, lower-case, then exactly one plain address (one ASCII `@`, a dot-atom
+ * local part, a host name) or a throw. Lists, quoted parts, comments, display names, groups, whitespace, control,
+ * zero-width and bidi characters are refused rather than repaired (docs/security.md EM-06, EM-07, EM-08).
+ */
+export function normalizeEmailAddress(identifier: string): string {
+  if (typeof identifier !== "string") throw new EmailSignInError("The e-mail address is missing.")
+  const folded = identifier.normalize("NFKC")
+  // Before trimming: trim() would silently drop a byte-order mark, and nothing invisible is repaired.
+  if (INVISIBLE.test(folded)) throw new EmailSignInError("The e-mail address contains invisible or control characters.")
+  const address = folded.trim().toLowerCase()
+  if (address === "" || address.length > MAX_ADDRESS_LENGTH) throw new EmailSignInError("The e-mail address is empty or too long.")
+  if (ADDRESS_SYNTAX.test(address)) throw new EmailSignInError("The e-mail address must be one plain address, without names, lists, quotes or comments.")
+  const at = address.indexOf("@")
+  if (at <= 0 || at !== address.lastIndexOf("@") || at === address.length - 1) throw new EmailSignInError("The e-mail address must have exactly one `@` between a name and a domain.")
+  const local = address.slice(0, at)
+  const domain = address.slice(at + 1)
+  if (local.length > MAX_LOCAL_LENGTH || !LOCAL_PART.test(local)) throw new EmailSignInError("The part of the e-mail address before `@` is not valid.")
+  if (!domain.split(".").every((label) => DOMAIN_LABEL.test(label))) throw new EmailSignInError("The domain of the e-mail address is not valid.")
+  return address
+}
+
+/** An e-mail provider as the flow reads it. */
+type EmailProvider = Readonly<EmailConfig>
+
+/** Narrows a resolved provider to an e-mail provider (the config check guarantees `sendVerificationRequest`). */
+export function asEmailProvider(provider: ResolvedProvider): EmailProvider {
+  return provider as unknown as EmailProvider
+}
+
+/** The address through the provider's `normalizeIdentifier` (or the default); any failure is EmailSignInError. */
+function normalize(provider: EmailProvider, raw: unknown): string {
+  if (typeof raw !== "string" || raw === "") throw new EmailSignInError("No e-mail address was given: send it in the `email` field.")
+  if (!provider.normalizeIdentifier) return normalizeEmailAddress(raw)
+  let out: unknown
+  try {
+    out = provider.normalizeIdentifier(raw)
+  } catch (cause) {
+    throw new EmailSignInError("The provider's `normalizeIdentifier` refused the e-mail address.", { cause })
+  }
+  // Whatever a custom normaliser returns, a line break or control character must never reach a mail header.
+  if (typeof out !== "string" || out === "" || /[\p{Cc}\p{Zl}\p{Zp}]/u.test(out)) {
+    throw new EmailSignInError("The provider's `normalizeIdentifier` returned an empty value or one with control characters.")
+  }
+  return out
+}
+
+/**
+ * The secrets a token hash may be made with, newest first: the provider's `secret`, else each configured secret, and
+ * last the comma-joined list, which is how Auth.js hashes when `secret` is an array (so its pending links still work).
+ */
+export function tokenSecrets(provider: EmailProvider, config: ResolvedConfig): string[] {
+  if (typeof provider.secret === "string" && provider.secret !== "") return [provider.secret]
+  const list = [...config.secrets]
+  if (list.length > 1) list.push(config.csrfSecret)
+  return list
+}
+
+/** What is stored for a token: SHA-256 of token + secret, hex (the same as Auth.js, so rows stay interchangeable). */
+export function hashToken(token: string, secret: string): string {
+  return createHash("sha256").update(`${token}${secret}`).digest("hex")
+}
+
+/** The user the signIn callback and the flow see: the adapter's user for the address, or a placeholder. */
+async function userFor(adapter: GuardedAdapter, email: string): Promise<AdapterUser> {
+  return (await adapter.getUserByEmail(email)) ?? { id: randomUUID(), email, emailVerified: null }
+}
+
+function identityOf(user: AdapterUser, email: string, provider: EmailProvider): VerifiedIdentity {
+  const account: Account = { providerAccountId: email, userId: user.id, type: "email", provider: provider.id }
+  return { user, account }
+}
+
+/** Where the verify-request page is (after a link was sent). */
+function verifyRequestUrl(req: AuthRequest, config: ResolvedConfig, provider: EmailProvider): string {
+  return `${req.origin}${config.basePath}/verify-request?${new URLSearchParams({ provider: provider.id, type: provider.type })}`
+}
+
+/** A web Request for `sendVerificationRequest`, made only if it reads `request`. */
+function lazyRequest(req: AuthRequest): () => Request {
+  let made: Request | undefined
+  return () => {
+    made ??= new Request(req.url, {
+      method: req.method,
+      headers: req.headers,
+      ...(req.method === "POST" ? { body: req.form ? req.form.toString() : JSON.stringify(req.body) } : {}),
+    })
+    return made
+  }
+}
+
+/** The first step, split from `startEmail` so the caller can run the signIn callback between it and the send. */
+export interface EmailStart {
+  readonly identity: VerifiedIdentity
+  /** Mints, stores and sends the link; resolves to the verify-request redirect. */
+  send(): Promise<string>
+}
+
+/**
+ * POST /signin/<id>: the normalised address and its user (for the signIn callback), then, on `send()`, the token:
+ * stored as a hash with its expiry, mailed as a link. A failed send deletes the row and is EmailSignInError.
+ */
+export async function startEmail(req: AuthRequest, config: ResolvedConfig, provider: EmailProvider): Promise<EmailStart> {
+  const adapter = config.adapter as GuardedAdapter
+  const email = normalize(provider, bodyString(req, "email") ?? undefined)
+  const identity = identityOf(await userFor(adapter, email), email, provider)
+  const send = async (): Promise<string> => {
+    const generated = provider.generateVerificationToken ? await provider.generateVerificationToken() : randomBytesPooled(32).toString("hex")
+    if (typeof generated !== "string" || generated === "") throw new EmailSignInError("`generateVerificationToken` must return a non-empty string.")
+    const token = generated
+    const secret = tokenSecrets(provider, config)[0] as string
+    const hashed = hashToken(token, secret)
+    const expires = new Date(Date.now() + (provider.maxAge ?? DEFAULT_EMAIL_MAX_AGE) * 1000)
+    const callbackUrl = await resolveCallbackUrl(req, config)
+    const url = `${req.origin}${config.basePath}/callback/${encodeURIComponent(provider.id)}?${new URLSearchParams({ callbackUrl, token, email })}`
+    // Stored before the mail goes out: a link is never sent for a token that was not saved.
+    await adapter.createVerificationToken({ identifier: email, token: hashed, expires })
+    const request = lazyRequest(req)
+    const params: EmailProviderSendVerificationRequestParams = {
+      identifier: email, url, expires, provider: provider as EmailConfig, token, theme: config.theme,
+      get request() {
+        return request()
+      },
+    }
+    try {
+      await provider.sendVerificationRequest(params)
+    } catch (cause) {
+      try {
+        await adapter.useVerificationToken({ identifier: email, token: hashed })
+      } catch (error) {
+        config.logger.error(error as Error)
+      }
+      throw new EmailSignInError(`Provider "${provider.id}" could not send the sign-in e-mail.`, { cause })
+    }
+    config.logger.debug("email: link sent", { provider: provider.id })
+    return verifyRequestUrl(req, config, provider)
+  }
+  return { identity, send }
+}
+
+/** Uses the row of one hash; an adapter failure counts as no row (docs/security.md DB-04) after it is logged. */
+async function useToken(adapter: GuardedAdapter, identifier: string, token: string, config: ResolvedConfig): Promise<VerificationToken | null> {
+  try {
+    return await adapter.useVerificationToken({ identifier, token })
+  } catch (error) {
+    config.logger.error(error instanceof AdapterError ? error : new AdapterError("useVerificationToken failed.", { cause: error }))
+    throw new Verification("The sign-in link could not be checked; ask for a new one.", { cause: error })
+  }
+}
+
+/**
+ * GET /callback/<id>?token&email: uses the token once (under each secret, newest first, so links sent before a
+ * rotation still work). Unknown, used, expired or for another address: Verification. Returns the identity to link.
+ */
+export async function finishEmail(req: AuthRequest, config: ResolvedConfig, provider: EmailProvider): Promise<VerifiedIdentity> {
+  const adapter = config.adapter as GuardedAdapter
+  const token = req.query.get("token")
+  const rawEmail = req.query.get("email")
+  if (!token || !rawEmail) throw new Verification("The sign-in link has no token or no e-mail address.")
+  let email: string
+  try {
+    email = normalize(provider, rawEmail)
+  } catch (cause) {
+    throw new Verification("The e-mail address of the sign-in link is not valid.", { cause })
+  }
+  let row: VerificationToken | null = null
+  for (const secret of tokenSecrets(provider, config)) {
+    row = await useToken(adapter, email, hashToken(token, secret), config)
+    if (row) break
+  }
+  if (!row) throw new Verification("The sign-in link is unknown or was used already.")
+  const expires = row.expires instanceof Date ? row.expires : new Date(row.expires as unknown as string)
+  // The row is gone already (useVerificationToken deletes it), so an expired link leaves nothing behind.
+  if (Number.isNaN(expires.valueOf()) || expires.valueOf() < Date.now()) throw new Verification("The sign-in link has expired.")
+  if (row.identifier !== email) throw new Verification("The sign-in link belongs to another e-mail address.")
+  config.logger.debug("email: link used", { provider: provider.id })
+  return identityOf(await userFor(adapter, email), email, provider)
+}
