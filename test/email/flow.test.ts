@@ -144,6 +144,14 @@ describe("e-mail sign-in", () => {
     expect((await click(setup.config, link)).headers.get("location")).toBe(ORIGIN)
   })
 
+  it("a HEAD request (link checker) does not spend the link", async () => {
+    const setup = emailSetup()
+    const link = await linkFor(setup, "alice@example.com")
+    const head = await Auth(new Request(link, { method: "HEAD" }), setup.config)
+    expect(head.status).toBe(405)
+    expect((await click(setup.config, link)).headers.get("location")).toBe(ORIGIN)
+  })
+
   it("a link without token or e-mail is Verification", async () => {
     const setup = emailSetup()
     for (const path of ["/auth/callback/email", "/auth/callback/email?email=a%40x.test", `/auth/callback/email?token=${"a".repeat(64)}`]) {
