@@ -38,10 +38,12 @@ const DOMAIN_LABEL = /^[\p{L}\p{N}\p{M}](?:[\p{L}\p{N}\p{M}-]{0,61}[\p{L}\p{N}\p
  */
 export function normalizeEmailAddress(identifier: string): string {
   if (typeof identifier !== "string") throw new EmailSignInError("The e-mail address is missing.")
-  const folded = identifier.normalize("NFKC")
-  // Before trimming: trim() would silently drop a byte-order mark, and nothing invisible is repaired.
-  if (INVISIBLE.test(folded)) throw new EmailSignInError("The e-mail address contains invisible or control characters.")
-  const address = folded.trim().toLowerCase()
+  // Bounded before any regular expression runs (the end-trim below is quadratic on long runs of spaces).
+  if (identifier.length > 4 * MAX_ADDRESS_LENGTH) throw new EmailSignInError("The e-mail address is too long.")
+  // Only ASCII whitespace is trimmed (a pasted tab or line break at the ends); String#trim would also drop a
+  // byte-order mark, and nothing invisible is repaired. NFKC has turned other spaces into ASCII ones already.
+  const address = identifier.normalize("NFKC").replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, "").toLowerCase()
+  if (INVISIBLE.test(address)) throw new EmailSignInError("The e-mail address contains invisible or control characters.")
   if (address === "" || address.length > MAX_ADDRESS_LENGTH) throw new EmailSignInError("The e-mail address is empty or too long.")
   if (ADDRESS_SYNTAX.test(address)) throw new EmailSignInError("The e-mail address must be one plain address, without names, lists, quotes or comments.")
   const at = address.indexOf("@")

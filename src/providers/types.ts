@@ -196,8 +196,9 @@ export interface EmailConfig extends CommonProviderOptions {
 /** What an e-mail provider function accepts. */
 export type EmailUserConfig = Omit<Partial<EmailConfig>, "options" | "type">
 
-// E-mail and WebAuthn sign-in have not landed: any object of their type is accepted. The index signatures are
-// `any` (not `unknown`) so interfaces such as @auth/core's EmailConfig and WebAuthnConfig fit too.
+// Any object of these types is accepted as a provider (an e-mail provider's `sendVerificationRequest` is checked when
+// the config is resolved). The index signatures are `any` (not `unknown`) so interfaces such as @auth/core's
+// EmailConfig and WebAuthnConfig fit too.
 export interface EmailConfigBase extends CommonProviderOptions {
   type: "email"
   [key: string]: any
