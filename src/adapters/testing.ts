@@ -292,6 +292,14 @@ const checks: Check[] = [
     expect(await a.useVerificationToken({ identifier: input.identifier, token: crypto.randomUUID() })).toBeNull()
     expect((await a.useVerificationToken(input))?.token).toBe(input.token)
   } },
+  { id: "verificationToken:expired", group: "verification tokens", title: "an expired token is still returned (with its expires) and deleted, so e-mail sign-in can tell expiry and leaves no row", needs: ["createVerificationToken", "useVerificationToken"], run: async (a) => {
+    const input = { identifier: `v-${unique()}@example.com`, token: crypto.randomUUID(), expires: new Date(Date.now() - 60_000) }
+    await a.createVerificationToken(input)
+    const used = await a.useVerificationToken({ identifier: input.identifier, token: input.token })
+    expect(used?.token).toBe(input.token)
+    expectSameDate(used?.expires, input.expires)
+    expect(await a.useVerificationToken({ identifier: input.identifier, token: input.token })).toBeNull()
+  } },
   { id: "verificationToken:concurrent-2", group: "verification tokens", title: "two concurrent uses of one token: exactly one wins", needs: ["createVerificationToken", "useVerificationToken"], run: async (a) => {
     await expectSingleWinner(a, 2)
   } },
