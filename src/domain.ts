@@ -78,6 +78,11 @@ export interface AuthRequest {
   readonly form: URLSearchParams | undefined
   /** Whether the client asked for `{url}` JSON instead of a redirect. */
   readonly returnRedirect: boolean
+  /**
+   * The client's IP address: the socket's, or with `trustHost` the first X-Forwarded-For value (request/parse.ts
+   * `clientAddressOf`); undefined when unknown. Read by the sign-in rate limit only.
+   */
+  readonly clientAddress?: string | undefined
 }
 
 /** What every sign-in flow hands on: who signed in, with which account (design rule 2). */

@@ -3,6 +3,7 @@ import type { raw, skipCSRFCheck } from "./symbols.js"
 import type { ActionName } from "./actions/table.js"
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters/index.js"
 import type { Provider } from "./providers/types.js"
+import type { RateLimitOptions } from "./rate-limit/index.js"
 import type { SharedStore } from "./stores/index.js"
 import type { Account, Awaitable, CredentialInput, Profile, Theme, TokenSet, User } from "./records.js"
 
@@ -171,6 +172,11 @@ export interface AuthConfig {
   pages?: Partial<PagesOptions>
   /** Set to the `raw` marker (`{ ...config, raw }`) to get the internal response object. */
   raw?: typeof raw
+  /**
+   * Limits e-mail sign-in requests and credentials attempts per identifier and per client address (docs/rate-limit.md).
+   * On by default: 5 per identifier and 30 per address in 15 minutes. `false` turns it off. Gatehouse only.
+   */
+  rateLimit?: RateLimitOptions | false
   redirectProxyUrl?: string
   /**
    * Origins of this app's other deployments that the redirect proxy may forward an authorization response to:

@@ -155,12 +155,21 @@ function mountMismatch(resolved: ResolvedConfig, mount: string, input: RequestIn
   return toResponse(configurationErrorResponse(input, resolved), false, input.method === "HEAD")
 }
 
+/** The peer address on @hono/node-server, whose `c.env.incoming` is the node request; unknown elsewhere. */
+function socketAddressOf(bindings: unknown): string | undefined {
+  if (!bindings || typeof bindings !== "object") return undefined
+  const incoming = (bindings as { incoming?: { socket?: { remoteAddress?: unknown } } }).incoming
+  const address = incoming?.socket?.remoteAddress
+  return typeof address === "string" ? address : undefined
+}
+
 /** The pipeline input of a Hono request; a body an earlier middleware already read comes from Hono's cached copy. */
 function honoInput(c: Context): RequestInput {
   const request = c.req.raw
   const input = webInput(request)
   return {
     ...input,
+    clientAddress: socketAddressOf(c.env),
     readBody: async (limit) => {
       if (!request.bodyUsed) return readLimited(request, limit)
       const bytes = Buffer.from(await c.req.arrayBuffer())

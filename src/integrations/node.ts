@@ -201,6 +201,7 @@ export function nodeInput(req: IncomingMessage, options: NodeInputOptions = {}):
     header: nodeHeaderReader(req),
     headers: () => (headers ??= nodeHeaders(req)),
     readBody: options.readBody ?? ((limit) => readNodeBody(req, options.res, limit)),
+    clientAddress: req.socket?.remoteAddress,
   }
 }
 

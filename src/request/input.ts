@@ -27,6 +27,8 @@ export interface RequestInput {
   headers(): Headers
   /** The body up to `limit` bytes; undefined as soon as it is larger (then the rest is not read). */
   readBody(limit: number): Promise<Buffer | undefined>
+  /** The peer's IP address as the socket reports it (node:http, Express, Hono on Node.js); unknown for a plain web Request. */
+  readonly clientAddress?: string | undefined
   /** Why the front door refused the request (answered with 405 or 400), when it did. */
   readonly refusal?: AuthError | undefined
 }

@@ -4,6 +4,7 @@ import type { AuthRequest, ResolvedConfig } from "../domain.js"
 import { isAuthAction } from "../config/env.js"
 import { actionsWithProvider } from "../actions/table.js"
 import type { AuthAction } from "../types.js"
+import { isIP } from "node:net"
 import { parseCookieHeader } from "./cookies.js"
 import { resolveOrigin } from "./host.js"
 import type { HeaderReader, RequestInput } from "./input.js"
@@ -86,7 +87,7 @@ export async function parseRequest(input: RequestInput, config: ResolvedConfig):
   const head = input.method === "HEAD"
   const method = head ? "GET" : input.method
   const { body, form } = method === "POST" ? await parseBody(input) : { body: emptyBody, form: undefined }
-  return new ParsedRequest(input, url, origin, secure, action, providerId, method, head, parseCookieHeader(cookieHeader), body, form)
+  return new ParsedRequest(input, url, origin, secure, action, providerId, method, head, parseCookieHeader(cookieHeader), body, form, config.trustHost)
 }
 
 /** An AuthRequest: a class, so the lazily built `headers` lives on the prototype (object literals with accessors are slow to make). */
@@ -107,6 +108,7 @@ class ParsedRequest implements AuthRequest {
     readonly cookies: Record<string, string>,
     readonly body: Readonly<Record<string, unknown>>,
     readonly form: URLSearchParams | undefined,
+    private readonly trustHost: boolean,
   ) {
     this.header = input.header
     this.query = url.searchParams
@@ -116,6 +118,49 @@ class ParsedRequest implements AuthRequest {
   get headers(): Headers {
     return this.input.headers()
   }
+
+  /** Read only by the sign-in rate limit, so other requests never pay for it. */
+  get clientAddress(): string | undefined {
+    return clientAddressOf(this.input.clientAddress, this.header, this.trustHost)
+  }
+}
+
+function isPrivateAddress(address: string): boolean {
+  const kind = isIP(address)
+  if (kind === 4) {
+    const [a = 0, b = 0] = address.split(".").map(Number)
+    return a === 10 || a === 127 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254)
+  }
+  if (kind === 6) {
+    const lower = address.toLowerCase()
+    if (lower.startsWith("::ffff:") && isIP(lower.slice(7)) === 4) return isPrivateAddress(lower.slice(7))
+    return lower === "::1" || /^f[cd]/.test(lower) || /^fe[89ab]/.test(lower)
+  }
+  return false
+}
+
+function firstForwarded(value: string | null): string | undefined {
+  if (value === null) return undefined
+  const comma = value.indexOf(",")
+  const first = (comma === -1 ? value : value.slice(0, comma)).trim()
+  return isIP(first) ? first : undefined
+}
+
+/**
+ * The client's address (for the sign-in rate limit, rate-limit/guard.ts). With `trustHost` (a proxy in front describes the request, as
+ * for X-Forwarded-Host in request/host.ts) the first X-Forwarded-For value, else the socket's address. When the
+ * socket is a private or loopback address and X-Forwarded-For is present but not trusted, the peer is a proxy
+ * Gatehouse was not told to trust: its address would put every user in one bucket, so the address is unknown.
+ */
+export function clientAddressOf(socketAddress: string | undefined, header: HeaderReader, trustHost: boolean): string | undefined {
+  const forwarded = header.get("x-forwarded-for")
+  if (trustHost && forwarded !== null) {
+    const first = firstForwarded(forwarded)
+    if (first !== undefined) return first
+  }
+  if (socketAddress === undefined || isIP(socketAddress) === 0) return undefined
+  if (forwarded !== null && isPrivateAddress(socketAddress)) return undefined
+  return socketAddress
 }
 
 /** A string field of the body, or undefined (non-strings are ignored). */

@@ -1,5 +1,5 @@
 // AnyAuthError -> internal response: 4xx JSON for requests we refuse, else the sign-in/error page redirect Auth.js clients expect.
-import { AuthError, CredentialsSignin, InvalidRequest, UnknownAction, UntrustedHost } from "../errors.js"
+import { AuthError, CredentialsSignin, InvalidRequest, RateLimited, UnknownAction, UntrustedHost } from "../errors.js"
 import { publicErrorCode } from "../lib/error-code.js"
 import { actionRule } from "../actions/table.js"
 import type { AuthRequest, ResolvedConfig } from "../domain.js"
@@ -18,6 +18,23 @@ function requestError(error: AuthError, status: number, allow?: readonly string[
   return { status, headers, body: { error: error.type, message: error.message } }
 }
 
+/** Whether a client reads JSON rather than following redirects: Accept, X-Auth-Return-Redirect or a JSON body. */
+function wantsJson(req: AuthRequest): boolean {
+  if (req.returnRedirect) return true
+  if ((req.header.get("accept") ?? "").toLowerCase().includes("application/json")) return true
+  return (req.header.get("content-type") ?? "").split(";", 1)[0]!.trim().toLowerCase() === "application/json"
+}
+
+/**
+ * Over the sign-in rate limit: JSON clients get 429 with Retry-After (and the sign-in page URL with the error, which
+ * the `{url}` clients of Auth.js read); forms go back to the sign-in page with `?error=RateLimited`.
+ */
+function rateLimitedResponse(error: RateLimited, req: AuthRequest | undefined, signInUrl: string): ResponseInternal {
+  const retryAfter = { "Retry-After": String(error.retryAfter) }
+  if (req && wantsJson(req)) return { status: 429, headers: { ...JSON_HEADERS, ...retryAfter }, body: { error: "RateLimited", url: signInUrl } }
+  return { redirect: signInUrl, headers: retryAfter }
+}
+
 /** The response for a request that failed; `req` is undefined when the request could not be parsed. */
 export function errorResponse(error: unknown, req: AuthRequest | undefined, input: RequestInput, config: ResolvedConfig): ResponseInternal {
   if (error instanceof UnknownAction) return requestError(error, error.allow ? 405 : 400, error.allow)
@@ -28,6 +45,7 @@ export function errorResponse(error: unknown, req: AuthRequest | undefined, inpu
   if (error instanceof CredentialsSignin) params.set("code", error.code)
   const page = (kind === "signIn" ? config.pages.signIn : config.pages.error) ?? `${config.basePath}/${kind === "signIn" ? "signin" : "error"}`
   const origin = req?.origin ?? input.url.origin
+  if (error instanceof RateLimited) return rateLimitedResponse(error, req, `${origin}${page}?${params}`)
   // A failed callback still expires the check cookies it carried: they are single-use.
   const cookies = req?.action === "callback" ? clearChecks(req, config) : undefined
   return { redirect: `${origin}${page}?${params}`, ...(cookies?.length ? { cookies } : {}) }

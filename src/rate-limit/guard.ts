@@ -1,0 +1,183 @@
+// Internal: the sign-in rate-limit guard the router runs after the CSRF guard (e-mail sign-in requests and credentials
+// callbacks), the resolution of the `rateLimit` option, and the client-address rule it keys on.
+import { createHmac } from "node:crypto"
+import { isIP } from "node:net"
+import { type AuthError, AdapterError, InvalidEndpoints, MissingAdapterMethods, RateLimited } from "../errors.js"
+import type { AuthRequest, ResolvedConfig, ResolvedProvider } from "../domain.js"
+import type { AuthConfig } from "../types.js"
+import { MemoryRateLimitStore, RATE_LIMIT_DEFAULTS, type RateLimitStore } from "./index.js"
+
+/** The `rateLimit` option after defaults and checks. */
+export interface ResolvedRateLimit {
+  readonly windowMs: number
+  readonly max: number
+  readonly maxPerAddress: number
+  readonly store: RateLimitStore
+  /** Keys are HMACs under this secret: no address or e-mail in the store, and apps with different secrets never share a key. */
+  readonly keySecret: string
+}
+
+/** Time a store call may take; past it the attempt is let through (fail-open) and the failure logged. */
+export const RATE_LIMIT_STORE_TIMEOUT_MS = 1_000
+/** While a store keeps failing, its failure is logged again at most this often. */
+const FAILURE_LOG_INTERVAL_MS = 5 * 60_000
+
+const resolved = new WeakMap<ResolvedConfig, { rateLimit?: ResolvedRateLimit; error?: AuthError }>()
+
+/** The `rateLimit` option of a resolved config, resolved on first use and remembered (once per config object). */
+export function rateLimitOf(config: ResolvedConfig): { rateLimit?: ResolvedRateLimit; error?: AuthError } {
+  let entry = resolved.get(config)
+  if (!entry) {
+    entry = resolveRateLimit(config.source.rateLimit, config.secrets)
+    resolved.set(config, entry)
+  }
+  return entry
+}
+
+function positive(value: unknown, name: string, integer: boolean): AuthError | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    return new InvalidEndpoints(`\`rateLimit.${name}\` must be a positive ${integer ? "integer" : "number of seconds"}, got ${String(value)}.`)
+  }
+  return undefined
+}
+
+/** Resolves `rateLimit` once per config: undefined when it is `false`; an error that names the bad field. */
+export function resolveRateLimit(option: AuthConfig["rateLimit"], secrets: readonly unknown[]): { rateLimit?: ResolvedRateLimit; error?: AuthError } {
+  if (option === false) return {}
+  if (option !== undefined && (option === null || typeof option !== "object")) {
+    return { error: new InvalidEndpoints("`rateLimit` must be an object ({ window, max, maxPerAddress, store }) or false.") }
+  }
+  const o = option ?? {}
+  const error = positive(o.window, "window", false) ?? positive(o.max, "max", true) ?? positive(o.maxPerAddress, "maxPerAddress", true)
+  if (error) return { error }
+  if (o.store !== undefined) {
+    const store = o.store as Partial<RateLimitStore> | null
+    const missing = (["hit", "undo"] as const).filter((m) => !store || typeof store[m] !== "function")
+    if (missing.length) return { error: new MissingAdapterMethods(`\`rateLimit.store\` lacks methods of a RateLimitStore (gatehouse/rate-limit): ${missing.join(", ")}.`) }
+  }
+  const secret = secrets.find((s): s is string => typeof s === "string") ?? ""
+  return {
+    rateLimit: Object.freeze({
+      windowMs: Math.ceil((o.window ?? RATE_LIMIT_DEFAULTS.window) * 1000),
+      max: o.max ?? RATE_LIMIT_DEFAULTS.max,
+      maxPerAddress: o.maxPerAddress ?? RATE_LIMIT_DEFAULTS.maxPerAddress,
+      // The default: a memory store of this config object's own (build the config once, not per request).
+      store: o.store ?? MemoryRateLimitStore(),
+      keySecret: secret,
+    }),
+  }
+}
+
+// ---- client address ----
+
+/** IPv4 as is (IPv4-mapped IPv6 too); IPv6 by its /64, since one host usually holds a whole /64. */
+export function addressBucket(address: string): string {
+  const lower = address.toLowerCase()
+  if (isIP(lower) === 4) return lower
+  if (lower.startsWith("::ffff:") && isIP(lower.slice(7)) === 4) return lower.slice(7)
+  const [head = "", tail = ""] = lower.split("%", 1)[0]!.split("::")
+  const left = head === "" ? [] : head.split(":")
+  const right = tail === "" ? [] : tail.split(":")
+  const groups = lower.includes("::") ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`
+}
+
+// ---- the guard ----
+
+/** The identifier a sign-in attempt names: NFKC, trimmed and lower-cased, so `Bob@X.test` and `bob@x.test` share a count. */
+export function normalizeIdentifier(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined
+  const normalized = value.normalize("NFKC").trim().toLowerCase()
+  return normalized === "" ? undefined : normalized
+}
+
+function identifierOf(req: AuthRequest, provider: ResolvedProvider): string | undefined {
+  if (provider.type === "email") return normalizeIdentifier(req.body.email)
+  return normalizeIdentifier(req.body.username) ?? normalizeIdentifier(req.body.email)
+}
+
+const failing = new WeakMap<RateLimitStore, { loggedAt: number }>()
+
+function withTimeout<T>(call: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${RATE_LIMIT_STORE_TIMEOUT_MS} ms`)), RATE_LIMIT_STORE_TIMEOUT_MS)
+    timer.unref?.()
+  })
+  call.catch(() => {}) // an abandoned call may still fail after the timeout
+  return Promise.race([call, timeout]).finally(() => clearTimeout(timer))
+}
+
+/** Runs store calls; a failure (or timeout) resolves undefined and is logged once per burst of failures (fail-open). */
+async function withStore<T>(limit: ResolvedRateLimit, config: ResolvedConfig, calls: () => Promise<T>): Promise<T | undefined> {
+  try {
+    const result = await calls()
+    failing.delete(limit.store)
+    return result
+  } catch (cause) {
+    const now = Date.now()
+    const state = failing.get(limit.store)
+    if (!state || now - state.loggedAt >= FAILURE_LOG_INTERVAL_MS) {
+      failing.set(limit.store, { loggedAt: now })
+      config.logger.error(new AdapterError("The rate-limit store failed; sign-in attempts are let through uncounted until it answers again (fail-open).", { cause }))
+    }
+    return undefined
+  }
+}
+
+function keyOf(kind: "id" | "ip", value: string, limit: ResolvedRateLimit): string {
+  return `${kind}:${limit.windowMs / 1000}:${createHmac("sha256", limit.keySecret).update(value).digest("base64url").slice(0, 27)}`
+}
+
+/** Whether a request is one the rate limit counts: an e-mail sign-in request or a credentials callback. */
+export function isRateLimited(req: AuthRequest, provider: ResolvedProvider): boolean {
+  if (req.method !== "POST") return false
+  return (req.action === "signin" && provider.type === "email") || (req.action === "callback" && provider.type === "credentials")
+}
+
+/** Takes back the attempt a guard counted (a credentials sign-in that succeeded); never throws. */
+export type UndoAttempt = () => Promise<void>
+
+const nothingToUndo: UndoAttempt = async () => {}
+
+/**
+ * Counts a sign-in attempt per identifier and per client address before the action runs, so concurrent attempts
+ * cannot slip past the limit. Over either limit it throws RateLimited with `retryAfter`: the action never runs (no
+ * mail, no `authorize`). Returns what takes the attempt back, for a credentials sign-in that then succeeds.
+ */
+export async function guardRateLimit(req: AuthRequest, config: ResolvedConfig, provider: ResolvedProvider): Promise<UndoAttempt> {
+  if (!isRateLimited(req, provider)) return nothingToUndo
+  const { rateLimit: limit, error: configError } = rateLimitOf(config)
+  if (configError) throw configError
+  if (!limit) return nothingToUndo
+  const identifier = identifierOf(req, provider)
+  const address = req.clientAddress
+  const keys: string[] = []
+  const maxima: number[] = []
+  if (identifier !== undefined) {
+    keys.push(keyOf("id", identifier, limit))
+    maxima.push(limit.max)
+  }
+  if (address !== undefined) {
+    keys.push(keyOf("ip", addressBucket(address), limit))
+    maxima.push(limit.maxPerAddress)
+  }
+  if (keys.length === 0) return nothingToUndo
+  const store = limit.store
+  const hits = await withStore(limit, config, () => Promise.all(keys.map((key) => withTimeout(Promise.resolve().then(() => store.hit(key, limit.windowMs))))))
+  if (!hits) return nothingToUndo
+  let retryAfter = 0
+  const now = Date.now()
+  hits.forEach((hit, i) => {
+    if (hit.count > maxima[i]!) retryAfter = Math.max(retryAfter, Math.max(1, Math.ceil((hit.resetAt - now) / 1000)))
+  })
+  if (retryAfter === 0) {
+    return async () => {
+      await withStore(limit, config, () => Promise.all(keys.map((key) => withTimeout(Promise.resolve().then(() => store.undo(key))))))
+    }
+  }
+  const error = new RateLimited(`Too many sign-in attempts for this ${identifier !== undefined ? "identifier or " : ""}address; retry in ${retryAfter} s.`)
+  error.retryAfter = retryAfter
+  throw error
+}

@@ -1,0 +1,101 @@
+// Public entry `gatehouse/rate-limit`: the store interface sign-in rate limits count through, the options, and the memory store (the default).
+
+/** What one counted attempt returns: the attempts in the current window (this one included) and when the window ends. */
+export interface RateLimitHit {
+  /** Attempts counted under the key in the current window, this one included. */
+  count: number
+  /** When the current window ends (milliseconds since the epoch); the count starts again from zero after it. */
+  resetAt: number
+}
+
+/**
+ * Where sign-in attempts are counted: one fixed window per key. `hit` must be atomic across every process that
+ * shares the store (count and expiry set together), or concurrent attempts slip past the limit. Built in:
+ * `MemoryRateLimitStore` (the default, one process) and `RedisRateLimitStore` (`gatehouse/rate-limit/redis`).
+ */
+export interface RateLimitStore {
+  /** Counts one attempt under `key`. The first attempt of a window starts it; it lasts `windowMs` milliseconds. */
+  hit(key: string, windowMs: number): Promise<RateLimitHit>
+  /** Takes back one attempt counted under `key` in its current window (a credentials sign-in that succeeded); no-op when none is open. */
+  undo(key: string): Promise<void>
+}
+
+/**
+ * The `rateLimit` option: how many e-mail sign-in requests and credentials attempts are allowed per window.
+ * Every field is optional; `rateLimit: false` turns limiting off.
+ */
+export interface RateLimitOptions {
+  /** Length of a window in seconds. Default 900 (15 minutes). */
+  window?: number
+  /** Attempts per identifier (the e-mail address or the username) per window. Default 5. */
+  max?: number
+  /** Attempts per client address (an IPv6 address counts per /64) per window. Default 30. */
+  maxPerAddress?: number
+  /** Where attempts are counted. Default: a memory store per process; use the Redis store when you run several processes. */
+  store?: RateLimitStore
+}
+
+/** The defaults of `rateLimit`: 5 attempts per identifier and 30 per client address in 15 minutes. */
+export const RATE_LIMIT_DEFAULTS: Readonly<Required<Omit<RateLimitOptions, "store">>> = Object.freeze({ window: 900, max: 5, maxPerAddress: 30 })
+
+/** Options of {@link MemoryRateLimitStore}. */
+export interface MemoryRateLimitStoreOptions {
+  /**
+   * Most keys held at once (default 100000, a few tens of MB at most). When full, expired windows are dropped
+   * first, then the oldest ones: a flood of distinct keys cannot grow memory without bound.
+   */
+  maxEntries?: number
+}
+
+/** The memory store, with the number of keys it holds (for tests and monitoring). */
+export interface MemoryRateLimitStore extends RateLimitStore {
+  readonly size: number
+}
+
+/** How often (at most) a memory store walks its keys to drop expired windows, in milliseconds. */
+const SWEEP_INTERVAL_MS = 60_000
+
+/**
+ * A store in this process's memory: correct for one process only (each process counts on its own, so N processes
+ * allow N times the limit). Memory is bounded by `maxEntries`; expired windows are swept as attempts arrive, with no
+ * timer that would keep the process alive.
+ */
+export function MemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}): MemoryRateLimitStore {
+  const maxEntries = options.maxEntries ?? 100_000
+  if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new TypeError("MemoryRateLimitStore: `maxEntries` must be a positive integer.")
+  // Insertion order is window start order (an entry is re-inserted when its window restarts), so the first key is the oldest.
+  const windows = new Map<string, RateLimitHit>()
+  let lastSweep = Date.now()
+
+  const sweep = (now: number): void => {
+    lastSweep = now
+    for (const [key, entry] of windows) if (entry.resetAt <= now) windows.delete(key)
+  }
+
+  return {
+    get size() {
+      return windows.size
+    },
+    async hit(key, windowMs) {
+      const now = Date.now()
+      if (now - lastSweep >= SWEEP_INTERVAL_MS) sweep(now)
+      const entry = windows.get(key)
+      if (entry && entry.resetAt > now) {
+        entry.count += 1
+        return { count: entry.count, resetAt: entry.resetAt }
+      }
+      if (entry) windows.delete(key)
+      else if (windows.size >= maxEntries) {
+        sweep(now)
+        if (windows.size >= maxEntries) windows.delete(windows.keys().next().value as string)
+      }
+      const fresh = { count: 1, resetAt: now + windowMs }
+      windows.set(key, fresh)
+      return { count: 1, resetAt: fresh.resetAt }
+    },
+    async undo(key) {
+      const entry = windows.get(key)
+      if (entry && entry.resetAt > Date.now() && entry.count > 0) entry.count -= 1
+    },
+  }
+}

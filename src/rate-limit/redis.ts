@@ -1,0 +1,107 @@
+// `gatehouse/rate-limit/redis`: the RateLimitStore on a Redis client the app passes (node-redis v4+ / @redis/client, or ioredis); no dependency of its own.
+import { createHash } from "node:crypto"
+import { AdapterError } from "../errors.js"
+import type { RateLimitHit, RateLimitStore } from "./index.js"
+
+/** A client method as this module calls it; typed loosely so every client version's overloads fit. */
+type Command = (...args: never[]) => Promise<unknown>
+
+/** node-redis (v4 and later, cluster clients too): `evalSha(sha, { keys, arguments })` and `eval(script, { keys, arguments })`. */
+export interface NodeRedisClientLike {
+  evalSha: Command
+  eval: Command
+}
+
+/** ioredis (`new Redis()`, `new Redis.Cluster()`): `evalsha(sha, numKeys, ...keysAndArgs)` and `eval(script, numKeys, ...)`. */
+export interface IoRedisClientLike {
+  evalsha: Command
+  eval: Command
+}
+
+/** Either client; its kind is told by its methods (`evalSha` is node-redis, `evalsha` ioredis). */
+export type RedisRateLimitClient = NodeRedisClientLike | IoRedisClientLike
+
+/** Options of {@link RedisRateLimitStore}. */
+export interface RedisRateLimitStoreOptions {
+  /** Prepended to every key (default `gatehouse:rl:`), e.g. to share one Redis between apps. */
+  prefix?: string
+}
+
+/**
+ * One round trip, atomic on the server: count the attempt, start the window's expiry on its first attempt (or
+ * repair a key that somehow has none), and answer [count, milliseconds left].
+ */
+const SCRIPT = `local count = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if count == 1 or ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {count, ttl}`
+
+/** Takes back one attempt, only while the window is open (DECR keeps the key's expiry; it never creates a key). */
+const UNDO_SCRIPT = `if redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('DECR', KEYS[1])
+end
+return 0`
+
+const sha1 = (script: string): string => createHash("sha1").update(script).digest("hex")
+const SCRIPTS = { hit: { source: SCRIPT, sha: sha1(SCRIPT) }, undo: { source: UNDO_SCRIPT, sha: sha1(UNDO_SCRIPT) } } as const
+type Script = (typeof SCRIPTS)[keyof typeof SCRIPTS]
+
+function isNoScript(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith("NOSCRIPT")
+}
+
+function toNumber(value: unknown): number {
+  const n = typeof value === "number" ? value : Number(typeof value === "bigint" ? Number(value) : String(value))
+  if (!Number.isFinite(n)) throw new AdapterError(`RedisRateLimitStore: unexpected reply ${String(value)} from the counting script.`)
+  return n
+}
+
+/**
+ * Creates a store on a connected Redis client (connect it yourself; the store never opens or closes it). Each
+ * attempt is one EVALSHA of a small Lua script (INCR, then PEXPIRE on a window's first attempt; `undo` is a DECR of a key that exists), so counting and
+ * expiry are atomic and Redis expires the keys itself; the script is sent with EVAL only when Redis lacks it.
+ */
+export function RedisRateLimitStore(client: RedisRateLimitClient, options: RedisRateLimitStoreOptions = {}): RateLimitStore {
+  const prefix = options.prefix ?? "gatehouse:rl:"
+  let send: (bySha: boolean, script: Script, key: string, args: string[]) => Promise<unknown>
+  if (client && typeof client === "object" && "evalSha" in client && typeof client.evalSha === "function" && typeof client.eval === "function") {
+    const node = client as unknown as Record<"evalSha" | "eval", (s: string, o: { keys: string[]; arguments: string[] }) => Promise<unknown>>
+    send = (bySha, script, key, args) =>
+      bySha ? node.evalSha(script.sha, { keys: [key], arguments: args }) : node.eval(script.source, { keys: [key], arguments: args })
+  } else if (client && typeof client === "object" && "evalsha" in client && typeof client.evalsha === "function" && typeof client.eval === "function") {
+    const io = client as unknown as Record<"evalsha" | "eval", (s: string, n: number, ...a: string[]) => Promise<unknown>>
+    send = (bySha, script, key, args) => (bySha ? io.evalsha(script.sha, 1, key, ...args) : io.eval(script.source, 1, key, ...args))
+  } else {
+    throw new AdapterError("RedisRateLimitStore: pass a connected Redis client: node-redis `createClient()` (it has `evalSha`) or ioredis `new Redis()` (it has `evalsha`).")
+  }
+  // EVALSHA first; the script's source goes over the wire only when Redis lacks it (after a restart or SCRIPT FLUSH).
+  const run = async (script: Script, key: string, args: string[]): Promise<unknown> => {
+    try {
+      return await send(true, script, key, args)
+    } catch (error) {
+      if (!isNoScript(error)) throw error
+      return send(false, script, key, args)
+    }
+  }
+
+  return {
+    async hit(key, windowMs): Promise<RateLimitHit> {
+      if (!(windowMs > 0) || !Number.isFinite(windowMs)) throw new AdapterError(`windowMs must be a positive number of milliseconds, got ${String(windowMs)}.`)
+      const fullKey = prefix + key
+      const ms = String(Math.ceil(windowMs))
+      const reply = await run(SCRIPTS.hit, fullKey, [ms])
+      if (!Array.isArray(reply) || reply.length !== 2) throw new AdapterError("RedisRateLimitStore: unexpected reply from the counting script.")
+      const count = toNumber(reply[0])
+      const ttl = toNumber(reply[1])
+      return { count, resetAt: Date.now() + Math.max(0, ttl) }
+    },
+    async undo(key) {
+      await run(SCRIPTS.undo, prefix + key, [])
+    },
+  }
+}
+
+export default RedisRateLimitStore

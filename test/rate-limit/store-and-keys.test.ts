@@ -1,0 +1,128 @@
+// Unit tests of the sign-in rate limit's parts: the memory store (windows, reset, undo, bounded memory), the client
+// address rule (socket, X-Forwarded-For only under trustHost, IPv6 per /64), identifier normalisation and the option checks.
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { MemoryRateLimitStore, RATE_LIMIT_DEFAULTS, type RateLimitStore } from "../../src/rate-limit/index.js"
+import { addressBucket, normalizeIdentifier, resolveRateLimit } from "../../src/rate-limit/guard.js"
+import { clientAddressOf } from "../../src/request/parse.js"
+
+const headers = (h: Record<string, string> = {}) => new Headers(h)
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe("MemoryRateLimitStore", () => {
+  it("counts hits per key within a window and starts again from 1 after the window ends", async () => {
+    vi.useFakeTimers({ now: 1_000_000 })
+    const store = MemoryRateLimitStore()
+    expect(await store.hit("a", 10_000)).toEqual({ count: 1, resetAt: 1_010_000 })
+    vi.advanceTimersByTime(4_000)
+    expect(await store.hit("a", 10_000)).toEqual({ count: 2, resetAt: 1_010_000 })
+    expect(await store.hit("b", 10_000)).toEqual({ count: 1, resetAt: 1_014_000 })
+    vi.advanceTimersByTime(6_000) // exactly at resetAt: the window is over
+    expect(await store.hit("a", 10_000)).toEqual({ count: 1, resetAt: 1_020_000 })
+    expect(await store.hit("b", 10_000)).toEqual({ count: 2, resetAt: 1_014_000 })
+  })
+
+  it("undo takes back one attempt of the open window, never below zero, and does nothing for an unknown key", async () => {
+    const store = MemoryRateLimitStore()
+    await store.hit("a", 60_000)
+    await store.hit("a", 60_000)
+    await store.undo("a")
+    expect((await store.hit("a", 60_000)).count).toBe(2)
+    await store.undo("a")
+    await store.undo("a")
+    await store.undo("a")
+    expect((await store.hit("a", 60_000)).count).toBe(1)
+    await store.undo("never-seen")
+    expect(store.size).toBe(1)
+  })
+
+  it("holds at most maxEntries keys: expired windows are dropped first, then the oldest", async () => {
+    vi.useFakeTimers({ now: 5_000_000 })
+    const store = MemoryRateLimitStore({ maxEntries: 3 })
+    await store.hit("short", 1_000)
+    await store.hit("b", 60_000)
+    await store.hit("c", 60_000)
+    vi.advanceTimersByTime(2_000)
+    await store.hit("d", 60_000) // full: the expired "short" goes
+    expect(store.size).toBe(3)
+    expect((await store.hit("b", 60_000)).count).toBe(2)
+    await store.hit("e", 60_000) // full, nothing expired: the oldest window ("b") goes
+    expect(store.size).toBe(3)
+    expect((await store.hit("b", 60_000)).count).toBe(1)
+  })
+
+  it("sweeps expired windows as attempts arrive, so memory does not grow with keys that are never seen again", async () => {
+    vi.useFakeTimers({ now: 9_000_000 })
+    const store = MemoryRateLimitStore()
+    for (let i = 0; i < 1000; i++) await store.hit(`k${i}`, 1_000)
+    expect(store.size).toBe(1000)
+    vi.advanceTimersByTime(61_000)
+    await store.hit("fresh", 1_000)
+    expect(store.size).toBe(1)
+  })
+
+  it("refuses a maxEntries that is not a positive integer", () => {
+    expect(() => MemoryRateLimitStore({ maxEntries: 0 })).toThrow(/maxEntries/)
+  })
+})
+
+describe("client address", () => {
+  it("is the socket's address without trustHost, whatever X-Forwarded-For says", () => {
+    expect(clientAddressOf("203.0.113.7", headers({ "x-forwarded-for": "198.51.100.1" }), false)).toBe("203.0.113.7")
+    expect(clientAddressOf("203.0.113.7", headers(), false)).toBe("203.0.113.7")
+  })
+
+  it("is the first X-Forwarded-For value under trustHost; a value that is not an IP falls back to the socket", () => {
+    expect(clientAddressOf("10.0.0.2", headers({ "x-forwarded-for": " 198.51.100.1 , 10.0.0.9" }), true)).toBe("198.51.100.1")
+    expect(clientAddressOf("10.0.0.2", headers({ "x-forwarded-for": "2001:db8::1" }), true)).toBe("2001:db8::1")
+    expect(clientAddressOf("203.0.113.7", headers({ "x-forwarded-for": "not-an-ip" }), true)).toBe("203.0.113.7")
+    expect(clientAddressOf("203.0.113.7", headers(), true)).toBe("203.0.113.7")
+  })
+
+  it("is unknown for a private or loopback peer that forwards X-Forwarded-For untrusted (an untrusted proxy: one bucket for all)", () => {
+    for (const peer of ["127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "::1", "fd00::1", "::ffff:10.0.0.1"]) {
+      expect(clientAddressOf(peer, headers({ "x-forwarded-for": "198.51.100.1" }), false), peer).toBeUndefined()
+    }
+    // A public peer adding the header itself keeps its own address.
+    expect(clientAddressOf("203.0.113.7", headers({ "x-forwarded-for": "198.51.100.1" }), false)).toBe("203.0.113.7")
+  })
+
+  it("is unknown without a socket (a plain web Request)", () => {
+    expect(clientAddressOf(undefined, headers(), false)).toBeUndefined()
+    expect(clientAddressOf(undefined, headers({ "x-forwarded-for": "198.51.100.1" }), true)).toBe("198.51.100.1")
+  })
+
+  it("buckets IPv6 per /64 and IPv4-mapped addresses as IPv4", () => {
+    expect(addressBucket("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64")
+    expect(addressBucket("2001:0db8:0001:0002:ffff:ffff:ffff:ffff")).toBe("2001:db8:1:2::/64")
+    expect(addressBucket("2001:db8::1")).toBe("2001:db8:0:0::/64")
+    expect(addressBucket("::1")).toBe("0:0:0:0::/64")
+    expect(addressBucket("::ffff:192.0.2.1")).toBe("192.0.2.1")
+    expect(addressBucket("192.0.2.1")).toBe("192.0.2.1")
+  })
+})
+
+describe("identifier and options", () => {
+  it("normalises identifiers so case, spaces and full-width forms share one count", () => {
+    expect(normalizeIdentifier("  Bob@Example.TEST ")).toBe("bob@example.test")
+    expect(normalizeIdentifier("bob＠example.test")).toBe("bob@example.test")
+    expect(normalizeIdentifier("   ")).toBeUndefined()
+    expect(normalizeIdentifier(["bob"])).toBeUndefined()
+  })
+
+  it("defaults to 5 per identifier and 30 per address in 15 minutes; false turns it off", () => {
+    const { rateLimit } = resolveRateLimit(undefined, ["s".repeat(32)])
+    expect(RATE_LIMIT_DEFAULTS).toEqual({ window: 900, max: 5, maxPerAddress: 30 })
+    expect(rateLimit).toMatchObject({ windowMs: 900_000, max: 5, maxPerAddress: 30 })
+    expect(resolveRateLimit(false, [])).toEqual({})
+  })
+
+  it("names the bad field of a broken option", () => {
+    expect(resolveRateLimit({ max: 0 }, []).error?.message).toMatch(/rateLimit\.max/)
+    expect(resolveRateLimit({ maxPerAddress: 2.5 }, []).error?.message).toMatch(/rateLimit\.maxPerAddress/)
+    expect(resolveRateLimit({ window: -1 }, []).error?.message).toMatch(/rateLimit\.window/)
+    expect(resolveRateLimit({ store: { hit: async () => ({ count: 1, resetAt: 0 }) } as unknown as RateLimitStore }, []).error?.message).toMatch(/undo/)
+  })
+})
