@@ -168,16 +168,19 @@ export async function guardRateLimit(req: AuthRequest, config: ResolvedConfig, p
   const hits = await withStore(limit, config, () => Promise.all(keys.map((key) => withTimeout(Promise.resolve().then(() => store.hit(key, limit.windowMs))))))
   if (!hits) return nothingToUndo
   let retryAfter = 0
+  const over: string[] = []
   const now = Date.now()
   hits.forEach((hit, i) => {
-    if (hit.count > maxima[i]!) retryAfter = Math.max(retryAfter, Math.max(1, Math.ceil((hit.resetAt - now) / 1000)))
+    if (hit.count <= maxima[i]!) return
+    over.push(`${keys[i]!.startsWith("id:") ? "identifier" : "client address"} (${maxima[i]} per ${limit.windowMs / 1000} s)`)
+    retryAfter = Math.max(retryAfter, Math.max(1, Math.ceil((hit.resetAt - now) / 1000)))
   })
   if (retryAfter === 0) {
     return async () => {
       await withStore(limit, config, () => Promise.all(keys.map((key) => withTimeout(Promise.resolve().then(() => store.undo(key))))))
     }
   }
-  const error = new RateLimited(`Too many sign-in attempts for this ${identifier !== undefined ? "identifier or " : ""}address; retry in ${retryAfter} s.`)
+  const error = new RateLimited(`Too many sign-in attempts for this ${over.join(" and this ")}; retry in ${retryAfter} s.`)
   error.retryAfter = retryAfter
   throw error
 }
