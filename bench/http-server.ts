@@ -14,7 +14,8 @@ import type { AuthConfig } from "../src/index.js"
 export const SECRET = "x".repeat(32)
 const USER = { id: "user-1", name: "Bench User", email: "bench@example.com" }
 
-const ghConfig: AuthConfig = { secret: SECRET, trustHost: true, basePath: "/auth", providers: [Credentials({ authorize: async () => ({ ...USER }) })] }
+// rateLimit off: @auth/core has no limiter, so both sides do the same work.
+const ghConfig: AuthConfig = { secret: SECRET, trustHost: true, basePath: "/auth", rateLimit: false, providers: [Credentials({ authorize: async () => ({ ...USER }) })] }
 const ajConfig = { secret: SECRET, trustHost: true, basePath: "/auth", providers: [AuthJsCredentials({ authorize: async () => ({ ...USER }) })] }
 
 const JSON_BODY = JSON.stringify({ user: { name: USER.name, email: USER.email }, expires: "2030-01-01T00:00:00.000Z" })

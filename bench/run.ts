@@ -68,8 +68,9 @@ const USER = { id: "user-1", name: "Bench User", email: "bench@example.com" }
 const MAX_AGE = 30 * 24 * 60 * 60
 const SESSION_COOKIE = "authjs.session-token" // http origin: no __Secure- prefix
 
+// rateLimit off: @auth/core has no limiter, so both sides do the same work (and CR-01 makes many failed attempts).
 const gatehouseConfig = (extra: Partial<AuthConfig> = {}): AuthConfig => ({
-  secret: SECRET, trustHost: true, basePath: "/auth", providers: [Credentials({ authorize: async () => ({ ...USER }) })], ...extra,
+  secret: SECRET, trustHost: true, basePath: "/auth", rateLimit: false, providers: [Credentials({ authorize: async () => ({ ...USER }) })], ...extra,
 })
 const ghConfig = gatehouseConfig()
 const ghConfigEveryRead = gatehouseConfig({ session: { updateAge: 0 } }) // case 1u: re-encrypt + Set-Cookie on every read

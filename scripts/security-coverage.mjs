@@ -26,7 +26,6 @@ import ts from "typescript"
  */
 export const PENDING_FEATURES = [
   { feature: "e-mail sign-in: revoking unproven credentials on first proof of an address", ids: ["EM-10"] },
-  { feature: "e-mail sign-in rate limits (issue 12)", ids: ["DS-04"] },
   { feature: "WebAuthn", ids: ["WA-*"] },
 ]
 

@@ -1,4 +1,4 @@
-// (action, method) -> guarded handler. Guards: allowed methods (405, from actions/table.ts), known provider, CSRF on state-changing POSTs.
+// (action, method) -> guarded handler. Guards: allowed methods (405, from actions/table.ts), known provider, CSRF on state-changing POSTs, sign-in rate limit.
 import { InvalidProvider, MissingCSRF, UnknownAction } from "./errors.js"
 import type { AuthRequest, ResolvedConfig, ResolvedProvider } from "./domain.js"
 import { callback } from "./actions/callback.js"
@@ -11,6 +11,7 @@ import { signOut } from "./actions/signout.js"
 import { isCrossSite, isCsrfValid } from "./security/csrf.js"
 import type { AuthAction, Awaitable, ResponseInternal } from "./types.js"
 import { actionRule } from "./actions/table.js"
+import { guardRateLimit } from "./rate-limit/guard.js"
 
 type Handler = () => Awaitable<ResponseInternal>
 
@@ -39,6 +40,22 @@ function guardCsrf(req: AuthRequest, config: ResolvedConfig): ResponseInternal |
   return undefined
 }
 
+/**
+ * CSRF first (a forged request must not spend the victim's attempts), then the sign-in rate limit
+ * (rate-limit/guard.ts), then the action: over the limit the action never runs. An action that throws keeps its attempt counted.
+ */
+function limited(req: AuthRequest, config: ResolvedConfig, provider: ResolvedProvider, action: Handler): Handler {
+  return async () => {
+    const refused = guardCsrf(req, config)
+    if (refused) return refused
+    const undo = await guardRateLimit(req, config, provider)
+    const response = await action()
+    // A credentials sign-in that succeeded does not count: only failures use up the limit. Every e-mail request counts.
+    if (provider.type === "credentials") await undo()
+    return response
+  }
+}
+
 function allowOnly(req: AuthRequest, allow: readonly string[], refuseHead: boolean): void {
   if (!allow.includes(req.method) || (req.head && refuseHead)) methodNotAllowed(req, allow)
 }
@@ -59,12 +76,13 @@ const handlers: Handlers = {
       return () => guardCsrf(req, config) ?? signIn(req, config, undefined)
     }
     const found = provider ?? findProvider(req, config)
+    if (found.type === "email") return limited(req, config, found, () => signIn(req, config, found))
     return () => guardCsrf(req, config) ?? signIn(req, config, found)
   },
   callback: (req, config, provider) => {
     const found = provider ?? findProvider(req, config)
     // Only the credentials callback checks CSRF (wire.md 2.7); other callbacks are the provider's redirect back.
-    if (found.type === "credentials") return () => guardCsrf(req, config) ?? callback(req, config, found)
+    if (found.type === "credentials") return limited(req, config, found, () => callback(req, config, found))
     return () => callback(req, config, found)
   },
   signout: (req, config) => {

@@ -258,6 +258,8 @@ function configFor(secrets: string[]): AuthConfig {
       trustHost: true,
       basePath: "/auth",
       providers: providers(),
+      // Hundreds of simultaneous sign-ins from 127.0.0.1 measure the library, not the limiter (docs/rate-limit.md).
+      rateLimit: false,
       session: { strategy: options.strategy, ...(options.updateAge !== undefined ? { updateAge: options.updateAge } : {}) },
       ...(adapter ? { adapter } : {}),
       ...(options.adapterTimeout !== undefined ? { adapterTimeout: options.adapterTimeout } : {}),

@@ -29,6 +29,8 @@ function configWith(authorize: Authorize, extra: Partial<AuthConfig> = {}): Auth
         authorize: authorize as never,
       }),
     ],
+    // These cases make many wrong attempts per user on purpose; rate limits have their own tests (test/rate-limit/).
+    rateLimit: false,
     ...extra,
   })
 }
