@@ -17,7 +17,7 @@ export interface CommonProviderOptions {
 export type CredentialsProviderId = "credentials"
 export type OAuthProviderId = "github" | "google" | "tiktok" | "twitter" | "vk"
 /** The id an e-mail provider takes unless it sets its own. */
-export type EmailProviderId = "email"
+export type EmailProviderId = "email" | "forwardemail" | "nodemailer" | "postmark" | "resend" | "sendgrid"
 /** Any provider id; the built-in ones are suggested by editors. */
 export type ProviderId = CredentialsProviderId | EmailProviderId | OAuthProviderId | "webauthn" | (string & {})
 
