@@ -25,7 +25,6 @@ import ts from "typescript"
  * Patterns: an exact id, or a prefix ending in "*" that stands for the digits (so "R*" is R1..R10, not RD-01).
  */
 export const PENDING_FEATURES = [
-  { feature: "e-mail sign-in: revoking unproven credentials on first proof of an address", ids: ["EM-10"] },
   { feature: "WebAuthn", ids: ["WA-*"] },
 ]
 

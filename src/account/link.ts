@@ -76,7 +76,7 @@ async function findOrCreate(
   writes: Partial<LinkOutcome>,
 ): Promise<LinkOutcome> {
   const { account, user } = identity
-  if (account.type === "email") return emailUser(adapter, identity, writes)
+  if (account.type === "email") return emailUser(adapter, identity, config, writes)
   const existing = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
   if (existing) {
     if (currentUser && currentUser.id !== existing.id) throw new OAuthAccountNotLinked("This account is already linked to another user.")
@@ -114,14 +114,26 @@ async function findOrCreate(
 type EmailLinkOutcome = LinkOutcome & { updatedUser?: AdapterUser }
 
 /**
- * E-mail sign-in (wire.md §8.4): the clicked link proved the mailbox, so the user with that address signs in (its
- * `emailVerified` set when it was unset), or a user is created with `emailVerified` now. No account row is linked.
+ * E-mail sign-in (wire.md §8.4): the clicked link proved the mailbox. The user with that address signs in when its
+ * address was proven before; a user whose address was never proven (made by a credentials sign-in, or by a provider
+ * that does not verify addresses) belongs to whoever made it, so the mailbox owner is refused with AccountNotLinked
+ * and nothing changes (docs/security.md EM-10), unless the provider sets `allowDangerousEmailAccountLinking` (then
+ * the address is marked proven and the user signs in, as in Auth.js). No user: one is created with `emailVerified`
+ * now. No account row is linked.
  */
-async function emailUser(adapter: GuardedAdapter, identity: VerifiedIdentity, writes: Partial<LinkOutcome>): Promise<EmailLinkOutcome> {
+async function emailUser(adapter: GuardedAdapter, identity: VerifiedIdentity, config: ResolvedConfig, writes: Partial<LinkOutcome>): Promise<EmailLinkOutcome> {
   const email = String(identity.user.email)
   const existing = await adapter.getUserByEmail(email)
   if (existing) {
     if (existing.emailVerified) return { user: existing, isNewUser: false }
+    const provider = config.providers.get(identity.account.provider) as { allowDangerousEmailAccountLinking?: unknown } | undefined
+    if (provider?.allowDangerousEmailAccountLinking !== true) {
+      throw new AccountNotLinked(
+        "An account with this address exists, but its address was never proven (it was made with a password or by a " +
+          "provider that does not verify addresses), so an e-mail link does not sign into it. Sign in the way the account " +
+          "was made, or set allowDangerousEmailAccountLinking on the e-mail provider to trust the link.",
+      )
+    }
     const updated = await adapter.updateUser({ id: existing.id, emailVerified: new Date() })
     return { user: updated ?? existing, isNewUser: false, updatedUser: updated ?? existing }
   }

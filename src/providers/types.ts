@@ -190,6 +190,11 @@ export interface EmailConfig extends CommonProviderOptions {
   server?: unknown
   generateVerificationToken?(): Awaitable<string>
   normalizeIdentifier?(identifier: string): string
+  /**
+   * Sign the mailbox owner into an existing user whose address was never proven (made by a credentials sign-in or an
+   * unverifying provider), as Auth.js does. Off by default: such a user belongs to whoever made it (EM-10).
+   */
+  allowDangerousEmailAccountLinking?: boolean
   options?: EmailUserConfig
 }
 

@@ -23,11 +23,15 @@ async function linkFor(setup: ReturnType<typeof emailSetup>, email: string, call
 }
 
 describe("e-mail sign-in", () => {
-  it("an upper-case address reaches the existing user, whose emailVerified is set once (updateUser event)", async () => {
+  it("an upper-case address reaches the existing user; with allowDangerousEmailAccountLinking an unproven address is set once (updateUser event)", async () => {
     const inner = MemoryAdapter()
     await inner.createUser!({ id: "u-alice", email: "alice@example.com", emailVerified: null, name: "Alice" })
     const events: string[] = []
-    const setup = emailSetup({ session: { strategy: "database" }, events: { updateUser: () => void events.push("updateUser"), createUser: () => void events.push("createUser") } }, inner)
+    const setup = emailSetup(
+      { session: { strategy: "database" }, events: { updateUser: () => void events.push("updateUser"), createUser: () => void events.push("createUser") } },
+      inner,
+      { allowDangerousEmailAccountLinking: true },
+    )
     const link = await linkFor(setup, "ALICE@Example.COM")
     expect(link.searchParams.get("email")).toBe("alice@example.com")
     const jar = new CookieJar()

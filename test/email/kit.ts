@@ -12,10 +12,11 @@ import { faulty, type FaultyAdapter } from "../support/db-harness.js"
 export { CookieJar, ORIGIN, SECRET }
 
 /** An Email provider that records each send instead of mailing (the SMTP tests use the real Nodemailer path). */
-export function recordingEmail(options: { id?: string; fail?: boolean; maxAge?: number } = {}) {
+export function recordingEmail(options: { id?: string; fail?: boolean; maxAge?: number; allowDangerousEmailAccountLinking?: boolean } = {}) {
   const sent: EmailProviderSendVerificationRequestParams[] = []
   const provider = Email({
     ...(options.id ? { id: options.id } : {}),
+    ...(options.allowDangerousEmailAccountLinking ? { allowDangerousEmailAccountLinking: true } : {}),
     ...(options.maxAge !== undefined ? { maxAge: options.maxAge } : {}),
     async sendVerificationRequest(params) {
       if (options.fail) throw new Error("mail relay down")

@@ -190,4 +190,33 @@ describe("e-mail magic links: security cases", () => {
     expect(ok.headers.get("location")).toBe(ORIGIN)
     expect(sessionTokenFrom(ok)).toBeTruthy()
   })
+
+  it("EM-10 a link sign-in into an account someone pre-registered with a password (address never proven) is refused: AccountNotLinked, no session, nothing changed", async () => {
+    const inner = MemoryAdapter()
+    // What a credentials sign-in leaves behind (the credentials rule of src/account/link.ts): a user whose address was
+    // typed, never proven, and a credentials account row.
+    await inner.createUser!({ id: "u-pre", email: "victim@example.com", emailVerified: null, name: "Pre-registered" })
+    await inner.linkAccount!({ userId: "u-pre", type: "credentials" as never, provider: "credentials", providerAccountId: "u-pre" })
+    const setup = emailSetup({ session: { strategy: "database" } }, inner)
+    const res = await click(setup.config, await linkFor(setup, "victim@example.com"))
+    expect(res.status).toBe(302)
+    expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=AccountNotLinked`)
+    expectNoSessionCookie(res)
+    expect(inner.sessions.size).toBe(0)
+    expect(inner.users.get("u-pre")?.emailVerified).toBeNull()
+    expect(inner.users.size).toBe(1)
+
+    // An address proven before (an earlier link, or a verifying IdP) signs in as usual.
+    await inner.updateUser!({ id: "u-pre", emailVerified: new Date() })
+    const proven = await click(setup.config, await linkFor(setup, "victim@example.com"))
+    expect(sessionTokenFrom(proven)).toBeTruthy()
+
+    // The Auth.js behaviour, opted into per provider: the link proves the address and signs in.
+    const optIn = MemoryAdapter()
+    await optIn.createUser!({ id: "u-pre", email: "victim@example.com", emailVerified: null, name: "Pre-registered" })
+    const trusting = emailSetup({ session: { strategy: "database" } }, optIn, { allowDangerousEmailAccountLinking: true })
+    const trusted = await click(trusting.config, await linkFor(trusting, "victim@example.com"))
+    expect(sessionTokenFrom(trusted)).toBeTruthy()
+    expect(optIn.users.get("u-pre")?.emailVerified).toBeInstanceOf(Date)
+  })
 })
