@@ -359,3 +359,24 @@ describe("Auth() never rejects (issue 15: no input may reject out of a handler)"
     expect(errors.length).toBeGreaterThan(0)
   })
 })
+
+describe("e-mail provider keys from the environment", () => {
+  it("AUTH_<ID>_KEY fills apiKey of an e-mail provider that has none, without setEnvDefaults; a given key wins", async () => {
+    const { resolveConfig } = await import("../src/config/resolve.js")
+    const { MemoryAdapter } = await import("../src/adapters/memory.js")
+    const { default: Resend } = await import("../src/providers/resend.js")
+    process.env.AUTH_RESEND_KEY = "re_from_env"
+    process.env.AUTH_MAIL_2_KEY = "re_custom_id"
+    try {
+      const fromEnv = resolveConfig({ ...makeConfig(), adapter: MemoryAdapter(), providers: [Resend({ from: "a@example.com" }), Resend({ id: "mail-2", from: "a@example.com" })] })
+      expect(fromEnv.error).toBeUndefined()
+      expect((fromEnv.providers.get("resend") as { apiKey?: string }).apiKey).toBe("re_from_env")
+      expect((fromEnv.providers.get("mail-2") as { apiKey?: string }).apiKey).toBe("re_custom_id")
+      const given = resolveConfig({ ...makeConfig(), adapter: MemoryAdapter(), providers: [Resend({ apiKey: "re_given", from: "a@example.com" })] })
+      expect((given.providers.get("resend") as { apiKey?: string }).apiKey).toBe("re_given")
+    } finally {
+      delete process.env.AUTH_RESEND_KEY
+      delete process.env.AUTH_MAIL_2_KEY
+    }
+  })
+})

@@ -70,7 +70,9 @@ function resolveProviders(config: AuthConfig): { list: ResolvedProvider[]; error
       }
       continue
     }
-    list.push(Object.freeze({ ...provider, name: provider.name ?? provider.id }) as ResolvedProvider)
+    // An e-mail provider's API key may come from AUTH_<ID>_KEY, as OAuth client ids come from AUTH_<ID>_ID.
+    const envKey = provider.type === "email" && provider.apiKey === undefined ? readEnv(`AUTH_${provider.id.toUpperCase().replace(/-/g, "_")}_KEY`) : undefined
+    list.push(Object.freeze({ ...provider, ...(envKey ? { apiKey: envKey } : {}), name: provider.name ?? provider.id }) as ResolvedProvider)
   }
   return { list }
 }
