@@ -394,7 +394,7 @@ describe.each(backends)("adapter faults on $name", (backend: Backend) => {
     })
   })
 
-  it.todo("DB-04 useVerificationToken throws after deleting the row (needs the e-mail provider, not implemented yet)")
+  // DB-04 (useVerificationToken throws after deleting the row) is tested with the e-mail flow: test/email/security.test.ts.
 
   // -------------------------------------------------------------------------------------------------------
   // R9

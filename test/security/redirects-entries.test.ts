@@ -5,12 +5,13 @@
 // sign-out page → confirm → landing page. It must end on the app origin, and where the flow signs in, the
 // browser must then hold a session (so the test cannot pass on an error path). Providers: a mock OpenID
 // provider (test/support/mock-op.ts, query and form_post response modes) and a local Twitter for OAuth 1.0a
-// (test/support/fake-twitter.ts). E-mail and WebAuthn callbacks do not exist yet: they are it.todo below.
+// (test/support/fake-twitter.ts); e-mail links with a recording provider. WebAuthn does not exist yet: it.todo below.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Credentials from "../../src/providers/credentials.js"
+import Email from "../../src/providers/email.js"
 import type { OAuthConfigBase } from "../../src/providers/types.js"
 import { SECRET } from "../helpers.js"
 import { Browser, type FollowResult, formatStep, parseForms } from "../support/browser.js"
@@ -440,6 +441,26 @@ describe("RD-04 the RD-01 set on every entry (https app)", () => {
     expect(expectLanded(done, "credentials").href).toBe(`${APP}/settings`)
   })
 
-  it.todo("RD-04 e-mail sign-in (POST /signin/<email>) and the magic-link callback with each RD-01 callbackUrl end on the app origin")
+  describe("RD-04 e-mail sign-in (POST /signin/email) and the magic-link callback", () => {
+    for (const attack of RD01) {
+      it(`RD-01 RD-04 e-mail sign-in: callbackUrl ${JSON.stringify(attack)} in the form, the mailed link and the click end on the app origin`, async () => {
+        const what = `e-mail ${JSON.stringify(attack)}`
+        const sent: string[] = []
+        const cfg = config({
+          adapter: MemoryAdapter(),
+          rateLimit: false,
+          providers: [Email({ sendVerificationRequest: ({ url }) => void sent.push(url) })],
+        })
+        const b = browser(cfg)
+        const requested = await navigate(b, formPost(`${APP}/auth/signin/email`, { csrfToken: await csrf(b), email: "alice@example.com", callbackUrl: attack }), what)
+        expect(expectLanded(requested, what).pathname).toBe("/auth/verify-request")
+        expect(sent, `${what}: one mail`).toHaveLength(1)
+        const link = expectOnApp(sent[0]!, `${what}: the mailed link`)
+        expect(link.pathname).toBe("/auth/callback/email")
+        expectLanded(await navigate(b, link.href, what), what)
+        await expectSignedIn(b, what)
+      })
+    }
+  })
   it.todo("RD-04 WebAuthn callback (registration and authentication) with each RD-01 callbackUrl ends on the app origin")
 })
