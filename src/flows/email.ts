@@ -63,8 +63,11 @@ export function asEmailProvider(provider: ResolvedProvider): EmailProvider {
   return provider as unknown as EmailProvider
 }
 
-/** The address through the provider's `normalizeIdentifier` (or the default); any failure is EmailSignInError. */
-function normalize(provider: EmailProvider, raw: unknown): string {
+/**
+ * The address through the provider's `normalizeIdentifier` (or the default); any failure is EmailSignInError. The
+ * rate-limit guard keys on it too, so a custom normaliser (say, one that drops `+tags`) cannot be used to dodge it.
+ */
+export function normalize(provider: EmailProvider, raw: unknown): string {
   if (typeof raw !== "string" || raw === "") throw new EmailSignInError("No e-mail address was given: send it in the `email` field.")
   if (!provider.normalizeIdentifier) return normalizeEmailAddress(raw)
   let out: unknown

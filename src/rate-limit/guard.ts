@@ -5,6 +5,7 @@ import { isIP } from "node:net"
 import { type AuthError, AdapterError, InvalidEndpoints, MissingAdapterMethods, RateLimited } from "../errors.js"
 import type { AuthRequest, ResolvedConfig, ResolvedProvider } from "../domain.js"
 import type { AuthConfig } from "../types.js"
+import { asEmailProvider, normalize as normalizeEmail } from "../flows/email.js"
 import { MemoryRateLimitStore, RATE_LIMIT_DEFAULTS, type RateLimitStore } from "./index.js"
 
 /** The `rateLimit` option after defaults and checks. */
@@ -93,7 +94,14 @@ export function normalizeIdentifier(value: unknown): string | undefined {
 }
 
 function identifierOf(req: AuthRequest, provider: ResolvedProvider): string | undefined {
-  if (provider.type === "email") return normalizeIdentifier(req.body.email)
+  if (provider.type === "email") {
+    // The address the flow will mail to (the provider's normaliser); one it refuses is counted by its plain form.
+    try {
+      return normalizeEmail(asEmailProvider(provider), req.body.email)
+    } catch {
+      return normalizeIdentifier(req.body.email)
+    }
+  }
   return normalizeIdentifier(req.body.username) ?? normalizeIdentifier(req.body.email)
 }
 

@@ -222,6 +222,30 @@ describe("e-mail sign-in requests", () => {
     expect(sendVerificationRequest).toHaveBeenCalledTimes(4)
     expect(sendVerificationRequest.mock.calls[3]![0].identifier).toBe("other@example.test")
   })
+
+  it("count the address the provider mails to: a normalizeIdentifier that drops +tags gives one count for every tag", async () => {
+    const sendVerificationRequest = vi.fn(async (_params: { identifier: string }) => {})
+    const config: AuthConfig = {
+      secret: SECRET,
+      trustHost: true,
+      basePath: "/auth",
+      adapter: MemoryAdapter(),
+      logger: spyLogger().logger,
+      rateLimit: { max: 2, maxPerAddress: 100 },
+      providers: [{
+        id: "email", type: "email", name: "Email", from: "auth@example.test", sendVerificationRequest,
+        normalizeIdentifier: (raw: string) => raw.trim().toLowerCase().replace(/\+[^@]*@/, "@"),
+      }],
+    }
+    const jar = new CookieJar()
+    const csrfToken = await fetchCsrf(config, jar)
+    const request = (email: string) => Auth(postForm("/auth/signin/email", { csrfToken, email }, { cookie: jar.header() }), config)
+    expect((await request("victim+1@example.test")).headers.get("location")).toContain("/auth/verify-request")
+    expect((await request("victim+2@example.test")).headers.get("location")).toContain("/auth/verify-request")
+    expect((await request("victim+3@example.test")).headers.get("location")).toBe(RATE_LIMITED)
+    expect(sendVerificationRequest).toHaveBeenCalledTimes(2)
+    expect(sendVerificationRequest.mock.calls.map((c) => c[0].identifier)).toEqual(["victim@example.test", "victim@example.test"])
+  })
 })
 
 describe("DS-04 e-mail flood", () => {
