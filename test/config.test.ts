@@ -372,6 +372,21 @@ describe("e-mail provider keys from the environment", () => {
       expect(fromEnv.error).toBeUndefined()
       expect((fromEnv.providers.get("resend") as { apiKey?: string }).apiKey).toBe("re_from_env")
       expect((fromEnv.providers.get("mail-2") as { apiKey?: string }).apiKey).toBe("re_custom_id")
+      // `apiKey: process.env.UNSET` (undefined) in the options: the key from the environment is the one sent.
+      const unsetOption = resolveConfig({ ...makeConfig(), adapter: MemoryAdapter(), providers: [Resend({ apiKey: undefined, from: "a@example.com" })] })
+      const provider = unsetOption.providers.get("resend") as unknown as { apiKey?: string; sendVerificationRequest: (p: unknown) => Promise<void> }
+      expect(provider.apiKey).toBe("re_from_env")
+      const seen: string[] = []
+      const { customFetch } = await import("../src/symbols.js")
+      const fake = async (_url: unknown, init?: RequestInit) => {
+        seen.push(new Headers(init?.headers).get("authorization") ?? "")
+        return new Response(JSON.stringify({ id: "1" }), { status: 200, headers: { "content-type": "application/json" } })
+      }
+      await provider.sendVerificationRequest({
+        identifier: "b@example.com", url: "https://app.example/auth/callback/resend?token=t", expires: new Date(), token: "t",
+        theme: {}, provider: { ...provider, [customFetch]: fake }, request: new Request("https://app.example/"),
+      })
+      expect(seen).toEqual(["Bearer re_from_env"])
       const given = resolveConfig({ ...makeConfig(), adapter: MemoryAdapter(), providers: [Resend({ apiKey: "re_given", from: "a@example.com" })] })
       expect((given.providers.get("resend") as { apiKey?: string }).apiKey).toBe("re_given")
     } finally {
