@@ -1,7 +1,7 @@
 // The values passed between the stages, in one module of their own (design rule 8): the resolved config, the
 // request as the handler reads it, the identity a sign-in flow verified, what linking made of it, and the session
 // strategy interface. Types only; every folder imports them from here, so no stage imports back up the data flow.
-import type { AdapterAccount, AdapterUser } from "./adapters/index.js"
+import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "./adapters/index.js"
 import type { GuardedAdapter } from "./adapters/guard.js"
 import type { ResolvedOAuthProvider } from "./config/oauth.js"
 import type { AuthError } from "./errors.js"
@@ -93,6 +93,11 @@ export interface VerifiedIdentity {
   profile?: Record<string, unknown>
   /** The credentials as submitted (credentials flow only), for the signIn callback. */
   credentials?: Record<string, string>
+  /**
+   * A WebAuthn registration's new authenticator, stored by account linking once the user is known (in the same
+   * transaction as the user and account when the adapter has one).
+   */
+  authenticator?: Omit<AdapterAuthenticator, "userId">
 }
 
 /** What account linking decided: the user to sign in, whether it was created now, and the writes it made (for rollback). */
@@ -105,6 +110,8 @@ export interface LinkOutcome {
   pendingUserId?: string
   /** A createUser call abandoned after a timeout, which may still complete. */
   lateCreate?: Promise<unknown>
+  /** The authenticator a WebAuthn registration stored (for rollback). */
+  createdAuthenticator?: AdapterAuthenticator
 }
 
 /** A session read: what `/session` answers (null when signed out) and any cookie the read sets or clears. */

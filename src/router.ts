@@ -8,6 +8,7 @@ import { providers } from "./actions/providers.js"
 import { session } from "./actions/session.js"
 import { signIn } from "./actions/signin.js"
 import { signOut } from "./actions/signout.js"
+import { webAuthnOptionsAction } from "./actions/webauthn-options.js"
 import { isCrossSite, isCsrfValid } from "./security/csrf.js"
 import type { AuthAction, Awaitable, ResponseInternal } from "./types.js"
 import { actionRule } from "./actions/table.js"
@@ -83,6 +84,8 @@ const handlers: Handlers = {
     const found = provider ?? findProvider(req, config)
     // Only the credentials callback checks CSRF (wire.md 2.7); other callbacks are the provider's redirect back.
     if (found.type === "credentials") return limited(req, config, found, () => callback(req, config, found))
+    // Stricter than Auth.js (which checks none here): a WebAuthn callback is a form POST that signs in, so it carries the CSRF token.
+    if (found.type === "webauthn") return () => guardCsrf(req, config) ?? callback(req, config, found)
     return () => callback(req, config, found)
   },
   signout: (req, config) => {
@@ -91,8 +94,9 @@ const handlers: Handlers = {
   },
   error: (req, config) => () => errorPageAction(req, config),
   "verify-request": (req, config) => () => verifyRequestPageAction(req, config),
-  "webauthn-options": () => {
-    throw new UnknownAction("WebAuthn is not enabled in this configuration.")
+  "webauthn-options": (req, config, provider) => {
+    const found = provider ?? findProvider(req, config)
+    return () => webAuthnOptionsAction(req, config, found)
   },
 }
 

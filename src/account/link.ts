@@ -104,10 +104,12 @@ async function findOrCreate(
     writes.linkedAccount = linked
     return { user: byEmail, isNewUser: false, linkedAccount: linked }
   }
-  const { id: _providerUserId, ...profileUser } = user
-  // An address the IdP says it verified (email_verified true or "true") counts as verified here too.
+  const { id: flowUserId, ...profileUser } = user
+  // An address the IdP says it verified (email_verified true or "true") counts as verified here too. A passkey proves no address.
   const emailVerified = email && idpVerifiedEmail(identity.profile) ? new Date() : null
-  return createAndLink(adapter, { ...profileUser, id: randomUUID(), email: email ?? null, emailVerified } as unknown as AdapterUser, identity, config, writes)
+  // An OAuth profile's id is the provider's; a WebAuthn sign-up's is the one its credential's user handle names.
+  const id = account.type === "webauthn" ? flowUserId : randomUUID()
+  return createAndLink(adapter, { ...profileUser, id, email: email ?? null, emailVerified } as unknown as AdapterUser, identity, config, writes)
 }
 
 /** What linking made of an e-mail sign-in: also the existing user whose address it proved, for the updateUser event. */
@@ -208,6 +210,15 @@ export async function rollback(adapter: GuardedAdapter, outcome: Partial<LinkOut
   } catch (error) {
     config.logger.error(error as Error)
   }
+  // A passkey added to a user who existed before is removed on its own (deleting a created user took it already).
+  const authenticator = outcome.createdAuthenticator
+  if (authenticator && !userDeleted && typeof adapter.raw.deleteAuthenticator === "function") {
+    try {
+      await adapter.deleteAuthenticator(authenticator.credentialID)
+    } catch (error) {
+      config.logger.error(error as Error)
+    }
+  }
   const account = outcome.linkedAccount
   if (account && (!created || userDeleted)) {
     try {
@@ -250,12 +261,23 @@ function isRetryableLinkError(error: unknown): boolean {
 /** Attempts before giving up on a unique-constraint race with another process. */
 const LINK_ATTEMPTS = 3
 
+/** Links the identity, then stores the authenticator a WebAuthn registration brought, under the user it linked to. */
+async function linkAndStore(
+  adapter: GuardedAdapter, identity: VerifiedIdentity, signedIn: AdapterUser | undefined, config: ResolvedConfig, writes: Partial<LinkOutcome>,
+): Promise<LinkOutcome> {
+  const outcome = await findOrCreate(adapter, identity, signedIn, config, writes)
+  if (!identity.authenticator) return outcome
+  const created = await adapter.createAuthenticator({ ...identity.authenticator, userId: outcome.user.id })
+  writes.createdAuthenticator = created
+  return { ...outcome, createdAuthenticator: created }
+}
+
 /** One link attempt: in the adapter's transaction when it has one, else undoing this attempt's writes on failure. */
 async function linkOnce(adapter: GuardedAdapter, identity: VerifiedIdentity, signedIn: AdapterUser | undefined, config: ResolvedConfig): Promise<LinkOutcome> {
-  if (adapter.transaction) return adapter.transaction((tx) => findOrCreate(tx, identity, signedIn, config, {}))
+  if (adapter.transaction) return adapter.transaction((tx) => linkAndStore(tx, identity, signedIn, config, {}))
   const writes: Partial<LinkOutcome> = {}
   try {
-    return await findOrCreate(adapter, identity, signedIn, config, writes)
+    return await linkAndStore(adapter, identity, signedIn, config, writes)
   } catch (error) {
     await rollback(adapter, writes, config)
     throw error

@@ -8,6 +8,9 @@ import { verifyCredentials } from "../flows/credentials.js"
 import { asEmailProvider, finishEmail } from "../flows/email.js"
 import { finishOAuth } from "../flows/oauth.js"
 import { finishOAuth1 } from "../flows/oauth1.js"
+import { finishWebAuthn } from "../flows/webauthn.js"
+import type { WebAuthnConfig } from "../providers/webauthn.js"
+import { clearChecks } from "../security/checks.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import type { Cookie, ResponseInternal } from "../types.js"
 
@@ -25,8 +28,11 @@ async function verify(req: AuthRequest, config: ResolvedConfig, provider: Resolv
     }
     case "email":
       return { identity: await finishEmail(req, config, asEmailProvider(provider)), cookies: [] }
+    case "webauthn":
+      // The challenge cookie is cleared by the response (success or error), with the other check cookies.
+      return { identity: (await finishWebAuthn(req, config, provider as Readonly<WebAuthnConfig>)).identity, cookies: clearChecks(req, config) }
     default:
-      throw new InvalidProvider(`Sign-in with "${provider.type}" providers is not available in this version.`)
+      throw new InvalidProvider(`Sign-in with "${(provider as { type: string }).type}" providers is not available in this version.`)
   }
 }
 
@@ -38,10 +44,11 @@ export async function callback(req: AuthRequest, config: ResolvedConfig, provide
   if (redirectTo !== undefined) return { redirect: redirectTo, cookies }
   const established = await signInAs(identity, req, config)
   const isOAuth = identity.profile !== undefined
-  // As in Auth.js: OAuth sign-ins report the profile and isNewUser, e-mail sign-ins isNewUser, credentials neither.
+  // As in Auth.js: OAuth sign-ins report the profile and isNewUser, e-mail and WebAuthn sign-ins isNewUser, credentials neither.
+  const reportsNewUser = identity.account.type === "email" || identity.account.type === "webauthn"
   await emitEvent(config, "signIn", {
     user: established.user, account: identity.account,
-    ...(isOAuth ? { profile: identity.profile, isNewUser: established.isNewUser } : identity.account.type === "email" ? { isNewUser: established.isNewUser } : {}),
+    ...(isOAuth ? { profile: identity.profile, isNewUser: established.isNewUser } : reportsNewUser ? { isNewUser: established.isNewUser } : {}),
   })
   const callbackUrl = await resolveCallbackUrl(req, config)
   const newUserPage = config.pages.newUser

@@ -2,7 +2,7 @@
 import { randomBytesPooled } from "../lib/random.js"
 import {
   type AuthError, InvalidEndpoints, MissingAdapter, MissingAdapterMethods, MissingAuthorize, MissingSecret,
-  ExperimentalFeatureNotEnabled, InvalidProvider, UntrustedHost,
+  ExperimentalFeatureNotEnabled, InvalidProvider, UntrustedHost, DuplicateConditionalUI, MissingWebAuthnAutocomplete,
 } from "../errors.js"
 import { createLogger } from "../logger.js"
 import { cookiePolicy } from "../cookies/policy.js"
@@ -13,6 +13,7 @@ import type {
   AuthConfig, CallbacksOptions, CookiesOptions, EventCallbacks, JWTOptions, LoggerInstance, PagesOptions, SessionOptions, Theme,
 } from "../types.js"
 import type { OAuthConfigBase, ProviderConfig } from "../providers/types.js"
+import type { WebAuthnConfig } from "../providers/webauthn.js"
 import { type ResolvedOAuthProvider, resolveOAuthProvider, withOptions } from "./oauth.js"
 import { type GuardedAdapter, guardAdapter } from "../adapters/guard.js"
 import { readEnv, trustHostRule } from "./env.js"
@@ -105,6 +106,31 @@ const databaseMethods = [
 /** What e-mail sign-in calls: the token pair, and the user lookups and writes of the click (wire.md §8.4). */
 const emailMethods = ["createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser"] as const
 
+/** What WebAuthn calls: Auth.js's list, plus the lookups account linking makes for a sign-up (wire.md §9). */
+const webAuthnMethods = [
+  "createUser", "getUser", "getUserByEmail", "getUserByAccount", "linkAccount", "getAccount", "getAuthenticator",
+  "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter",
+] as const
+
+/** WebAuthn providers need an adapter with their methods; at most one may offer autofill, and its form must ask for it. */
+function checkWebAuthn(list: readonly { type: string; id: string }[], adapter: AuthConfig["adapter"]): AuthError | undefined {
+  const webauthn = list.filter((p) => p.type === "webauthn") as unknown as WebAuthnConfig[]
+  if (!webauthn.length) return undefined
+  const first = webauthn[0]!
+  if (!adapter) return new MissingAdapter(`The WebAuthn provider "${first.id}" needs an \`adapter\` to store users, accounts and authenticators.`)
+  const missing = webAuthnMethods.filter((m) => typeof adapter[m] !== "function")
+  if (missing.length) return new MissingAdapterMethods(`The adapter lacks methods the WebAuthn provider "${first.id}" needs: ${missing.join(", ")}.`)
+  const conditional = webauthn.filter((p) => p.enableConditionalUI)
+  if (conditional.length > 1) {
+    return new DuplicateConditionalUI(`Only one WebAuthn provider may set enableConditionalUI; ${conditional.map((p) => `"${p.id}"`).join(" and ")} both do.`)
+  }
+  const autofill = conditional[0]
+  if (autofill && !Object.values(autofill.formFields ?? {}).some((f) => typeof f?.autocomplete === "string" && f.autocomplete.split(/\s+/).includes("webauthn"))) {
+    return new MissingWebAuthnAutocomplete(`The WebAuthn provider "${autofill.id}" enables conditional UI, so one of its formFields needs "webauthn" in its autocomplete (as "username webauthn").`)
+  }
+  return undefined
+}
+
 function build(config: AuthConfig): ResolvedConfig {
   const { list, error: providerError } = resolveProviders(config)
   const { secrets, error: secretError } = checkSecrets(config.secret)
@@ -152,6 +178,7 @@ function build(config: AuthConfig): ResolvedConfig {
   if (!error && list.some((p) => p.type === "webauthn") && !config.experimental?.enableWebAuthn) {
     error = new ExperimentalFeatureNotEnabled("WebAuthn is experimental: set `experimental.enableWebAuthn: true` to use it.")
   }
+  error ??= checkWebAuthn(list, adapter)
   const resolved: ResolvedConfig = {
     source: config,
     basePath: normaliseBasePath(config.basePath),

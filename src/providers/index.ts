@@ -6,12 +6,14 @@ import type ForwardEmail from "./forwardemail.js"
 import type GitHub from "./github.js"
 import type Google from "./google.js"
 import type Nodemailer from "./nodemailer.js"
+import type Passkey from "./passkey.js"
 import type Postmark from "./postmark.js"
 import type Resend from "./resend.js"
 import type SendGrid from "./sendgrid.js"
 import type TikTok from "./tiktok.js"
 import type Twitter from "./twitter.js"
 import type VK from "./vk.js"
+import type WebAuthn from "./webauthn.js"
 
 export type {
   AccountCallback, AppProvider, AppProviders, AuthorizationEndpointHandler, CommonProviderOptions, CredentialInput,
@@ -20,6 +22,10 @@ export type {
   OAuthProviderButtonStyles, OAuthProviderId, OAuthUserConfig, OIDCConfig, OIDCConfigInternal, OIDCUserConfig, ProfileCallback,
   Provider, ProviderConfig, ProviderId, ProviderType, TokenEndpointHandler, UserinfoEndpointHandler, WebAuthnConfigBase,
 } from "./types.js"
+export type {
+  GetUserInfo, GetUserInfoResult, RelayingParty, RelayingPartyOption, SimpleWebAuthnMethods, WebAuthnConfig, WebAuthnContext,
+  WebAuthnRequest, WebAuthnUserConfig,
+} from "./webauthn.js"
 
 /** The built-in provider functions by id. */
 export interface BuiltInProviders {
@@ -29,10 +35,12 @@ export interface BuiltInProviders {
   github: typeof GitHub
   google: typeof Google
   nodemailer: typeof Nodemailer
+  passkey: typeof Passkey
   postmark: typeof Postmark
   resend: typeof Resend
   sendgrid: typeof SendGrid
   tiktok: typeof TikTok
   twitter: typeof Twitter
   vk: typeof VK
+  webauthn: typeof WebAuthn
 }

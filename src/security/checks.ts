@@ -102,11 +102,11 @@ export function readChecks(p: ResolvedOAuthProvider, req: AuthRequest, config: R
   return used
 }
 
-/** Expires the check cookies the request carried (after a callback, whatever its outcome: they are single-use). */
+/** Expires the check cookies the request carried, WebAuthn's challenge included (after a callback, whatever its outcome: they are single-use). */
 export function clearChecks(req: AuthRequest, config: ResolvedConfig): Cookie[] {
   const names = config.cookies(req.secure)
   const out: Cookie[] = []
-  for (const option of [names.state, names.pkceCodeVerifier, names.nonce]) {
+  for (const option of [names.state, names.pkceCodeVerifier, names.nonce, names.webauthnChallenge]) {
     if (req.cookies[option.name] !== undefined) out.push(expiredCookie(option))
   }
   return out
