@@ -1,7 +1,7 @@
 // Public `gatehouse/client`: the browser helpers of next-auth/react without React (sign-in, sign-out, session read
 // and update), on fetch only; each change is told to this page's SessionProviders and to the other tabs.
-import { InvalidProvider } from "../errors.js"
 import type { Session } from "../types.js"
+import { webAuthnSignIn } from "../webauthn/sign-in.js"
 import { authUrl, isRecord, navigate, readJson, reportClientError } from "./config.js"
 import { broadcast, notifyLocal } from "./events.js"
 import { fetchSession, sessionFromBody } from "./fetch-session.js"
@@ -112,14 +112,22 @@ export async function getProviders(): Promise<Record<string, ClientSafeProvider>
   return null
 }
 
+/** The sign-in options that are form fields (`username`, `email`, …), as strings; `undefined` and `null` are left out. */
+function formFields(fields: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined && value !== null) out[name] = String(value)
+  return out
+}
+
 function returnedUrl(body: unknown): string | undefined {
   return isRecord(body) && typeof body.url === "string" ? body.url : undefined
 }
 
 /**
  * Signs in. Without a provider (or with an unknown one) it goes to the sign-in page. OAuth/OIDC and e-mail POST to
- * `/signin/<id>`, credentials to `/callback/<id>`, with the CSRF token and `options`' other fields; then it navigates
- * to the returned URL, or with `redirect: false` answers a SignInResponse.
+ * `/signin/<id>`, credentials to `/callback/<id>`, with the CSRF token and `options`' other fields; WebAuthn runs the
+ * passkey ceremony (options `action`, `conditional`, `signal`; see gatehouse/webauthn) and posts to `/callback/<id>`.
+ * Then it navigates to the returned URL, or with `redirect: false` answers a SignInResponse.
  */
 export async function signIn(provider?: string, options?: SignInOptions<true>, authorizationParams?: SignInAuthorizationParams): Promise<void>
 export async function signIn(provider: string | undefined, options: SignInOptions<false>, authorizationParams?: SignInAuthorizationParams): Promise<SignInResponse>
@@ -141,31 +149,50 @@ export async function signIn(
     navigate(`${authUrl("signin")}?${new URLSearchParams({ callbackUrl: target })}`)
     return undefined
   }
+  // Credentials and WebAuthn sign-ins set the session in this answer; OAuth and e-mail finish on a later page.
+  const setsSession = chosen.type === "credentials" || chosen.type === "webauthn"
+  let status: number
+  let url: string | undefined
   if (chosen.type === "webauthn") {
-    throw new InvalidProvider(`signIn("${chosen.id}"): a WebAuthn sign-in needs the browser's credentials API, which gatehouse/client does not drive; post to ${authUrl(`callback/${chosen.id}`)} from your WebAuthn code.`)
+    const { action, conditional, signal, ...rest } = fields
+    const attempt = await webAuthnSignIn(chosen.id, {
+      fields: formFields(rest),
+      action: action === "register" || action === "authenticate" ? action : undefined,
+      conditional: conditional === true,
+      signal: signal instanceof AbortSignal ? signal : undefined,
+      callbackUrl: target,
+      csrfToken: getCsrfToken,
+    })
+    if (!attempt.posted) {
+      // Nothing was sent (the user cancelled, or the server gave no options): stay on the page. With redirect the
+      // log is the only trace; with redirect: false the caller gets the error.
+      if (redirect && attempt.code !== "AbortError") reportClientError(`signIn("${chosen.id}")`, attempt.cause ?? new Error(`${attempt.error}: ${attempt.code ?? attempt.status}`))
+      return redirect ? undefined : { error: attempt.error, code: attempt.code, status: attempt.status, ok: false, url: null }
+    }
+    status = attempt.status
+    url = returnedUrl(attempt.body)
+  } else {
+    const body = new URLSearchParams(formFields(fields))
+    body.set("csrfToken", await getCsrfToken())
+    body.set("callbackUrl", target)
+    const query = new URLSearchParams(authorizationParams).toString()
+    const route = `${chosen.type === "credentials" ? "callback" : "signin"}/${encodeURIComponent(chosen.id)}`
+    const res = await fetch(`${authUrl(route)}${query ? `?${query}` : ""}`, { method: "POST", headers: FORM_HEADERS, body, credentials: "same-origin" })
+    status = res.status
+    url = returnedUrl(await readJson(res))
   }
-  const isCredentials = chosen.type === "credentials"
-  const body = new URLSearchParams()
-  for (const [name, value] of Object.entries(fields)) if (value !== undefined && value !== null) body.append(name, String(value))
-  body.set("csrfToken", await getCsrfToken())
-  body.set("callbackUrl", target)
-  const query = new URLSearchParams(authorizationParams).toString()
-  const route = `${isCredentials ? "callback" : "signin"}/${encodeURIComponent(chosen.id)}`
-  const res = await fetch(`${authUrl(route)}${query ? `?${query}` : ""}`, { method: "POST", headers: FORM_HEADERS, body, credentials: "same-origin" })
-  const url = returnedUrl(await readJson(res))
   // No URL in the answer means the server failed (Auth.js names that case Configuration).
   const parsed = url === undefined ? undefined : new URL(url, window.location.href)
   const error = parsed ? (parsed.searchParams.get("error") ?? undefined) : "Configuration"
   const code = parsed?.searchParams.get("code") ?? undefined
-  const ok = res.ok && error === undefined
-  // Only a credentials sign-in has set the session by now; OAuth and e-mail finish on a later page.
-  if (ok && isCredentials) broadcast("signin")
+  const ok = status >= 200 && status < 300 && error === undefined
+  if (ok && setsSession) broadcast("signin")
   if (redirect) {
     navigate(url ?? target)
     return undefined
   }
-  if (ok && isCredentials) await notifyLocal("signin")
-  return { error, code, status: res.status, ok, url: error === undefined ? (url ?? null) : null }
+  if (ok && setsSession) await notifyLocal("signin")
+  return { error, code, status, ok, url: error === undefined ? (url ?? null) : null }
 }
 
 /**

@@ -55,9 +55,14 @@ describe.skipIf(skipReason !== undefined)(`gatehouse/client in Chromium${skipRea
 
   it("the browser bundles of gatehouse/client and gatehouse/react hold no server code", async () => {
     const client = await bundleInputs("src/client/index.ts")
-    expect(client).toEqual(["src/client/config.ts", "src/client/events.ts", "src/client/fetch-session.ts", "src/client/index.ts", "src/errors.ts"])
+    expect(client).toEqual([
+      "src/client/config.ts", "src/client/events.ts", "src/client/fetch-session.ts", "src/client/index.ts", "src/errors.ts",
+      "src/webauthn/base64url.ts", "src/webauthn/ceremony.ts", "src/webauthn/sign-in.ts",
+    ])
     const react = await bundleInputs("src/react/index.ts")
     expect(react).toEqual([...client, "src/react/index.ts"].sort())
+    const webauthn = await bundleInputs("src/webauthn/index.ts")
+    expect(webauthn).toEqual([...client, "src/webauthn/index.ts"].sort())
   })
 
   it("getCsrfToken, getProviders and getSession read the auth routes under the default /api/auth", async () => {
