@@ -5,19 +5,21 @@
 // sign-out page → confirm → landing page. It must end on the app origin, and where the flow signs in, the
 // browser must then hold a session (so the test cannot pass on an error path). Providers: a mock OpenID
 // provider (test/support/mock-op.ts, query and form_post response modes) and a local Twitter for OAuth 1.0a
-// (test/support/fake-twitter.ts); e-mail links with a recording provider. WebAuthn does not exist yet: it.todo below.
+// (test/support/fake-twitter.ts); e-mail links with a recording provider; passkeys with the software authenticator.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Credentials from "../../src/providers/credentials.js"
 import Email from "../../src/providers/email.js"
+import Passkey from "../../src/providers/passkey.js"
 import type { OAuthConfigBase } from "../../src/providers/types.js"
 import { SECRET } from "../helpers.js"
 import { Browser, type FollowResult, formatStep, parseForms } from "../support/browser.js"
 import { type FakeTwitter, startFakeTwitter, twitterOAuth1 } from "../support/fake-twitter.js"
 import { type MockOp, startMockOp } from "../support/mock-op.js"
 import { mockOpProvider } from "../support/mock-op-provider.js"
+import { createSoftAuthenticator } from "../support/soft-authenticator.js"
 
 const APP = "https://app.example"
 const HOST = "app.example"
@@ -462,5 +464,23 @@ describe("RD-04 the RD-01 set on every entry (https app)", () => {
       })
     }
   })
-  it.todo("RD-04 WebAuthn callback (registration and authentication) with each RD-01 callbackUrl ends on the app origin")
+  describe("RD-04 WebAuthn callback (passkey registration and authentication)", () => {
+    for (const attack of RD01) {
+      it(`RD-01 RD-04 WebAuthn: callbackUrl ${JSON.stringify(attack)} on the registration and the authentication callbacks ends on the app origin`, async () => {
+        const cfg = config({ adapter: MemoryAdapter(), experimental: { enableWebAuthn: true }, providers: [Passkey()] })
+        const passkey = createSoftAuthenticator({ alg: "ES256", rpId: HOST, origin: APP })
+        for (const action of ["register", "authenticate"] as const) {
+          const what = `WebAuthn ${action} ${JSON.stringify(attack)}`
+          const b = browser(cfg)
+          const query = action === "register" ? "action=register&email=alice%40example.com" : "action=authenticate"
+          const answer = (await (await b.request(`${APP}/auth/webauthn-options/passkey?${query}`)).json()) as { action: string; options: never }
+          expect(answer.action, what).toBe(action)
+          const data = JSON.stringify(action === "register" ? passkey.register(answer.options) : passkey.authenticate(answer.options))
+          const done = await navigate(b, formPost(`${APP}/auth/callback/passkey`, { csrfToken: await csrf(b), action, data, callbackUrl: attack }), what)
+          expectLanded(done, what)
+          await expectSignedIn(b, what)
+        }
+      })
+    }
+  })
 })
