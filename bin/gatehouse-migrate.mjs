@@ -6,8 +6,9 @@ import { migrate as migrateStore, storeSchema } from "../dist/stores/postgres.js
 const usage = `Usage: gatehouse-migrate [--print] [connection-url]
 
 Creates the tables and indexes of gatehouse/adapters/postgres (users, accounts, sessions,
-verification_token) and of gatehouse/stores/postgres (gatehouse_store) where missing, in the
-first schema on the search_path. Safe to run again.
+verification_token, authenticators) and of gatehouse/stores/postgres (gatehouse_store) where
+missing, in the first schema on the search_path. Safe to run again; a database migrated by an
+older version gets the tables added since.
 The connection URL is the argument or DATABASE_URL. --print writes the SQL instead of running it.`
 
 const args = process.argv.slice(2)

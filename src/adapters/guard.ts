@@ -35,6 +35,7 @@ const methods = [
   "createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount", "unlinkAccount",
   "createSession", "getSessionAndUser", "updateSession", "deleteSession", "createVerificationToken", "useVerificationToken",
   "getAccount", "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter",
+  "deleteAuthenticator",
 ] as const
 
 /**

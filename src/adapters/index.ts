@@ -74,4 +74,9 @@ export interface Adapter {
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
   listAuthenticatorsByUserId?(userId: AdapterAuthenticator["userId"]): Awaitable<AdapterAuthenticator[]>
   updateAuthenticatorCounter?(credentialID: AdapterAuthenticator["credentialID"], newCounter: AdapterAuthenticator["counter"]): Awaitable<AdapterAuthenticator>
+  /**
+   * Gatehouse extension (not in @auth/core): removes one authenticator (passkey), as the server API behind an
+   * account page's "remove this passkey" does. Returns the removed record, or null/undefined when none had that id.
+   */
+  deleteAuthenticator?(credentialID: AdapterAuthenticator["credentialID"]): Awaitable<AdapterAuthenticator | null | undefined | void>
 }

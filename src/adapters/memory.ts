@@ -119,6 +119,7 @@ export function MemoryAdapter(): MemoryAdapter {
     },
     async createAuthenticator(authenticator) {
       if (authenticators.has(authenticator.credentialID)) throw new AdapterError(`createAuthenticator: an authenticator with credentialID "${authenticator.credentialID}" already exists.`)
+      if (!users.has(authenticator.userId)) throw new AdapterError(`createAuthenticator: there is no user with id "${authenticator.userId}"; create the user first.`)
       authenticators.set(authenticator.credentialID, copy(authenticator))
       return copy(authenticator)
     },
@@ -130,6 +131,11 @@ export function MemoryAdapter(): MemoryAdapter {
       if (!found) throw new AdapterError(`updateAuthenticatorCounter: there is no authenticator with credentialID "${credentialID}".`)
       found.counter = counter
       return copy(found)
+    },
+    async deleteAuthenticator(credentialID) {
+      const found = authenticators.get(credentialID)
+      authenticators.delete(credentialID)
+      return found ? copy(found) : null
     },
   }
 }

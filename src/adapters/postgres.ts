@@ -1,6 +1,6 @@
 // PostgreSQL adapter on a `pg` Pool/Client or PGlite, on the tables of @auth/pg-adapter so data moves neither way on a switch.
 import { AdapterError } from "../errors.js"
-import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, VerificationToken } from "./index.js"
+import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "./index.js"
 
 /** One result row as the driver returns it. */
 type Row = Record<string, unknown>
@@ -13,12 +13,16 @@ export interface PostgresQueryable {
   query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>
 }
 
-/** The Adapter methods this adapter implements (all but WebAuthn's: the @auth/pg-adapter schema has no authenticators table). */
+/**
+ * The Adapter methods this adapter implements: all of them. WebAuthn's use the `authenticators` table, which
+ * Gatehouse adds to the @auth/pg-adapter schema (that schema has none); `deleteAuthenticator` is a Gatehouse extension.
+ */
 export type PostgresAdapterMethod =
   | "createUser" | "getUser" | "getUserByEmail" | "getUserByAccount" | "updateUser" | "deleteUser"
   | "linkAccount" | "unlinkAccount" | "getAccount"
   | "createSession" | "getSessionAndUser" | "updateSession" | "deleteSession"
   | "createVerificationToken" | "useVerificationToken"
+  | "getAuthenticator" | "createAuthenticator" | "listAuthenticatorsByUserId" | "updateAuthenticatorCounter" | "deleteAuthenticator"
 
 /** The adapter returned by {@link PostgresAdapter}. */
 export interface PostgresAdapter extends Required<Pick<Adapter, PostgresAdapterMethod>> {
@@ -136,6 +140,18 @@ const toSession = (row: Row): AdapterSession & { id?: string } => ({
   expires: toDate(row.expires),
 })
 
+/** counter is a BIGINT (a WebAuthn signature counter is 32 bits unsigned, beyond INTEGER): pg returns it as a string. */
+const toAuthenticator = (row: Row): AdapterAuthenticator => ({
+  credentialID: row.credentialID as string,
+  userId: String(row.userId),
+  providerAccountId: row.providerAccountId as string,
+  counter: Number(row.counter),
+  credentialBackedUp: row.credentialBackedUp === true,
+  credentialPublicKey: row.credentialPublicKey as string,
+  credentialDeviceType: row.credentialDeviceType as string,
+  transports: (row.transports as string | null | undefined) ?? null,
+})
+
 const toVerificationToken = (row: Row): VerificationToken => ({
   identifier: row.identifier as string,
   token: row.token as string,
@@ -171,10 +187,10 @@ function buildAdapter(conn: Connection, inTransaction = false): PostgresAdapter 
   const { run } = conn
   const first = async (text: string, params: unknown[]): Promise<Row | undefined> => (await run(text, params))[0]
   /**
-   * Runs a lookup by user id where a malformed id means "no such user". Inside a transaction the
+   * Runs a lookup by user id where a malformed id means "no such user" (the result is then `none`). Inside a transaction the
    * lookup runs under a savepoint, because any error would otherwise abort the whole transaction.
    */
-  const byId = async (lookup: () => Promise<Row | undefined>): Promise<Row | undefined> => {
+  const byId = async <T = Row | undefined>(lookup: () => Promise<T>, none?: T): Promise<T> => {
     if (inTransaction) await run("SAVEPOINT gatehouse_id_lookup")
     try {
       const row = await lookup()
@@ -182,7 +198,7 @@ function buildAdapter(conn: Connection, inTransaction = false): PostgresAdapter 
       return row
     } catch (error) {
       if (inTransaction) await run("ROLLBACK TO SAVEPOINT gatehouse_id_lookup")
-      if (isMalformedId(error)) return undefined
+      if (isMalformedId(error)) return none as T
       throw error
     }
   }
@@ -220,7 +236,9 @@ function buildAdapter(conn: Connection, inTransaction = false): PostgresAdapter 
       return toUser(row)
     },
     async deleteUser(userId) {
-      // Explicit deletes in one statement, so schemas created without ON DELETE CASCADE are cleaned up too.
+      // Explicit deletes in one statement, so schemas created without ON DELETE CASCADE are cleaned up too. The
+      // authenticators table is Gatehouse's own and always has its cascading foreign key (and may not exist on a
+      // database that never ran migrate), so the cascade removes the user's authenticators.
       const row = await byId(() => first(
         `WITH s AS (DELETE FROM sessions WHERE "userId" = $1), a AS (DELETE FROM accounts WHERE "userId" = $1)
          DELETE FROM users WHERE id = $1 RETURNING *`,
@@ -297,6 +315,34 @@ function buildAdapter(conn: Connection, inTransaction = false): PostgresAdapter 
       )
       return row ? toVerificationToken(row) : null
     },
+    async getAuthenticator(credentialID) {
+      const row = await first(`SELECT * FROM authenticators WHERE "credentialID" = $1`, [credentialID])
+      return row ? toAuthenticator(row) : null
+    },
+    async createAuthenticator(authenticator) {
+      const row = await first(
+        `INSERT INTO authenticators ("credentialID", "userId", "providerAccountId", "credentialPublicKey", counter,
+           "credentialDeviceType", "credentialBackedUp", transports) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+        [
+          authenticator.credentialID, authenticator.userId, authenticator.providerAccountId, authenticator.credentialPublicKey,
+          authenticator.counter, authenticator.credentialDeviceType, authenticator.credentialBackedUp, authenticator.transports ?? null,
+        ],
+      )
+      return toAuthenticator(row!)
+    },
+    async listAuthenticatorsByUserId(userId) {
+      const rows = await byId(() => run(`SELECT * FROM authenticators WHERE "userId" = $1 ORDER BY "credentialID"`, [userId]), [])
+      return rows.map(toAuthenticator)
+    },
+    async updateAuthenticatorCounter(credentialID, newCounter) {
+      const row = await first(`UPDATE authenticators SET counter = $2 WHERE "credentialID" = $1 RETURNING *`, [credentialID, newCounter])
+      if (!row) throw new AdapterError(`updateAuthenticatorCounter: there is no authenticator with credentialID "${credentialID}".`)
+      return toAuthenticator(row)
+    },
+    async deleteAuthenticator(credentialID) {
+      const row = await first(`DELETE FROM authenticators WHERE "credentialID" = $1 RETURNING *`, [credentialID])
+      return row ? toAuthenticator(row) : null
+    },
   }
   const { transaction } = conn
   if (transaction) {
@@ -311,8 +357,8 @@ function buildAdapter(conn: Connection, inTransaction = false): PostgresAdapter 
 
 /**
  * A Gatehouse adapter for PostgreSQL. `db` is a `pg` Pool (recommended), a `pg` Client, or a PGlite
- * instance. Uses the tables of @auth/pg-adapter (`users`, `accounts`, `sessions`, `verification_token`);
- * create them with {@link migrate} or the `gatehouse-migrate` command.
+ * instance. Uses the tables of @auth/pg-adapter (`users`, `accounts`, `sessions`, `verification_token`) plus
+ * Gatehouse's `authenticators` for WebAuthn; create them with {@link migrate} or the `gatehouse-migrate` command.
  */
 export function PostgresAdapter(db: PostgresQueryable): PostgresAdapter {
   return buildAdapter(openConnection(db))
@@ -321,8 +367,11 @@ export default PostgresAdapter
 
 /**
  * The schema statements, in order. Names and types are those of @auth/pg-adapter; on top of it come
- * unique indexes (one user per e-mail, one account per provider id, one session per token) and,
- * on new tables, foreign keys that cascade a user's deletion.
+ * unique indexes (one user per e-mail, one account per provider id, one session per token),
+ * on new tables, foreign keys that cascade a user's deletion, and the WebAuthn `authenticators` table
+ * (the @auth/pg-adapter schema has none; its columns are the AdapterAuthenticator fields, as in
+ * Auth.js's Prisma and Drizzle schemas). Statements are only ever appended, so a database migrated by
+ * an older version gets the new ones on the next run.
  */
 const schemaStatements: ReadonlyArray<{ name: string; sql: string }> = [
   { name: "users", sql: `CREATE TABLE IF NOT EXISTS users (
@@ -363,6 +412,17 @@ const schemaStatements: ReadonlyArray<{ name: string; sql: string }> = [
   token TEXT NOT NULL,
   PRIMARY KEY (identifier, token)
 )` },
+  { name: "authenticators", sql: `CREATE TABLE IF NOT EXISTS authenticators (
+  "credentialID" TEXT NOT NULL PRIMARY KEY,
+  "userId" INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  "providerAccountId" TEXT NOT NULL,
+  "credentialPublicKey" TEXT NOT NULL,
+  counter BIGINT NOT NULL,
+  "credentialDeviceType" TEXT NOT NULL,
+  "credentialBackedUp" BOOLEAN NOT NULL,
+  transports TEXT
+)` },
+  { name: "authenticators_user_id_idx", sql: `CREATE INDEX IF NOT EXISTS authenticators_user_id_idx ON authenticators ("userId")` },
 ]
 
 /** The whole schema as one SQL script (idempotent: every statement is IF NOT EXISTS), for your own migration tool. */

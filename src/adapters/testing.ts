@@ -1,6 +1,6 @@
 // Adapter conformance suite for vitest: registers one describe block that checks every Adapter method against the contract the core relies on.
 import { afterAll, assert, beforeAll, describe, expect, it } from "vitest"
-import type { Adapter, AdapterAccount, AdapterUser } from "./index.js"
+import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser } from "./index.js"
 
 /** Options of {@link runAdapterConformanceSuite}. */
 export interface AdapterConformanceOptions {
@@ -28,6 +28,8 @@ interface Check {
   group: string
   title: string
   needs: Method[]
+  /** Methods an adapter may lack (Gatehouse extensions): without them the check is skipped, not failed. */
+  optional?: Method[]
   tags?: string[]
   run: (adapter: FullAdapter, options: Required<Pick<AdapterConformanceOptions, "concurrency">>) => Promise<void>
 }
@@ -91,6 +93,34 @@ function newAccount(userId: string, patch: Partial<AdapterAccount> = {}): Adapte
     session_state: `ss-${tag}`,
     ...patch,
   }
+}
+
+const base64 = (text: string): string => btoa(text)
+
+/** An authenticator as the WebAuthn flow stores it: credentialID and public key base64, providerAccountId the credentialID. */
+function newAuthenticator(userId: string, patch: Partial<AdapterAuthenticator> = {}): AdapterAuthenticator {
+  const credentialID = base64(`cred-${crypto.randomUUID()}`)
+  return {
+    credentialID,
+    userId,
+    providerAccountId: credentialID,
+    credentialPublicKey: base64(`pk-${crypto.randomUUID()}-${unique()}`),
+    counter: 0,
+    credentialDeviceType: "singleDevice",
+    credentialBackedUp: false,
+    transports: "internal,hybrid",
+    ...patch,
+  }
+}
+
+/** Every field of `expected`, userId compared as a string; transports absent and null count as the same. */
+function expectSameAuthenticator(actual: AdapterAuthenticator | null | undefined, expected: AdapterAuthenticator): void {
+  expect(actual).toBeTruthy()
+  const { userId, transports, ...rest } = expected
+  expect(actual).toMatchObject(rest)
+  expectSameId(actual?.userId, userId)
+  expect(typeof actual?.counter).toBe("number")
+  expect(actual?.transports ?? null).toBe(transports ?? null)
 }
 
 async function newSession(adapter: FullAdapter, userId: string) {
@@ -308,37 +338,90 @@ const checks: Check[] = [
   } },
 
   // ---- WebAuthn authenticators ----
-  { id: "authenticators", group: "authenticators", title: "authenticators are created, found, listed per user and their counter updated", tags: ["webauthn"],
-    needs: ["createUser", "linkAccount", "createAuthenticator", "getAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter"], run: async (a) => {
+  { id: "authenticators", group: "authenticators", title: "createAuthenticator stores every field and getAuthenticator gives it back (credentialID and key as base64, counter as a number)", tags: ["webauthn"],
+    needs: ["createUser", "createAuthenticator", "getAuthenticator"], run: async (a) => {
     const user = await newUser(a)
-    const credentialID = btoa(crypto.randomUUID())
-    await a.linkAccount(newAccount(user.id, { type: "webauthn", provider: "webauthn", providerAccountId: credentialID }))
-    const authenticator = {
-      credentialID, userId: user.id, providerAccountId: credentialID, counter: 0, credentialBackedUp: false,
-      credentialPublicKey: btoa(`key-${unique()}`), credentialDeviceType: "singleDevice", transports: "usb,internal",
+    const single = newAuthenticator(user.id, { counter: 0, credentialBackedUp: false, credentialDeviceType: "singleDevice", transports: "usb,nfc" })
+    if (has(a, "linkAccount")) await a.linkAccount(newAccount(user.id, { type: "webauthn", provider: "webauthn", providerAccountId: single.credentialID }))
+    const synced = newAuthenticator(user.id, { counter: 12, credentialBackedUp: true, credentialDeviceType: "multiDevice", transports: null })
+    for (const authenticator of [single, synced]) {
+      const created = await a.createAuthenticator(authenticator)
+      expectSameAuthenticator(created, authenticator)
+      expectSameAuthenticator(await a.getAuthenticator(authenticator.credentialID), authenticator)
     }
-    const created = await a.createAuthenticator(authenticator)
-    expect(created.credentialID).toBe(credentialID)
-    const found = await a.getAuthenticator(credentialID)
-    expect(found).toMatchObject({ ...authenticator, userId: expect.anything() })
-    expectSameId(found?.userId, user.id)
+  } },
+  { id: "getAuthenticator:unknown", group: "authenticators", title: "getAuthenticator returns null for a credentialID no authenticator has", tags: ["webauthn"],
+    needs: ["getAuthenticator"], run: async (a) => {
+    expect(await a.getAuthenticator(base64(`none-${unique()}`))).toBeNull()
+  } },
+  { id: "listAuthenticatorsByUserId", group: "authenticators", title: "listAuthenticatorsByUserId returns that user's authenticators only; none gives []", tags: ["webauthn"],
+    needs: ["createUser", "createAuthenticator", "listAuthenticatorsByUserId"], run: async (a) => {
+    const user = await newUser(a)
+    const other = await newUser(a)
+    const mine = [newAuthenticator(user.id), newAuthenticator(user.id, { credentialBackedUp: true, transports: null })]
+    for (const authenticator of mine) await a.createAuthenticator(authenticator)
+    await a.createAuthenticator(newAuthenticator(other.id))
     const listed = await a.listAuthenticatorsByUserId(user.id)
-    expect(listed.map((x) => x.credentialID)).toEqual([credentialID])
-    expect((await a.updateAuthenticatorCounter(credentialID, 7)).counter).toBe(7)
-    expect((await a.getAuthenticator(credentialID))?.counter).toBe(7)
-    expect(await a.getAuthenticator(`none-${unique()}`)).toBeNull()
+    expect(listed.map((x) => x.credentialID).sort()).toEqual(mine.map((x) => x.credentialID).sort())
+    for (const authenticator of mine) expectSameAuthenticator(listed.find((x) => x.credentialID === authenticator.credentialID), authenticator)
     expect(await a.listAuthenticatorsByUserId((await newUser(a)).id)).toEqual([])
   } },
-  { id: "unique:credentialID", group: "authenticators", title: "createAuthenticator with a credentialID already registered fails", tags: ["webauthn"],
-    needs: ["createUser", "createAuthenticator"], run: async (a) => {
+  { id: "updateAuthenticatorCounter", group: "authenticators", title: "updateAuthenticatorCounter returns the updated authenticator and the new counter persists; others keep theirs", tags: ["webauthn"],
+    needs: ["createUser", "createAuthenticator", "getAuthenticator", "updateAuthenticatorCounter"], run: async (a) => {
     const user = await newUser(a)
-    const credentialID = btoa(crypto.randomUUID())
-    const authenticator = {
-      credentialID, userId: user.id, providerAccountId: credentialID, counter: 0, credentialBackedUp: true,
-      credentialPublicKey: "AAAA", credentialDeviceType: "multiDevice", transports: null,
-    }
+    const authenticator = newAuthenticator(user.id, { counter: 3 })
+    const bystander = newAuthenticator(user.id, { counter: 3 })
+    await a.createAuthenticator(authenticator)
+    await a.createAuthenticator(bystander)
+    const updated = await a.updateAuthenticatorCounter(authenticator.credentialID, 7)
+    expectSameAuthenticator(updated, { ...authenticator, counter: 7 })
+    expectSameAuthenticator(await a.getAuthenticator(authenticator.credentialID), { ...authenticator, counter: 7 })
+    expect((await a.getAuthenticator(bystander.credentialID))?.counter).toBe(3)
+  } },
+  { id: "authenticator:counter-uint32", group: "authenticators", title: "a counter up to 2^32 - 1 (WebAuthn's signCount is 32 bits unsigned) is stored and returned as a number", tags: ["webauthn"],
+    needs: ["createUser", "createAuthenticator", "getAuthenticator", "updateAuthenticatorCounter"], run: async (a) => {
+    const user = await newUser(a)
+    const authenticator = newAuthenticator(user.id, { counter: 2 ** 31 })
+    await a.createAuthenticator(authenticator)
+    expect((await a.getAuthenticator(authenticator.credentialID))?.counter).toBe(2 ** 31)
+    expect((await a.updateAuthenticatorCounter(authenticator.credentialID, 2 ** 32 - 1)).counter).toBe(2 ** 32 - 1)
+    expect((await a.getAuthenticator(authenticator.credentialID))?.counter).toBe(2 ** 32 - 1)
+  } },
+  { id: "unique:credentialID", group: "authenticators", title: "createAuthenticator with a credentialID already registered fails, even for another user", tags: ["webauthn"],
+    needs: ["createUser", "createAuthenticator", "getAuthenticator"], run: async (a) => {
+    const user = await newUser(a)
+    const other = await newUser(a)
+    const authenticator = newAuthenticator(user.id, { credentialBackedUp: true, credentialDeviceType: "multiDevice", transports: null })
     await a.createAuthenticator(authenticator)
     await expectFailure("a second authenticator with the same credentialID", () => a.createAuthenticator(authenticator))
+    await expectFailure("the same credentialID for another user", () => a.createAuthenticator({ ...newAuthenticator(other.id), credentialID: authenticator.credentialID }))
+    expectSameAuthenticator(await a.getAuthenticator(authenticator.credentialID), authenticator)
+  } },
+  { id: "deleteAuthenticator", group: "authenticators", title: "deleteAuthenticator (Gatehouse extension, checked when implemented) removes that authenticator only; an unknown id is not an error", tags: ["webauthn"],
+    needs: ["createUser", "createAuthenticator", "getAuthenticator", "listAuthenticatorsByUserId"], optional: ["deleteAuthenticator"], run: async (a) => {
+    const user = await newUser(a)
+    const removed = newAuthenticator(user.id)
+    const kept = newAuthenticator(user.id)
+    await a.createAuthenticator(removed)
+    await a.createAuthenticator(kept)
+    const result = await a.deleteAuthenticator(removed.credentialID)
+    if (result) expectSameAuthenticator(result, removed)
+    expect(await a.getAuthenticator(removed.credentialID)).toBeNull()
+    expect((await a.listAuthenticatorsByUserId(user.id)).map((x) => x.credentialID)).toEqual([kept.credentialID])
+    expect(await a.deleteAuthenticator(base64(`none-${unique()}`))).toBeFalsy()
+  } },
+  { id: "deleteUser:authenticators", group: "authenticators", title: "deleteUser removes the user's authenticators; other users' stay", tags: ["webauthn"],
+    needs: ["createUser", "deleteUser", "createAuthenticator", "getAuthenticator", "listAuthenticatorsByUserId"], run: async (a) => {
+    const user = await newUser(a)
+    const bystander = await newUser(a)
+    const authenticator = newAuthenticator(user.id)
+    const theirs = newAuthenticator(bystander.id)
+    await a.createAuthenticator(authenticator)
+    await a.createAuthenticator(theirs)
+    await a.deleteUser(user.id)
+    expect(await a.getAuthenticator(authenticator.credentialID)).toBeNull()
+    expect(await a.listAuthenticatorsByUserId(user.id)).toEqual([])
+    expectSameAuthenticator(await a.getAuthenticator(theirs.credentialID), theirs)
   } },
 ]
 
@@ -359,7 +442,7 @@ export const conformanceCheckIds: readonly string[] = checks.map((c) => c.id)
  */
 export function runAdapterConformanceSuite(options: AdapterConformanceOptions): void {
   const skip = new Set(options.skip ?? [])
-  const known = new Set(checks.flatMap((c) => [c.id, ...c.needs, ...(c.tags ?? [])]))
+  const known = new Set(checks.flatMap((c) => [c.id, ...c.needs, ...(c.optional ?? []), ...(c.tags ?? [])]))
   const typos = [...skip].filter((entry) => !known.has(entry))
   if (typos.length) assert.fail(`runAdapterConformanceSuite: unknown skip entries ${typos.join(", ")}; use a check id, method name or tag.`)
   const settings = { concurrency: options.concurrency ?? 20 }
@@ -376,17 +459,19 @@ export function runAdapterConformanceSuite(options: AdapterConformanceOptions): 
       describe(group, () => {
         for (const check of checks.filter((c) => c.group === group)) {
           const title = `${check.title} [${check.id}]`
-          const skipped = [check.id, ...check.needs, ...(check.tags ?? [])].some((entry) => skip.has(entry))
+          const skipped = [check.id, ...check.needs, ...(check.optional ?? []), ...(check.tags ?? [])].some((entry) => skip.has(entry))
           if (skipped) {
             it.skip(title, () => undefined)
             continue
           }
-          it(title, async () => {
+          it(title, async (context) => {
             if (!adapter) assert.fail("The adapter factory did not produce an adapter.")
             const missing = check.needs.filter((method) => !has(adapter!, method))
             if (missing.length) {
               assert.fail(`The adapter does not implement ${missing.join(", ")}. If that is intended, pass skip: ${JSON.stringify(missing)}.`)
             }
+            const absent = (check.optional ?? []).filter((method) => !has(adapter!, method))
+            if (absent.length) return context.skip(`the adapter does not implement ${absent.join(", ")} (optional)`)
             await check.run(adapter as FullAdapter, settings)
           })
         }

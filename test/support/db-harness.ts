@@ -293,15 +293,15 @@ async function loadPostgres(): Promise<PostgresModule | undefined> {
   return (await import(/* @vite-ignore */ spec)) as PostgresModule
 }
 
-/** The table names of the postgres adapter (Auth.js pg-adapter schema). */
-const TABLES = { users: "users", accounts: "accounts", sessions: "sessions", verification: "verification_token" }
+/** The table names of the postgres adapter (Auth.js pg-adapter schema, plus Gatehouse's WebAuthn authenticators). */
+const TABLES = { users: "users", accounts: "accounts", sessions: "sessions", verification: "verification_token", authenticators: "authenticators" }
 
 function pgBackend(name: string, db: Queryable, mod: PostgresModule, close: () => Promise<void>): Backend {
   const count = async (table: string) => Number((await db.query<{ n: string | number }>(`select count(*) as n from ${table}`)).rows[0]?.n ?? 0)
   return {
     name,
     async fresh() {
-      await db.query(`truncate ${TABLES.sessions}, ${TABLES.accounts}, ${TABLES.verification}, ${TABLES.users} cascade`)
+      await db.query(`truncate ${TABLES.authenticators}, ${TABLES.sessions}, ${TABLES.accounts}, ${TABLES.verification}, ${TABLES.users} cascade`)
       return mod.PostgresAdapter(db)
     },
     async counts() {
@@ -387,6 +387,7 @@ const ADAPTER_METHODS = [
   "createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount", "unlinkAccount",
   "createSession", "getSessionAndUser", "updateSession", "deleteSession", "createVerificationToken", "useVerificationToken",
   "getAccount", "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter",
+  "deleteAuthenticator",
 ] as const
 
 export function faulty(inner: Adapter, shared?: { faults: Map<string, Fault>; calls: { method: string; args: unknown[] }[]; hanging: { n: number } }): FaultyAdapter {
