@@ -3,8 +3,11 @@ import type { AuthRequest, ResolvedConfig } from "../domain.js"
 import { HTML_HEADERS } from "../response/build.js"
 import { ensureCsrfToken } from "../security/csrf.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
-import { errorPage, signInPage, signOutPage, verifyRequestPage } from "../pages/index.js"
+import { errorPage, PASSKEY_PAGE_CSP, signInPage, signInPageHasScript, signOutPage, verifyRequestPage } from "../pages/index.js"
 import type { ResponseInternal } from "../types.js"
+
+/** The sign-in page with the passkey script: its CSP allows that script (by hash) and no other. */
+const PASSKEY_PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({ ...HTML_HEADERS, "Content-Security-Policy": PASSKEY_PAGE_CSP })
 
 function withQuery(page: string, params: URLSearchParams): string {
   const query = params.toString()
@@ -24,7 +27,8 @@ export async function signInPageAction(req: AuthRequest, config: ResolvedConfig)
   const html = signInPage({
     providers: config.providerList, basePath: config.basePath, origin: req.origin, csrfToken: token, callbackUrl, error, theme: config.theme,
   })
-  return { status: 200, headers: HTML_HEADERS, body: html, cookies: cookie ? [cookie] : undefined }
+  const headers = signInPageHasScript(config.providerList) ? PASSKEY_PAGE_HEADERS : HTML_HEADERS
+  return { status: 200, headers, body: html, cookies: cookie ? [cookie] : undefined }
 }
 
 export async function signOutPageAction(req: AuthRequest, config: ResolvedConfig): Promise<ResponseInternal> {

@@ -3,6 +3,9 @@ import type { ResolvedProvider } from "../domain.js"
 import type { CredentialsConfig } from "../providers/types.js"
 import type { Theme } from "../types.js"
 import { documentShell, escapeHtml } from "./html.js"
+import { PASSKEY_SCRIPT } from "./passkey-script.js"
+
+export { PASSKEY_PAGE_CSP, PASSKEY_SCRIPT, PASSKEY_SCRIPT_HASH } from "./passkey-script.js"
 
 /** Sign-in page banners keyed by `?error=` (legacy v4 codes included, as Auth.js clients send them). */
 const signInErrors: Record<string, string> = {
@@ -18,6 +21,7 @@ const signInErrors: Record<string, string> = {
   RateLimited: "Too many sign-in attempts. Wait a moment, then try again.",
   CredentialsSignin: "Sign in failed. Check the details you provided are correct.",
   SessionRequired: "Please sign in to access this page.",
+  WebAuthnVerificationError: "The passkey could not be verified. Try again, or use another sign-in method.",
   MissingCSRF: "The form expired. Please try again.",
 }
 const defaultSignInError = "Unable to sign in."
@@ -25,6 +29,51 @@ const defaultSignInError = "Unable to sign in."
 /** A credentials field attribute as page text: only a string is used; anything else (a signal, a number) is the default. */
 function stringOr(value: unknown, fallback: string): string {
   return typeof value === "string" ? value : fallback
+}
+
+/** A WebAuthn form field as the page renders it (the provider's `formFields`, Auth.js's shape). */
+interface PasskeyField {
+  label?: unknown
+  type?: unknown
+  placeholder?: unknown
+  autocomplete?: unknown
+}
+
+/** Auth.js's default `formFields` of the WebAuthn/Passkey providers: the field autofill offers passkeys in. */
+const DEFAULT_PASSKEY_FIELDS: Readonly<Record<string, PasskeyField>> = { email: { label: "Email", autocomplete: "username webauthn" } }
+
+function isWebAuthn(p: ResolvedProvider): boolean {
+  return p.type === "webauthn"
+}
+
+/** True when the sign-in page for these providers carries the passkey script (so it needs PASSKEY_PAGE_CSP). */
+export function signInPageHasScript(providers: readonly ResolvedProvider[]): boolean {
+  return providers.some(isWebAuthn)
+}
+
+function passkeyFields(provider: ResolvedProvider): [string, PasskeyField][] {
+  const configured: unknown = "formFields" in provider ? provider.formFields : undefined
+  if (typeof configured !== "object" || configured === null) return Object.entries(DEFAULT_PASSKEY_FIELDS)
+  return Object.entries(configured).map(([name, field]): [string, PasskeyField] => [name, typeof field === "object" && field !== null ? (field as PasskeyField) : {}])
+}
+
+/**
+ * One passkey form: its fields, the button, an error line; data- attributes (escaped) tell the page script where to
+ * go. The first passkey provider's elements have the stable ids `passkey-form`, `passkey-signin`, `passkey-error`.
+ */
+function passkeyForm(p: ResolvedProvider, index: number, props: SignInPageProps): string {
+  const suffix = index === 0 ? "" : `-${escapeHtml(p.id)}`
+  const id = escapeHtml(p.id)
+  // The WebAuthn/Passkey provider functions default it to true; the config check holds it to one provider.
+  const conditional = "enableConditionalUI" in p && p.enableConditionalUI === true
+  const inputs = passkeyFields(p)
+    .map(([name, f]) => {
+      const autocomplete = typeof f.autocomplete === "string" ? ` autocomplete="${escapeHtml(f.autocomplete)}"` : ""
+      return `<label for="input-${escapeHtml(name)}-for-${id}">${escapeHtml(stringOr(f.label, name))}</label><input id="input-${escapeHtml(name)}-for-${id}" name="${escapeHtml(name)}" type="${escapeHtml(stringOr(f.type, "text"))}" placeholder="${escapeHtml(stringOr(f.placeholder, ""))}"${autocomplete}>`
+    })
+    .join("")
+  const data = `data-webauthn-provider="${id}" data-base-path="${escapeHtml(props.basePath)}" data-csrf-token="${escapeHtml(props.csrfToken)}" data-callback-url="${escapeHtml(props.callbackUrl)}" data-conditional="${conditional}" data-state="idle"`
+  return `<form id="passkey-form${suffix}" action="${escapeHtml(`${props.origin}${props.basePath}/callback/${p.id}`)}" method="POST" novalidate ${data}>${inputs}<button id="passkey-signin${suffix}" type="submit">Sign in with ${escapeHtml(p.name)}</button><p id="passkey-error${suffix}" class="error" role="alert" data-passkey-error hidden></p></form>`
 }
 
 export interface SignInPageProps {
@@ -42,8 +91,11 @@ export function signInPage(props: SignInPageProps): string {
   const hidden = `<input type="hidden" name="csrfToken" value="${escapeHtml(csrfToken)}"><input type="hidden" name="callbackUrl" value="${escapeHtml(callbackUrl)}">`
   const banner = error ? `<div class="error" role="alert">${escapeHtml(signInErrors[error] ?? defaultSignInError)}</div>` : ""
   const sections: string[] = []
+  let passkeys = 0
   for (const p of providers) {
-    if (p.type === "credentials") {
+    if (p.type === "webauthn") {
+      sections.push(passkeyForm(p, passkeys++, props))
+    } else if (p.type === "credentials") {
       const fields = Object.entries((p as CredentialsConfig).credentials ?? {})
       if (fields.length === 0) continue
       const inputs = fields
@@ -55,7 +107,9 @@ export function signInPage(props: SignInPageProps): string {
       sections.push(`<form action="${escapeHtml(`${origin}${basePath}/signin/${p.id}`)}" method="POST">${hidden}${email}<button type="submit">Sign in with ${escapeHtml(p.name)}</button></form>`)
     }
   }
-  return documentShell("Sign In", `<h1>Sign in</h1>${banner}${sections.join("<hr>")}`, theme)
+  // The one inline script of the built-in pages; the response's CSP allows exactly it (PASSKEY_PAGE_CSP).
+  const script = passkeys > 0 ? `<script>${PASSKEY_SCRIPT}</script>` : ""
+  return documentShell("Sign In", `<h1>Sign in</h1>${banner}${sections.join("<hr>")}${script}`, theme)
 }
 
 export function signOutPage(props: { action: string; csrfToken: string; callbackUrl?: string; theme: Theme }): string {
