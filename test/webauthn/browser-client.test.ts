@@ -9,7 +9,7 @@ import { signIn } from "../../src/webauthn/index.js"
 import type { SoftAuthenticator } from "../support/soft-authenticator.js"
 import { CookieJar, ORIGIN, passkeyConfig, session, softPasskey } from "../support/webauthn-kit.js"
 
-const b64 = (value: BufferSource) => Buffer.from(ArrayBuffer.isView(value) ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength) : value).toString("base64url")
+const b64 = (value: BufferSource) => Buffer.from(ArrayBuffer.isView(value) ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength) : new Uint8Array(value)).toString("base64url")
 const bytes = (value: string) => new Uint8Array(Buffer.from(value, "base64url")).buffer
 const descriptors = (list?: PublicKeyCredentialDescriptor[]) => list?.map((d) => ({ type: d.type, id: b64(d.id), transports: d.transports }))
 
