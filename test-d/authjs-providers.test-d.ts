@@ -57,7 +57,7 @@ export const anyId: Assignable<"my-idp", G.ProviderId> = true
 // Provider takes the profile type, as Auth.js's Provider<P> does.
 export const typedProvider: Provider<GitHubProfile> = GitHub({ profile: (profile) => ({ id: String(profile.id) }) })
 export const typedProviderFits: Assignable<Provider<GitHubProfile>, G.Provider> = true
-export const builtIns: Same<keyof G.BuiltInProviders, G.CredentialsProviderId | G.EmailProviderId | G.OAuthProviderId> = true
+export const builtIns: Same<keyof G.BuiltInProviders, G.CredentialsProviderId | G.EmailProviderId | G.OAuthProviderId | G.WebAuthnProviderId> = true
 
 // ---------------------------------------------------------------------------------------------------------
 // Where Gatehouse uses the names: provider configs written against them go in `providers`; callbacks typed with them

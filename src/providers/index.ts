@@ -21,6 +21,7 @@ export type {
   EmailProviderType, EmailUserConfig, OAuth2Config, OAuthChecks, OAuthConfig, OAuthConfigBase, OAuthEndpointType,
   OAuthProviderButtonStyles, OAuthProviderId, OAuthUserConfig, OIDCConfig, OIDCConfigInternal, OIDCUserConfig, ProfileCallback,
   Provider, ProviderConfig, ProviderId, ProviderType, TokenEndpointHandler, UserinfoEndpointHandler, WebAuthnConfigBase,
+  WebAuthnProviderId,
 } from "./types.js"
 export type {
   GetUserInfo, GetUserInfoResult, RelayingParty, RelayingPartyOption, SimpleWebAuthnMethods, WebAuthnConfig, WebAuthnContext,

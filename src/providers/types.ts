@@ -18,8 +18,10 @@ export type CredentialsProviderId = "credentials"
 export type OAuthProviderId = "github" | "google" | "tiktok" | "twitter" | "vk"
 /** The id an e-mail provider takes unless it sets its own. */
 export type EmailProviderId = "email" | "forwardemail" | "nodemailer" | "postmark" | "resend" | "sendgrid"
+/** The ids of the built-in WebAuthn providers. */
+export type WebAuthnProviderId = "passkey" | "webauthn"
 /** Any provider id; the built-in ones are suggested by editors. */
-export type ProviderId = CredentialsProviderId | EmailProviderId | OAuthProviderId | "webauthn" | (string & {})
+export type ProviderId = CredentialsProviderId | EmailProviderId | OAuthProviderId | WebAuthnProviderId | (string & {})
 
 /** A credentials provider: your `authorize` decides who the user is. */
 export interface CredentialsConfig<Fields extends Record<string, CredentialInput> = Record<string, CredentialInput>> extends CommonProviderOptions {
