@@ -366,6 +366,33 @@ describe.skipIf(skipReason !== undefined)(`passkeys in Chromium with a virtual a
       if (strategy === "database") expect((await backend.rows()).sessions).toBe(sessionsBefore + 1)
     })
 
+    it("3. an assertion held back from the server and posted three times at once signs in exactly once", async () => {
+      const d = await device()
+      const address = email()
+      await registerOnPage(d, address)
+      await openClient(d)
+      await d.page.evaluate(() => window.gatehouse.signOut({ redirect: false }))
+      const counterBefore = [...(await backend.counters()).values()][0]!
+      const sessionsBefore = (await backend.rows()).sessions
+      // The callback never reaches the server: the page gets a made-up answer, the test keeps the request.
+      let held: Captured | undefined
+      await context.route(`${app.origin}/auth/callback/passkey`, async (route) => {
+        const cookies = await context.cookies(app.origin)
+        held = { body: route.request().postData() ?? "", headers: await route.request().allHeaders(), cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") }
+        await route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ url: `${app.origin}/client/held` }) })
+      })
+      expect(await clientSignIn(d)).toMatchObject({ ok: true, url: `${app.origin}/client/held` })
+      expect(held).toBeDefined()
+      const headers = { "content-type": "application/x-www-form-urlencoded", cookie: held!.cookie, origin: app.origin }
+      const answers = await Promise.all([0, 1, 2].map(() => rawPost(app, "/auth/callback/passkey", headers, held!.body)))
+      const won = answers.filter(setsSession)
+      expect(won).toHaveLength(1)
+      expect(answerUrl(won[0]!)).toBe(`${app.origin}/client/home`)
+      for (const lost of answers.filter((a) => !setsSession(a))) expect(answerUrl(lost)).toContain(REFUSED)
+      expect([...(await backend.counters()).values()]).toEqual([counterBefore + 1])
+      if (strategy === "database") expect((await backend.rows()).sessions).toBe(sessionsBefore + 1)
+    })
+
     it("4. a counter that goes back (credential re-added with a lower or equal signCount) is refused, the stored counter kept", async () => {
       const d = await device()
       const address = email()
