@@ -255,7 +255,8 @@ describe("Edge runtime", () => {
     const entry = fileURLToPath(new URL("../../src/integrations/next.ts", import.meta.url))
     const result = await build({
       entryPoints: [entry], bundle: true, write: false, format: "esm", splitting: true, outdir: "/tmp/gatehouse-next-graph",
-      platform: "neutral", metafile: true, external: ["next/*", "node:*"], logLevel: "silent",
+      // @simplewebauthn/server is an optional peer that the WebAuthn flow imports lazily: the app's bundler resolves it.
+      platform: "neutral", metafile: true, external: ["next/*", "node:*", "@simplewebauthn/server"], logLevel: "silent",
     })
     const inputs = result.metafile.inputs
     const key = Object.keys(inputs).find((k) => k.endsWith("src/integrations/next.ts"))!
