@@ -128,13 +128,15 @@ const errorPages: Record<string, { status: number; heading: string; message: str
   // Sign-in page codes, for apps that link to the error page with them.
   EmailSignin: { status: 200, heading: "Unable to sign in", message: "The sign-in e-mail could not be sent. Check the address and try again." },
   RateLimited: { status: 429, heading: "Too many attempts", message: "Too many sign-in attempts. Wait a moment, then try again." },
+  // Where a refused passkey lands (as in Auth.js, an error-page code): say what failed, and offer the sign-in page again.
+  WebAuthnVerificationError: { status: 200, heading: "Unable to sign in", message: "The passkey could not be verified. Try again, or use another sign-in method." },
 }
 const defaultErrorPage = { status: 200, heading: "Error", message: "Something went wrong while signing in." }
 
 /** The error page for a public error code; unknown codes get the generic page and are never reflected (docs/security.md RD-09). */
 export function errorPage(props: { error: string | null; signInUrl: string; homeUrl: string; theme: Theme }): { status: number; html: string } {
   const page = (props.error && Object.hasOwn(errorPages, props.error) ? errorPages[props.error] : undefined) ?? defaultErrorPage
-  const link = props.error === "Verification" || page === defaultErrorPage || props.error === "AccessDenied" || props.error === "EmailSignin" || props.error === "RateLimited"
+  const link = page !== errorPages.Configuration
     ? `<a class="button" href="${escapeHtml(props.signInUrl)}">Sign in</a>`
     : `<a class="button" href="${escapeHtml(props.homeUrl)}">Home</a>`
   return { status: page.status, html: documentShell("Error", `<h1>${escapeHtml(page.heading)}</h1><p>${escapeHtml(page.message)}</p>${link}`, props.theme) }

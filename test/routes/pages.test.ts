@@ -119,6 +119,15 @@ describe("GET /error", () => {
     expect(res.headers.getSetCookie()).toEqual([])
   })
 
+  it("?error=WebAuthnVerificationError (where a refused passkey lands): says the passkey failed and links to the sign-in page", async () => {
+    const { config } = setup()
+    const res = await Auth(get("/auth/error?error=WebAuthnVerificationError"), config)
+    expect(res.status).toBe(200)
+    const html = await res.text()
+    expect(html).toContain("The passkey could not be verified.")
+    expect(html).toMatch(/<a class="button" href="[^"]*\/auth\/signin">Sign in<\/a>/)
+  })
+
   it("an unknown code: 200, the generic page, the code not reflected", async () => {
     const { config } = setup()
     const res = await Auth(get("/auth/error?error=%3Cscript%3EWeird%3C/script%3E"), config)
