@@ -202,7 +202,31 @@ export async function finishWebAuthn(req: AuthRequest, config: ResolvedConfig, p
   return action === "authenticate" ? authenticate(req, config, provider, data, challenge) : register(req, config, provider, data, challenge)
 }
 
-async function authenticate(
+/** Callbacks in flight per credential id: each one's read, check and write of the counter runs after the previous one's. */
+const counterQueues = new Map<string, Promise<unknown>>()
+
+/**
+ * Runs `run` after every earlier call for `key` in this process has settled. Without it two assertions verified at the
+ * same time both pass the counter check against the same stored value, and the later write can lower the counter.
+ */
+async function oneAtATime<T>(key: string, run: () => Promise<T>): Promise<T> {
+  const current = (counterQueues.get(key) ?? Promise.resolve()).then(run, run)
+  const tail = current.then(() => {}, () => {})
+  counterQueues.set(key, tail)
+  try {
+    return await current
+  } finally {
+    if (counterQueues.get(key) === tail) counterQueues.delete(key)
+  }
+}
+
+function authenticate(
+  req: AuthRequest, config: ResolvedConfig, provider: Provider, data: { id: string; response: Record<string, unknown> }, challenge: ChallengeRecord,
+): Promise<WebAuthnFinish> {
+  return oneAtATime(toStoredId(data.id), () => authenticateOnce(req, config, provider, data, challenge))
+}
+
+async function authenticateOnce(
   req: AuthRequest, config: ResolvedConfig, provider: Provider, data: { id: string; response: Record<string, unknown> }, challenge: ChallengeRecord,
 ): Promise<WebAuthnFinish> {
   const adapter = config.adapter!
@@ -258,11 +282,11 @@ async function register(
 ): Promise<WebAuthnFinish> {
   const user = challenge.user
   if (!user) throw new WebAuthnVerificationError("The WebAuthn registration challenge names no user.")
-  if (user.exists) {
-    // A passkey added to an account goes to that account only: the same user must still be signed in.
-    const current = await config.sessionStrategy.currentUser(req, config)
-    if (current?.id !== user.id) throw new WebAuthnVerificationError("The registration was started by another signed-in user.")
-  }
+  // A passkey added to an account goes to that account only: the same user must still be signed in. A sign-up started
+  // signed out must finish signed out, or linking would add the new passkey to whoever signed in meanwhile.
+  const current = await config.sessionStrategy.currentUser(req, config)
+  if (user.exists && current?.id !== user.id) throw new WebAuthnVerificationError("The registration was started by another signed-in user.")
+  if (!user.exists && current) throw new WebAuthnVerificationError("The sign-up registration was started signed out; a signed-in user adds a passkey from options asked for while signed in.")
   const rp = relyingParty(req, config, provider)
   const lib = await simpleWebAuthn(provider)
   const result = (await verified("registration", () => lib.verifyRegistrationResponse({
