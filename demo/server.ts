@@ -1,158 +1,208 @@
-// Demo app: node:http on http://localhost:3000 with credentials, a small OAuth 2 provider and passkeys, and a page
-// that shows the session and the signed-in user's passkeys (add, remove).
-import { createServer } from "node:http"
-import { randomBytes } from "node:crypto"
-import { fileURLToPath } from "node:url"
-import { build } from "esbuild"
-import { Auth, type AuthConfig } from "../src/index.js"
-import { MemoryAdapter } from "../src/adapters/memory.js"
+// Demo entry (`npm run demo [-- --memory]`): starts the database, Local OIDC, the SMTP catcher and the app, and stops them on Ctrl-C.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { AuthConfig } from "../src/index.js"
 import { listAuthenticators, removeAuthenticator } from "../src/authenticators.js"
-import Credentials from "../src/providers/credentials.js"
-import Passkey from "../src/providers/passkey.js"
-import { sendWebResponse, toWebRequest } from "../src/integrations/node.js"
-import { getToken } from "../src/jwt/index.js"
-import { DEMO_CLIENT, startDemoIdp } from "./idp.js"
+import { createHandler, getSession } from "../src/integrations/node.js"
+import { BASE_PATH, demoAuthConfig, OIDC_PROVIDER_ID, PASSWORD_ACCOUNT } from "./auth.js"
+import { buildBundles, type DemoBundles } from "./bundles.js"
+import { OIDC_ACCOUNT, startLocalOidc } from "./oidc.js"
+import { homePage, inboxPage, notFoundPage, protectedPage, reactPage, type PageContext } from "./pages.js"
+import { startMailCatcher, type MailCatcher } from "./smtp.js"
+import { openStorage } from "./storage.js"
 
-/** gatehouse/webauthn for the browser, bundled once at start (the page's "Add a passkey" button). */
-const webauthnBundle = (
-  await build({
-    entryPoints: [fileURLToPath(new URL("../src/webauthn/index.ts", import.meta.url))],
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "browser",
-    logLevel: "silent",
-  })
-).outputFiles[0]!.text
+const args = process.argv.slice(2)
+if (args.includes("--help") || args.includes("-h")) {
+  console.log(`Usage: npm run demo [-- --memory]
 
-const port = Number(process.env.PORT ?? 3000)
-const idpPort = port + 1
-const idp = startDemoIdp(idpPort)
-const secret = process.env.AUTH_SECRET ?? randomBytes(33).toString("base64")
+  --memory   users and sessions in memory only (nothing written to disk)
 
-const users = new Map([["demo", { id: "1", name: "Demo User", email: "demo@example.com", password: "demo" }]])
-
-const adapter = MemoryAdapter()
-const config: AuthConfig = {
-  secret,
-  trustHost: true,
-  basePath: "/auth",
-  // Users, accounts and passkeys live in memory: they are gone when the demo stops.
-  adapter,
-  session: { strategy: "jwt" },
-  experimental: { enableWebAuthn: true },
-  providers: [
-    Credentials({
-      credentials: { username: { label: "Username", placeholder: "demo" }, password: { label: "Password", type: "password", placeholder: "demo" } },
-      authorize: async ({ username, password }) => {
-        const user = typeof username === "string" ? users.get(username) : undefined
-        if (!user || user.password !== password) return null
-        return { id: user.id, name: user.name, email: user.email }
-      },
-    }),
-    // An OAuth 2 provider (authorization code + PKCE + state) served by demo/idp.ts on the next port.
-    {
-      id: "demo-id",
-      name: "Demo ID",
-      type: "oauth",
-      clientId: DEMO_CLIENT.id,
-      clientSecret: DEMO_CLIENT.secret,
-      checks: ["pkce", "state"],
-      authorization: { url: `http://127.0.0.1:${idpPort}/authorize`, params: { scope: "profile" } },
-      token: `http://127.0.0.1:${idpPort}/token`,
-      userinfo: `http://127.0.0.1:${idpPort}/userinfo`,
-      profile: (p: Record<string, unknown>) => ({ id: String(p.id), name: String(p.name), email: String(p.email), image: String(p.avatar) }),
-    },
-    // Passkeys: sign up with an e-mail on the sign-in page, then sign in with Touch ID, Windows Hello or a phone.
-    Passkey(),
-  ],
-}
-
-const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c] as string)
-
-type DemoSession = { user?: { name?: string; email?: string }; expires: string } | null
-
-async function readSession(cookie: string | undefined): Promise<{ session: DemoSession; userId: string | undefined }> {
-  const headers: Record<string, string> = cookie ? { cookie } : {}
-  const session = (await (await Auth(new Request(`http://localhost:${port}/auth/session`, { headers }), config)).json()) as DemoSession
-  // The user id is the token's subject; a passkey or Demo ID user is an adapter user, the password user is not.
-  const token = session ? await getToken({ req: new Request(`http://localhost:${port}/`, { headers }), secret, secureCookie: false }) : null
-  return { session, userId: typeof token?.sub === "string" ? token.sub : undefined }
-}
-
-async function passkeySection(userId: string | undefined): Promise<string> {
-  // The password user lives in this file, not in the adapter, so it has no passkeys.
-  if (!userId || !(await adapter.getUser!(userId))) return "<p>Passkeys can be added to accounts made with Demo ID or with a passkey.</p>"
-  const passkeys = await listAuthenticators(config, userId).catch(() => [])
-  const rows = passkeys
-    .map((p) => `<li><code>${escape(p.credentialID.slice(0, 16))}…</code> ${escape(p.credentialDeviceType)}, used ${p.counter} times
-      <form method="post" action="/passkeys/remove" style="display:inline"><input type="hidden" name="id" value="${escape(p.credentialID)}"><button>Remove</button></form></li>`)
-    .join("")
-  return `<h2>Your passkeys</h2>${rows ? `<ul>${rows}</ul>` : "<p>None yet.</p>"}
-    <p><button id="add-passkey">Add a passkey</button> <span id="passkey-status" role="status"></span></p>
-    <script type="module">
-      import { signIn } from "/webauthn.js"
-      document.getElementById("add-passkey").addEventListener("click", async () => {
-        const answer = await signIn("passkey", { action: "register", redirect: false, redirectTo: "/" })
-        if (answer.ok) location.reload()
-        else document.getElementById("passkey-status").textContent = "Could not add a passkey (" + (answer.code ?? answer.error) + ")."
-      })
-    </script>`
-}
-
-async function homePage(cookie: string | undefined): Promise<string> {
-  const { session, userId } = await readSession(cookie)
-  const body = session
-    ? `<p>Signed in as <strong>${escape(session.user?.name ?? "")}</strong> (${escape(session.user?.email ?? "")}).</p>
-       <pre>${escape(JSON.stringify(session, null, 2))}</pre>${await passkeySection(userId)}<p><a href="/auth/signout">Sign out</a></p>`
-    : `<p>You are not signed in.</p><p><a href="/auth/signin?callbackUrl=/">Sign in</a>: with the password form (user <code>demo</code>, password <code>demo</code>), with <em>Demo ID</em>, a small OAuth 2 provider the demo runs on port ${idpPort}, or with a passkey (type any e-mail and press the passkey button to sign up; next time the button alone signs you in).</p>`
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><title>Gatehouse demo</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}pre{background:#f6f8fa;padding:1rem;border-radius:.5rem}</style>
-</head><body><h1>Gatehouse demo</h1>${body}</body></html>`
-}
-
-process.on("SIGINT", () => {
-  idp.close()
+Environment: PORT (default 3000), DEMO_DATA_DIR (default .demo-data), AUTH_SECRET (default: made once, kept in the data folder).`)
   process.exit(0)
-})
+}
+const unknown = args.filter((a) => a !== "--memory")
+if (unknown.length) {
+  console.error(`Unknown option ${unknown.join(" ")}. Try --help.`)
+  process.exit(2)
+}
+const memory = args.includes("--memory")
+const port = Number(process.env.PORT ?? 3000)
+if (!Number.isInteger(port) || port < 1 || port > 65535) {
+  console.error(`PORT must be a port number, not "${process.env.PORT}".`)
+  process.exit(2)
+}
 
-const server = createServer(async (req, res) => {
-  try {
-    if (req.url?.startsWith("/auth/") || req.url === "/auth") {
-      await sendWebResponse(await Auth(toWebRequest(req), config), res)
-      return
+// Passkeys are bound to the host name the browser sees (rpId "localhost"), so every URL the app makes uses it.
+const appUrl = `http://localhost:${port}`
+process.env.AUTH_URL = `${appUrl}${BASE_PATH}`
+
+/** What shutdown closes, in reverse start order. */
+const stops: Array<{ name: string; stop: () => Promise<void> }> = []
+let stopping = false
+
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return
+  stopping = true
+  console.log(`\n${signal}: stopping…`)
+  // A part that hangs must not keep the terminal: give up after a few seconds.
+  setTimeout(() => {
+    console.error("Some parts did not stop within 5 s; exiting anyway.")
+    process.exit(1)
+  }, 5000).unref()
+  let failed = false
+  for (const { name, stop } of stops.reverse()) {
+    try {
+      await stop()
+    } catch (error) {
+      failed = true
+      console.error(`Stopping ${name} failed:`, error)
     }
-    if (req.url === "/webauthn.js") {
-      res.writeHead(200, { "content-type": "text/javascript; charset=utf-8" }).end(webauthnBundle)
-      return
-    }
-    if (req.url === "/passkeys/remove" && req.method === "POST") {
-      // Same-origin form posts only (the browser sends Origin on POST): a removal is a state change.
-      if (req.headers.origin !== `http://localhost:${port}`) {
-        res.writeHead(403).end("Forbidden")
-        return
-      }
-      const chunks: Buffer[] = []
-      for await (const chunk of req) chunks.push(chunk as Buffer)
-      const id = new URLSearchParams(Buffer.concat(chunks).toString("utf8")).get("id") ?? ""
-      const { userId } = await readSession(req.headers.cookie)
-      if (userId) await removeAuthenticator(config, userId, id)
-      res.writeHead(303, { location: "/" }).end()
-      return
-    }
-    if (req.url === "/" || req.url?.startsWith("/?")) {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" })
-      res.end(await homePage(req.headers.cookie))
-      return
-    }
-    res.writeHead(404, { "content-type": "text/plain" }).end("Not found")
-  } catch (error) {
-    console.error(error)
-    res.writeHead(500).end("Internal error")
   }
-})
+  console.log("Stopped.")
+  process.exit(failed ? 1 : 0)
+}
+process.on("SIGINT", () => void shutdown("SIGINT"))
+process.on("SIGTERM", () => void shutdown("SIGTERM"))
 
-server.listen(port, "127.0.0.1", () => {
-  console.log(`Gatehouse demo on http://localhost:${port}  (sign in with demo / demo, with Demo ID on port ${idpPort}, or with a passkey)`)
-  if (!process.env.AUTH_SECRET) console.log("AUTH_SECRET is not set: using a random secret, so sessions end when the demo restarts.")
+function listen(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(port, "127.0.0.1", () => resolve())
+  })
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve())
+    server.closeAllConnections()
+  })
+}
+
+function send(res: ServerResponse, status: number, body: string, type = "text/html; charset=utf-8"): void {
+  res.writeHead(status, { "content-type": type, "cache-control": "no-store" }).end(body)
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length
+    if (size > 16 * 1024) throw new Error("form too large")
+    chunks.push(chunk as Buffer)
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString("utf8"))
+}
+
+/** The app: Gatehouse under /auth, the demo's pages around it. */
+function demoApp(config: AuthConfig, mail: MailCatcher, bundles: DemoBundles, persistent: boolean) {
+  const auth = createHandler(config)
+  const host = `localhost:${port}`
+
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const method = req.method ?? "GET"
+    // One origin only (cookies and passkeys belong to a host name): 127.0.0.1 and friends are sent to localhost.
+    if (req.headers.host !== host) {
+      if (method === "GET" || method === "HEAD") return void res.writeHead(307, { location: `${appUrl}${req.url ?? "/"}` }).end()
+      return send(res, 421, `Use ${appUrl}`, "text/plain; charset=utf-8")
+    }
+    const url = new URL(req.url ?? "/", appUrl)
+    if (url.pathname === BASE_PATH || url.pathname.startsWith(`${BASE_PATH}/`)) return auth(req, res)
+
+    const session = await getSession(req, config, res)
+    const ctx: PageContext = { session, mailCount: mail.mails().length, persistent }
+    const userId = (session?.user as { id?: string } | undefined)?.id
+
+    if (url.pathname === "/passkeys/remove" && method === "POST") {
+      // Same-origin form posts only (browsers send Origin on POST): removing a passkey is a state change.
+      if (req.headers.origin !== appUrl) return send(res, 403, "Forbidden", "text/plain; charset=utf-8")
+      const id = (await readForm(req)).get("id") ?? ""
+      if (userId) await removeAuthenticator(config, userId, id)
+      return void res.writeHead(303, { location: "/" }).end()
+    }
+    if (method !== "GET" && method !== "HEAD") return send(res, 405, "Method not allowed", "text/plain; charset=utf-8")
+
+    switch (url.pathname) {
+      case "/":
+        return send(res, 200, homePage(ctx, userId ? await listAuthenticators(config, userId) : []))
+      case "/protected":
+        if (!session) return void res.writeHead(303, { location: `${BASE_PATH}/signin?callbackUrl=${encodeURIComponent("/protected")}` }).end()
+        return send(res, 200, protectedPage(ctx))
+      case "/inbox":
+        return send(res, 200, inboxPage(ctx, mail.mails(), url.searchParams.get("type") === "email"))
+      case "/inbox.json":
+        return send(res, 200, JSON.stringify({ mails: mail.mails() }, null, 2), "application/json; charset=utf-8")
+      case "/react":
+        return send(res, 200, reactPage(ctx))
+      case "/react.js":
+        return send(res, 200, bundles.react, "text/javascript; charset=utf-8")
+      case "/webauthn.js":
+        return send(res, 200, bundles.webauthn, "text/javascript; charset=utf-8")
+      default:
+        return send(res, 404, notFoundPage(ctx))
+    }
+  }
+}
+
+function printBanner(parts: { issuer: string; smtp: MailCatcher; storage: string }): void {
+  const row = (label: string, value: string) => `  ${label.padEnd(14)}${value}`
+  console.log(
+    [
+      "",
+      "Gatehouse demo: everything runs in this process, nothing needs the internet.",
+      "",
+      row("App", appUrl),
+      row("Inbox", `${appUrl}/inbox   (every e-mail the demo sends lands here)`),
+      row("Local OIDC", `${parts.issuer}   (OpenID Provider, issuer; discovery at /.well-known/openid-configuration)`),
+      row("SMTP catcher", `smtp://${parts.smtp.host}:${parts.smtp.port}`),
+      row("Database", parts.storage),
+      "",
+      "Sign in with:",
+      row("Password", `${PASSWORD_ACCOUNT.username} / ${PASSWORD_ACCOUNT.password}`),
+      row("Local OIDC", `"Sign in with Local OIDC", then ${OIDC_ACCOUNT.login} / ${OIDC_ACCOUNT.password} (filled in on its login page)`),
+      row("E-mail", `any address; open the link in ${appUrl}/inbox`),
+      row("Passkey", `type an e-mail and press "Sign in with Passkey"; afterwards the button alone signs you in`),
+      "",
+      `Ready: ${appUrl}   (Ctrl-C stops everything)`,
+    ].join("\n"),
+  )
+}
+
+async function main(): Promise<void> {
+  const started = Date.now()
+  const [storage, oidc, smtp, bundles] = await Promise.allSettled([
+    openStorage({ memory, onSlowStart: (dir) => console.log(`Creating the demo database in ${dir} (first start only, a few seconds)…`) }),
+    startLocalOidc(`${appUrl}${BASE_PATH}/callback/${OIDC_PROVIDER_ID}`),
+    startMailCatcher(),
+    buildBundles(),
+  ])
+  if (storage.status === "fulfilled") stops.push({ name: "database", stop: storage.value.close })
+  if (oidc.status === "fulfilled") stops.push({ name: "Local OIDC", stop: oidc.value.stop })
+  if (smtp.status === "fulfilled") stops.push({ name: "SMTP catcher", stop: smtp.value.stop })
+  for (const part of [storage, oidc, smtp, bundles]) if (part.status === "rejected") throw part.reason
+  if (storage.status !== "fulfilled" || oidc.status !== "fulfilled" || smtp.status !== "fulfilled" || bundles.status !== "fulfilled") return
+
+  const config = demoAuthConfig({ adapter: storage.value.adapter, secret: storage.value.secret, oidc: oidc.value, smtp: smtp.value })
+  const handle = demoApp(config, smtp.value, bundles.value, !memory)
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      console.error(error)
+      if (!res.headersSent) send(res, 500, "Internal error", "text/plain; charset=utf-8")
+      else res.destroy()
+    })
+  })
+  try {
+    await listen(server)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") throw new Error(`Port ${port} is in use. Stop what runs there, or start the demo with PORT=3100 npm run demo.`)
+    throw error
+  }
+  stops.push({ name: "app server", stop: () => closeServer(server) })
+  if (stopping) return
+  printBanner({ issuer: oidc.value.issuer, smtp: smtp.value, storage: storage.value.description })
+  console.log(`  (started in ${((Date.now() - started) / 1000).toFixed(1)} s)`)
+}
+
+main().catch(async (error: unknown) => {
+  console.error(`The demo could not start: ${error instanceof Error ? error.message : String(error)}`)
+  for (const { stop } of stops.reverse()) await stop().catch(() => {})
+  process.exit(1)
 })
