@@ -168,6 +168,11 @@ export interface AuthConfig {
   events?: EventCallbacks
   experimental?: { enableWebAuthn?: boolean }
   jwt?: Partial<JWTOptions>
+  /**
+   * Language of the built-in pages (`"en"`, `"de"`, or a tag such as `"de-AT"`, matched by its language). Unset: each
+   * request's Accept-Language picks one, English when none matches. Gatehouse only (docs/pages.md).
+   */
+  locale?: string
   logger?: Partial<LoggerInstance>
   pages?: Partial<PagesOptions>
   /** Set to the `raw` marker (`{ ...config, raw }`) to get the internal response object. */

@@ -1,5 +1,9 @@
-// HTML helpers for the built-in pages: escaping and the document shell with inlined CSS.
+// HTML helpers for the built-in pages: escaping, the image-URL check, the document shell and its CSP.
+import { contrastRatio, cssColor } from "../lib/css-color.js"
 import type { Theme } from "../types.js"
+import type { PageLocale } from "./locales/index.js"
+import { PASSKEY_SCRIPT, PASSKEY_SCRIPT_HASH } from "./passkey-script.js"
+import { BASE_CSS, BASE_CSS_HASH, themeCssHash } from "./styles.js"
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
 
@@ -8,26 +12,82 @@ export function escapeHtml(value: unknown): string {
   return String(value ?? "").replace(/[&<>"']/g, (c) => ESCAPES[c] as string)
 }
 
-const CSS = `
-:root{--bg:#fff;--fg:#1f2328;--muted:#6e7781;--border:#d0d7de;--brand:#346df1;--button-text:#fff;--danger:#cf222e}
-.__next-auth-theme-dark{--bg:#0d1117;--fg:#e6edf3;--muted:#8d96a0;--border:#30363d}
-@media (prefers-color-scheme:dark){.__next-auth-theme-auto{--bg:#0d1117;--fg:#e6edf3;--muted:#8d96a0;--border:#30363d}}
-*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:var(--bg);color:var(--fg)}
-.page{min-height:100vh;display:flex;align-items:center;justify-content:center;padding:2rem}
-.card{width:100%;max-width:22rem;border:1px solid var(--border);border-radius:.75rem;padding:2rem}
-h1{font-size:1.25rem;margin:0 0 1rem}p{margin:.5rem 0 1rem;color:var(--muted)}
-label{display:block;font-size:.875rem;margin:.75rem 0 .25rem}
-input{width:100%;padding:.55rem .7rem;border:1px solid var(--border);border-radius:.4rem;background:transparent;color:inherit;font:inherit}
-button,.button{display:block;width:100%;margin-top:1rem;padding:.6rem;border:0;border-radius:.4rem;background:var(--brand);color:var(--button-text);font:inherit;cursor:pointer;text-align:center;text-decoration:none}
-.error{border:1px solid var(--danger);color:var(--danger);border-radius:.4rem;padding:.5rem .75rem;margin-bottom:1rem}
-hr{border:0;border-top:1px solid var(--border);margin:1.5rem 0}.logo{display:block;max-height:4rem;margin:0 auto 1rem}
-`
+/**
+ * An image URL the pages may put in `<img src>`: http(s), a root-relative path, or a `data:image/…` URI; anything
+ * else (`javascript:`, `data:text/html`, a protocol-relative `//host`) is dropped. The page CSP's img-src still
+ * limits where images load from ('self', https:, data:).
+ */
+export function safeImageUrl(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined
+  const v = value.trim()
+  if (/^data:image\/(?:svg\+xml|png|gif|jpeg|webp|avif)[;,]/i.test(v)) return v
+  if (/^\/(?![/\\])/.test(v)) return v
+  if (/^https?:\/\/[^\s/\\]/i.test(v)) return v
+  return undefined
+}
 
-/** Wraps page content in a full document; the body class selects the colour scheme. */
-export function documentShell(title: string, content: string, theme: Theme): string {
-  const scheme = theme.colorScheme ?? "auto"
-  const brand = theme.brandColor ? `:root{--brand:${escapeHtml(theme.brandColor)}}` : ""
-  const buttonText = theme.buttonText ? `:root{--button-text:${escapeHtml(theme.buttonText)}}` : ""
-  const logo = theme.logo ? `<img class="logo" src="${escapeHtml(theme.logo)}" alt="">` : ""
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta name="viewport" content="width=device-width, initial-scale=1.0"><title>${escapeHtml(title)}</title><style>${CSS}${brand}${buttonText}</style></head><body class="__next-auth-theme-${escapeHtml(scheme)}"><div class="page"><div class="card">${logo}${content}</div></div></body></html>`
+/** A rendered page: its HTML and the Content-Security-Policy that allows exactly its inline style and script. */
+export interface RenderedPage {
+  html: string
+  csp: string
+}
+
+/** Button colours of one provider, checked: CSS colours only, and a hex pair below 4.5:1 contrast is not used. */
+export function buttonColors(bg: unknown, text: unknown): { bg: string; text: string } | undefined {
+  const b = cssColor(bg)
+  const t = cssColor(text)
+  if (!b || !t) return undefined
+  const ratio = contrastRatio(b, t)
+  return ratio === undefined || ratio >= 4.5 ? { bg: b, text: t } : undefined
+}
+
+/** The theme part of the page CSS: `brandColor` and `buttonText` when they are CSS colours, plus any extra rules. */
+function themeCss(theme: Theme, extra: string): string {
+  const brand = cssColor(theme.brandColor)
+  const buttonText = cssColor(theme.buttonText)
+  const vars = `${brand ? `--brand:${brand};` : ""}${buttonText ? `--button-text:${buttonText};` : ""}`
+  return `${vars ? `:root{${vars}}` : ""}${extra}`
+}
+
+/**
+ * The policy of a built-in page: nothing loads by default; the inline style(s) and the passkey script by hash;
+ * images from the app, https: and data:; the passkey script may call the app's own routes; no framing, no <base>.
+ * No form-action: an OAuth sign-in form's answer redirects to the provider, which form-action would block.
+ */
+export function pageCsp(styleHashes: readonly string[], script: boolean): string {
+  return [
+    "default-src 'none'",
+    `script-src ${script ? PASSKEY_SCRIPT_HASH : "'none'"}`,
+    `style-src ${styleHashes.join(" ")}`,
+    "img-src 'self' https: data:",
+    ...(script ? ["connect-src 'self'"] : []),
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ")
+}
+
+export interface ShellProps {
+  title: string
+  /** The page's content inside the card (a single <h1> first). */
+  content: string
+  theme: Theme
+  locale: PageLocale
+  /** Extra theme rules (provider button colours), built only from checked values. */
+  extraCss?: string
+  /** Adds the passkey script after the content. */
+  script?: boolean
+}
+
+/** Wraps page content in a full document (lang from the locale, <main> landmark, centred card) and builds its CSP. */
+export function documentShell(props: ShellProps): RenderedPage {
+  const { theme, locale } = props
+  const scheme = theme.colorScheme === "dark" || theme.colorScheme === "light" ? theme.colorScheme : "auto"
+  const themeSheet = themeCss(theme, props.extraCss ?? "")
+  const styles = `<style>${BASE_CSS}</style>${themeSheet ? `<style>${themeSheet}</style>` : ""}`
+  const hashes = themeSheet ? [BASE_CSS_HASH, themeCssHash(themeSheet)] : [BASE_CSS_HASH]
+  const logoUrl = safeImageUrl(theme.logo)
+  const logo = logoUrl ? `<img class="brand-logo" src="${escapeHtml(logoUrl)}" alt="">` : ""
+  const script = props.script ? `<script>${PASSKEY_SCRIPT}</script>` : ""
+  const html = `<!DOCTYPE html><html lang="${escapeHtml(locale.lang)}"><head><meta charset="UTF-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="same-origin"><link rel="icon" href="data:,"><title>${escapeHtml(props.title)}</title>${styles}</head><body class="__next-auth-theme-${scheme}"><main>${logo}<div class="card">${props.content}</div></main>${script}</body></html>`
+  return { html, csp: pageCsp(hashes, props.script === true) }
 }

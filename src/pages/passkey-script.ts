@@ -9,6 +9,8 @@ import { createHash } from "node:crypto"
  * `action=authenticate` when nothing is typed), runs the ceremony, posts the callback with X-Auth-Return-Redirect
  * and goes to the returned URL (the callbackUrl, or signin?error=…). With `data-conditional="true"` it arms an
  * autofill (conditional) request on load. `data-state`: idle | waiting (autofill armed) | busy | error | done.
+ * The messages it shows come from `data-msg-unsupported`, `-cancelled`, `-registered` and `-failed` (the page
+ * locale), with English as the fallback.
  */
 export const PASSKEY_SCRIPT = `(() => {
   "use strict";
@@ -59,7 +61,7 @@ export const PASSKEY_SCRIPT = `(() => {
     const show = (text) => { message.textContent = text; message.hidden = false; };
     if (!window.PublicKeyCredential || !navigator.credentials) {
       button.disabled = true;
-      show("This browser does not support passkeys.");
+      show(d.msgUnsupported || "This browser does not support passkeys.");
       return;
     }
     const fields = () => {
@@ -104,7 +106,7 @@ export const PASSKEY_SCRIPT = `(() => {
         if (conditional) { if (d.state === "waiting") d.state = "idle"; return; }
         button.disabled = false;
         d.state = "error";
-        show(name === "NotAllowedError" ? "The passkey request was cancelled or timed out." : name === "InvalidStateError" ? "This passkey is already registered. Sign in with it instead." : "Passkey sign-in failed. Please try again.");
+        show(name === "NotAllowedError" ? d.msgCancelled || "The passkey request was cancelled or timed out." : name === "InvalidStateError" ? d.msgRegistered || "This passkey is already registered. Sign in with it instead." : d.msgFailed || "Passkey sign-in failed. Please try again.");
         if (autofill) start(true);
       });
     };
@@ -120,6 +122,3 @@ export const PASSKEY_SCRIPT = `(() => {
 
 /** The script's CSP source: `'sha256-…'` of its exact text. */
 export const PASSKEY_SCRIPT_HASH = `'sha256-${createHash("sha256").update(PASSKEY_SCRIPT, "utf8").digest("base64")}'`
-
-/** The Content-Security-Policy of a page that carries the script: that script and no other, no plugins, no <base>. */
-export const PASSKEY_PAGE_CSP = `script-src ${PASSKEY_SCRIPT_HASH}; object-src 'none'; base-uri 'none'`

@@ -1,5 +1,6 @@
 // The default sign-in e-mail (subject, HTML and text parts), and the one send path the HTTP mail-API providers share.
 import { EmailSignInError } from "../errors.js"
+import { cssColorOr } from "../lib/css-color.js"
 import { readLimited } from "../lib/read-limited.js"
 import { escapeHtml } from "../pages/html.js"
 import type { Theme } from "../records.js"
@@ -26,16 +27,6 @@ const DEFAULT_BRAND = "#346df1"
 const DEFAULT_BUTTON_TEXT = "#ffffff"
 const FONT = "Helvetica,Arial,sans-serif"
 
-/** A theme colour goes into a style attribute: accept only plain colour syntax, so no `url(...)` or `;` gets in. */
-function safeColor(value: unknown, fallback: string): string {
-  if (typeof value !== "string") return fallback
-  const v = value.trim()
-  if (/^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(v)) return v
-  if (/^[a-z]{3,24}$/i.test(v)) return v
-  if (/^(?:rgba?|hsla?)\(\s*[-\d.%\s,/]+\)$/i.test(v)) return v
-  return fallback
-}
-
 /** "24 hours", "15 minutes", "7 days": the time left until `expires`, or nothing when it has passed. */
 function timeLeft(expires: Date | undefined): string | undefined {
   if (!(expires instanceof Date)) return undefined
@@ -53,8 +44,8 @@ function timeLeft(expires: Date | undefined): string | undefined {
 export function defaultMessage(params: DefaultMessageParams): EmailMessage {
   const host = String(params.host).replace(/[\r\n\u2028\u2029]/g, "")
   const url = String(params.url)
-  const brand = safeColor(params.theme?.brandColor, DEFAULT_BRAND)
-  const buttonText = safeColor(params.theme?.buttonText, DEFAULT_BUTTON_TEXT)
+  const brand = cssColorOr(params.theme?.brandColor, DEFAULT_BRAND)
+  const buttonText = cssColorOr(params.theme?.buttonText, DEFAULT_BUTTON_TEXT)
   // A zero-width space after each dot stops mail clients from turning the host into a link of their own.
   const hostHtml = escapeHtml(host).replace(/\./g, "&#8203;.")
   const urlHtml = escapeHtml(url)

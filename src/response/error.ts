@@ -6,8 +6,8 @@ import type { AuthRequest, ResolvedConfig } from "../domain.js"
 import { parseActionPath } from "../request/parse.js"
 import type { ResponseInternal } from "../types.js"
 import type { RequestInput } from "../request/input.js"
-import { HTML_HEADERS, JSON_HEADERS } from "./build.js"
-import { errorPage } from "../pages/index.js"
+import { JSON_HEADERS } from "./build.js"
+import { chooseLocale, errorPage, pageHeaders } from "../pages/index.js"
 import { clearChecks } from "../security/checks.js"
 
 const CONFIGURATION_MESSAGE = "There was a problem with the server configuration. Check the server logs for more information."
@@ -67,8 +67,9 @@ export function configurationErrorResponse(input: RequestInput, config: Resolved
   const isPage = (input.method === "GET" || input.method === "HEAD") && action !== undefined && actionRule(action).page
   if (isPage) {
     if (config.pages.error) return { redirect: `${origin}${config.pages.error}?error=Configuration` }
-    const { status, html } = errorPage({ error: "Configuration", signInUrl: `${origin}${config.basePath}/signin`, homeUrl: origin || "/", theme: config.theme })
-    return { status, headers: HTML_HEADERS, body: html }
+    const { locale, fromRequest } = chooseLocale(config.source.locale, input.header.get("accept-language"))
+    const page = errorPage({ error: "Configuration", signInUrl: `${origin}${config.basePath}/signin`, homeUrl: origin || "/", theme: config.theme, locale })
+    return { status: page.status, headers: pageHeaders(page.csp, fromRequest), body: page.html }
   }
   // Exactly Auth.js's body: clients that parse it see the same object.
   return { status: 500, headers: JSON_HEADERS, body: { message: CONFIGURATION_MESSAGE } }

@@ -13,7 +13,7 @@ describe("GET /signin (page)", () => {
     expect(res.headers.get("content-type")).toBe("text/html")
     const token = setCookies(res).get(CSRF)!.value.split("|")[0] as string
     const html = await res.text()
-    const form = /<form action="http:\/\/localhost:3000\/auth\/callback\/credentials" method="POST">(.*?)<\/form>/.exec(html)
+    const form = /<form id="signin-form-credentials" action="http:\/\/localhost:3000\/auth\/callback\/credentials" method="POST" data-provider="credentials">(.*?)<\/form>/.exec(html)
     expect(form).not.toBeNull()
     const inner = form![1] as string
     expect(inner).toContain(`<input type="hidden" name="csrfToken" value="${token}">`)
@@ -33,7 +33,7 @@ describe("GET /signin (page)", () => {
     const html = await (await Auth(get("/auth/signin"), config)).text()
     expect(html).toContain('name="callbackUrl" value="http://localhost:3000"')
     expect(html.match(/<form /g)).toHaveLength(2)
-    expect(html).toContain('<form action="http://localhost:3000/auth/callback/otp" method="POST">')
+    expect(html).toContain('<form id="signin-form-otp" action="http://localhost:3000/auth/callback/otp" method="POST" data-provider="otp">')
     expect(html).toContain('name="code" type="text" placeholder="123456"')
   })
 
@@ -78,7 +78,7 @@ describe("GET /signin (page)", () => {
   ])("?error=%s shows its banner", async (error, text) => {
     const { config } = setup()
     const html = await (await Auth(get(`/auth/signin?error=${error}`), config)).text()
-    expect(html).toContain(`<div class="error" role="alert">${text}</div>`)
+    expect(html).toContain(`<div id="signin-error" class="error" role="alert">${text}</div>`)
     if (error === "SomethingElse") expect(html).not.toContain("SomethingElse")
   })
 
@@ -125,7 +125,7 @@ describe("GET /error", () => {
     expect(res.status).toBe(200)
     const html = await res.text()
     expect(html).toContain("The passkey could not be verified.")
-    expect(html).toMatch(/<a class="button" href="[^"]*\/auth\/signin">Sign in<\/a>/)
+    expect(html).toMatch(/<a id="signin-link" class="button" href="[^"]*\/auth\/signin">Sign in<\/a>/)
   })
 
   it("an unknown code: 200, the generic page, the code not reflected", async () => {

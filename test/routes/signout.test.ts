@@ -16,7 +16,7 @@ describe("GET /signout (page)", () => {
     expect(token).toMatch(/^[0-9a-f]{64}$/)
     expect(html).toMatch(/^<!DOCTYPE html>/)
     expect(html).toContain('<body class="__next-auth-theme-auto">')
-    expect(html).toContain(`<form action="http://localhost:3000/auth/signout" method="POST"><input type="hidden" name="csrfToken" value="${token}">`)
+    expect(html).toContain(`<form id="signout-form" action="http://localhost:3000/auth/signout" method="POST"><input type="hidden" name="csrfToken" value="${token}">`)
   })
 
   it("?callbackUrl= rides along in the form, validated: confirming lands there; a foreign one becomes the origin", async () => {

@@ -1,0 +1,55 @@
+// The shape of a page locale: every string the built-in pages show. A new language is one file of this type.
+
+/** `?error=` codes with their own sign-in page banner (legacy v4 codes included, as Auth.js clients send them). */
+export type SignInErrorCode =
+  | "Signin" | "OAuthSignin" | "OAuthCallbackError" | "OAuthCreateAccount" | "EmailCreateAccount" | "Callback"
+  | "OAuthAccountNotLinked" | "EmailSignin" | "Verification" | "RateLimited" | "CredentialsSignin" | "SessionRequired"
+  | "WebAuthnVerificationError" | "MissingCSRF"
+
+/** `?error=` codes with their own error page. */
+export type ErrorPageCode = "Configuration" | "AccessDenied" | "Verification" | "EmailSignin" | "RateLimited" | "WebAuthnVerificationError"
+
+/** A heading and the sentence under it. */
+export interface PageMessage {
+  heading: string
+  message: string
+}
+
+/**
+ * Every string of the built-in pages in one language. `{provider}` in a template is replaced by the provider's name
+ * (escaped after the replacement, like every other value).
+ */
+export interface PageLocale {
+  /** BCP 47 tag for `<html lang>`, e.g. `en`, `de`. */
+  lang: string
+  signIn: {
+    title: string
+    heading: string
+    /** Button of an OAuth, e-mail, credentials or passkey provider: `Sign in with {provider}`. */
+    withProvider: string
+    /** The divider between sections. */
+    or: string
+    emailLabel: string
+    emailPlaceholder: string
+    errors: Record<SignInErrorCode, string>
+    /** The banner for a code not in `errors` (the code itself is never shown). */
+    defaultError: string
+  }
+  /** Messages of the passkey script (read from data- attributes of the form). */
+  passkey: {
+    unsupported: string
+    cancelled: string
+    alreadyRegistered: string
+    failed: string
+  }
+  signOut: PageMessage & { title: string; button: string }
+  verifyRequest: PageMessage & { title: string }
+  error: {
+    title: string
+    signIn: string
+    home: string
+    pages: Record<ErrorPageCode, PageMessage>
+    /** The page for a code not in `pages` (the code itself is never shown). */
+    default: PageMessage
+  }
+}
