@@ -59,7 +59,12 @@ export default function GitHub(options: GitHubOptions = {}): OAuthConfigBase<Git
     profile(profile) {
       return { id: String(profile.id), name: profile.name ?? profile.login, email: profile.email, image: profile.avatar_url }
     },
-    style: { bg: "#24292f", text: "#fff" },
+    style: {
+      // GitHub's cat mark, drawn for Gatehouse: white on the button colour.
+      logo: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Cpath fill='%23fff' fill-rule='evenodd' d='M12 1a11 11 0 1 0 0 22a11 11 0 1 0 0-22zM9.6 21.2v-2.7c-2.9-.6-4.6-2.4-4.6-5.4c0-1.2.4-2.2 1.1-3c-.2-.7-.3-1.9.2-3.3c1.1 0 2.1.6 3 1.2c.9-.3 1.8-.4 2.7-.4s1.8.1 2.7.4c.9-.6 1.9-1.2 3-1.2c.5 1.4.4 2.6.2 3.3c.7.8 1.1 1.8 1.1 3c0 3-1.7 4.8-4.6 5.4v2.7zM6.3 17.6c1 .2 1.6.9 2 1.6c.3.5.8.7 1.3.6v1.1c-1.1.2-2-.3-2.5-1.2c-.3-.6-.6-1-1.1-1.2z'/%3E%3C/svg%3E",
+      bg: "#24292f",
+      text: "#fff",
+    },
     options: userOptions,
   }
 }

@@ -35,7 +35,12 @@ export default function Google(options: OAuthUserConfig<GoogleProfile> = {}): OA
     profile(profile) {
       return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }
     },
-    style: { bg: "#fff", text: "#000" },
+    style: {
+      // Google's four-colour "G", drawn for Gatehouse.
+      logo: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Cg fill='none' stroke-width='3.6'%3E%3Cpath stroke='%234285F4' d='M20 12a8 8 0 0 1-2.34 5.66M12 12h9.8'/%3E%3Cpath stroke='%2334A853' d='M17.66 17.66A8 8 0 0 1 5.07 16'/%3E%3Cpath stroke='%23FBBC05' d='M5.07 16a8 8 0 0 1 0-8'/%3E%3Cpath stroke='%23EA4335' d='M5.07 8a8 8 0 0 1 12.59-1.66'/%3E%3C/g%3E%3C/svg%3E",
+      bg: "#fff",
+      text: "#1f1f1f",
+    },
     options,
   }
 }

@@ -106,7 +106,12 @@ export default function TikTok(options: TikTokOptions = {}): OAuthConfigBase<Tik
       const user = (profile as TikTokProfile).data.user
       return { id: user.open_id, name: user.display_name ?? null, email: user.email ?? user.username ?? null, image: user.avatar_url ?? null }
     },
-    style: { bg: "#000", text: "#fff" },
+    style: {
+      // TikTok's note with its cyan and red offsets, drawn for Gatehouse.
+      logo: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Cg fill='none' stroke-width='2.6' stroke-linecap='round'%3E%3Cpath stroke='%2325F4EE' transform='translate(-.9 -.9)' d='M13 3.5v12a3.6 3.6 0 1 1-3.6-3.6M13 3.5c.4 2.7 2.4 4.7 5.6 4.8'/%3E%3Cpath stroke='%23FE2C55' transform='translate(.9 .9)' d='M13 3.5v12a3.6 3.6 0 1 1-3.6-3.6M13 3.5c.4 2.7 2.4 4.7 5.6 4.8'/%3E%3Cpath stroke='%23fff' d='M13 3.5v12a3.6 3.6 0 1 1-3.6-3.6M13 3.5c.4 2.7 2.4 4.7 5.6 4.8'/%3E%3C/g%3E%3C/svg%3E",
+      bg: "#000",
+      text: "#fff",
+    },
     options: userOptions,
   }
 }

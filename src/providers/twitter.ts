@@ -65,6 +65,9 @@ function fullSizeImage(url: string | undefined): string | null {
   return url ? url.replace(/_normal(\.[a-z]+)$/i, "$1") : null
 }
 
+/** The X mark (the platform's current name), drawn for Gatehouse: white on black. */
+const X_LOGO = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Cpath fill='none' stroke='%23fff' stroke-width='1.6' stroke-linejoin='round' d='M3.5 3.5h4.6l12.4 17h-4.6z'/%3E%3Cpath stroke='%23fff' stroke-width='1.8' d='M20.2 3.2l-6.7 7.6M10.5 13.2l-6.7 7.6'/%3E%3C/svg%3E"
+
 /**
  * Twitter / X sign-in. Callback URL to register: `<origin><basePath>/callback/twitter`.
  * Env: AUTH_TWITTER_ID, AUTH_TWITTER_SECRET (the API key and secret for OAuth 1.0a; the OAuth 2 client id and secret for 2.0).
@@ -89,7 +92,7 @@ export default function Twitter(options: TwitterOptions = {}): OAuthConfigBase<T
         const { data } = profile as TwitterProfile
         return { id: data.id, name: data.name, email: null, image: fullSizeImage(data.profile_image_url) }
       },
-      style: { bg: "#000", text: "#fff" },
+      style: { logo: X_LOGO, bg: "#000", text: "#fff" },
       options: userOptions,
     }
   }
@@ -106,7 +109,7 @@ export default function Twitter(options: TwitterOptions = {}): OAuthConfigBase<T
       const p = profile as TwitterLegacyProfile
       return { id: p.id_str ?? String(p.id), name: p.name, email: p.email ?? null, image: fullSizeImage(p.profile_image_url_https) }
     },
-    style: { bg: "#000", text: "#fff" },
+    style: { logo: X_LOGO, bg: "#000", text: "#fff" },
     options: userOptions,
   }
 }
