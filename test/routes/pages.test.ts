@@ -1,7 +1,15 @@
-// The built-in pages (sign-in, error, verify-request) and their pages.* redirects.
+// The built-in pages (sign-in, sign-out, error, verify-request): markup, headers, escaping, locale, and their pages.* redirects.
+import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Credentials from "../../src/providers/credentials.js"
+import GitHub from "../../src/providers/github.js"
+import Google from "../../src/providers/google.js"
+import Nodemailer from "../../src/providers/nodemailer.js"
+import TikTok from "../../src/providers/tiktok.js"
+import Twitter from "../../src/providers/twitter.js"
+import VK from "../../src/providers/vk.js"
 import { CookieJar, fetchCsrf, get, setCookies, signIn } from "../helpers.js"
 import { CSRF, setup } from "../support/routes-kit.js"
 
@@ -171,5 +179,262 @@ describe("GET /verify-request", () => {
     expect(res.headers.get("location")).toBe("/check?provider=email&type=email")
     const bare = setup({ pages: { verifyRequest: "/check" } })
     expect((await Auth(get("/auth/verify-request"), bare.config)).headers.get("location")).toBe("/check")
+  })
+})
+
+// ---------------------------------------------------------------------------------------------------------------
+// Issue 14: security headers, hostile input, locale, links, logos, labels and autocomplete.
+
+const PAGES = ["/auth/signin", "/auth/signout", "/auth/error?error=AccessDenied", "/auth/verify-request"]
+
+/** The directives of a CSP header, by name. */
+function cspOf(res: Response): Map<string, string> {
+  const header = res.headers.get("content-security-policy") ?? ""
+  return new Map(header.split(";").map((d) => d.trim()).filter(Boolean).map((d) => [d.split(" ")[0] as string, d.slice(d.indexOf(" ") + 1)]))
+}
+
+/** The sha256 CSP source of each inline <style> and <script> of a page. */
+function inlineHashes(html: string, tag: "style" | "script"): string[] {
+  return [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, "g"))].map((m) => `'sha256-${createHash("sha256").update(m[1] as string, "utf8").digest("base64")}'`)
+}
+
+describe("built-in pages: security headers", () => {
+  it.each(PAGES)("%s sends CSP, frame, cache and referrer headers; its inline styles are allowed by hash and no script runs", async (path) => {
+    const { config } = setup()
+    const res = await Auth(get(path), config)
+    expect(res.headers.get("x-frame-options")).toBe("DENY")
+    expect(res.headers.get("cache-control")).toBe("no-store")
+    expect(res.headers.get("referrer-policy")).toBe("same-origin")
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff")
+    const csp = cspOf(res)
+    expect(csp.get("default-src")).toBe("'none'")
+    expect(csp.get("script-src")).toBe("'none'")
+    expect(csp.get("frame-ancestors")).toBe("'none'")
+    expect(csp.get("base-uri")).toBe("'none'")
+    expect(csp.get("img-src")).toBe("'self' https: data:")
+    const html = await res.text()
+    expect(inlineHashes(html, "script")).toEqual([])
+    const styles = inlineHashes(html, "style")
+    expect(styles.length).toBeGreaterThan(0)
+    expect((csp.get("style-src") ?? "").split(" ").sort()).toEqual([...styles].sort())
+    expect(html).not.toMatch(/\sstyle=/) // a style attribute would need 'unsafe-inline'
+  })
+
+  it("a themed page with provider colours: both style blocks hashed, the hashes stable across requests", async () => {
+    const { config } = setup({ theme: { brandColor: "#112233", buttonText: "#fefefe" }, providers: [GitHub({ clientId: "a", clientSecret: "b" })] })
+    const first = await Auth(get("/auth/signin"), config)
+    const html = await first.text()
+    expect(html).toContain(":root{--brand:#112233;--button-text:#fefefe;}.provider-0{--p-bg:#24292f;--p-text:#fff}")
+    const hashes = inlineHashes(html, "style")
+    expect(hashes).toHaveLength(2)
+    expect(cspOf(first).get("style-src")).toBe(hashes.join(" "))
+    const second = await Auth(get("/auth/signin"), config)
+    expect(second.headers.get("content-security-policy")).toBe(first.headers.get("content-security-policy"))
+  })
+
+  it("the configuration error page (a broken config) sends the same headers", async () => {
+    const { config } = setup({ secret: "short" })
+    const res = await Auth(get("/auth/signin"), config)
+    expect(res.status).toBe(500)
+    expect(res.headers.get("x-frame-options")).toBe("DENY")
+    expect(cspOf(res).get("frame-ancestors")).toBe("'none'")
+    expect(cspOf(res).get("script-src")).toBe("'none'")
+    expect(res.headers.get("cache-control")).toBe("no-store")
+  })
+
+  it("pages.* redirects stay plain redirects (no page headers)", async () => {
+    const { config } = setup({ pages: { signIn: "/login", signOut: "/bye", error: "/oops", verifyRequest: "/check" } })
+    for (const path of PAGES) {
+      const res = await Auth(get(path), config)
+      expect(res.status).toBe(302)
+      expect(res.headers.get("content-security-policy")).toBeNull()
+    }
+  })
+})
+
+describe("built-in pages: hostile input is inert", () => {
+  const SCRIPT = '"><script>alert(1)</script>'
+
+  it("?error= on the sign-in and error pages is never reflected", async () => {
+    const { config } = setup()
+    for (const path of ["/auth/signin", "/auth/error"]) {
+      const html = await (await Auth(get(`${path}?error=${encodeURIComponent(SCRIPT)}`), config)).text()
+      expect(html).not.toContain("<script>alert")
+      expect(html).not.toContain("alert(1)")
+    }
+  })
+
+  it("a same-origin callbackUrl with quotes and tags is escaped in the hidden field", async () => {
+    const { config } = setup()
+    const html = await (await Auth(get(`/auth/signin?callbackUrl=${encodeURIComponent(`/x?a=${SCRIPT}'`)}`), config)).text()
+    expect(html).not.toContain("<script>alert")
+    expect(html).toMatch(/name="callbackUrl" value="http:\/\/localhost:3000\/x\?a=[^"<>]*"/)
+  })
+
+  it("provider names, ids and a javascript: logo; labels and placeholders with quotes", async () => {
+    const oauth = GitHub({ clientId: "a", clientSecret: "b" })
+    const hostile = { ...oauth, id: 'gh"x', name: SCRIPT, style: { logo: "javascript:alert(1)", bg: "red;}body{display:none", text: "#fff" } }
+    const { config } = setup({
+      providers: [hostile as never, Credentials({ name: SCRIPT, credentials: { user: { label: 'Say "hi" <b>', placeholder: "' onfocus='x" } }, authorize: () => null })],
+      theme: { logo: "javascript:alert(1)", brandColor: "red;}body{display:none", buttonText: "#fff;background:url(https://t.test/p)" },
+    })
+    const res = await Auth(get("/auth/signin"), config)
+    const html = await res.text()
+    expect(html).not.toContain("<script")
+    expect(html).not.toContain("javascript:")
+    expect(html).not.toContain("body{display:none")
+    expect(html).not.toContain("url(")
+    expect(html).not.toContain("<b>")
+    expect(html).toContain("Sign in with &quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;")
+    expect(html).toContain('id="signin-form-gh&quot;x"')
+    expect(html).toContain('>Say &quot;hi&quot; &lt;b&gt;</label>')
+    expect(html).toContain('placeholder="&#39; onfocus=&#39;x"')
+    // The bad colours fall back to the defaults: no theme sheet at all.
+    expect(inlineHashes(html, "style")).toHaveLength(1)
+  })
+
+  it.each([
+    ["red;}body{display:none", false],
+    ["#fff\" onclick=\"x", false],
+    ["expression(alert(1))", false],
+    ["#4f46e5", true],
+    ["rebeccapurple", true],
+    ["rgb(10, 20, 30)", true],
+  ])("theme brandColor %j used: %s", async (brandColor, used) => {
+    const { config } = setup({ theme: { brandColor } })
+    const html = await (await Auth(get("/auth/verify-request"), config)).text()
+    expect(html.includes(`--brand:${brandColor};`)).toBe(used)
+  })
+
+  it("a safe theme logo is shown; a provider logo URL of a custom provider is an <img>", async () => {
+    const custom = { id: "acme", name: "Acme", type: "oauth", clientId: "a", clientSecret: "b", issuer: "https://acme.test", authorization: "https://acme.test/a", token: "https://acme.test/t", userinfo: "https://acme.test/u", style: { logo: "https://cdn.acme.test/logo.svg", bg: "#fff", text: "#000" } }
+    const { config } = setup({ providers: [custom as never], theme: { logo: "https://app.test/logo.png" } })
+    const html = await (await Auth(get("/auth/signin"), config)).text()
+    expect(html).toContain('<img class="brand-logo" src="https://app.test/logo.png" alt="">')
+    expect(html).toContain('<img src="https://cdn.acme.test/logo.svg" alt="" width="20" height="20">')
+  })
+})
+
+describe("built-in pages: built-in provider logos are inline", () => {
+  it("GitHub, Google, Twitter, VK and TikTok buttons carry a data: SVG and load nothing over the network", async () => {
+    const providers = [GitHub, Google, Twitter, VK, TikTok].map((P) => P({ clientId: "a", clientSecret: "b" }))
+    const { config } = setup({ providers })
+    const html = await (await Auth(get("/auth/signin"), config)).text()
+    for (const id of ["github", "google", "twitter", "vk", "tiktok"]) {
+      const button = new RegExp(`<button id="signin-button-${id}"[^>]*>(.*?)</button>`).exec(html)?.[1]
+      expect(button, id).toBeDefined()
+      expect(button).toMatch(/^<img src="data:image\/svg\+xml,[^"]+" alt="" width="20" height="20">/)
+      // The SVG's xmlns is a name, not a request; no src or href points at the network.
+      expect(button).not.toMatch(/(?:src|href)="https?:/)
+    }
+    expect(html).not.toMatch(/(?:src|href)="https?:\/\/(?!localhost:3000)/)
+  })
+})
+
+describe("built-in pages: forms", () => {
+  it("every label's for= names an input's id, and ids are unique", async () => {
+    const { config } = setup({
+      providers: [
+        Credentials({ credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } }, authorize: () => null }),
+        Nodemailer({ server: "smtp://127.0.0.1:1", from: "a@b.test" }),
+      ],
+      adapter: MemoryAdapter(),
+    })
+    const html = await (await Auth(get("/auth/signin"), config)).text()
+    const fors = [...html.matchAll(/<label for="([^"]+)">/g)].map((m) => m[1])
+    const ids = [...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1])
+    expect(fors.length).toBe(3)
+    expect(new Set(ids).size).toBe(ids.length)
+    for (const id of fors) expect(html).toContain(`<input id="${id}"`)
+    expect(html.match(/<h1>/g)).toHaveLength(1)
+    expect(html).toContain("<main>")
+  })
+
+  it("autocomplete: from the field, else current-password / email / username by type and name", async () => {
+    const credentials = {
+      username: { label: "Username" },
+      password: { label: "Password", type: "password" },
+      mail: { label: "Mail", type: "email" },
+      code: { label: "Code", autocomplete: "one-time-code" },
+      note: { label: "Note" },
+    }
+    const { config } = setup({ providers: [Credentials({ credentials, authorize: () => null })] })
+    const html = await (await Auth(get("/auth/signin"), config)).text()
+    expect(html).toMatch(/name="username" type="text" placeholder="" autocomplete="username">/)
+    expect(html).toMatch(/name="password" type="password" placeholder="" autocomplete="current-password">/)
+    expect(html).toMatch(/name="mail" type="email" placeholder="" autocomplete="email">/)
+    expect(html).toMatch(/name="code" type="text" placeholder="" autocomplete="one-time-code">/)
+    expect(html).toMatch(/name="note" type="text" placeholder="">/)
+  })
+
+  it("sections are separated by one divider each; OAuth buttons share a section", async () => {
+    const { config } = setup({
+      providers: [GitHub({ clientId: "a", clientSecret: "b" }), Google({ clientId: "a", clientSecret: "b" }), Nodemailer({ server: "smtp://127.0.0.1:1", from: "a@b.test" }), Credentials({ credentials: { username: {} }, authorize: () => null })],
+      adapter: MemoryAdapter(),
+    })
+    const html = await (await Auth(get("/auth/signin"), config)).text()
+    expect(html.match(/class="divider"/g)).toHaveLength(2)
+    expect(html).toMatch(/<div class="providers"><form id="signin-form-github"[^]*?<\/form><form id="signin-form-google"[^]*?<\/form><\/div><div class="divider"/)
+  })
+})
+
+describe("built-in pages: locale", () => {
+  it("config locale 'de' fixes the language: German strings, <html lang=\"de\">, no Vary", async () => {
+    const { config } = setup({ locale: "de" })
+    const res = await Auth(get("/auth/signin", { headers: { "accept-language": "en" } }), config)
+    const html = await res.text()
+    expect(html).toContain('<html lang="de">')
+    expect(html).toContain("<h1>Anmelden</h1>")
+    expect(html).toContain("Mit Credentials anmelden")
+    expect(res.headers.get("vary")).toBeNull()
+  })
+
+  it("Accept-Language with q-values picks German; the response varies on Accept-Language", async () => {
+    const { config } = setup()
+    const res = await Auth(get("/auth/signout", { headers: { "accept-language": "fr;q=0.95, en;q=0.5, de-DE;q=0.9" } }), config)
+    const html = await res.text()
+    expect(html).toContain('<html lang="de">')
+    expect(html).toContain("Möchten Sie sich wirklich abmelden?")
+    expect(res.headers.get("vary")).toBe("Accept-Language")
+  })
+
+  it("an unknown language, or none, is English", async () => {
+    const { config } = setup()
+    for (const headers of [{ "accept-language": "fr-CH, ja;q=0.9" }, {}]) {
+      const res = await Auth(get("/auth/verify-request", { headers }), config)
+      const html = await res.text()
+      expect(html).toContain('<html lang="en">')
+      expect(html).toContain("<h1>Check your email</h1>")
+    }
+    const fixed = setup({ locale: "xx" })
+    expect(await (await Auth(get("/auth/verify-request"), fixed.config)).text()).toContain('<html lang="en">')
+  })
+
+  it("error pages and banners are translated", async () => {
+    const { config } = setup({ locale: "de-AT" })
+    expect(await (await Auth(get("/auth/error?error=AccessDenied"), config)).text()).toContain("<h1>Zugriff verweigert</h1>")
+    expect(await (await Auth(get("/auth/signin?error=CredentialsSignin"), config)).text()).toContain("Die Anmeldung ist fehlgeschlagen.")
+  })
+})
+
+describe("GET /error: links", () => {
+  it("with a custom basePath, Sign in goes to <origin><basePath>/signin and Home to the origin", async () => {
+    const { config } = setup({ basePath: "/api/auth" })
+    const html = await (await Auth(get("/api/auth/error?error=Verification"), config)).text()
+    expect(html).toContain('<a id="signin-link" class="button" href="http://localhost:3000/api/auth/signin">Sign in</a>')
+    expect(html).toContain('<a id="home-link" class="secondary" href="http://localhost:3000">Home</a>')
+  })
+
+  it("with pages.signIn, Sign in goes to the app's own page", async () => {
+    const { config } = setup({ pages: { signIn: "/login" } })
+    const html = await (await Auth(get("/auth/error?error=AccessDenied"), config)).text()
+    expect(html).toContain('<a id="signin-link" class="button" href="/login">Sign in</a>')
+  })
+
+  it("Configuration links home only", async () => {
+    const { config } = setup()
+    const html = await (await Auth(get("/auth/error?error=Configuration"), config)).text()
+    expect(html).not.toContain("signin-link")
+    expect(html).toContain('<a id="home-link" class="button" href="http://localhost:3000">Home</a>')
   })
 })
