@@ -400,7 +400,7 @@ describe("built-in pages: locale", () => {
 
   it("an unknown language, or none, is English", async () => {
     const { config } = setup()
-    for (const headers of [{ "accept-language": "fr-CH, ja;q=0.9" }, {}]) {
+    for (const headers of [{ "accept-language": "fr-CH, ja;q=0.9" }, {}] as Record<string, string>[]) {
       const res = await Auth(get("/auth/verify-request", { headers }), config)
       const html = await res.text()
       expect(html).toContain('<html lang="en">')
