@@ -76,11 +76,18 @@ export type ProfileCallback<P> = { callback(profile: P, tokens: TokenSet): Await
 /** Picks the token fields stored on the account row (nothing returned: no token fields are stored). */
 export type AccountCallback = { callback(tokens: TokenSet): TokenSet | undefined | void }["callback"]
 
-/** Button style of the built-in sign-in page. */
+/** Button style of the built-in sign-in page (docs/pages.md). */
 export interface OAuthProviderButtonStyles {
+  /**
+   * Image shown in the button: a `data:image/…` URI (the built-in providers ship their marks this way, so no request
+   * leaves the page), an https: URL or a root-relative path. Other schemes are not shown.
+   */
   logo?: string
+  /** Button text colour; used with `bg` when both are CSS colours with at least 4.5:1 contrast. */
   text?: string
+  /** Button background colour. */
   bg?: string
+  /** Accepted for Auth.js compatibility; the built-in page does not use it. */
   brandColor?: string
 }
 

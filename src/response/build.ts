@@ -9,7 +9,6 @@ export const NO_STORE_JSON_HEADERS: Readonly<Record<string, string>> = Object.fr
   Expires: "0",
   Pragma: "no-cache",
 })
-export const HTML_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "Content-Type": "text/html" })
 
 /** An answer ready for any server: status, headers (shared: copy before changing), Set-Cookie values kept apart, body text. */
 export interface RenderedResponse {
