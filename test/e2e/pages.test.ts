@@ -1,0 +1,395 @@
+// The built-in pages in headless Chromium, judged by behaviour rather than markup: for every page (sign-in, sign-in
+// with an error, sign-out, verify-request, error) in light, dark and auto (system dark) at 390 and 1280 px: a
+// full-page screenshot into test/e2e/artifacts/, axe-core with no serious or critical violation, no request off the
+// app's origin, no console error, no CSP violation, the security headers. Then keyboard-only sign-in with visible
+// focus, and hostile input (query, provider name, field label, theme) rendered inert. UPDATE_DOC_SCREENSHOTS=1 also
+// copies the screenshots docs/pages.md shows into docs/pages/.
+import { copyFileSync, mkdirSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import type { Browser, BrowserContext, Page, Response } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Theme } from "../../src/types.js"
+import { expectNoSeriousAxeViolations } from "./support/axe.js"
+import { launchChromium, skipReason } from "./support/chromium.js"
+import { ACCOUNT, everyProviderConfig, startPagesApp } from "./support/pages-app.js"
+import type { PagesApp } from "./support/pages-app.js"
+import Credentials from "../../src/providers/credentials.js"
+import GitHub from "../../src/providers/github.js"
+import Passkey from "../../src/providers/passkey.js"
+
+const ARTIFACTS = fileURLToPath(new URL("./artifacts/", import.meta.url))
+const DOC_SCREENSHOTS = fileURLToPath(new URL("../../docs/pages/", import.meta.url))
+/** docs/pages/<name> ← test/e2e/artifacts/<file>, copied when UPDATE_DOC_SCREENSHOTS=1 (the files docs/pages.md shows). */
+const DOC_COPIES: Record<string, string> = {
+  "signin-light-1280.png": "signin-light-1280.png",
+  "signin-dark-1280.png": "signin-dark-1280.png",
+  "signin-light-390.png": "signin-light-390.png",
+  "signin-dark-390.png": "signin-dark-390.png",
+  "signout-light-1280.png": "signout-light-1280.png",
+  "signout-dark-390.png": "signout-dark-390.png",
+  "verify-request-light-1280.png": "verify-request-light-1280.png",
+  "verify-request-dark-390.png": "verify-request-dark-390.png",
+  "error-light-1280.png": "error-verification-light-1280.png",
+  "error-dark-390.png": "error-verification-dark-390.png",
+}
+
+/** Every built-in page, with the status it answers. */
+const PAGES = [
+  { name: "signin", path: "/signin", status: 200 },
+  { name: "signin-error", path: "/signin?error=CredentialsSignin", status: 200 },
+  { name: "signout", path: "/signout", status: 200 },
+  { name: "verify-request", path: "/verify-request", status: 200 },
+  { name: "error-verification", path: "/error?error=Verification", status: 403 },
+  { name: "error-configuration", path: "/error?error=Configuration", status: 500 },
+] as const
+
+/**
+ * The schemes: the config's colorScheme against the opposite system preference (so the config must win), and
+ * "auto" under a dark system preference. `dark` says which way the page must come out.
+ */
+const SCHEMES = [
+  { name: "light", basePath: "/light", theme: { colorScheme: "light" }, system: "dark", dark: false },
+  { name: "dark", basePath: "/dark", theme: { colorScheme: "dark" }, system: "light", dark: true },
+  { name: "auto-dark", basePath: "/auto", theme: { colorScheme: "auto" }, system: "dark", dark: true },
+] as const satisfies readonly { name: string; basePath: string; theme: Theme; system: "light" | "dark"; dark: boolean }[]
+
+const VIEWPORTS = [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+] as const
+
+/** What a page did that the assertions read: console errors, uncaught errors, CSP violations, off-origin requests. */
+interface Observed {
+  console: string[]
+  csp: string[]
+  offsite: string[]
+}
+
+/**
+ * A context whose every request is checked against the app's origin (others are aborted and recorded; data: URLs
+ * never reach the route), with a `securitypolicyviolation` listener in every document that reports through a binding.
+ */
+async function watchedContext(browser: Browser, app: PagesApp, options: Parameters<Browser["newContext"]>[0], observed: Observed): Promise<BrowserContext> {
+  const context = await browser.newContext(options)
+  const origin = new URL(app.origin).origin
+  await context.route("**/*", (route) => {
+    const url = route.request().url()
+    if (new URL(url).origin !== origin) {
+      observed.offsite.push(url)
+      return route.abort()
+    }
+    return route.continue()
+  })
+  await context.exposeBinding("__cspViolation", (_source, text: string) => void observed.csp.push(text))
+  await context.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      void (window as unknown as { __cspViolation(text: string): Promise<void> }).__cspViolation(`${event.violatedDirective} blocked ${event.blockedURI || "(inline)"} at ${event.sourceFile}:${event.lineNumber}`)
+    })
+  })
+  return context
+}
+
+/** Console errors and uncaught errors of `page`; a page answered with its expected 4xx/5xx status logs that load, which is not an error. */
+function collectConsole(page: Page, observed: Observed, expectedFailure: () => string | undefined): void {
+  page.on("pageerror", (error) => observed.console.push(`pageerror: ${error.message}`))
+  page.on("console", (message) => {
+    if (message.type() !== "error") return
+    const failedLoad = /^Failed to load resource: the server responded with a status of (403|500)/.test(message.text())
+    if (failedLoad && message.location().url === expectedFailure()) return
+    observed.console.push(`console: ${message.text()} (${message.location().url})`)
+  })
+}
+
+function expectSecurityHeaders(response: Response): void {
+  const headers = response.headers()
+  const csp = headers["content-security-policy"] ?? ""
+  const directives = new Map(csp.split(";").map((d) => d.trim()).filter(Boolean).map((d) => {
+    const [name, ...values] = d.split(/\s+/)
+    return [name!.toLowerCase(), values] as const
+  }))
+  expect(csp, "Content-Security-Policy header").not.toBe("")
+  expect(directives.get("frame-ancestors"), "CSP frame-ancestors").toEqual(["'none'"])
+  // No unhashed inline script: script-src (or default-src in its absence) allows neither inline nor eval.
+  const scriptSrc = directives.get("script-src") ?? directives.get("default-src") ?? []
+  expect(scriptSrc, "CSP script-src").not.toContain("'unsafe-inline'")
+  expect(scriptSrc, "CSP script-src").not.toContain("'unsafe-eval'")
+  expect(headers["x-frame-options"]?.toUpperCase(), "X-Frame-Options").toBe("DENY")
+  expect(headers["cache-control"], "Cache-Control").toMatch(/(^|,\s*)no-store(\s*,|$)/)
+  expect(headers["referrer-policy"], "Referrer-Policy").toBe("same-origin")
+}
+
+/** Relative luminance (WCAG) of a computed `rgb(...)` colour; the body's background tells light from dark. */
+function luminance(rgb: string): number {
+  const [r, g, b] = (rgb.match(/[\d.]+/g) ?? ["0", "0", "0"]).slice(0, 3).map((v) => {
+    const c = Number(v) / 255
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
+  })
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!
+}
+
+/** The page's visible background: the first non-transparent background from the card's parent chain up, else body/html. */
+async function pageBackground(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    for (const element of [document.querySelector("main"), document.body, document.documentElement]) {
+      if (!element) continue
+      const color = getComputedStyle(element).backgroundColor
+      if (color && color !== "transparent" && !/rgba\(.*,\s*0\)$/.test(color)) return color
+    }
+    return "rgb(255, 255, 255)"
+  })
+}
+
+/** True when the focused element shows a focus indicator: an outline that is not none/0, or a box-shadow. */
+function focusIndicator(page: Page): Promise<{ tag: string; visible: boolean; outline: string; shadow: string }> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null
+    if (!el || el === document.body) return { tag: "body", visible: false, outline: "", shadow: "" }
+    const s = getComputedStyle(el)
+    const outline = `${s.outlineStyle} ${s.outlineWidth} ${s.outlineColor}`
+    const visible = (s.outlineStyle !== "none" && parseFloat(s.outlineWidth) > 0) || (s.boxShadow !== "none" && s.boxShadow !== "")
+    const name = el.getAttribute("name") ?? el.textContent?.trim().slice(0, 30) ?? ""
+    return { tag: `${el.tagName.toLowerCase()}[${name}]`, visible, outline, shadow: s.boxShadow }
+  })
+}
+
+describe.skipIf(skipReason !== undefined)(`built-in pages in Chromium${skipReason ? ` (skipped: ${skipReason})` : ""}`, () => {
+  let browser: Browser
+  let app: PagesApp
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true })
+    app = await startPagesApp((state) => [
+      ...SCHEMES.map((s) => ({ basePath: s.basePath, config: everyProviderConfig(state, s.basePath, s.theme) })),
+      {
+        basePath: "/hostile",
+        config: everyProviderConfig(state, "/hostile", {
+          colorScheme: "light",
+          logo: "javascript:window.__pwned=1",
+          brandColor: "red;}body{display:none}",
+          buttonText: "</style><script>window.__pwned=1</script>",
+        }, {
+          providers: [
+            GitHub({ name: "<img src=x onerror=window.__pwned=1>", clientId: "fake-client-id", clientSecret: "fake-client-secret" }),
+            Credentials({
+              credentials: {
+                username: { label: `User "name" <b>bold</b> 'it's' <img src=x onerror=window.__pwned=1>`, placeholder: `"><script>window.__pwned=1</script>` },
+                password: { label: "Pass'word\"><svg onload=window.__pwned=1>", type: "password" },
+              },
+              authorize: () => null,
+            }),
+            Passkey({ name: "</script><script>window.__pwned=1</script>" }),
+          ],
+        }),
+      },
+    ])
+    browser = await launchChromium()
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await app?.stop()
+    if (process.env.UPDATE_DOC_SCREENSHOTS === "1") {
+      mkdirSync(DOC_SCREENSHOTS, { recursive: true })
+      for (const [doc, artifact] of Object.entries(DOC_COPIES)) copyFileSync(`${ARTIFACTS}${artifact}`, `${DOC_SCREENSHOTS}${doc}`)
+    }
+  })
+
+  const MATRIX = SCHEMES.flatMap((scheme) => VIEWPORTS.flatMap((viewport) => PAGES.map((page) => ({ scheme, viewport, page, label: `${page.name}, ${scheme.name}, ${viewport.width}px` }))))
+
+  // Each case has its own context and page, so the cases run concurrently (vitest's maxConcurrency, 5).
+  it.concurrent.for(MATRIX)("$label: headers, axe, no off-origin request, no console error or CSP violation; screenshot", async ({ scheme, viewport, page: { name, path, status } }, { expect }) => {
+    const observed: Observed = { console: [], csp: [], offsite: [] }
+    const url = `${app.origin}${scheme.basePath}${path}`
+    const context = await watchedContext(browser, app, { viewport, colorScheme: scheme.system }, observed)
+    try {
+      const page = await context.newPage()
+      collectConsole(page, observed, () => (status >= 400 ? url : undefined))
+      const response = await page.goto(url, { waitUntil: "load" })
+      expect(response, `no response for ${url}`).not.toBeNull()
+      expect(response!.status()).toBe(status)
+      expectSecurityHeaders(response!)
+      await page.screenshot({ path: `${ARTIFACTS}${name}-${scheme.name}-${viewport.width}.png`, fullPage: true })
+      await expectNoSeriousAxeViolations(page, `${url} (${scheme.name}, ${viewport.width}px)`)
+      const background = luminance(await pageBackground(page))
+      if (scheme.dark) expect(background, "page background is dark").toBeLessThan(0.2)
+      else expect(background, "page background is light").toBeGreaterThan(0.6)
+      // Nothing scrolls sideways at phone width.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), "no horizontal overflow").toBeLessThanOrEqual(viewport.width)
+      expect(observed.offsite, "requests off the app's origin").toEqual([])
+      expect(observed.console, "console errors").toEqual([])
+      expect(observed.csp, "CSP violations").toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it("auto follows a light system preference (the sign-in page comes out light)", async () => {
+    const observed: Observed = { console: [], csp: [], offsite: [] }
+    const context = await watchedContext(browser, app, { viewport: { width: 390, height: 844 }, colorScheme: "light" }, observed)
+    try {
+      const page = await context.newPage()
+      await page.goto(`${app.origin}/auto/signin`)
+      expect(luminance(await pageBackground(page))).toBeGreaterThan(0.6)
+      expect(observed).toEqual({ console: [], csp: [], offsite: [] })
+    } finally {
+      await context.close()
+    }
+  })
+
+  describe("keyboard only", () => {
+    it("Tab reaches the credentials fields with a visible focus ring at every stop; typing and Enter sign in", async () => {
+      const observed: Observed = { console: [], csp: [], offsite: [] }
+      const context = await watchedContext(browser, app, { viewport: { width: 1280, height: 800 } }, observed)
+      try {
+        const page = await context.newPage()
+        collectConsole(page, observed, () => undefined)
+        const home = `${app.origin}/`
+        await page.goto(`${app.origin}/light/signin?${new URLSearchParams({ callbackUrl: home })}`)
+        const stops: string[] = []
+        const invisible: string[] = []
+        const focusedName = () => page.evaluate(() => {
+          const el = document.activeElement
+          return el instanceof HTMLInputElement && el.form?.action.includes("/callback/credentials") ? el.name : undefined
+        })
+        for (let i = 0; i < 30 && (await focusedName()) !== "username"; i++) {
+          await page.keyboard.press("Tab")
+          const focus = await focusIndicator(page)
+          stops.push(focus.tag)
+          if (!focus.visible) invisible.push(`${focus.tag} (outline ${focus.outline}; box-shadow ${focus.shadow})`)
+        }
+        expect(await focusedName(), `Tab never reached the username field; stops: ${stops.join(" → ")}`).toBe("username")
+        await page.keyboard.type(ACCOUNT.username)
+        await page.keyboard.press("Tab")
+        expect(await focusedName()).toBe("password")
+        const passwordFocus = await focusIndicator(page)
+        if (!passwordFocus.visible) invisible.push(`${passwordFocus.tag} (outline ${passwordFocus.outline}; box-shadow ${passwordFocus.shadow})`)
+        expect(invisible, "focused elements without a visible focus indicator").toEqual([])
+        await page.keyboard.type(ACCOUNT.password)
+        await Promise.all([page.waitForURL(home), page.keyboard.press("Enter")])
+        const session = (await (await context.request.get(`${app.origin}/light/session`)).json()) as { user?: { name?: string; email?: string } } | null
+        expect(session?.user).toMatchObject({ name: "Ada Lovelace", email: "ada@example.com" })
+        expect(observed.offsite).toEqual([])
+        expect(observed.console).toEqual([])
+        expect(observed.csp).toEqual([])
+      } finally {
+        await context.close()
+      }
+    })
+  })
+
+  describe("hostile input is inert", () => {
+    const SCRIPT = "<script>window.__pwned=1</script>"
+    const IMG = `"><img src=x onerror="window.__pwned=1">`
+    const JS = "javascript:window.__pwned=1"
+    const URLS = [
+      `/hostile/signin?${new URLSearchParams({ error: SCRIPT })}`,
+      `/hostile/signin?${new URLSearchParams({ error: IMG, callbackUrl: IMG })}`,
+      `/hostile/signin?${new URLSearchParams({ callbackUrl: JS })}`,
+      `/hostile/signout?${new URLSearchParams({ callbackUrl: IMG })}`,
+      `/hostile/signout?${new URLSearchParams({ callbackUrl: JS })}`,
+      `/hostile/error?${new URLSearchParams({ error: SCRIPT })}`,
+      `/hostile/error?${new URLSearchParams({ error: IMG })}`,
+      `/hostile/verify-request?${new URLSearchParams({ error: IMG, callbackUrl: JS })}`,
+      // The mounts with a normal theme reflect the same query values.
+      `/light/signin?${new URLSearchParams({ error: IMG, callbackUrl: JS })}`,
+    ]
+
+    /** A watched context that also records every write to window.__pwned and every dialog, in any of its documents. */
+    interface Hostile {
+      context: BrowserContext
+      observed: Observed
+      pwned: string[]
+    }
+
+    async function hostileContext(): Promise<Hostile> {
+      const observed: Observed = { console: [], csp: [], offsite: [] }
+      const pwned: string[] = []
+      const context = await watchedContext(browser, app, { viewport: { width: 1280, height: 800 } }, observed)
+      await context.exposeBinding("__pwnedWrite", (source, value: string) => void pwned.push(`window.__pwned = ${value} on ${source.page.url()}`))
+      await context.addInitScript(() => {
+        const report = (window as unknown as { __pwnedWrite(value: string): Promise<void> }).__pwnedWrite
+        Object.defineProperty(window, "__pwned", { configurable: false, get: () => undefined, set: (value: unknown) => void report(String(value)) })
+      })
+      return { context, observed, pwned }
+    }
+
+    /** Opens `path` in a fresh page of `h`; dialogs are recorded and dismissed. */
+    async function open(h: Hostile, path: string): Promise<Page> {
+      const page = await h.context.newPage()
+      page.on("dialog", (dialog) => {
+        h.pwned.push(`dialog ${dialog.type()}: ${dialog.message()} on ${page.url()}`)
+        void dialog.dismiss()
+      })
+      page.on("pageerror", (error) => h.observed.console.push(`pageerror: ${error.message}`))
+      await page.goto(`${app.origin}${path}`, { waitUntil: "load" })
+      return page
+    }
+
+    async function expectInert(page: Page, where: string): Promise<void> {
+      expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), where).toBeUndefined()
+      const body = await page.evaluate(() => {
+        const s = getComputedStyle(document.body)
+        const heading = document.querySelector("h1")?.getBoundingClientRect()
+        return { display: s.display, visibility: s.visibility, headingHeight: heading?.height ?? 0 }
+      })
+      expect(body, `body visible on ${where}`).toMatchObject({ display: expect.not.stringMatching(/^none$/), visibility: "visible" })
+      expect(body.headingHeight, `heading shown on ${where}`).toBeGreaterThan(0)
+    }
+
+    it.concurrent.for(URLS)("%s: nothing runs on load, body visible, no CSP violation, no request for the injected image", async (path, { expect }) => {
+      const h = await hostileContext()
+      const before = app.state.requests.length
+      try {
+        const page = await open(h, path)
+        await expectInert(page, path)
+        expect(h.pwned).toEqual([])
+        expect(h.observed.csp, "CSP violations (would mean injected markup reached the DOM)").toEqual([])
+        expect(h.observed.console).toEqual([])
+        expect(app.state.requests.slice(before).filter((r) => /\/x(\?|$)/.test(r.split(" ")[1] ?? "")), "requests for the injected <img src=x>").toEqual([])
+      } finally {
+        await h.context.close()
+      }
+    })
+
+    /** One page of each kind, with every hostile value it reflects. */
+    const CLICK_URLS = [
+      `/hostile/signin?${new URLSearchParams({ error: IMG, callbackUrl: JS })}`,
+      `/hostile/signout?${new URLSearchParams({ callbackUrl: IMG })}`,
+      `/hostile/error?${new URLSearchParams({ error: SCRIPT })}`,
+    ]
+
+    it.concurrent.for(CLICK_URLS)("%s: clicking each button and link runs no script", async (path, { expect }) => {
+      const h = await hostileContext()
+      try {
+        const probe = await open(h, path)
+        const count = await probe.locator("button, a[href], input[type=submit]").count()
+        await probe.close()
+        expect(count).toBeGreaterThan(0)
+        for (let i = 0; i < count; i++) {
+          const page = await open(h, path)
+          const target = page.locator("button, a[href], input[type=submit]").nth(i)
+          const label = (await target.textContent())?.trim() ?? `#${i}`
+          await target.click({ noWaitAfter: true, timeout: 2_000 })
+          // The click may navigate (a form post, its redirects, a link): check the page it settles on.
+          for (let attempt = 0; ; attempt++) {
+            await page.waitForTimeout(100)
+            await page.waitForLoadState("load").catch(() => {})
+            try {
+              if (page.url().startsWith(app.origin)) await expectInert(page, `${page.url()} after clicking "${label}"`)
+              break
+            } catch (error) {
+              if (attempt >= 5 || !/Execution context was destroyed|navigat/i.test(String(error))) throw error
+            }
+          }
+          expect(h.pwned, `after clicking "${label}" on ${path}`).toEqual([])
+          await page.close()
+        }
+        expect(h.observed.csp, "CSP violations").toEqual([])
+        // Only the GitHub button may try to leave (to github.com, stopped by the guard).
+        expect(h.observed.offsite.filter((u) => new URL(u).hostname !== "github.com")).toEqual([])
+      } finally {
+        await h.context.close()
+      }
+    })
+  })
+})
