@@ -1,0 +1,234 @@
+// The demo (`npm run demo -- --memory`) in headless Chromium: one full sign-in per provider kind against the demo's
+// real parts, each from the home page's "Sign in" link to a session the home page shows, then a sign-out through the
+// sign-out page: password (demo / demo), Local OIDC (its login page, in-process oidc-provider), e-mail (the address
+// sent, the link followed from the demo's /inbox page), passkey (CDP virtual authenticator: sign up with an e-mail,
+// sign out, sign in again). The demo runs as a child process, found by its start-up output; SIGTERM ends it with 0.
+import { spawn, type ChildProcess } from "node:child_process"
+import { createServer } from "node:net"
+import { fileURLToPath } from "node:url"
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { launchChromium, skipReason } from "./support/chromium.js"
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url))
+const TSX = `${ROOT}node_modules/.bin/tsx`
+
+interface Demo {
+  /** http://localhost:<port>, from the "App" line. */
+  app: string
+  /** The Local OIDC issuer, from its line. */
+  issuer: string
+  /** The inbox page, from its line. */
+  inbox: string
+  child: ChildProcess
+  output(): string
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** The URL on the start-up line that begins with `label`. */
+function urlOn(output: string, label: string): string {
+  const line = output.split("\n").find((l) => l.trimStart().startsWith(label))
+  const url = line?.match(/https?:\/\/[^\s)]+/)?.[0]
+  if (!url) throw new Error(`the demo printed no "${label}" URL:\n${output}`)
+  return url
+}
+
+/** Starts the demo on a free port and waits for its "Ready:" line (30 s at most). */
+async function startDemo(): Promise<Demo> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(await freePort()) }
+  delete env.AUTH_SECRET
+  delete env.AUTH_URL
+  const child = spawn(TSX, ["demo/server.ts", "--memory"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
+  let output = ""
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the demo did not print "Ready:" within 30 s:\n${output}`)), 30_000)
+    const check = () => {
+      if (/^Ready: /m.test(output)) {
+        clearTimeout(timer)
+        resolve()
+      }
+    }
+    child.stdout!.on("data", check)
+    child.once("exit", (code) => {
+      clearTimeout(timer)
+      reject(new Error(`the demo exited (${code}) before it was ready:\n${output}`))
+    })
+  })
+  return { app: urlOn(output, "App"), issuer: urlOn(output, "Local OIDC"), inbox: urlOn(output, "Inbox"), child, output: () => output }
+}
+
+/** Sends SIGTERM to the demo (the process this file started) and answers its exit code. */
+function stopDemo(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode)
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL")
+      resolve(null)
+    }, 10_000)
+    child.once("exit", (code) => {
+      clearTimeout(timer)
+      resolve(code)
+    })
+    child.kill("SIGTERM")
+  })
+}
+
+describe.skipIf(skipReason !== undefined)(`the demo in Chromium: a full sign-in per provider kind${skipReason ? ` (skipped: ${skipReason})` : ""}`, () => {
+  let demo: Demo
+  let browser: Browser
+
+  beforeAll(async () => {
+    ;[demo, browser] = await Promise.all([startDemo(), launchChromium()])
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    if (demo) expect(await stopDemo(demo.child), `the demo's exit code on SIGTERM; output:\n${demo.output()}`).toBe(0)
+  })
+
+  /** A fresh context whose requests may go to the demo and its Local OIDC only; console errors are collected. */
+  async function session(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+    const problems: string[] = []
+    const allowed = new Set([new URL(demo.app).origin, new URL(demo.issuer).origin])
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    await context.route("**/*", (route) => {
+      const url = route.request().url()
+      if (allowed.has(new URL(url).origin)) return route.continue()
+      problems.push(`off-site request: ${url}`)
+      return route.abort()
+    })
+    await context.addInitScript(() => {
+      document.addEventListener("securitypolicyviolation", (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`))
+    })
+    const page = await context.newPage()
+    page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`))
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(`console: ${message.text()} (${message.location().url})`)
+    })
+    return { context, page, problems }
+  }
+
+  const home = () => `${demo.app}/`
+
+  /** From the home page's "Sign in" link to the built-in sign-in page. */
+  async function openSignIn(page: Page): Promise<void> {
+    await page.goto(home())
+    await Promise.all([page.waitForURL(/\/auth\/signin/), page.getByRole("link", { name: "Sign in", exact: true }).first().click()])
+  }
+
+  /** The sign-in form whose submit button names `provider` (e.g. "Email", "Passkey"). */
+  const formOf = (page: Page, provider: RegExp) => page.locator("form").filter({ has: page.getByRole("button", { name: provider }) })
+
+  /** The session answer and the home page both show the user. */
+  async function expectSignedIn(context: BrowserContext, page: Page, email: string): Promise<void> {
+    const answer = (await (await context.request.get(`${demo.app}/auth/session`)).json()) as { user?: { email?: string } } | null
+    expect(answer?.user?.email, "GET /auth/session").toBe(email)
+    if (page.url() !== home()) await page.goto(home())
+    expect(await page.locator("main").innerText(), "the home page shows the user").toContain(email)
+  }
+
+  /** The navigation's "Sign out", then the sign-out page's button: no session afterwards. */
+  async function signOut(context: BrowserContext, page: Page): Promise<void> {
+    await page.goto(home())
+    await Promise.all([page.waitForURL(/\/auth\/signout/), page.getByRole("link", { name: "Sign out" }).click()])
+    await Promise.all([page.waitForURL((url) => !url.pathname.startsWith("/auth/signout")), page.getByRole("button", { name: "Sign out" }).click()])
+    expect(await (await context.request.get(`${demo.app}/auth/session`)).json(), "GET /auth/session after signing out").toBeNull()
+    await page.goto(home())
+    expect(await page.getByRole("link", { name: "Sign in", exact: true }).count(), "the home page offers Sign in again").toBeGreaterThan(0)
+  }
+
+  it("password: demo / demo on the sign-in page → session on the home page → sign-out", async () => {
+    const { context, page, problems } = await session()
+    try {
+      await openSignIn(page)
+      await page.getByLabel("Username").fill("demo")
+      await page.getByLabel("Password").fill("demo")
+      await Promise.all([page.waitForURL(home()), page.getByLabel("Password").press("Enter")])
+      await expectSignedIn(context, page, "demo@example.com")
+      await signOut(context, page)
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it("Local OIDC: the button → the provider's login page (alice / alice) → back with a session → sign-out", async () => {
+    const { context, page, problems } = await session()
+    try {
+      await openSignIn(page)
+      await Promise.all([page.waitForURL((url) => url.origin === new URL(demo.issuer).origin), page.getByRole("button", { name: /Local OIDC/ }).click()])
+      // The provider's own login page, filled in with the demo account.
+      expect(await page.getByLabel("Username").inputValue()).toBe("alice")
+      expect(await page.getByLabel("Password").inputValue()).toBe("alice")
+      await Promise.all([page.waitForURL(home(), { timeout: 10_000 }), page.getByRole("button", { name: "Sign in", exact: true }).click()])
+      await expectSignedIn(context, page, "alice@example.com")
+      await signOut(context, page)
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it("e-mail: the address sent → the demo's inbox → the link clicked → session → sign-out", async () => {
+    const { context, page, problems } = await session()
+    const address = `reader-${Date.now()}@example.com`
+    try {
+      await openSignIn(page)
+      const form = formOf(page, /Email/)
+      await form.getByRole("textbox").fill(address)
+      // The demo's verify-request page is its inbox.
+      await Promise.all([page.waitForURL((url) => url.pathname === new URL(demo.inbox).pathname), form.getByRole("button").click()])
+      const mail = page.locator("article", { hasText: address }).first()
+      const link = mail.locator('a[href*="/auth/callback/"]').first()
+      expect(await link.count(), `no sign-in link for ${address} in the inbox:\n${await page.locator("main").innerText()}`).toBe(1)
+      await Promise.all([page.waitForURL(home()), link.click()])
+      await expectSignedIn(context, page, address)
+      await signOut(context, page)
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it("passkey: sign up with an e-mail on the sign-in page → session → sign-out → sign in again with the passkey → sign-out", async () => {
+    const { context, page, problems } = await session()
+    const address = `passkey-${Date.now()}@example.com`
+    try {
+      const cdp = await context.newCDPSession(page)
+      await cdp.send("WebAuthn.enable")
+      const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+        options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      })
+      await openSignIn(page)
+      const form = formOf(page, /Passkey/)
+      await form.getByRole("textbox").fill(address)
+      await Promise.all([page.waitForURL(home()), form.getByRole("button", { name: /Passkey/ }).click()])
+      const { credentials } = (await cdp.send("WebAuthn.getCredentials", { authenticatorId })) as { credentials: unknown[] }
+      expect(credentials, "one passkey on the authenticator").toHaveLength(1)
+      await expectSignedIn(context, page, address)
+      await signOut(context, page)
+
+      // Again: the page's passkey autofill may answer at once; otherwise the button (no e-mail typed) does.
+      await openSignIn(page)
+      const landed = await page.waitForURL(home(), { timeout: 2_000 }).then(() => true, () => false)
+      if (!landed) await Promise.all([page.waitForURL(home()), formOf(page, /Passkey/).getByRole("button", { name: /Passkey/ }).click()])
+      await expectSignedIn(context, page, address)
+      await signOut(context, page)
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+})
