@@ -65,14 +65,16 @@ interface Observed {
   offsite: string[]
 }
 
+/** Where the watch hooks go: a whole context, or one page of a shared context. */
+type Watchable = Pick<BrowserContext, "route" | "exposeBinding" | "addInitScript">
+
 /**
- * A context whose every request is checked against the app's origin (others are aborted and recorded; data: URLs
- * never reach the route), with a `securitypolicyviolation` listener in every document that reports through a binding.
+ * Checks every request of `target` against the app's origin (others are aborted and recorded; data: URLs never reach
+ * the route) and adds a `securitypolicyviolation` listener to every document, reporting through a binding.
  */
-async function watchedContext(browser: Browser, app: PagesApp, options: Parameters<Browser["newContext"]>[0], observed: Observed): Promise<BrowserContext> {
-  const context = await browser.newContext(options)
+async function watch(target: Watchable, app: PagesApp, observed: Observed): Promise<void> {
   const origin = new URL(app.origin).origin
-  await context.route("**/*", (route) => {
+  await target.route("**/*", (route) => {
     const url = route.request().url()
     if (new URL(url).origin !== origin) {
       observed.offsite.push(url)
@@ -80,12 +82,18 @@ async function watchedContext(browser: Browser, app: PagesApp, options: Paramete
     }
     return route.continue()
   })
-  await context.exposeBinding("__cspViolation", (_source, text: string) => void observed.csp.push(text))
-  await context.addInitScript(() => {
+  await target.exposeBinding("__cspViolation", (_source, text: string) => void observed.csp.push(text))
+  await target.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (event) => {
       void (window as unknown as { __cspViolation(text: string): Promise<void> }).__cspViolation(`${event.violatedDirective} blocked ${event.blockedURI || "(inline)"} at ${event.sourceFile}:${event.lineNumber}`)
     })
   })
+}
+
+/** A new context with every page watched (see {@link watch}). */
+async function watchedContext(browser: Browser, app: PagesApp, options: Parameters<Browser["newContext"]>[0], observed: Observed): Promise<BrowserContext> {
+  const context = await browser.newContext(options)
+  await watch(context, app, observed)
   return context
 }
 
@@ -196,13 +204,25 @@ describe.skipIf(skipReason !== undefined)(`built-in pages in Chromium${skipReaso
 
   const MATRIX = SCHEMES.flatMap((scheme) => VIEWPORTS.flatMap((viewport) => PAGES.map((page) => ({ scheme, viewport, page, label: `${page.name}, ${scheme.name}, ${viewport.width}px` }))))
 
-  // Each case has its own context and page, so the cases run concurrently (vitest's maxConcurrency, 5).
+  /** One context per scheme and viewport, shared by its pages (each page watched on its own). */
+  const contexts = new Map<string, Promise<BrowserContext>>()
+  const contextFor = (scheme: (typeof SCHEMES)[number], viewport: (typeof VIEWPORTS)[number]): Promise<BrowserContext> => {
+    const key = `${scheme.name}-${viewport.width}`
+    let context = contexts.get(key)
+    if (!context) contexts.set(key, (context = browser.newContext({ viewport, colorScheme: scheme.system })))
+    return context
+  }
+  afterAll(async () => {
+    for (const context of contexts.values()) await (await context).close()
+  })
+
+  // Each case has its own page, so the cases run concurrently (vitest's maxConcurrency, 5).
   it.concurrent.for(MATRIX)("$label: headers, axe, no off-origin request, no console error or CSP violation; screenshot", async ({ scheme, viewport, page: { name, path, status } }, { expect }) => {
     const observed: Observed = { console: [], csp: [], offsite: [] }
     const url = `${app.origin}${scheme.basePath}${path}`
-    const context = await watchedContext(browser, app, { viewport, colorScheme: scheme.system }, observed)
+    const page = await (await contextFor(scheme, viewport)).newPage()
     try {
-      const page = await context.newPage()
+      await watch(page, app, observed)
       collectConsole(page, observed, () => (status >= 400 ? url : undefined))
       const response = await page.goto(url, { waitUntil: "load" })
       expect(response, `no response for ${url}`).not.toBeNull()
@@ -219,7 +239,7 @@ describe.skipIf(skipReason !== undefined)(`built-in pages in Chromium${skipReaso
       expect(observed.console, "console errors").toEqual([])
       expect(observed.csp, "CSP violations").toEqual([])
     } finally {
-      await context.close()
+      await page.close()
     }
   })
 
@@ -306,9 +326,9 @@ describe.skipIf(skipReason !== undefined)(`built-in pages in Chromium${skipReaso
       const pwned: string[] = []
       const context = await watchedContext(browser, app, { viewport: { width: 1280, height: 800 } }, observed)
       await context.exposeBinding("__pwnedWrite", (source, value: string) => void pwned.push(`window.__pwned = ${value} on ${source.page.url()}`))
-      await context.addInitScript(() => {
-        const report = (window as unknown as { __pwnedWrite(value: string): Promise<void> }).__pwnedWrite
-        Object.defineProperty(window, "__pwned", { configurable: false, get: () => undefined, set: (value: unknown) => void report(String(value)) })
+      // A setter rather than a read at the end: a write is seen on every document, even one navigated away from.
+      await context.addInitScript({
+        content: `Object.defineProperty(window, "__pwned", { configurable: false, get() { return undefined }, set(value) { window.__pwnedWrite(String(value)) } })`,
       })
       return { context, observed, pwned }
     }
@@ -361,12 +381,11 @@ describe.skipIf(skipReason !== undefined)(`built-in pages in Chromium${skipReaso
     it.concurrent.for(CLICK_URLS)("%s: clicking each button and link runs no script", async (path, { expect }) => {
       const h = await hostileContext()
       try {
-        const probe = await open(h, path)
-        const count = await probe.locator("button, a[href], input[type=submit]").count()
-        await probe.close()
+        const page = await open(h, path)
+        const count = await page.locator("button, a[href], input[type=submit]").count()
         expect(count).toBeGreaterThan(0)
         for (let i = 0; i < count; i++) {
-          const page = await open(h, path)
+          if (i > 0) await page.goto(`${app.origin}${path}`, { waitUntil: "load" })
           const target = page.locator("button, a[href], input[type=submit]").nth(i)
           const label = (await target.textContent())?.trim() ?? `#${i}`
           await target.click({ noWaitAfter: true, timeout: 2_000 })
@@ -382,7 +401,6 @@ describe.skipIf(skipReason !== undefined)(`built-in pages in Chromium${skipReaso
             }
           }
           expect(h.pwned, `after clicking "${label}" on ${path}`).toEqual([])
-          await page.close()
         }
         expect(h.observed.csp, "CSP violations").toEqual([])
         // Only the GitHub button may try to leave (to github.com, stopped by the guard).
