@@ -40,6 +40,6 @@ article.mail dd{margin:0}
 export function layout(title: string, body: string, nav = ""): string {
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)}</title><style>${CSS}</style></head>
+<title>${escapeHtml(title)}</title><link rel="icon" href="data:,"><style>${CSS}</style></head>
 <body>${nav}${body}</body></html>`
 }

@@ -41,11 +41,12 @@ function passkeySection(passkeys: readonly AuthenticatorInfo[]): string {
   return `<h2>Your passkeys</h2>${rows ? `<ul id="passkeys">${rows}</ul>` : `<p id="passkeys-empty">None yet.</p>`}
 <p><button id="add-passkey" type="button">Add a passkey</button> <span id="passkey-status" role="status"></span></p>
 <script type="module">
-  import { signIn } from "/webauthn.js"
+  import { configure, signIn } from "/webauthn.js"
+  configure({ basePath: "/auth" })
   document.getElementById("add-passkey").addEventListener("click", async () => {
     const answer = await signIn("passkey", { action: "register", redirect: false, redirectTo: "/" })
-    if (answer.ok) location.reload()
-    else document.getElementById("passkey-status").textContent = "Could not add a passkey (" + (answer.code ?? answer.error) + ")."
+    if (answer?.ok) location.reload()
+    else document.getElementById("passkey-status").textContent = "Could not add a passkey (" + (answer?.code ?? answer?.error) + ")."
   })
 </script>`
 }

@@ -134,6 +134,8 @@ function demoApp(config: AuthConfig, mail: MailCatcher, bundles: DemoBundles, pe
         return send(res, 200, reactPage(ctx))
       case "/react.js":
         return send(res, 200, bundles.react, "text/javascript; charset=utf-8")
+      case "/favicon.ico":
+        return void res.writeHead(204, { "cache-control": "max-age=86400" }).end()
       case "/webauthn.js":
         return send(res, 200, bundles.webauthn, "text/javascript; charset=utf-8")
       default:
