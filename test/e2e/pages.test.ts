@@ -65,35 +65,40 @@ interface Observed {
   offsite: string[]
 }
 
-/** Where the watch hooks go: a whole context, or one page of a shared context. */
-type Watchable = Pick<BrowserContext, "route" | "exposeBinding" | "addInitScript">
-
 /**
- * Checks every request of `target` against the app's origin (others are aborted and recorded; data: URLs never reach
- * the route) and adds a `securitypolicyviolation` listener to every document, reporting through a binding.
+ * Checks every request of the context's pages against the app's origin (others are aborted and recorded; data: URLs
+ * never reach the route) and adds a `securitypolicyviolation` listener to every document, reporting through a
+ * binding. `observedFor` says where a page's findings go (contexts shared by several concurrent tests keep one
+ * record per page; the hooks stay on the context, since Playwright's page-level bindings race with the first document).
  */
-async function watch(target: Watchable, app: PagesApp, observed: Observed): Promise<void> {
+async function watch(context: BrowserContext, app: PagesApp, observedFor: (page: Page | undefined) => Observed): Promise<void> {
   const origin = new URL(app.origin).origin
-  await target.route("**/*", (route) => {
-    const url = route.request().url()
-    if (new URL(url).origin !== origin) {
-      observed.offsite.push(url)
+  await context.route("**/*", (route) => {
+    const request = route.request()
+    if (new URL(request.url()).origin !== origin) {
+      let page: Page | undefined
+      try {
+        page = request.frame().page()
+      } catch {
+        // A request without a frame (a service worker's): no page to charge it to.
+      }
+      observedFor(page).offsite.push(request.url())
       return route.abort()
     }
     return route.continue()
   })
-  await target.exposeBinding("__cspViolation", (_source, text: string) => void observed.csp.push(text))
-  await target.addInitScript(() => {
+  await context.exposeBinding("__cspViolation", (source, text: string) => void observedFor(source.page).csp.push(text))
+  await context.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (event) => {
       void (window as unknown as { __cspViolation(text: string): Promise<void> }).__cspViolation(`${event.violatedDirective} blocked ${event.blockedURI || "(inline)"} at ${event.sourceFile}:${event.lineNumber}`)
     })
   })
 }
 
-/** A new context with every page watched (see {@link watch}). */
+/** A new context with every page watched into `observed` (see {@link watch}). */
 async function watchedContext(browser: Browser, app: PagesApp, options: Parameters<Browser["newContext"]>[0], observed: Observed): Promise<BrowserContext> {
   const context = await browser.newContext(options)
-  await watch(context, app, observed)
+  await watch(context, app, () => observed)
   return context
 }
 
@@ -204,16 +209,26 @@ describe.skipIf(skipReason !== undefined)(`built-in pages in Chromium${skipReaso
 
   const MATRIX = SCHEMES.flatMap((scheme) => VIEWPORTS.flatMap((viewport) => PAGES.map((page) => ({ scheme, viewport, page, label: `${page.name}, ${scheme.name}, ${viewport.width}px` }))))
 
-  /** One context per scheme and viewport, shared by its pages (each page watched on its own). */
+  /** One context per scheme and viewport, shared by its pages; each page's findings are kept apart. */
   const contexts = new Map<string, Promise<BrowserContext>>()
+  const observers = new WeakMap<Page, Observed>()
+  /** Findings no page of a shared context could be charged with; must stay empty. */
+  const unattributed: Observed = { console: [], csp: [], offsite: [] }
   const contextFor = (scheme: (typeof SCHEMES)[number], viewport: (typeof VIEWPORTS)[number]): Promise<BrowserContext> => {
     const key = `${scheme.name}-${viewport.width}`
     let context = contexts.get(key)
-    if (!context) contexts.set(key, (context = browser.newContext({ viewport, colorScheme: scheme.system })))
+    if (!context) {
+      context = browser.newContext({ viewport, colorScheme: scheme.system }).then(async (c) => {
+        await watch(c, app, (page) => (page && observers.get(page)) || unattributed)
+        return c
+      })
+      contexts.set(key, context)
+    }
     return context
   }
   afterAll(async () => {
     for (const context of contexts.values()) await (await context).close()
+    expect(unattributed, "findings in shared contexts that no page could be charged with").toEqual({ console: [], csp: [], offsite: [] })
   })
 
   // Each case has its own page, so the cases run concurrently (vitest's maxConcurrency, 5).
@@ -221,8 +236,8 @@ describe.skipIf(skipReason !== undefined)(`built-in pages in Chromium${skipReaso
     const observed: Observed = { console: [], csp: [], offsite: [] }
     const url = `${app.origin}${scheme.basePath}${path}`
     const page = await (await contextFor(scheme, viewport)).newPage()
+    observers.set(page, observed)
     try {
-      await watch(page, app, observed)
       collectConsole(page, observed, () => (status >= 400 ? url : undefined))
       const response = await page.goto(url, { waitUntil: "load" })
       expect(response, `no response for ${url}`).not.toBeNull()
