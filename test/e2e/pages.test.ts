@@ -250,6 +250,10 @@ describe.skipIf(skipReason !== undefined)(`built-in pages in Chromium${skipReaso
       else expect(background, "page background is light").toBeGreaterThan(0.6)
       // Nothing scrolls sideways at phone width.
       expect(await page.evaluate(() => document.documentElement.scrollWidth), "no horizontal overflow").toBeLessThanOrEqual(viewport.width)
+      // Every link works (basePath-aware): each answers below 400.
+      for (const href of await page.$$eval("a[href]", (links) => links.map((a) => (a as HTMLAnchorElement).href))) {
+        expect((await page.request.get(href, { maxRedirects: 0 })).status(), `link ${href} on ${url}`).toBeLessThan(400)
+      }
       expect(observed.offsite, "requests off the app's origin").toEqual([])
       expect(observed.console, "console errors").toEqual([])
       expect(observed.csp, "CSP violations").toEqual([])
@@ -377,6 +381,8 @@ describe.skipIf(skipReason !== undefined)(`built-in pages in Chromium${skipReaso
       try {
         const page = await open(h, path)
         await expectInert(page, path)
+        // Escaped, not dropped: the hostile provider name is there as text.
+        if (path.startsWith("/hostile/signin")) expect(await page.locator("body").innerText()).toContain("<img src=x onerror=window.__pwned=1>")
         expect(h.pwned).toEqual([])
         expect(h.observed.csp, "CSP violations (would mean injected markup reached the DOM)").toEqual([])
         expect(h.observed.console).toEqual([])
