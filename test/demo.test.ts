@@ -1,4 +1,4 @@
-// Smoke test of `npm run demo`: the demo as a child process (tsx demo/server.ts), signed into over HTTP with each
+// Smoke test of `npm run demo`: the demo as a child process (node --import tsx demo/server.ts), signed into over HTTP with each
 // server-side method (password, e-mail link from the inbox, Local OIDC), stopped with SIGINT; and on PGlite, a restart
 // that keeps the session.
 import { spawn, type ChildProcess } from "node:child_process"
@@ -6,7 +6,6 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 const ROOT = new URL("..", import.meta.url)
@@ -36,12 +35,9 @@ async function startDemo(options: { memory: boolean; dataDir?: string; port?: nu
   delete env.AUTH_SECRET
   delete env.AUTH_URL
   if (options.dataDir) env.DEMO_DATA_DIR = options.dataDir
-  // `npm run demo` is tsx's CLI (a parent that relays signals to the node process running the demo). It runs here in a
-  // process group of its own, and the signal goes to the whole group, as a terminal's Ctrl-C does. (npm and npx put
-  // a `sh -c` in between that does not pass a signal sent to npm alone on, and npm itself dies of a SIGINT it got;
-  // so the demo's own exit code is checked through tsx.)
-  const tsx = fileURLToPath(new URL("node_modules/tsx/dist/cli.mjs", ROOT))
-  const args = [tsx, "demo/server.ts", ...(options.memory ? ["--memory"] : [])]
+  // As `npm run demo` runs it (node --import tsx: one process, whose exit code is the demo's), in a process group of
+  // its own; stop() signals the whole group, as a terminal's Ctrl-C does.
+  const args = ["--import", "tsx", "demo/server.ts", ...(options.memory ? ["--memory"] : [])]
   const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] })
   let output = ""
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()))
@@ -49,7 +45,10 @@ async function startDemo(options: { memory: boolean; dataDir?: string; port?: nu
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
   const url = `http://localhost:${port}`
   await new Promise<void>((resolve, reject) => {
-    const deadline = setTimeout(() => reject(new Error(`demo did not start within 25 s:\n${output}`)), 25_000)
+    const deadline = setTimeout(() => {
+      process.kill(-child.pid!, "SIGKILL")
+      reject(new Error(`demo did not start within 60 s:\n${output}`))
+    }, 60_000)
     const check = setInterval(() => {
       if (output.includes(`Ready: ${url}`)) {
         clearInterval(check)
@@ -131,7 +130,7 @@ describe("npm run demo --memory", () => {
 
   beforeAll(async () => {
     demo = await startDemo({ memory: true })
-  }, 30_000)
+  }, 60_000)
 
   afterAll(async () => {
     await demo?.stop("SIGKILL")
@@ -280,5 +279,5 @@ describe("npm run demo on PGlite", () => {
     } finally {
       if (!stopped) await first.stop("SIGKILL")
     }
-  }, 60_000)
+  }, 150_000)
 })
