@@ -102,7 +102,8 @@ describe.skipIf(skipReason !== undefined)(`the demo in Chromium: a full sign-in 
   async function session(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
     const problems: string[] = []
     const allowed = new Set([new URL(demo.app).origin, new URL(demo.issuer).origin])
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    // English pages whatever the machine says (the demo has no `locale`, so Accept-Language picks the language).
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" })
     await context.route("**/*", (route) => {
       const url = route.request().url()
       if (allowed.has(new URL(url).origin)) return route.continue()
@@ -225,6 +226,34 @@ describe.skipIf(skipReason !== undefined)(`the demo in Chromium: a full sign-in 
       const landed = await page.waitForURL(home(), { timeout: 2_000 }).then(() => true, () => false)
       if (!landed) await Promise.all([page.waitForURL(home()), formOf(page, /Passkey/).getByRole("button", { name: /Passkey/ }).click()])
       await expectSignedIn(context, page, address)
+      await signOut(context, page)
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it("a signed-in password user adds a passkey on the home page, signs out, and signs back in with it as the same user", async () => {
+    const { context, page, problems } = await session()
+    try {
+      const cdp = await context.newCDPSession(page)
+      await cdp.send("WebAuthn.enable")
+      const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+        options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      })
+      await openSignIn(page)
+      await page.getByLabel("Username").fill("demo")
+      await page.getByLabel("Password").fill("demo")
+      await Promise.all([page.waitForURL(home()), page.getByLabel("Password").press("Enter")])
+      // "Add a passkey" registers through gatehouse/webauthn and reloads the page.
+      await Promise.all([page.waitForEvent("load", { timeout: 10_000 }), page.getByRole("button", { name: "Add a passkey" }).click()])
+      const { credentials } = (await cdp.send("WebAuthn.getCredentials", { authenticatorId })) as { credentials: unknown[] }
+      expect(credentials, "one passkey on the authenticator").toHaveLength(1)
+      await signOut(context, page)
+      await openSignIn(page)
+      const landed = await page.waitForURL(home(), { timeout: 2_000 }).then(() => true, () => false)
+      if (!landed) await Promise.all([page.waitForURL(home()), formOf(page, /Passkey/).getByRole("button", { name: /Passkey/ }).click()])
+      await expectSignedIn(context, page, "demo@example.com")
       await signOut(context, page)
       expect(problems).toEqual([])
     } finally {
