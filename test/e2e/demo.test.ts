@@ -3,6 +3,7 @@
 // sign-out page: password (demo / demo), Local OIDC (its login page, in-process oidc-provider), e-mail (the address
 // sent, the link followed from the demo's /inbox page), passkey (CDP virtual authenticator: sign up with an e-mail,
 // sign out, sign in again). The demo runs as a child process, found by its start-up output; SIGTERM ends it with 0.
+// Also: a password user adds a passkey on the home page and signs back in with it.
 import { spawn, type ChildProcess } from "node:child_process"
 import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
@@ -11,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launchChromium, skipReason } from "./support/chromium.js"
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url))
-const TSX = `${ROOT}node_modules/.bin/tsx`
 
 interface Demo {
   /** http://localhost:<port>, from the "App" line. */
@@ -43,17 +43,23 @@ function urlOn(output: string, label: string): string {
   return url
 }
 
-/** Starts the demo on a free port and waits for its "Ready:" line (30 s at most). */
+/**
+ * Starts the demo as `npm run demo -- --memory` does (node --import tsx: one process, so SIGTERM reaches the demo
+ * itself) on a free port, and waits for its "Ready:" line (45 s at most; a demo that never gets ready is killed).
+ */
 async function startDemo(): Promise<Demo> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(await freePort()) }
   delete env.AUTH_SECRET
   delete env.AUTH_URL
-  const child = spawn(TSX, ["demo/server.ts", "--memory"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
+  const child = spawn(process.execPath, ["--import", "tsx", "demo/server.ts", "--memory"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
   let output = ""
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()))
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the demo did not print "Ready:" within 30 s:\n${output}`)), 30_000)
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL")
+      reject(new Error(`the demo did not print "Ready:" within 45 s:\n${output}`))
+    }, 45_000)
     const check = () => {
       if (/^Ready: /m.test(output)) {
         clearTimeout(timer)
