@@ -88,6 +88,6 @@ export function documentShell(props: ShellProps): RenderedPage {
   const logoUrl = safeImageUrl(theme.logo)
   const logo = logoUrl ? `<img class="brand-logo" src="${escapeHtml(logoUrl)}" alt="">` : ""
   const script = props.script ? `<script>${PASSKEY_SCRIPT}</script>` : ""
-  const html = `<!DOCTYPE html><html lang="${escapeHtml(locale.lang)}"><head><meta charset="UTF-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="same-origin"><link rel="icon" href="data:,"><title>${escapeHtml(props.title)}</title>${styles}</head><body class="__next-auth-theme-${scheme}"><main>${logo}<div class="card">${props.content}</div></main>${script}</body></html>`
+  const html = `<!DOCTYPE html><html lang="${escapeHtml(locale.lang)}"><head><meta charset="UTF-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="same-origin"><title>${escapeHtml(props.title)}</title>${styles}</head><body class="__next-auth-theme-${scheme}"><main>${logo}<div class="card">${props.content}</div></main>${script}</body></html>`
   return { html, csp: pageCsp(hashes, props.script === true) }
 }
