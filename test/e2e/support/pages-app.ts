@@ -86,6 +86,8 @@ export async function startPagesApp(mounts: (state: PagesAppState) => Mount[]): 
     const path = url.split("?")[0] ?? "/"
     const mount = handlers.find((h) => path.startsWith(h.prefix))
     if (mount) return void mount.handle(req, res)
+    // The pages name no icon, so Chromium asks for the app's own after load; an app has one.
+    if (path === "/favicon.ico") return void res.writeHead(204).end()
     if (path === "/") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
       return void res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Home</title></head><body><main><h1>Home</h1></main></body></html>`)
