@@ -275,6 +275,26 @@ describe.skipIf(skipReason !== undefined)(`built-in pages in Chromium${skipReaso
     }
   })
 
+  it.for(["/light/signin", "/light/signout", "/light/error?error=Verification", "/light/verify-request"])("%s cannot be framed by another origin", async (path, { expect }) => {
+    const context = await browser.newContext()
+    try {
+      const page = await context.newPage()
+      const messages: string[] = []
+      page.on("console", (message) => void messages.push(message.text()))
+      const target = `${app.origin}${path}`
+      const framer = `${app.origin.replace("localhost", "127.0.0.1")}/framer?${new URLSearchParams({ src: target })}`
+      await page.goto(framer, { waitUntil: "load" })
+      const frame = page.frames().find((f) => f !== page.mainFrame())
+      // Blocked: the frame holds Chromium's error document ("localhost is blocked"), never the page.
+      expect(frame, "the framer's iframe").toBeDefined()
+      expect(frame!.url(), `the framed ${path} rendered`).not.toBe(target)
+      expect(await frame!.evaluate(() => document.title), `the framed ${path} rendered`).not.toMatch(/sign|error|check/i)
+      expect(messages.join("\n")).toMatch(/frame-ancestors|X-Frame-Options/)
+    } finally {
+      await context.close()
+    }
+  })
+
   describe("keyboard only", () => {
     it("Tab reaches the credentials fields with a visible focus ring at every stop; typing and Enter sign in", async () => {
       const observed: Observed = { console: [], csp: [], offsite: [] }

@@ -88,6 +88,12 @@ export async function startPagesApp(mounts: (state: PagesAppState) => Mount[]): 
     if (mount) return void mount.handle(req, res)
     // The pages name no icon, so Chromium asks for the app's own after load; an app has one.
     if (path === "/favicon.ico") return void res.writeHead(204).end()
+    if (path === "/framer") {
+      // Another site's page that frames ours: reached as http://127.0.0.1:<port>, a different origin from localhost.
+      const src = new URL(url, "http://x").searchParams.get("src") ?? ""
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+      return void res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Framer</title></head><body><iframe id="framed" title="framed" src="${src.replace(/[&<>"']/g, "")}" width="600" height="600"></iframe></body></html>`)
+    }
     if (path === "/") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
       return void res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Home</title></head><body><main><h1>Home</h1></main></body></html>`)
