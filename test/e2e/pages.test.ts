@@ -1,8 +1,9 @@
 // The built-in pages in headless Chromium, judged by behaviour rather than markup: for every page (sign-in, sign-in
 // with an error, sign-out, verify-request, error) in light, dark and auto (system dark) at 390 and 1280 px: a
 // full-page screenshot into test/e2e/artifacts/, axe-core with no serious or critical violation, no request off the
-// app's origin, no console error, no CSP violation, the security headers. Then keyboard-only sign-in with visible
-// focus, and hostile input (query, provider name, field label, theme) rendered inert. UPDATE_DOC_SCREENSHOTS=1 also
+// app's origin, no console error, no CSP violation, the security headers, working links. Framing by another origin
+// refused in the browser. Keyboard-only sign-in with visible focus. Hostile input (query, provider name, field label,
+// theme) rendered inert. UPDATE_DOC_SCREENSHOTS=1 also
 // copies the screenshots docs/pages.md shows into docs/pages/.
 import { copyFileSync, mkdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
