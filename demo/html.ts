@@ -6,8 +6,8 @@ export function escapeHtml(value: unknown): string {
 }
 
 const CSS = `
-:root{color-scheme:light dark;--bg:#f6f8fa;--fg:#1f2328;--muted:#59636e;--card:#fff;--line:#d1d9e0;--accent:#346df1;--code:#eff2f5;--error:#cf222e}
-@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--card:#161b22;--line:#3d444d;--accent:#4c8dff;--code:#262c36;--error:#ff7b72}}
+:root{color-scheme:light dark;--bg:#f6f8fa;--fg:#1f2328;--muted:#59636e;--card:#fff;--line:#d1d9e0;--accent:#2557d6;--button:#2557d6;--code:#eff2f5;--error:#cf222e}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--card:#161b22;--line:#3d444d;--accent:#58a6ff;--button:#1f6feb;--code:#262c36;--error:#ff7b72}}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif}
 nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center;padding:.75rem 1.25rem;border-bottom:1px solid var(--line);background:var(--card)}
@@ -22,7 +22,7 @@ code{background:var(--code);padding:.1em .3em;border-radius:.25rem}
 pre{background:var(--code);padding:1rem;border-radius:.5rem;overflow:auto;white-space:pre-wrap;word-break:break-all}
 label{display:block;margin:.75rem 0 .25rem;font-weight:500}
 input[type=text],input[type=password],input[type=email]{width:100%;padding:.55rem .7rem;border:1px solid var(--line);border-radius:.4rem;background:var(--bg);color:var(--fg);font:inherit}
-button,.button{display:inline-block;margin-top:1rem;padding:.55rem 1rem;border:0;border-radius:.4rem;background:var(--accent);color:#fff;font:inherit;font-weight:500;cursor:pointer;text-decoration:none}
+button,.button{display:inline-block;margin-top:1rem;padding:.55rem 1rem;border:0;border-radius:.4rem;background:var(--button);color:#fff;font:inherit;font-weight:500;cursor:pointer;text-decoration:none}
 button.secondary{background:transparent;color:var(--fg);border:1px solid var(--line)}
 form.inline{display:inline}form.inline button{margin:0 0 0 .5rem;padding:.2rem .6rem;font-size:.9rem}
 .error{color:var(--error)}
