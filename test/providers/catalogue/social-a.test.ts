@@ -245,6 +245,8 @@ async function startFake(): Promise<Fake> {
       const back = new URL(r.query.get("redirect_uri")!)
       back.searchParams.set("code", "code-" + fake.current)
       if (r.query.has("state")) back.searchParams.set("state", r.query.get("state")!)
+      // Discord's authorization-server metadata advertises RFC 9207: its callback carries iss.
+      if (fake.current === "discord") back.searchParams.set("iss", "https://discord.com")
       return sendRedirect(res, r, back.href)
     }
     if (r.method === "POST" && meant === urlOf(replay.provider?.().token ?? shape.token)) return sendJson(res, r, 200, replay.token)
