@@ -1,0 +1,42 @@
+// Pinterest (OAuth 2, API v5): www.pinterest.com authorization, api.pinterest.com token and user_account.
+import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
+
+/** The body of `GET https://api.pinterest.com/v5/user_account` (the fields Gatehouse reads). */
+export interface PinterestProfile {
+  account_type: "BUSINESS" | "PINNER" | (string & {})
+  id?: string
+  profile_image: string
+  website_url?: string
+  username: string
+  business_name?: string
+  [key: string]: unknown
+}
+
+/**
+ * Pinterest sign-in. Callback URL to register: `<origin><basePath>/callback/pinterest`.
+ * Env: AUTH_PINTEREST_ID (the app ID), AUTH_PINTEREST_SECRET. Pinterest shares no e-mail address: it is always null.
+ */
+export default function Pinterest(options: OAuthUserConfig<PinterestProfile> = {}): OAuthConfigBase<PinterestProfile> {
+  return {
+    id: "pinterest",
+    name: "Pinterest",
+    type: "oauth",
+    authorization: { url: "https://www.pinterest.com/oauth", params: { scope: "user_accounts:read" } },
+    // Pinterest's token endpoint takes the app ID and secret as HTTP Basic (the default client_secret_basic).
+    token: "https://api.pinterest.com/v5/oauth/token",
+    userinfo: "https://api.pinterest.com/v5/user_account",
+    profile(profile) {
+      // The username is the account key, as in Auth.js (so existing accounts keep linking).
+      return { id: profile.username ?? "", name: profile.username ?? null, email: null, image: profile.profile_image ?? null }
+    },
+    style: {
+      // A "P" in a circle, drawn for Gatehouse: white on Pinterest's red.
+      logo: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Ccircle cx='12' cy='12' r='10' fill='%23fff'/%3E%3Cpath d='M10.6 20l2-8.4M9.6 10a3 3 0 1 1 2.9 4' fill='none' stroke='%23bd081c' stroke-width='2.2' stroke-linecap='round'/%3E%3C/svg%3E",
+      bg: "#bd081c",
+      text: "#fff",
+      brandColor: "#bd081c",
+    },
+    options,
+  }
+}
+export { Pinterest }
