@@ -8,9 +8,8 @@
 // - AUTH_<ID>_ID / _SECRET picked up by setEnvDefaults.
 import { existsSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { describe, expect, it } from "vitest"
-import { customFetch } from "../../../src/index.js"
-import { ORIGIN } from "../../helpers.js"
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { Auth, customFetch } from "../../../src/index.js"
 import { setEnvDefaults } from "../../../src/config/env.js"
 import type { OAuthConfigBase } from "../../../src/providers/types.js"
 import FortyTwo from "../../../src/providers/42-school.js"
@@ -22,6 +21,12 @@ import Figma from "../../../src/providers/figma.js"
 import Foursquare from "../../../src/providers/foursquare.js"
 import HubSpot from "../../../src/providers/hubspot.js"
 import Instagram from "../../../src/providers/instagram.js"
+import Apple from "../../../src/providers/apple.js"
+import BattleNet from "../../../src/providers/battlenet.js"
+import Huggingface from "../../../src/providers/huggingface.js"
+import { clearDiscoveryCache } from "../../../src/protocols/oauth2.js"
+import { ORIGIN, postForm } from "../../helpers.js"
+import { startMockOp, type MockOp } from "../../support/mock-op.js"
 import {
   ERROR_PAGE, type LocalServer, type Recorded, callback, expectRejected, expectSignedIn, localize, routingFetch, sendJson, sendRedirect,
   sessionOf, setup, startLocalServer, startSignIn, useFakeProvider, visitProvider,
@@ -320,3 +325,140 @@ describe("social-b env: AUTH_<ID>_ID / _SECRET", () => {
   })
 })
 
+
+// ---------------------------------------------------------------------------------------------
+// OIDC: apple, battlenet, huggingface against the mock OP (test/support/mock-op.ts) given as `issuer`
+
+interface OidcRow {
+  id: string
+  factory: Factory
+  /** The fixed issuer; undefined: required from options / AUTH_<ID>_ISSUER. */
+  issuer?: string
+  checks: string[] | undefined
+  scope: string
+  responseMode?: string
+  auth?: "client_secret_post"
+  bg: string
+  text: string
+  /** ID token claims (over the mock OP's defaults; undefined removes one) and the user they map to. */
+  claims: Record<string, unknown>
+  user: { name: string | null; email: string | null; image: string | null }
+}
+
+const OIDC: OidcRow[] = [
+  {
+    id: "apple", factory: Apple as Factory, issuer: "https://appleid.apple.com", checks: ["nonce", "state"], scope: "name email", responseMode: "form_post",
+    auth: "client_secret_post", bg: "#000", text: "#fff",
+    // Apple: no name claim, booleans as strings.
+    claims: { name: undefined, email: "x7k2p9@privaterelay.appleid.com", email_verified: "true", is_private_email: "true", real_user_status: 2 },
+    user: { name: "x7k2p9@privaterelay.appleid.com", email: "x7k2p9@privaterelay.appleid.com", image: null },
+  },
+  {
+    id: "battlenet", factory: BattleNet as Factory, checks: undefined, scope: "openid", bg: "#148eff", text: "#000",
+    claims: { name: undefined, email: undefined, email_verified: undefined, battle_tag: "Ada#1815" },
+    user: { name: "Ada#1815", email: null, image: null },
+  },
+  {
+    id: "huggingface", factory: Huggingface as Factory, issuer: "https://huggingface.co", checks: ["state", "pkce"], scope: "openid profile email",
+    bg: "#FFD21E", text: "#000",
+    claims: { name: "Ada Lovelace", preferred_username: "ada", email: "ada@hf.example", email_verified: true, picture: "https://cdn-avatars.huggingface.co/ada.png", isPro: false },
+    user: { name: "Ada Lovelace", email: "ada@hf.example", image: "https://cdn-avatars.huggingface.co/ada.png" },
+  },
+]
+
+describe("social-b OIDC shape", () => {
+  const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8")) as { exports: Record<string, unknown> }
+  it.each(OIDC)("$id", (row) => {
+    const p = row.factory()
+    expect(p).toMatchObject({ id: row.id, type: "oidc" })
+    expect(p.issuer).toBe(row.issuer)
+    expect(p.checks).toEqual(row.checks)
+    expect(scopeOf(p.authorization)).toBe(row.scope)
+    expect((p.authorization as { params?: Record<string, unknown> }).params?.response_mode).toBe(row.responseMode)
+    expect(p.client?.token_endpoint_auth_method).toBe(row.auth)
+    expect(p.style).toMatchObject({ bg: row.bg, text: row.text })
+    expect(contrast(row.bg, row.text), "button text contrast").toBeGreaterThanOrEqual(4.5)
+    expect(p.style?.logo).toMatch(/^data:image\/svg\+xml,%3Csvg /)
+    expect(decodeURIComponent(p.style!.logo!).length, "a small logo").toBeLessThan(700)
+    expect(existsSync(`${ROOT}src/providers/${row.id}.ts`)).toBe(true)
+    expect(pkg.exports[`./providers/${row.id}`]).toEqual({ types: `./dist/providers/${row.id}.d.ts`, import: `./dist/providers/${row.id}.js` })
+  })
+})
+
+describe("social-b OIDC sign-in through Auth() (the mock OP as the issuer)", () => {
+  let op: MockOp
+  beforeAll(async () => void (op = await startMockOp({ clientId: "social-b-oidc", issuerPath: "/op" })))
+  afterAll(async () => await op.stop())
+  beforeEach(() => {
+    op.reset()
+    clearDiscoveryCache()
+  })
+
+  async function oidcSignIn(row: OidcRow, extra: Record<string, unknown> = {}) {
+    op.tokenEndpointAuthMethod = row.auth ?? "client_secret_basic"
+    op.subject = `${row.id}-sub-001`
+    op.extraClaims = row.claims
+    // Only issuer, clientId and clientSecret given.
+    const s = setup([row.factory({ issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, ...extra })])
+    const started = await startSignIn(s.config, row.id)
+    const authUrl = started.location!
+    expect(`${authUrl.origin}${authUrl.pathname}`).toBe(op.endpoints.authorization)
+    expect(authUrl.searchParams.get("scope")).toBe(row.scope)
+    const back = await op.authorize(authUrl)
+    expect(back.responseMode).toBe(row.responseMode ?? "query")
+    expect(back.redirectUri).toBe(`${ORIGIN}/auth/callback/${row.id}`)
+    let res: Response
+    if (back.responseMode === "form_post") {
+      // The browser's cross-site POST of Apple's auto-submitting form.
+      res = await Auth(postForm(`/auth/callback/${row.id}`, Object.fromEntries(back.params), { cookie: started.jar.header() }), s.config)
+      started.jar.store(res)
+    } else {
+      res = await callback(s.config, back.url, started.jar)
+    }
+    return { s, started, authUrl, res }
+  }
+
+  it.each(OIDC)("$id: the ID token's claims map to the session user", async (row) => {
+    const { s, started, authUrl, res } = await oidcSignIn(row)
+    expectSignedIn(res, s.log)
+    expect((await sessionOf(s.config, started.jar))?.user).toEqual(row.user)
+    const checks = row.checks ?? ["pkce"]
+    expect(authUrl.searchParams.has("nonce")).toBe(checks.includes("nonce"))
+    expect(authUrl.searchParams.has("state")).toBe(checks.includes("state"))
+    expect(authUrl.searchParams.has("code_challenge")).toBe(checks.includes("pkce"))
+    expect(op.counts.userinfo, "the profile is the ID token").toBe(0)
+    expect(op.tokenRequests).toHaveLength(1)
+    if (row.auth === "client_secret_post") expect(op.tokenRequests[0]!.body.get("client_secret")).toBe(op.clientSecret)
+    expect(s.signInCall().account).toMatchObject({ provider: row.id, type: "oidc", providerAccountId: `${row.id}-sub-001` })
+  })
+
+  it.each(OIDC)("$id: a profile callback that yields no id is OAuthProfileParseError", async (row) => {
+    // An ID token always has a sub (one without fails validation first); a mapping that loses it is the parse error.
+    const { s, res } = await oidcSignIn(row, { profile: () => ({ name: "no id" }) })
+    expectRejected(res, s.log, ERROR_PAGE("Configuration"), "OAuthProfileParseError")
+  })
+
+  it("apple: the name comes from a `user` object on the profile when present", async () => {
+    const p = Apple()
+    expect(await p.profile!({ sub: "s", email: "a@b.example", user: { name: { firstName: "Ada", lastName: "Lovelace" } } } as never, {} as never))
+      .toEqual({ id: "s", name: "Ada Lovelace", email: "a@b.example", image: null })
+  })
+
+  it("battlenet without an issuer is a configuration error", async () => {
+    const s = setup([BattleNet({ clientId: "x", clientSecret: "y" }) as OAuthConfigBase])
+    const started = await startSignIn(s.config, "battlenet")
+    expect(started.res.status).toBe(500)
+    expect(s.log.types()).toEqual(["InvalidEndpoints"])
+    expect(s.log.text()).toContain("needs an `issuer`")
+  })
+})
+
+describe("social-b OIDC env: AUTH_<ID>_ID / _SECRET / _ISSUER", () => {
+  it.each(OIDC)("$id", (row) => {
+    const key = `AUTH_${row.id.toUpperCase()}`
+    const config = { providers: [row.factory()] } as Parameters<typeof setEnvDefaults>[1]
+    setEnvDefaults({ [`${key}_ID`]: "env-id", [`${key}_SECRET`]: "env-secret", [`${key}_ISSUER`]: "https://oauth.battle.net" }, config)
+    // The fixed issuer stays; battlenet takes the env one.
+    expect(config.providers[0]).toMatchObject({ clientId: "env-id", clientSecret: "env-secret", issuer: row.issuer ?? "https://oauth.battle.net" })
+  })
+})
