@@ -31,7 +31,7 @@ export default function Pinterest(options: OAuthUserConfig<PinterestProfile> = {
     },
     style: {
       // A "P" in a circle, drawn for Gatehouse: white on Pinterest's red.
-      logo: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Ccircle cx='12' cy='12' r='10' fill='%23fff'/%3E%3Cpath d='M10.6 20l2-8.4M9.6 10a3 3 0 1 1 2.9 4' fill='none' stroke='%23bd081c' stroke-width='2.2' stroke-linecap='round'/%3E%3C/svg%3E",
+      logo: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Ccircle cx='12' cy='12' r='10' fill='%23fff'/%3E%3Cpath d='M10 18.5V7h2.8a3.1 3.1 0 0 1 0 6.2H10' fill='none' stroke='%23bd081c' stroke-width='2.4' stroke-linecap='round' stroke-linejoin='round'/%3E%3C/svg%3E",
       bg: "#bd081c",
       text: "#fff",
       brandColor: "#bd081c",

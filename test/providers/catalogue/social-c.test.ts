@@ -6,11 +6,13 @@
 //    plays it (authorize -> code + state, token with the documented client authentication, userinfo replaying the
 //    documented body); for OIDC, the mock OP as the issuer (LINE's ID token HS256 under the channel secret, Salesforce's
 //    profile from userinfo). The mapped user is in the session; a profile without an id is OAuthProfileParseError.
+// 3. Roblox and Salesforce against oidc-provider with only issuer, clientId and clientSecret.
 // 4. AUTH_<ID>_ID / _SECRET through setEnvDefaults and the resolve path (Salesforce's issuer: the `issuer` option).
 import { existsSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
-import { customFetch } from "../../../src/index.js"
+import { Auth, customFetch } from "../../../src/index.js"
+import type { AuthConfig } from "../../../src/index.js"
 import { setEnvDefaults } from "../../../src/config/env.js"
 import { resolveOAuthProvider } from "../../../src/config/oauth.js"
 import { clearDiscoveryCache } from "../../../src/protocols/oauth2.js"
@@ -29,7 +31,9 @@ import Salesforce from "../../../src/providers/salesforce.js"
 import Strava from "../../../src/providers/strava.js"
 import Todoist from "../../../src/providers/todoist.js"
 import Zoom from "../../../src/providers/zoom.js"
-import { ORIGIN } from "../../helpers.js"
+import { ORIGIN, SECRET } from "../../helpers.js"
+import { Browser } from "../../support/browser.js"
+import { OP_USERS, startOidcProvider, type OidcOp } from "../../support/oidc-op.js"
 import { startMockOp, type MockOp } from "../../support/mock-op.js"
 import {
   ERROR_PAGE, type LocalServer, type Recorded, callback, expectRejected, expectSignedIn, localize, logged, routingFetch, sendJson,
@@ -391,6 +395,51 @@ describe("social-c OIDC sign-in through Auth() (mock OP as the issuer)", () => {
     const { config, log } = setup([p])
     const { res } = await signInThrough(config, row.id)
     expectRejected(res, log, ERROR_PAGE("Configuration"), "OAuthProfileParseError")
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// 3. A real OP (oidc-provider) as the issuer: Roblox and Salesforce with only issuer, clientId and clientSecret
+//    (LINE's HS256 ID token is covered by the mock OP above).
+
+describe("social-c full flow against oidc-provider", () => {
+  let realOp: OidcOp
+  const olivia = OP_USERS[0]!
+  beforeAll(async () => {
+    realOp = await startOidcProvider({ providerIds: ["roblox", "salesforce"] })
+  })
+  afterAll(async () => realOp?.stop())
+  beforeEach(() => clearDiscoveryCache())
+
+  const cases = [
+    { id: "roblox", factory: Roblox as Factory, scope: "openid profile", user: { name: olivia.name, email: null, image: olivia.picture } },
+    { id: "salesforce", factory: Salesforce as Factory, scope: "openid profile email", user: { name: olivia.name, email: olivia.email, image: olivia.picture } },
+  ]
+  it.each(cases)("$id: login + consent at the OP, back with a session", async (row) => {
+    const client = realOp.clients.basic
+    const errors: Error[] = []
+    const config = {
+      secret: SECRET,
+      trustHost: true,
+      basePath: "/auth",
+      providers: [row.factory({ issuer: realOp.issuer, clientId: client.client_id, clientSecret: client.client_secret })],
+      logger: { error: (e: Error) => errors.push(e), warn: () => {}, debug: () => {} },
+    } as AuthConfig
+    const browser = new Browser({
+      apps: { [ORIGIN]: (req) => (new URL(req.url).pathname.startsWith("/auth") ? Auth(req, config) : new Response("app page")) },
+      user: { login: olivia.email, password: olivia.password },
+    })
+    const csrf = ((await (await browser.request(`${ORIGIN}/auth/csrf`)).json()) as { csrfToken: string }).csrfToken
+    const result = await browser.follow(new Request(`${ORIGIN}/auth/signin/${row.id}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken: csrf, callbackUrl: `${ORIGIN}/dashboard` }).toString(),
+    }))
+    expect(errors, errors.map((e) => e.message).join("\n")).toEqual([])
+    expect(result.url).toBe(`${ORIGIN}/dashboard`)
+    const session = (await (await browser.request(`${ORIGIN}/auth/session`)).json()) as { user: unknown }
+    expect(session.user).toEqual(row.user)
+    expect(realOp.authorizationRequests().at(-1)!.get("scope")).toBe(row.scope)
   })
 })
 
