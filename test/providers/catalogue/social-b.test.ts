@@ -5,11 +5,15 @@
 // - sign-in through Auth(): the provider's real hosts routed (customFetch) to one local server that plays the provider
 //   (authorize -> code + state, token, userinfo replaying the documented responses); the mapped user is in the session,
 //   and a profile without an id ends in OAuthProfileParseError;
-// - AUTH_<ID>_ID / _SECRET picked up by setEnvDefaults.
+// - OIDC ones against the mock OP given as `issuer`; battlenet (issuer-based) also through a full flow against
+//   oidc-provider (test/support/oidc-op.ts) with only issuer, clientId and clientSecret;
+// - AUTH_<ID>_ID / _SECRET (/ _ISSUER) picked up by setEnvDefaults and the resolve path.
 import { existsSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 import { Auth, customFetch } from "../../../src/index.js"
+import type { AuthConfig } from "../../../src/index.js"
+import { resolveOAuthProvider } from "../../../src/config/oauth.js"
 import { setEnvDefaults } from "../../../src/config/env.js"
 import type { OAuthConfigBase } from "../../../src/providers/types.js"
 import FortyTwo from "../../../src/providers/42-school.js"
@@ -25,10 +29,12 @@ import Apple from "../../../src/providers/apple.js"
 import BattleNet from "../../../src/providers/battlenet.js"
 import Huggingface from "../../../src/providers/huggingface.js"
 import { clearDiscoveryCache } from "../../../src/protocols/oauth2.js"
-import { ORIGIN, postForm } from "../../helpers.js"
+import { ORIGIN, SECRET, postForm } from "../../helpers.js"
+import { Browser } from "../../support/browser.js"
+import { OP_USERS, startOidcProvider, type OidcOp } from "../../support/oidc-op.js"
 import { startMockOp, type MockOp } from "../../support/mock-op.js"
 import {
-  ERROR_PAGE, type LocalServer, type Recorded, callback, expectRejected, expectSignedIn, localize, routingFetch, sendJson, sendRedirect,
+  APP_PAGE, ERROR_PAGE, type LocalServer, type Recorded, callback, expectRejected, expectSignedIn, localize, routingFetch, sendJson, sendRedirect,
   sessionOf, setup, startLocalServer, startSignIn, useFakeProvider, visitProvider,
 } from "../../support/provider-kit.js"
 
@@ -460,5 +466,56 @@ describe("social-b OIDC env: AUTH_<ID>_ID / _SECRET / _ISSUER", () => {
     setEnvDefaults({ [`${key}_ID`]: "env-id", [`${key}_SECRET`]: "env-secret", [`${key}_ISSUER`]: "https://oauth.battle.net" }, config)
     // The fixed issuer stays; battlenet takes the env one.
     expect(config.providers[0]).toMatchObject({ clientId: "env-id", clientSecret: "env-secret", issuer: row.issuer ?? "https://oauth.battle.net" })
+  })
+})
+
+describe("battlenet (issuer-based): a full flow against oidc-provider with only issuer, clientId and clientSecret", () => {
+  let realOp: OidcOp
+  beforeAll(async () => void (realOp = await startOidcProvider({ providerIds: ["battlenet"] })))
+  afterAll(async () => realOp?.stop())
+  beforeEach(() => clearDiscoveryCache())
+
+  it("login + consent at the OP, back with a session for the OP's sub", async () => {
+    const olivia = OP_USERS[0]!
+    const client = realOp.clients.basic
+    const errors: Error[] = []
+    const accounts: Record<string, unknown>[] = []
+    const config = {
+      secret: SECRET,
+      trustHost: true,
+      basePath: "/auth",
+      providers: [BattleNet({ issuer: realOp.issuer, clientId: client.client_id, clientSecret: client.client_secret })],
+      logger: { error: (e: Error) => errors.push(e), warn: () => {}, debug: () => {} },
+      callbacks: { jwt: ({ token, account }: { token: Record<string, unknown>; account?: Record<string, unknown> | null }) => (account && accounts.push(account), token) },
+    } as unknown as AuthConfig
+    const browser = new Browser({
+      apps: { [ORIGIN]: (req) => (new URL(req.url).pathname.startsWith("/auth") ? Auth(req, config) : new Response("app page")) },
+      user: { login: olivia.email, password: olivia.password },
+    })
+    const csrf = ((await (await browser.request(`${ORIGIN}/auth/csrf`)).json()) as { csrfToken: string }).csrfToken
+    const result = await browser.follow(new Request(`${ORIGIN}/auth/signin/battlenet`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken: csrf, callbackUrl: APP_PAGE }).toString(),
+    }))
+    expect(errors, errors.map((e) => e.message).join("\n")).toEqual([])
+    expect(result.url).toBe(APP_PAGE)
+    expect(realOp.authorizationRequests().at(-1)!.get("scope")).toBe("openid")
+    expect(accounts).toEqual([expect.objectContaining({ provider: "battlenet", type: "oidc", providerAccountId: olivia.sub })])
+    // scope openid: no battle_tag from this OP, and Battle.net shares no e-mail or picture.
+    const session = (await (await browser.request(`${ORIGIN}/auth/session`)).json()) as { user: Record<string, unknown> }
+    expect(session.user.email ?? null).toBeNull()
+    expect(session.user.image ?? null).toBeNull()
+  })
+})
+
+describe("battlenet: AUTH_BATTLENET_* through the resolve path (process env)", () => {
+  afterEach(() => vi.unstubAllEnvs())
+  it("AUTH_BATTLENET_ID / _SECRET / _ISSUER", () => {
+    vi.stubEnv("AUTH_BATTLENET_ID", "bn-id")
+    vi.stubEnv("AUTH_BATTLENET_SECRET", "bn-secret")
+    vi.stubEnv("AUTH_BATTLENET_ISSUER", "https://oauth.battlenet.com.cn")
+    const r = resolveOAuthProvider(BattleNet(), undefined)
+    expect({ clientId: r.clientId, clientSecret: r.clientSecret, issuer: r.issuer }).toEqual({ clientId: "bn-id", clientSecret: "bn-secret", issuer: "https://oauth.battlenet.com.cn" })
   })
 })
