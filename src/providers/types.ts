@@ -1,6 +1,7 @@
 // Provider config shapes, under the names @auth/core/providers uses. Providers are data plus profile mapping; flow logic lives in flows/.
 import type { Awaitable, CredentialInput, Theme, TokenSet, User } from "../records.js"
 import type { customFetch } from "../symbols.js"
+import type { OAuthProviderId } from "./builtin.js"
 
 export type { CredentialInput } from "../records.js"
 
@@ -15,7 +16,7 @@ export interface CommonProviderOptions {
 
 /** Ids of the built-in providers of each kind; any other string is a valid id too (see ProviderId). */
 export type CredentialsProviderId = "credentials"
-export type OAuthProviderId = "github" | "google" | "tiktok" | "twitter" | "vk"
+export type { OAuthProviderId } from "./builtin.js"
 /** The id an e-mail provider takes unless it sets its own. */
 export type EmailProviderId = "email" | "forwardemail" | "nodemailer" | "postmark" | "resend" | "sendgrid"
 /** The ids of the built-in WebAuthn providers. */
