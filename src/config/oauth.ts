@@ -40,6 +40,8 @@ export interface ResolvedOAuthProvider {
   /** fetch with timeout, no redirects and a size cap (customFetch honoured). */
   readonly fetch: typeof fetch
   readonly style: OAuthConfigBase["style"]
+  /** Callback parameters copied onto the raw profile (OAuthConfigBase.profileCallbackFields). */
+  readonly profileCallbackFields: readonly string[]
   /** The provider object as configured (for user hooks such as `userinfo.request`). */
   readonly source: OAuthConfigBase
 }
@@ -272,6 +274,7 @@ export function resolveOAuthProvider(input: OAuthConfigBase, globalRedirectProxy
     refreshAccessToken: p.refreshAccessToken === true,
     fetch: boundedFetch(baseFetch, typeof p.timeout === "number" && p.timeout > 0 ? p.timeout : DEFAULT_TIMEOUT),
     style: p.style,
+    profileCallbackFields: Array.isArray(p.profileCallbackFields) ? p.profileCallbackFields.filter((f: unknown): f is string => typeof f === "string") : [],
     source: p,
   })
 }

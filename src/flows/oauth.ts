@@ -106,12 +106,33 @@ export async function finishOAuth(req: AuthRequest, config: ResolvedConfig, p: R
     throw new InvalidCheck(`The callback failed validation: ${cause instanceof Error ? cause.message : "invalid parameters"}.`, { cause: safeCause(cause) })
   }
   const tokenResponse = await exchangeCode(as, p, validated, redirectUri, checks.codeVerifier, checks.nonce)
-  const profile = await fetchProfile(as, p, tokenResponse)
+  const profile = withCallbackFields(await fetchProfile(as, p, tokenResponse), p, params)
   const tokens: TokenSet = { ...tokenResponse }
   if (typeof tokenResponse.expires_in === "number") tokens.expires_at = Math.floor(Date.now() / 1000) + tokenResponse.expires_in
   const identity = await identityFromProfile(p, profile, tokens, p.type)
   config.logger.debug("oauth: signed in", { provider: p.id })
   return { kind: "identity", identity, cookies: clearChecks(req, config) }
+}
+
+/**
+ * Copies the authorization response parameters a provider names in `profileCallbackFields` onto the raw profile (JSON
+ * values parsed), for `profile()` to read: Apple posts the user's name only there, once. The verified claims win: a
+ * field never replaces one the ID token or userinfo already set, and nothing here is integrity-protected, so a provider
+ * must not take an id or e-mail from it.
+ */
+function withCallbackFields(profile: Record<string, unknown>, p: ResolvedOAuthProvider, params: URLSearchParams): Record<string, unknown> {
+  if (p.profileCallbackFields.length === 0) return profile
+  const out = { ...profile }
+  for (const name of p.profileCallbackFields) {
+    const raw = params.get(name)
+    if (raw === null || raw.length > 4096 || Object.hasOwn(out, name)) continue
+    try {
+      out[name] = JSON.parse(raw)
+    } catch {
+      out[name] = raw
+    }
+  }
+  return out
 }
 
 /**

@@ -17,7 +17,7 @@ export interface AppleProfile {
   transfer_sub?: string
   at_hash?: string
   auth_time?: number
-  /** The `user` form field Apple posts on the first consent only, when something puts it here (see the TSDoc below). */
+  /** The `user` form field Apple posts on the first consent only (copied here through `profileCallbackFields`). */
   user?: AppleNonConformUser
   [claim: string]: unknown
 }
@@ -43,6 +43,8 @@ export default function Apple(options: OIDCUserConfig<AppleProfile> = {}): OAuth
     // Apple's scopes are "name" and "email"; asking for either makes Apple answer with response_mode=form_post.
     authorization: { params: { scope: "name email", response_mode: "form_post" } },
     checks: ["nonce", "state"],
+    // Apple posts the user's name once, as the `user` JSON field of the form_post callback: profile() reads it there.
+    profileCallbackFields: ["user"],
     client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile) {
       const parts = [profile.user?.name?.firstName, profile.user?.name?.lastName].filter(Boolean)

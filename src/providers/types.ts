@@ -143,6 +143,11 @@ export interface OAuthConfigBase<P = Record<string, unknown>> extends CommonProv
   profileUrl?: string
   /** Network timeout for requests to this provider, in milliseconds (default 10000). */
   timeout?: number
+  /**
+   * Authorization response parameters copied onto the raw profile before `profile()` runs (JSON values parsed), for
+   * providers that send profile data only there (Apple's one-time `user`). Not integrity-protected: never an id or e-mail.
+   */
+  profileCallbackFields?: readonly string[]
   /** Built-in providers keep the user's options here; they are merged over the defaults. */
   options?: Partial<OAuthConfigBase<P>> & Record<string, unknown>
   [customFetch]?: typeof fetch

@@ -450,6 +450,22 @@ describe("social-b OIDC sign-in through Auth() (the mock OP as the issuer)", () 
       .toEqual({ id: "s", name: "Ada Lovelace", email: "a@b.example", image: null })
   })
 
+  it("apple: the `user` JSON Apple posts on the first consent names the user (profileCallbackFields); it never sets the id or e-mail", async () => {
+    const row = OIDC.find((r) => r.id === "apple")!
+    op.tokenEndpointAuthMethod = row.auth ?? "client_secret_basic"
+    op.subject = "apple-sub-001"
+    op.extraClaims = row.claims
+    const s = setup([Apple({ issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret })])
+    const started = await startSignIn(s.config, "apple")
+    const back = await op.authorize(started.location!)
+    const form = { ...Object.fromEntries(back.params), user: JSON.stringify({ name: { firstName: "Ada", lastName: "Lovelace" }, email: "attacker@evil.example" }) }
+    const res = await Auth(postForm("/auth/callback/apple", form, { cookie: started.jar.header() }), s.config)
+    started.jar.store(res)
+    expectSignedIn(res, s.log)
+    expect((await sessionOf(s.config, started.jar))?.user).toEqual({ name: "Ada Lovelace", email: "x7k2p9@privaterelay.appleid.com", image: null })
+    expect(s.signInCall().account).toMatchObject({ providerAccountId: "apple-sub-001" })
+  })
+
   it("battlenet without an issuer is a configuration error", async () => {
     const s = setup([BattleNet({ clientId: "x", clientSecret: "y" }) as OAuthConfigBase])
     const started = await startSignIn(s.config, "battlenet")
