@@ -1,7 +1,8 @@
-// EVE Online (EVE SSO v2, OAuth 2): the character from the verify endpoint, state only.
+// EVE Online (EVE SSO v2, OAuth 2): the character read from the JWT access token, checked against SSO's JWKS; state only.
+import { createPublicKey, verify, type JsonWebKey } from "node:crypto"
 import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
 
-/** The body of `GET https://login.eveonline.com/oauth/verify`: the character the token was issued for. */
+/** The character the token was issued for, in the shape of SSO v1's `/oauth/verify` body (built from the v2 JWT). */
 export interface EVEOnlineProfile {
   CharacterID: number
   CharacterName: string
@@ -13,6 +14,42 @@ export interface EVEOnlineProfile {
   [key: string]: unknown
 }
 
+const SSO = "https://login.eveonline.com"
+/** EVE SSO writes `iss` with or without the scheme. */
+const ISSUERS = new Set([SSO, "login.eveonline.com"])
+const b64json = (part: string | undefined): Record<string, unknown> => JSON.parse(Buffer.from(part ?? "", "base64url").toString("utf8")) as Record<string, unknown>
+
+/**
+ * The v2 access token is an RS256 JWT; SSO v2 retired `/oauth/verify` and asks clients to check the token against
+ * `<SSO>/oauth/jwks`. Checks signature, issuer, audience (the client id) and expiry, then returns the v1 verify shape.
+ * @see https://docs.esi.evetech.net/docs/sso/validating_eve_jwt.html
+ */
+async function characterFromToken(token: string, clientId: string | undefined, fetch: typeof globalThis.fetch, jwksUrl: string): Promise<EVEOnlineProfile> {
+  const [h, p, sig] = token.split(".")
+  const header = b64json(h)
+  const jwks = (await (await fetch(jwksUrl)).json()) as { keys?: (JsonWebKey & { kid?: string; alg?: string })[] }
+  const jwk = jwks.keys?.find((k) => k.kid === header.kid && k.kty === "RSA")
+  if (header.alg !== "RS256" || !jwk || !sig) throw new Error("EVE SSO access token: no RS256 key in the JWKS for its kid")
+  if (!verify("RSA-SHA256", Buffer.from(`${h}.${p}`), createPublicKey({ key: jwk, format: "jwk" }), Buffer.from(sig, "base64url"))) {
+    throw new Error("EVE SSO access token: bad signature")
+  }
+  const claims = b64json(p)
+  const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud]
+  if (!ISSUERS.has(String(claims.iss))) throw new Error(`EVE SSO access token: unexpected issuer ${String(claims.iss)}`)
+  if (clientId && !aud.includes(clientId)) throw new Error("EVE SSO access token: not issued to this client")
+  if (typeof claims.exp !== "number" || claims.exp * 1000 < Date.now()) throw new Error("EVE SSO access token: expired")
+  const sub = typeof claims.sub === "string" ? /^CHARACTER:EVE:(\d+)$/.exec(claims.sub)?.[1] : undefined
+  return {
+    CharacterID: sub ? Number(sub) : (undefined as unknown as number),
+    CharacterName: String(claims.name ?? ""),
+    ExpiresOn: new Date(claims.exp * 1000).toISOString(),
+    Scopes: Array.isArray(claims.scp) ? claims.scp.join(" ") : String(claims.scp ?? ""),
+    TokenType: "Character",
+    CharacterOwnerHash: String(claims.owner ?? ""),
+    IntellectualProperty: "EVE",
+  }
+}
+
 /**
  * EVE Online sign-in. Callback URL to register: `<origin><basePath>/callback/eveonline`.
  * Env: AUTH_EVEONLINE_ID, AUTH_EVEONLINE_SECRET. EVE shares no e-mail address; the image is the character portrait.
@@ -22,9 +59,13 @@ export default function EVEOnline(options: OAuthUserConfig<EVEOnlineProfile> = {
     id: "eveonline",
     name: "EVE Online",
     type: "oauth",
-    authorization: { url: "https://login.eveonline.com/v2/oauth/authorize", params: { scope: "publicData" } },
-    token: "https://login.eveonline.com/v2/oauth/token",
-    userinfo: "https://login.eveonline.com/oauth/verify",
+    authorization: { url: `${SSO}/v2/oauth/authorize`, params: { scope: "publicData" } },
+    token: `${SSO}/v2/oauth/token`,
+    userinfo: {
+      // The JWKS the access token is checked against (the token itself carries the character).
+      url: `${SSO}/oauth/jwks`,
+      request: ({ tokens, provider, fetch, url }) => characterFromToken(String(tokens.access_token), provider.clientId, fetch, url),
+    },
     checks: ["state"],
     profile(profile) {
       const id = profile.CharacterID != null ? String(profile.CharacterID) : ""

@@ -6,6 +6,7 @@
 //    (authorize -> code + state, token with the documented client authentication, userinfo replaying the documented
 //    body). The mapped user is in the session; a profile without an id is OAuthProfileParseError.
 // 3. AUTH_<ID>_ID / _SECRET through setEnvDefaults and the resolve path.
+import { generateKeyPairSync, sign } from "node:crypto"
 import { existsSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { afterEach, describe, expect, it, vi } from "vitest"
@@ -44,6 +45,8 @@ interface OAuthRow {
   token: string
   userinfo: string
   auth?: "client_secret_post"
+  /** EVE: the access token is a JWT of `profile` signed by the server, and "userinfo" is the JWKS it is checked against. */
+  jwt?: boolean
   /** Headers the userinfo request must carry besides the bearer token. */
   userinfoHeaders?: Record<string, string>
   bg: string
@@ -91,10 +94,11 @@ const OAUTH: OAuthRow[] = [
   },
   {
     id: "eveonline", factory: EVEOnline as Factory, checks: ["state"], authorization: "https://login.eveonline.com/v2/oauth/authorize", scope: "publicData",
-    token: "https://login.eveonline.com/v2/oauth/token", userinfo: "https://login.eveonline.com/oauth/verify", bg: "#000", text: "#fff",
-    profile: { CharacterID: 95465499, CharacterName: "CCP Bartender", ExpiresOn: "2017-07-05T14:34:16.5857101", Scopes: "publicData", TokenType: "Character", CharacterOwnerHash: "lots_of_letters_and_numbers", IntellectualProperty: "EVE" },
+    token: "https://login.eveonline.com/v2/oauth/token", userinfo: "https://login.eveonline.com/oauth/jwks", jwt: true, bg: "#000", text: "#fff",
+    // The claims of an SSO v2 access token (ESI docs, "Validating JWT tokens").
+    profile: { scp: ["publicData"], jti: "998e12c7-3241-43c5-8355-2c48822e0a1b", kid: "JWT-Signature-Key", sub: "CHARACTER:EVE:95465499", azp: "social-e-client", tenant: "tranquility", tier: "live", region: "world", aud: ["social-e-client", "EVE Online"], name: "CCP Bartender", owner: "lots_of_letters_and_numbers=", exp: 4102444800, iat: 1700000000, iss: "https://login.eveonline.com" },
     user: { name: "CCP Bartender", email: null, image: "https://images.evetech.net/characters/95465499/portrait?size=128" },
-    withoutId: { CharacterName: "CCP Bartender", Scopes: "publicData" },
+    withoutId: { scp: "publicData", kid: "JWT-Signature-Key", azp: "social-e-client", aud: ["social-e-client", "EVE Online"], name: "CCP Bartender", exp: 4102444800, iss: "login.eveonline.com" },
   },
   {
     id: "faceit", factory: FACEIT as Factory, authorization: "https://accounts.faceit.com/accounts",
@@ -139,6 +143,14 @@ const OAUTH: OAuthRow[] = [
     withoutId: { name: "Nia Suite", email: "nia@example.com" },
   },
 ]
+
+const EVE_KEY = generateKeyPairSync("rsa", { modulusLength: 2048 })
+const EVE_JWKS = { keys: [{ ...EVE_KEY.publicKey.export({ format: "jwk" }), kid: "JWT-Signature-Key", alg: "RS256", use: "sig" }] }
+function eveJwt(claims: Record<string, unknown>, key = EVE_KEY.privateKey): string {
+  const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url")
+  const input = `${part({ alg: "RS256", kid: "JWT-Signature-Key", typ: "JWT" })}.${part(claims)}`
+  return `${input}.${sign("RSA-SHA256", Buffer.from(input), key).toString("base64url")}`
+}
 
 // ---------------------------------------------------------------------------------------------
 // 1. Shape
@@ -244,6 +256,7 @@ async function startPlayer(): Promise<LocalServer & { reset(): void }> {
     }
     if (r.method === "GET" && r.originalUrl === row.userinfo) {
       pl.userinfoRequests.push(r)
+      if (row.jwt) return sendJson(res, r, 200, EVE_JWKS)
       if (r.headers.authorization !== `Bearer ${pl.accessToken}`) return sendJson(res, r, 401, { error: "invalid_token" })
       for (const [h, v] of Object.entries(row.userinfoHeaders ?? {})) if (r.headers[h] !== v) return sendJson(res, r, 401, { error: `missing ${h}` })
       return sendJson(res, r, 200, pl.profile)
@@ -257,8 +270,8 @@ useFakeProvider(startPlayer, (s) => void (server = s))
 
 const originsOf = (row: OAuthRow) => [...new Set([row.authorization, row.token, row.userinfo].map((u) => new URL(u).origin))]
 
-async function signIn(row: OAuthRow, profile: Record<string, unknown>) {
-  play = { row, profile, accessToken: `at-${row.id}-${Math.random().toString(36).slice(2)}`, codes: new Map(), tokenRequests: [], userinfoRequests: [] }
+async function signIn(row: OAuthRow, profile: Record<string, unknown>, accessToken?: string) {
+  play = { row, profile, accessToken: accessToken ?? (row.jwt ? eveJwt(profile) : `at-${row.id}-${Math.random().toString(36).slice(2)}`), codes: new Map(), tokenRequests: [], userinfoRequests: [] }
   const origins = originsOf(row)
   const route = routingFetch(origins, server.url)
   const s = setup([row.factory({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, [customFetch]: route.fetch })])
@@ -304,8 +317,24 @@ describe("social-e OAuth 2 sign-in through Auth() (provider hosts routed to 127.
     expect((await signIn(concept2, concept2.profile)).s.signInCall().account!.providerAccountId).toBe("1")
     const eve = OAUTH.find((r) => r.id === "eveonline")!
     expect((await signIn(eve, eve.profile)).s.signInCall().account!.providerAccountId).toBe("95465499")
+    expect((await signIn(eve, { ...eve.profile, sub: "CHARACTER:EVE:2112625428" })).s.signInCall().account!.providerAccountId).toBe("2112625428")
     const bungie = OAUTH.find((r) => r.id === "bungie")!
     const { s, res } = await signIn({ ...bungie, factory: Bungie as Factory }, bungie.profile)
+    expect(res.headers.get("location")).not.toBe(`${ORIGIN}/dashboard`)
+    expect(s.log.errors.length).toBe(1)
+  })
+})
+
+describe("social-e eveonline: the access token is checked against the JWKS", () => {
+  const eve = OAUTH.find((r) => r.id === "eveonline")!
+  const other = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey
+  it.each([
+    { why: "signed by another key", token: () => eveJwt(eve.profile, other) },
+    { why: "issued to another client", token: () => eveJwt({ ...eve.profile, aud: ["someone-else", "EVE Online"] }) },
+    { why: "from another issuer", token: () => eveJwt({ ...eve.profile, iss: "https://evil.example" }) },
+    { why: "expired", token: () => eveJwt({ ...eve.profile, exp: 1700000000 }) },
+  ])("a token $why signs no one in", async ({ token }) => {
+    const { s, res } = await signIn(eve, eve.profile, token())
     expect(res.headers.get("location")).not.toBe(`${ORIGIN}/dashboard`)
     expect(s.log.errors.length).toBe(1)
   })
