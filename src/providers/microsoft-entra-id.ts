@@ -1,0 +1,83 @@
+// Microsoft Entra ID (OpenID Connect): the tenant's v2.0 issuer (default the multi-tenant `common`); the photo comes from Graph.
+import { customFetch } from "../symbols.js"
+import type { OAuthConfigBase, OIDCUserConfig } from "./types.js"
+
+/** The claims of a Microsoft identity platform v2.0 ID token (`openid profile email`). */
+export interface MicrosoftEntraIDProfile {
+  iss: string
+  sub: string
+  aud: string
+  exp: number
+  iat: number
+  nbf?: number
+  /** The user's object id in the tenant (stable across apps). */
+  oid?: string
+  /** The tenant the user signed in from. */
+  tid?: string
+  name?: string
+  preferred_username?: string
+  /** Optional claim; present when the account has an e-mail address. */
+  email?: string
+  login_hint?: string
+  nonce?: string
+  ver?: string
+  [claim: string]: unknown
+}
+
+/** Sizes Microsoft Graph serves profile photos in (`/me/photos/{size}/$value`). */
+export type ProfilePhotoSize = 48 | 64 | 96 | 120 | 240 | 360 | 432 | 504 | 648
+
+export type MicrosoftEntraIDOptions<P> = OIDCUserConfig<P> & {
+  /** Photo size fetched from Graph (default 48); the photo becomes `user.image` as a data: URI. */
+  profilePhotoSize?: ProfilePhotoSize
+}
+
+const GRAPH = "https://graph.microsoft.com/v1.0"
+
+/** Shared by azure-ad: the Entra ID config under another id, name and env prefix. */
+export function entraConfig<P extends MicrosoftEntraIDProfile>(id: string, name: string, envIssuer: string[], all: MicrosoftEntraIDOptions<P>): OAuthConfigBase<P> {
+  const { profilePhotoSize = 48, ...options } = all
+  const env = typeof process === "undefined" ? {} : process.env
+  const issuer = options.issuer ?? envIssuer.map((k) => env[k]).find(Boolean) ?? "https://login.microsoftonline.com/common/v2.0"
+  const userOptions = { ...options, issuer }
+  return {
+    id,
+    name,
+    type: "oidc",
+    authorization: { params: { scope: "openid profile email User.Read" } },
+    checks: ["pkce"],
+    async profile(profile, tokens) {
+      let image: string | null = null
+      if (tokens.access_token) {
+        try {
+          const f = (options[customFetch] as typeof fetch | undefined) ?? fetch
+          const size = `${profilePhotoSize}x${profilePhotoSize}`
+          const res = await f(`${GRAPH}/me/photos/${size}/$value`, { headers: { Authorization: `Bearer ${tokens.access_token}` } })
+          // No photo is a 404; any failure leaves the image unset rather than failing the sign-in.
+          if (res.ok) {
+            const type = res.headers.get("content-type")?.split(";")[0] || "image/jpeg"
+            image = `data:${type};base64,${Buffer.from(await res.arrayBuffer()).toString("base64")}`
+          }
+        } catch {}
+      }
+      return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image }
+    },
+    style: {
+      // Four squares, drawn for Gatehouse.
+      logo: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='%23fff'%3E%3Cpath d='M3 3h8v8H3zM13 3h8v8h-8zM3 13h8v8H3zM13 13h8v8h-8z'/%3E%3C/svg%3E",
+      bg: "#0072c6",
+      text: "#fff",
+    },
+    options: userOptions,
+  }
+}
+
+/**
+ * Microsoft Entra ID sign-in. Redirect URI to register (Web platform): `<origin><basePath>/callback/microsoft-entra-id`.
+ * Env: AUTH_MICROSOFT_ENTRA_ID_ID, AUTH_MICROSOFT_ENTRA_ID_SECRET, AUTH_MICROSOFT_ENTRA_ID_ISSUER
+ * (`https://login.microsoftonline.com/<tenant id>/v2.0`; default `.../common/v2.0`). The photo needs `User.Read`.
+ */
+export default function MicrosoftEntraID(options: MicrosoftEntraIDOptions<MicrosoftEntraIDProfile> = {}): OAuthConfigBase<MicrosoftEntraIDProfile> {
+  return entraConfig("microsoft-entra-id", "Microsoft Entra ID", ["AUTH_MICROSOFT_ENTRA_ID_ISSUER"], options)
+}
+export { MicrosoftEntraID }

@@ -1,0 +1,45 @@
+// Ping Identity (OpenID Connect, PingOne): the environment's issuer is required; endpoints come from discovery.
+import type { OAuthConfigBase, OIDCUserConfig } from "./types.js"
+
+/** The standard claims of a Ping Identity ID token (`openid profile email`). */
+export interface PingProfile {
+  iss: string
+  sub: string
+  aud: string | string[]
+  exp: number
+  iat: number
+  auth_time?: number
+  name?: string
+  preferred_username?: string
+  given_name?: string
+  family_name?: string
+  email?: string
+  email_verified?: boolean
+  picture?: string
+  [claim: string]: unknown
+}
+
+/**
+ * Ping Identity sign-in. Redirect URI to register on the client: `<origin><basePath>/callback/ping-id`.
+ * Env: AUTH_PING_ID_ID, AUTH_PING_ID_SECRET, AUTH_PING_ID_ISSUER (e.g. `https://auth.pingone.com/<environment id>/as`).
+ */
+export default function PingId(options: OIDCUserConfig<PingProfile> = {}): OAuthConfigBase<PingProfile> {
+  return {
+    id: "ping-id",
+    name: "Ping Identity",
+    type: "oidc",
+    authorization: { params: { scope: "openid profile email" } },
+    checks: ["pkce"],
+    profile(profile) {
+      return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+    },
+    style: {
+      // A dot in a ring, drawn for Gatehouse.
+      logo: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Ccircle cx='12' cy='12' r='8' fill='none' stroke='%23fff' stroke-width='2'/%3E%3Ccircle cx='12' cy='12' r='3' fill='%23fff'/%3E%3C/svg%3E",
+      bg: "#b3282d",
+      text: "#fff",
+    },
+    options,
+  }
+}
+export { PingId }
