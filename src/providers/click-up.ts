@@ -28,6 +28,8 @@ export default function ClickUp(options: OAuthUserConfig<ClickUpProfile> = {}): 
     token: "https://api.clickup.com/api/v2/oauth/token",
     userinfo: "https://api.clickup.com/api/v2/user",
     checks: ["state"],
+    // ClickUp's token reference takes client_id and client_secret as parameters, not in an Authorization header.
+    client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile) {
       const user = profile.user
       return { id: user?.id != null ? String(user.id) : "", name: user?.username ?? null, email: user?.email ?? null, image: user?.profilePicture ?? null }

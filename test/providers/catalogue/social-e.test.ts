@@ -25,9 +25,10 @@ import Mailchimp from "../../../src/providers/mailchimp.js"
 import Medium from "../../../src/providers/medium.js"
 import Pipedrive from "../../../src/providers/pipedrive.js"
 import NetSuite from "../../../src/providers/netsuite.js"
+import WeChat from "../../../src/providers/wechat.js"
 import { ORIGIN } from "../../helpers.js"
 import {
-  ERROR_PAGE, type LocalServer, type Recorded, callback, expectRejected, expectSignedIn, localize, routingFetch, sendJson,
+  ERROR_PAGE, type LocalServer, type Recorded, callback, expectRejected, expectSignedIn, localize, logged, routingFetch, sendJson,
   sendRedirect, sessionOf, setup, startLocalServer, startSignIn, useFakeProvider, visitProvider,
 } from "../../support/provider-kit.js"
 
@@ -47,6 +48,8 @@ interface OAuthRow {
   auth?: "client_secret_post"
   /** EVE: the access token is a JWT of `profile` signed by the server, and "userinfo" is the JWKS it is checked against. */
   jwt?: boolean
+  /** WeChat: a token answer without token_type plus openid/unionid; userinfo takes access_token and openid as query. */
+  wechat?: boolean
   /** Headers the userinfo request must carry besides the bearer token. */
   userinfoHeaders?: Record<string, string>
   bg: string
@@ -73,7 +76,7 @@ const OAUTH: OAuthRow[] = [
   },
   {
     id: "click-up", factory: ClickUp as Factory, checks: ["state"], authorization: "https://app.clickup.com/api",
-    token: "https://api.clickup.com/api/v2/oauth/token", userinfo: "https://api.clickup.com/api/v2/user", bg: "#24292f", text: "#fff",
+    token: "https://api.clickup.com/api/v2/oauth/token", userinfo: "https://api.clickup.com/api/v2/user", auth: "client_secret_post", bg: "#24292f", text: "#fff",
     profile: { user: { id: 123, username: "John Doe", email: "johndoe@gmail.com", color: "#000000", profilePicture: "https://attachments.clickup.com/profilePictures/123_abc.jpg", initials: "JD", week_start_day: 0, global_font_support: false, timezone: "America/Los_Angeles" } },
     user: { name: "John Doe", email: "johndoe@gmail.com", image: "https://attachments.clickup.com/profilePictures/123_abc.jpg" },
     withoutId: { user: { username: "John Doe", email: "johndoe@gmail.com" } },
@@ -141,6 +144,13 @@ const OAUTH: OAuthRow[] = [
     profile: { id: 3, name: "Nia Suite", email: "nia@example.com", location: 1, role: 3, roleId: "administrator", roleCenter: "BASIC", contact: 0, subsidiary: 1, department: 0 },
     user: { name: "Nia Suite", email: "nia@example.com", image: null },
     withoutId: { name: "Nia Suite", email: "nia@example.com" },
+  },
+  {
+    id: "wechat", factory: WeChat as Factory, checks: ["state"], authorization: "https://open.weixin.qq.com/connect/oauth2/authorize", scope: "snsapi_userinfo",
+    token: "https://api.weixin.qq.com/sns/oauth2/access_token", userinfo: "https://api.weixin.qq.com/sns/userinfo", auth: "client_secret_post", wechat: true, bg: "#07c160", text: "#000",
+    profile: { openid: "OPENID-1", nickname: "小明", sex: 1, province: "Guangdong", city: "Shenzhen", country: "CN", headimgurl: "https://thirdwx.qlogo.cn/mmopen/g3MonUZtNHkdmzicIlibx6iaFqAc56vxLSUfpb6n5WKSYVY0ChQKkiaJSgQ1dZuTOgvLLrhJbERQQ4eMsv84eavHiaiceqxibJxCfHe/46", privilege: ["PRIVILEGE1"], unionid: "o6_bmasdasdsad6_2sgVt7hMZOPfL" },
+    user: { name: "小明", email: null, image: "https://thirdwx.qlogo.cn/mmopen/g3MonUZtNHkdmzicIlibx6iaFqAc56vxLSUfpb6n5WKSYVY0ChQKkiaJSgQ1dZuTOgvLLrhJbERQQ4eMsv84eavHiaiceqxibJxCfHe/46" },
+    withoutId: { openid: "OPENID-1", nickname: "小明", headimgurl: "https://thirdwx.qlogo.cn/x/46" },
   },
 ]
 
@@ -248,11 +258,22 @@ async function startPlayer(): Promise<LocalServer & { reset(): void }> {
     if (r.method === "POST" && r.originalUrl === row.token) {
       pl.tokenRequests.push(r)
       const body = new URLSearchParams(r.body)
+      if (row.wechat) {
+        // WeChat's documented answer: no token_type; openid (and unionid) beside the token.
+        if (pl.codes.get(body.get("code") ?? "") !== body.get("redirect_uri")) return sendJson(res, r, 200, { errcode: 40029, errmsg: "invalid code" })
+        if (body.get("appid") !== CLIENT_ID || body.get("secret") !== CLIENT_SECRET) return sendJson(res, r, 200, { errcode: 40125, errmsg: "invalid appsecret" })
+        return sendJson(res, r, 200, { access_token: pl.accessToken, expires_in: 7200, refresh_token: "rt-wechat", openid: "OPENID-1", scope: "snsapi_userinfo", unionid: "o6_bmasdasdsad6_2sgVt7hMZOPfL" })
+      }
       const [id, secret] = basic(r.headers.authorization) ?? [body.get("client_id"), body.get("client_secret")]
       if (id !== CLIENT_ID || secret !== CLIENT_SECRET) return sendJson(res, r, 401, { error: "invalid_client" })
       if (pl.codes.get(body.get("code") ?? "") !== body.get("redirect_uri")) return sendJson(res, r, 400, { error: "invalid_grant" })
       pl.codes.delete(body.get("code")!)
       return sendJson(res, r, 200, { access_token: pl.accessToken, token_type: "Bearer", expires_in: 3600, refresh_token: `rt-${row.id}` })
+    }
+    if (row.wechat && r.method === "GET" && r.originalUrl?.split("?")[0] === row.userinfo) {
+      pl.userinfoRequests.push(r)
+      if (r.query.get("access_token") !== pl.accessToken || r.query.get("openid") !== "OPENID-1") return sendJson(res, r, 200, { errcode: 40003, errmsg: "invalid openid" })
+      return sendJson(res, r, 200, pl.profile)
     }
     if (r.method === "GET" && r.originalUrl === row.userinfo) {
       pl.userinfoRequests.push(r)
@@ -322,6 +343,24 @@ describe("social-e OAuth 2 sign-in through Auth() (provider hosts routed to 127.
     const { s, res } = await signIn({ ...bungie, factory: Bungie as Factory }, bungie.profile)
     expect(res.headers.get("location")).not.toBe(`${ORIGIN}/dashboard`)
     expect(s.log.errors.length).toBe(1)
+  })
+})
+
+describe("social-e wechat", () => {
+  const wechat = OAUTH.find((r) => r.id === "wechat")!
+  it("asks with appid (and the website QR login with snsapi_login)", async () => {
+    const { started } = await signIn(wechat, wechat.profile)
+    expect(started.location!.searchParams.get("appid")).toBe(CLIENT_ID)
+    const web = WeChat({ platformType: "WebsiteApp" })
+    expect(urlOf(web.authorization)).toBe("https://open.weixin.qq.com/connect/qrconnect")
+    expect(scopeOf(web.authorization)).toBe("snsapi_login")
+    expect(web.options).toEqual({})
+  })
+  it("an errcode answered with HTTP 200 fails the sign-in", async () => {
+    const { s, res } = await signIn({ ...wechat, factory: (o = {}) => WeChat({ ...o, clientSecret: "wrong" }) }, wechat.profile)
+    expect(res.headers.get("location")).not.toBe(`${ORIGIN}/dashboard`)
+    expect(s.log.errors.length).toBe(1)
+    expect(logged(s.log)).toContain("errcode 40125")
   })
 })
 

@@ -1,0 +1,86 @@
+// WeChat (OAuth 2 with WeChat's names): appid/secret parameters, a token answer without token_type, openid userinfo.
+import { OAuthCallbackError } from "../errors.js"
+import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
+
+/** The body of `GET https://api.weixin.qq.com/sns/userinfo`. */
+export interface WeChatProfile {
+  openid: string
+  nickname: string
+  sex: number
+  province: string
+  city: string
+  country: string
+  headimgurl: string
+  privilege: string[]
+  /** Present when the app is bound to a WeChat Open Platform account: the same person across the account's apps. */
+  unionid: string
+  [key: string]: unknown
+}
+
+const API = "https://api.weixin.qq.com/sns"
+/** WeChat answers errors with HTTP 200 and `{ errcode, errmsg }`. */
+function wechatError(body: unknown): OAuthCallbackError | undefined {
+  const code = (body as { errcode?: unknown } | undefined)?.errcode
+  return typeof code === "number" && code !== 0 ? new OAuthCallbackError(`WeChat returned errcode ${code}`) : undefined
+}
+
+/**
+ * WeChat sign-in. Callback URL to register (its domain as the app's authorised callback domain):
+ * `<origin><basePath>/callback/wechat`. Env: AUTH_WECHAT_ID (the AppID), AUTH_WECHAT_SECRET (the AppSecret).
+ * `platformType`: "OfficialAccount" (default; inside WeChat, scope snsapi_userinfo) or "WebsiteApp" (QR-code login on
+ * the web, scope snsapi_login). The user id is the `unionid`, so the app must be bound to an Open Platform account.
+ */
+export default function WeChat(options: OAuthUserConfig<WeChatProfile> & { platformType?: "OfficialAccount" | "WebsiteApp" } = {}): OAuthConfigBase<WeChatProfile> {
+  const { platformType = "OfficialAccount", ...rest } = options
+  const official = platformType === "OfficialAccount"
+  const appid = ({ clientId }: { clientId: string }) => clientId
+  // Parameter functions see the client id only, so the secret is read here (the option, else AUTH_WECHAT_SECRET).
+  const secret = () => rest.clientSecret ?? process.env.AUTH_WECHAT_SECRET ?? ""
+  return {
+    id: "wechat",
+    name: "WeChat",
+    type: "oauth",
+    checks: ["state"],
+    authorization: {
+      url: official ? "https://open.weixin.qq.com/connect/oauth2/authorize" : "https://open.weixin.qq.com/connect/qrconnect",
+      params: { appid, scope: official ? "snsapi_userinfo" : "snsapi_login" },
+    },
+    token: {
+      url: `${API}/oauth2/access_token`,
+      params: { appid, secret },
+      // WeChat reads appid and secret from the parameters; its answer has no token_type, which OAuth requires.
+      async conform(response) {
+        const body = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined
+        const error = wechatError(body)
+        if (error) throw error
+        if (!body || body.token_type !== undefined) return undefined
+        return Response.json({ ...body, token_type: "bearer" }, { status: response.status, headers: response.headers })
+      },
+    },
+    client: { token_endpoint_auth_method: "client_secret_post" },
+    userinfo: {
+      url: `${API}/userinfo`,
+      async request({ tokens, fetch, url }) {
+        const u = new URL(url)
+        u.searchParams.set("access_token", String(tokens.access_token))
+        u.searchParams.set("openid", String(tokens.openid))
+        u.searchParams.set("lang", "zh_CN")
+        const body: unknown = await (await fetch(u)).json()
+        const error = wechatError(body)
+        if (error) throw error
+        return body as Record<string, unknown>
+      },
+    },
+    profile(profile) {
+      return { id: profile.unionid ?? "", name: profile.nickname ?? null, email: null, image: profile.headimgurl ?? null }
+    },
+    style: {
+      // Two speech bubbles, drawn for Gatehouse, on WeChat's green with dark text.
+      logo: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Cellipse cx='9' cy='9.5' rx='7' ry='5.5'/%3E%3Cellipse cx='15.5' cy='14.5' rx='6' ry='4.8' fill='none' stroke='%23000' stroke-width='1.8'/%3E%3C/svg%3E",
+      bg: "#07c160",
+      text: "#000",
+    },
+    options: rest,
+  }
+}
+export { WeChat }
