@@ -34,7 +34,8 @@ export interface OAuthNetSuiteOptions {
  */
 export default function NetSuite(options: OAuthUserConfig<NetSuiteProfile> & OAuthNetSuiteOptions = {}): OAuthConfigBase<NetSuiteProfile> {
   const { accountID = "", prompt, scope = "restlets rest_webservices", ...rest } = options
-  const host = accountID.toLowerCase().replace(/_/g, "-")
+  // Without an accountID the URLs carry a placeholder no URL parser accepts, so the config check names the endpoint.
+  const host = accountID ? accountID.toLowerCase().replace(/_/g, "-") : "<accountID>"
   return {
     id: "netsuite",
     name: "NetSuite",

@@ -210,6 +210,7 @@ describe("social-e shape", () => {
     expect((p.authorization as { params: Record<string, string> }).params).toEqual({ scope: "restlets", prompt: "login" })
     expect(urlOf(p.token)).toBe("https://tstdrv123.suitetalk.api.netsuite.com/services/rest/auth/oauth2/v1/token")
     expect(p.options).toEqual({})
+    expect(() => resolveOAuthProvider(NetSuite({ userinfo: NETSUITE_RESTLET }), undefined)).toThrow(/netsuite.*authorization/)
     expect(Bungie({ apiKey: "k", clientId: "c" }).options).toEqual({ clientId: "c" })
     expect((Bungie().authorization as { params: Record<string, string> }).params).toEqual({ reauth: "true" })
     expect((FACEIT().authorization as { params: Record<string, string> }).params).toEqual({ redirect_popup: "true" })
@@ -355,6 +356,16 @@ describe("social-e wechat", () => {
     expect(urlOf(web.authorization)).toBe("https://open.weixin.qq.com/connect/qrconnect")
     expect(scopeOf(web.authorization)).toBe("snsapi_login")
     expect(web.options).toEqual({})
+  })
+  it("the secret parameter comes from AUTH_WECHAT_SECRET when clientSecret is not given", async () => {
+    vi.stubEnv("AUTH_WECHAT_SECRET", CLIENT_SECRET)
+    try {
+      const { s, res } = await signIn({ ...wechat, factory: (o = {}) => WeChat({ ...o, clientSecret: undefined }) }, wechat.profile)
+      expect(res.headers.get("location"), logged(s.log)).toBe(`${ORIGIN}/dashboard`)
+      expect(new URLSearchParams(s.signInCall().account ? (play?.tokenRequests[0]?.body ?? "") : "").get("secret")).toBe(CLIENT_SECRET)
+    } finally {
+      vi.unstubAllEnvs()
+    }
   })
   it("an errcode answered with HTTP 200 fails the sign-in", async () => {
     const { s, res } = await signIn({ ...wechat, factory: (o = {}) => WeChat({ ...o, clientSecret: "wrong" }) }, wechat.profile)
