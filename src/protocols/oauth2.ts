@@ -49,6 +49,10 @@ export async function getAuthorizationServer(p: ResolvedOAuthProvider): Promise<
     ...(p.userinfo.url ? { userinfo_endpoint: p.userinfo.url.href } : {}),
   }
   if (!p.issuer) return { issuer: PLACEHOLDER_ISSUER, ...explicit }
+  // A plain OAuth 2 provider whose three endpoints are all given needs no discovery (as in Auth.js): its issuer (an
+  // instance URL such as Mastodon's, maybe from AUTH_<ID>_ISSUER) still checks a returned `iss` (RFC 9207).
+  const userinfoGiven = p.userinfo.url !== undefined || p.userinfo.request !== undefined
+  if (p.type === "oauth" && p.authorization.url && p.token.url && userinfoGiven) return { issuer: p.issuer, ...explicit }
   const cacheKey = `${p.issuer}\u0000${p.wellKnown?.href ?? ""}`
   const hit = discoveryCache.get(cacheKey)
   let as: o.AuthorizationServer

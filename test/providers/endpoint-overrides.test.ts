@@ -457,3 +457,31 @@ describe("the refresh request keeps the provider's token params and hooks too", 
     expect(s.log.text()).not.toContain("The refresh token is invalid.")
   })
 })
+
+describe("discovery only when an endpoint is missing", () => {
+  it("a plain OAuth provider with an issuer and all three endpoints (Mastodon with AUTH_MASTODON_ISSUER) starts without fetching a discovery document; an OIDC one still discovers", async () => {
+    const seen: string[] = []
+    const recorder = (async (input: string | URL | Request) => {
+      seen.push(String(input instanceof Request ? input.url : input))
+      return new Response("{}", { status: 404 })
+    }) as typeof fetch
+    const oauth = {
+      id: "instance", name: "Instance", type: "oauth" as const, clientId: "id", clientSecret: "secret",
+      issuer: "https://social.example", authorization: "https://social.example/oauth/authorize",
+      token: "https://social.example/oauth/token", userinfo: "https://social.example/api/v1/accounts/verify_credentials",
+      [customFetch]: recorder,
+    }
+    const config: AuthConfig = { secret: "test-secret-that-is-at-least-32-characters-long", trustHost: true, basePath: "/auth", providers: [oauth], logger: { error() {}, warn() {}, debug() {} } }
+    const csrf = await Auth(get("/auth/csrf"), config)
+    const cookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ")
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+    const res = await Auth(new Request(`${ORIGIN}/auth/signin/instance`, { method: "POST", headers: { cookie, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrfToken }) }), config)
+    expect(res.status).toBe(302)
+    expect(new URL(res.headers.get("location")!).origin + new URL(res.headers.get("location")!).pathname).toBe("https://social.example/oauth/authorize")
+    expect(seen).toEqual([])
+    clearDiscoveryCache()
+    const oidcConfig = { ...config, providers: [{ ...oauth, id: "oidc-instance", type: "oidc" as const }] }
+    await Auth(new Request(`${ORIGIN}/auth/signin/oidc-instance`, { method: "POST", headers: { cookie, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrfToken }) }), oidcConfig)
+    expect(seen).toEqual(["https://social.example/.well-known/openid-configuration"])
+  })
+})
