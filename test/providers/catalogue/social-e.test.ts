@@ -50,6 +50,8 @@ interface OAuthRow {
   jwt?: boolean
   /** WeChat: a token answer without token_type plus openid/unionid; userinfo takes access_token and openid as query. */
   wechat?: boolean
+  /** The userinfo Authorization scheme (default Bearer). */
+  userinfoScheme?: string
   /** Headers the userinfo request must carry besides the bearer token. */
   userinfoHeaders?: Record<string, string>
   bg: string
@@ -119,7 +121,7 @@ const OAUTH: OAuthRow[] = [
   },
   {
     id: "mailchimp", factory: Mailchimp as Factory, authorization: "https://login.mailchimp.com/oauth2/authorize",
-    token: "https://login.mailchimp.com/oauth2/token", userinfo: "https://login.mailchimp.com/oauth2/metadata", bg: "#000", text: "#fff",
+    token: "https://login.mailchimp.com/oauth2/token", userinfo: "https://login.mailchimp.com/oauth2/metadata", userinfoScheme: "OAuth", bg: "#000", text: "#fff",
     profile: { dc: "us1", role: "owner", accountname: "Freddie's Jokes", user_id: 8675309, login: { email: "freddie@example.com", avatar: null, login_id: 8675309, login_name: "freddie", login_email: "freddie@example.com" }, login_url: "https://login.mailchimp.com", api_endpoint: "https://us1.api.mailchimp.com" },
     user: { name: "Freddie's Jokes", email: "freddie@example.com", image: null },
     withoutId: { dc: "us1", accountname: "Freddie's Jokes", login: { email: "freddie@example.com" } },
@@ -279,7 +281,7 @@ async function startPlayer(): Promise<LocalServer & { reset(): void }> {
     if (r.method === "GET" && r.originalUrl === row.userinfo) {
       pl.userinfoRequests.push(r)
       if (row.jwt) return sendJson(res, r, 200, EVE_JWKS)
-      if (r.headers.authorization !== `Bearer ${pl.accessToken}`) return sendJson(res, r, 401, { error: "invalid_token" })
+      if (r.headers.authorization !== `${row.userinfoScheme ?? "Bearer"} ${pl.accessToken}`) return sendJson(res, r, 401, { error: "invalid_token" })
       for (const [h, v] of Object.entries(row.userinfoHeaders ?? {})) if (r.headers[h] !== v) return sendJson(res, r, 401, { error: `missing ${h}` })
       return sendJson(res, r, 200, pl.profile)
     }
