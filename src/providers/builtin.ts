@@ -5,26 +5,42 @@ import type P_asgardeo from "./asgardeo.js"
 import type P_atlassian from "./atlassian.js"
 import type P_auth0 from "./auth0.js"
 import type P_authentik from "./authentik.js"
+import type P_azure_ad from "./azure-ad.js"
+import type P_azure_ad_b2c from "./azure-ad-b2c.js"
+import type P_bankid_no from "./bankid-no.js"
 import type P_battlenet from "./battlenet.js"
+import type P_beyondidentity from "./beyondidentity.js"
 import type P_bitbucket from "./bitbucket.js"
 import type P_box from "./box.js"
+import type P_boxyhq_saml from "./boxyhq-saml.js"
+import type P_bungie from "./bungie.js"
+import type P_click_up from "./click-up.js"
 import type P_cognito from "./cognito.js"
 import type P_coinbase from "./coinbase.js"
+import type P_concept2 from "./concept2.js"
 import type P_credentials from "./credentials.js"
+import type P_descope from "./descope.js"
 import type P_discord from "./discord.js"
 import type P_dribbble from "./dribbble.js"
 import type P_dropbox from "./dropbox.js"
+import type P_duende_identity_server6 from "./duende-identity-server6.js"
 import type P_email from "./email.js"
+import type P_eventbrite from "./eventbrite.js"
+import type P_eveonline from "./eveonline.js"
 import type P_facebook from "./facebook.js"
+import type P_faceit from "./faceit.js"
 import type P_figma from "./figma.js"
 import type P_forwardemail from "./forwardemail.js"
 import type P_foursquare from "./foursquare.js"
+import type P_freshbooks from "./freshbooks.js"
+import type P_frontegg from "./frontegg.js"
 import type P_fusionauth from "./fusionauth.js"
 import type P_github from "./github.js"
 import type P_gitlab from "./gitlab.js"
 import type P_google from "./google.js"
 import type P_hubspot from "./hubspot.js"
 import type P_huggingface from "./huggingface.js"
+import type P_identity_server4 from "./identity-server4.js"
 import type P_instagram from "./instagram.js"
 import type P_kakao from "./kakao.js"
 import type P_keycloak from "./keycloak.js"
@@ -32,32 +48,59 @@ import type P_kinde from "./kinde.js"
 import type P_line from "./line.js"
 import type P_linkedin from "./linkedin.js"
 import type P_logto from "./logto.js"
+import type P_loops from "./loops.js"
+import type P_mailchimp from "./mailchimp.js"
+import type P_mailgun from "./mailgun.js"
 import type P_mailru from "./mailru.js"
+import type P_mastodon from "./mastodon.js"
+import type P_mattermost from "./mattermost.js"
+import type P_medium from "./medium.js"
+import type P_microsoft_entra_id from "./microsoft-entra-id.js"
 import type P_naver from "./naver.js"
 import type P_netlify from "./netlify.js"
+import type P_netsuite from "./netsuite.js"
+import type P_nextcloud from "./nextcloud.js"
 import type P_nodemailer from "./nodemailer.js"
 import type P_notion from "./notion.js"
 import type P_okta from "./okta.js"
+import type P_onelogin from "./onelogin.js"
+import type P_ory_hydra from "./ory-hydra.js"
+import type P_osso from "./osso.js"
 import type P_osu from "./osu.js"
+import type P_passage from "./passage.js"
 import type P_passkey from "./passkey.js"
 import type P_patreon from "./patreon.js"
+import type P_ping_id from "./ping-id.js"
 import type P_pinterest from "./pinterest.js"
+import type P_pipedrive from "./pipedrive.js"
 import type P_postmark from "./postmark.js"
 import type P_reddit from "./reddit.js"
 import type P_resend from "./resend.js"
 import type P_roblox from "./roblox.js"
 import type P_salesforce from "./salesforce.js"
 import type P_sendgrid from "./sendgrid.js"
+import type P_simplelogin from "./simplelogin.js"
 import type P_slack from "./slack.js"
 import type P_spotify from "./spotify.js"
 import type P_strava from "./strava.js"
+import type P_threads from "./threads.js"
 import type P_tiktok from "./tiktok.js"
 import type P_todoist from "./todoist.js"
+import type P_trakt from "./trakt.js"
 import type P_twitch from "./twitch.js"
 import type P_twitter from "./twitter.js"
+import type P_united_effects from "./united-effects.js"
+import type P_vipps from "./vipps.js"
 import type P_vk from "./vk.js"
 import type P_webauthn from "./webauthn.js"
+import type P_webex from "./webex.js"
+import type P_wechat from "./wechat.js"
+import type P_wikimedia from "./wikimedia.js"
+import type P_wordpress from "./wordpress.js"
+import type P_workos from "./workos.js"
+import type P_yandex from "./yandex.js"
 import type P_zitadel from "./zitadel.js"
+import type P_zoho from "./zoho.js"
 import type P_zoom from "./zoom.js"
 
 /** The built-in OAuth 2 / OpenID Connect provider ids (a file each under gatehouse/providers/). */
@@ -68,23 +111,39 @@ export type OAuthProviderId =
   | "atlassian"
   | "auth0"
   | "authentik"
+  | "azure-ad"
+  | "azure-ad-b2c"
+  | "bankid-no"
   | "battlenet"
+  | "beyondidentity"
   | "bitbucket"
   | "box"
+  | "boxyhq-saml"
+  | "bungie"
+  | "click-up"
   | "cognito"
   | "coinbase"
+  | "concept2"
+  | "descope"
   | "discord"
   | "dribbble"
   | "dropbox"
+  | "duende-identity-server6"
+  | "eventbrite"
+  | "eveonline"
   | "facebook"
+  | "faceit"
   | "figma"
   | "foursquare"
+  | "freshbooks"
+  | "frontegg"
   | "fusionauth"
   | "github"
   | "gitlab"
   | "google"
   | "hubspot"
   | "huggingface"
+  | "identity-server4"
   | "instagram"
   | "kakao"
   | "keycloak"
@@ -92,26 +151,51 @@ export type OAuthProviderId =
   | "line"
   | "linkedin"
   | "logto"
+  | "mailchimp"
   | "mailru"
+  | "mastodon"
+  | "mattermost"
+  | "medium"
+  | "microsoft-entra-id"
   | "naver"
   | "netlify"
+  | "netsuite"
+  | "nextcloud"
   | "notion"
   | "okta"
+  | "onelogin"
+  | "ory-hydra"
+  | "osso"
   | "osu"
+  | "passage"
   | "patreon"
+  | "ping-id"
   | "pinterest"
+  | "pipedrive"
   | "reddit"
   | "roblox"
   | "salesforce"
+  | "simplelogin"
   | "slack"
   | "spotify"
   | "strava"
+  | "threads"
   | "tiktok"
   | "todoist"
+  | "trakt"
   | "twitch"
   | "twitter"
+  | "united-effects"
+  | "vipps"
   | "vk"
+  | "webex"
+  | "wechat"
+  | "wikimedia"
+  | "wordpress"
+  | "workos"
+  | "yandex"
   | "zitadel"
+  | "zoho"
   | "zoom"
 
 /** The built-in provider functions by id. */
@@ -122,26 +206,42 @@ export interface BuiltInProviders {
   atlassian: typeof P_atlassian
   auth0: typeof P_auth0
   authentik: typeof P_authentik
+  "azure-ad": typeof P_azure_ad
+  "azure-ad-b2c": typeof P_azure_ad_b2c
+  "bankid-no": typeof P_bankid_no
   battlenet: typeof P_battlenet
+  beyondidentity: typeof P_beyondidentity
   bitbucket: typeof P_bitbucket
   box: typeof P_box
+  "boxyhq-saml": typeof P_boxyhq_saml
+  bungie: typeof P_bungie
+  "click-up": typeof P_click_up
   cognito: typeof P_cognito
   coinbase: typeof P_coinbase
+  concept2: typeof P_concept2
   credentials: typeof P_credentials
+  descope: typeof P_descope
   discord: typeof P_discord
   dribbble: typeof P_dribbble
   dropbox: typeof P_dropbox
+  "duende-identity-server6": typeof P_duende_identity_server6
   email: typeof P_email
+  eventbrite: typeof P_eventbrite
+  eveonline: typeof P_eveonline
   facebook: typeof P_facebook
+  faceit: typeof P_faceit
   figma: typeof P_figma
   forwardemail: typeof P_forwardemail
   foursquare: typeof P_foursquare
+  freshbooks: typeof P_freshbooks
+  frontegg: typeof P_frontegg
   fusionauth: typeof P_fusionauth
   github: typeof P_github
   gitlab: typeof P_gitlab
   google: typeof P_google
   hubspot: typeof P_hubspot
   huggingface: typeof P_huggingface
+  "identity-server4": typeof P_identity_server4
   instagram: typeof P_instagram
   kakao: typeof P_kakao
   keycloak: typeof P_keycloak
@@ -149,31 +249,58 @@ export interface BuiltInProviders {
   line: typeof P_line
   linkedin: typeof P_linkedin
   logto: typeof P_logto
+  loops: typeof P_loops
+  mailchimp: typeof P_mailchimp
+  mailgun: typeof P_mailgun
   mailru: typeof P_mailru
+  mastodon: typeof P_mastodon
+  mattermost: typeof P_mattermost
+  medium: typeof P_medium
+  "microsoft-entra-id": typeof P_microsoft_entra_id
   naver: typeof P_naver
   netlify: typeof P_netlify
+  netsuite: typeof P_netsuite
+  nextcloud: typeof P_nextcloud
   nodemailer: typeof P_nodemailer
   notion: typeof P_notion
   okta: typeof P_okta
+  onelogin: typeof P_onelogin
+  "ory-hydra": typeof P_ory_hydra
+  osso: typeof P_osso
   osu: typeof P_osu
+  passage: typeof P_passage
   passkey: typeof P_passkey
   patreon: typeof P_patreon
+  "ping-id": typeof P_ping_id
   pinterest: typeof P_pinterest
+  pipedrive: typeof P_pipedrive
   postmark: typeof P_postmark
   reddit: typeof P_reddit
   resend: typeof P_resend
   roblox: typeof P_roblox
   salesforce: typeof P_salesforce
   sendgrid: typeof P_sendgrid
+  simplelogin: typeof P_simplelogin
   slack: typeof P_slack
   spotify: typeof P_spotify
   strava: typeof P_strava
+  threads: typeof P_threads
   tiktok: typeof P_tiktok
   todoist: typeof P_todoist
+  trakt: typeof P_trakt
   twitch: typeof P_twitch
   twitter: typeof P_twitter
+  "united-effects": typeof P_united_effects
+  vipps: typeof P_vipps
   vk: typeof P_vk
   webauthn: typeof P_webauthn
+  webex: typeof P_webex
+  wechat: typeof P_wechat
+  wikimedia: typeof P_wikimedia
+  wordpress: typeof P_wordpress
+  workos: typeof P_workos
+  yandex: typeof P_yandex
   zitadel: typeof P_zitadel
+  zoho: typeof P_zoho
   zoom: typeof P_zoom
 }

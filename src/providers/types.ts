@@ -18,7 +18,7 @@ export interface CommonProviderOptions {
 export type CredentialsProviderId = "credentials"
 export type { OAuthProviderId } from "./builtin.js"
 /** The id an e-mail provider takes unless it sets its own. */
-export type EmailProviderId = "email" | "forwardemail" | "nodemailer" | "postmark" | "resend" | "sendgrid"
+export type EmailProviderId = "email" | "forwardemail" | "loops" | "mailgun" | "nodemailer" | "postmark" | "resend" | "sendgrid"
 /** The ids of the built-in WebAuthn providers. */
 export type WebAuthnProviderId = "passkey" | "webauthn"
 /** Any provider id; the built-in ones are suggested by editors. */
