@@ -348,3 +348,11 @@ export function expectRejected(res: Response, log: LogSpy, location: string, typ
 
 export const SIGNIN_ERROR = (code: string) => `${ORIGIN}/auth/signin?error=${code}`
 export const ERROR_PAGE = (code: string) => `${ORIGIN}/auth/error?error=${code}`
+
+/** The client id and secret of an `Authorization: Basic` header (RFC 6749 §2.3.1: each part form-url-encoded), or undefined. */
+export function basicCredentials(header: string | undefined): [string, string] | undefined {
+  const encoded = /^Basic (.+)$/.exec(header ?? "")?.[1]
+  if (!encoded) return undefined
+  const [id, secret] = Buffer.from(encoded, "base64").toString("utf8").split(":").map((s) => decodeURIComponent(s))
+  return [id!, secret!]
+}

@@ -35,7 +35,7 @@ import { OP_USERS, startOidcProvider, type OidcOp } from "../../support/oidc-op.
 import { startMockOp, type MockOp } from "../../support/mock-op.js"
 import {
   APP_PAGE, ERROR_PAGE, type LocalServer, type Recorded, callback, expectRejected, expectSignedIn, localize, routingFetch, sendJson, sendRedirect,
-  sessionOf, setup, startLocalServer, startSignIn, useFakeProvider, visitProvider,
+  sessionOf, setup, startLocalServer, startSignIn, useFakeProvider, visitProvider, basicCredentials
 } from "../../support/provider-kit.js"
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
@@ -217,13 +217,6 @@ interface Play {
 
 let server: LocalServer
 let play: Play | undefined
-
-function basicCredentials(header: string | undefined): [string, string] | undefined {
-  const b = /^Basic (.+)$/.exec(header ?? "")?.[1]
-  if (!b) return undefined
-  const [id, secret] = Buffer.from(b, "base64").toString("utf8").split(":").map((s) => decodeURIComponent(s))
-  return [id!, secret!]
-}
 
 async function startPlayer(): Promise<LocalServer & { reset(): void }> {
   const s = await startLocalServer((_req, res, r) => {

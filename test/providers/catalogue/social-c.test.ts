@@ -37,7 +37,7 @@ import { OP_USERS, startOidcProvider, type OidcOp } from "../../support/oidc-op.
 import { startMockOp, type MockOp } from "../../support/mock-op.js"
 import {
   ERROR_PAGE, type LocalServer, type Recorded, callback, expectRejected, expectSignedIn, localize, logged, routingFetch, sendJson,
-  sendRedirect, sessionOf, setup, signInThrough, startLocalServer, startSignIn, useFakeProvider, visitProvider,
+  sendRedirect, sessionOf, setup, signInThrough, startLocalServer, startSignIn, useFakeProvider, visitProvider, basicCredentials
 } from "../../support/provider-kit.js"
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
@@ -243,13 +243,6 @@ interface Play {
 let server: LocalServer
 let play: Play | undefined
 
-function basic(header: string | undefined): [string, string] | undefined {
-  const b = /^Basic (.+)$/.exec(header ?? "")?.[1]
-  if (!b) return undefined
-  const [id, secret] = Buffer.from(b, "base64").toString("utf8").split(":").map((s) => decodeURIComponent(s))
-  return [id!, secret!]
-}
-
 async function startPlayer(): Promise<LocalServer & { reset(): void }> {
   const s = await startLocalServer((_req, res, r) => {
     const pl = play
@@ -268,7 +261,7 @@ async function startPlayer(): Promise<LocalServer & { reset(): void }> {
     if (r.method === "POST" && r.originalUrl === row.token) {
       pl.tokenRequests.push(r)
       const body = new URLSearchParams(r.body)
-      const [id, secret] = basic(r.headers.authorization) ?? [body.get("client_id"), body.get("client_secret")]
+      const [id, secret] = basicCredentials(r.headers.authorization) ?? [body.get("client_id"), body.get("client_secret")]
       if (id !== CLIENT_ID || secret !== CLIENT_SECRET) return sendJson(res, r, 401, { error: "invalid_client" })
       if (pl.codes.get(body.get("code") ?? "") !== body.get("redirect_uri")) return sendJson(res, r, 400, { error: "invalid_grant" })
       pl.codes.delete(body.get("code")!)
@@ -314,7 +307,7 @@ describe("social-c OAuth 2 sign-in through Auth() (provider hosts routed to 127.
       expect(tokenBody.get("client_secret")).toBe(CLIENT_SECRET)
       expect(pl.tokenRequests[0]!.headers.authorization).toBeUndefined()
     } else {
-      expect(basic(pl.tokenRequests[0]!.headers.authorization)).toEqual([CLIENT_ID, CLIENT_SECRET])
+      expect(basicCredentials(pl.tokenRequests[0]!.headers.authorization)).toEqual([CLIENT_ID, CLIENT_SECRET])
     }
     expect(pl.userinfoRequests).toHaveLength(1)
     const account = s.signInCall().account!

@@ -29,7 +29,7 @@ import WeChat from "../../../src/providers/wechat.js"
 import { ORIGIN } from "../../helpers.js"
 import {
   ERROR_PAGE, type LocalServer, type Recorded, callback, expectRejected, expectSignedIn, localize, logged, routingFetch, sendJson,
-  sendRedirect, sessionOf, setup, startLocalServer, startSignIn, useFakeProvider, visitProvider,
+  sendRedirect, sessionOf, setup, startLocalServer, startSignIn, useFakeProvider, visitProvider, basicCredentials
 } from "../../support/provider-kit.js"
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
@@ -236,13 +236,6 @@ interface Play {
 let server: LocalServer
 let play: Play | undefined
 
-function basic(header: string | undefined): [string, string] | undefined {
-  const b = /^Basic (.+)$/.exec(header ?? "")?.[1]
-  if (!b) return undefined
-  const [id, secret] = Buffer.from(b, "base64").toString("utf8").split(":").map((s) => decodeURIComponent(s))
-  return [id!, secret!]
-}
-
 async function startPlayer(): Promise<LocalServer & { reset(): void }> {
   const s = await startLocalServer((_req, res, r) => {
     const pl = play
@@ -267,7 +260,7 @@ async function startPlayer(): Promise<LocalServer & { reset(): void }> {
         if (body.get("appid") !== CLIENT_ID || body.get("secret") !== CLIENT_SECRET) return sendJson(res, r, 200, { errcode: 40125, errmsg: "invalid appsecret" })
         return sendJson(res, r, 200, { access_token: pl.accessToken, expires_in: 7200, refresh_token: "rt-wechat", openid: "OPENID-1", scope: "snsapi_userinfo", unionid: "o6_bmasdasdsad6_2sgVt7hMZOPfL" })
       }
-      const [id, secret] = basic(r.headers.authorization) ?? [body.get("client_id"), body.get("client_secret")]
+      const [id, secret] = basicCredentials(r.headers.authorization) ?? [body.get("client_id"), body.get("client_secret")]
       if (id !== CLIENT_ID || secret !== CLIENT_SECRET) return sendJson(res, r, 401, { error: "invalid_client" })
       if (pl.codes.get(body.get("code") ?? "") !== body.get("redirect_uri")) return sendJson(res, r, 400, { error: "invalid_grant" })
       pl.codes.delete(body.get("code")!)
@@ -322,7 +315,7 @@ describe("social-e OAuth 2 sign-in through Auth() (provider hosts routed to 127.
       expect(tokenBody.get("client_secret")).toBe(CLIENT_SECRET)
       expect(pl.tokenRequests[0]!.headers.authorization).toBeUndefined()
     } else {
-      expect(basic(pl.tokenRequests[0]!.headers.authorization)).toEqual([CLIENT_ID, CLIENT_SECRET])
+      expect(basicCredentials(pl.tokenRequests[0]!.headers.authorization)).toEqual([CLIENT_ID, CLIENT_SECRET])
     }
     expect(pl.userinfoRequests).toHaveLength(1)
     const account = s.signInCall().account!
