@@ -18,6 +18,10 @@ export interface AppOptions {
   proxyDb?: boolean
   /** session.updateAge in seconds. */
   updateAge?: number
+  /** Add an e-mail provider "email" (default maxAge) whose links the runner takes with "takeMail" (needs a database). */
+  email?: boolean
+  /** Add the Passkey provider "passkey" (experimental.enableWebAuthn; needs a database). */
+  webauthn?: boolean
 }
 
 /** Injected adapter behaviour (R5, R6): per adapter call, chosen at random. */
@@ -88,7 +92,19 @@ export type Command =
   | { cmd: "invariants" }
   /** Creates `n` users, each with a database session row; returns their session tokens. */
   | { cmd: "seedSessions"; n: number }
+  /** The last sign-in link mailed to `email` (removed once taken), or null. */
+  | { cmd: "takeMail"; email: string }
+  /** Rows per table: users, accounts, sessions, verification_token, authenticators. */
+  | { cmd: "rowCounts" }
   | { cmd: "stop" }
+
+export interface RowCounts {
+  users: number
+  accounts: number
+  sessions: number
+  verificationTokens: number
+  authenticators: number
+}
 
 export type Request = Command & { id: number }
 export type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string }

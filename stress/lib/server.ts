@@ -11,6 +11,8 @@ import type { Adapter, AuthConfig } from "../../src/index.js"
 import { createAuthHandler } from "../../src/integrations/node.js"
 import { mockOpProvider } from "../../test/support/mock-op-provider.js"
 import Credentials from "../../src/providers/credentials.js"
+import Email from "../../src/providers/email.js"
+import Passkey from "../../src/providers/passkey.js"
 import { PostgresAdapter, migrate, type PostgresQueryable } from "../../src/adapters/postgres.js"
 import type { AppOptions, Command, FaultPlan, Invariants, Ready, Reply, Request, ServerStats } from "./protocol.js"
 import { Histogram } from "./histogram.js"
@@ -36,7 +38,8 @@ process.on("uncaughtException", (error) => {
   noteError(`uncaughtException: ${String(error?.stack ?? error)}`)
 })
 
-// A shifted clock for R8: every Date.now() reader (JWE exp, check cookies, oauth4webapi's ID token checks) sees it.
+// A shifted clock for R8: every Date.now() reader (JWE exp, check cookies, oauth4webapi's ID token checks, e-mail token
+// expiry, WebAuthn challenge cookies) sees it.
 const realNow = Date.now.bind(Date)
 let clockOffsetMs = 0
 Date.now = () => realNow() + clockOffsetMs
@@ -241,8 +244,20 @@ function providers(): AuthConfig["providers"] {
       profile: (p: Record<string, unknown>) => ({ id: String(p.sub), name: String(p.name ?? p.sub), email: `${String(p.sub)}@op.stress.test`, image: null }),
     }))
   }
+  if (options.email) {
+    list.push(Email({
+      // The runner clicks the link itself: the last one per address waits here until "takeMail".
+      async sendVerificationRequest({ identifier, url }) {
+        mails.set(identifier, url)
+      },
+    }))
+  }
+  if (options.webauthn) list.push(Passkey())
   return list
 }
+
+/** Sign-in links the e-mail provider "sent", by address. */
+const mails = new Map<string, string>()
 
 const configs = new Map<string, AuthConfig>()
 let adapter: Adapter | undefined
@@ -261,6 +276,7 @@ function configFor(secrets: string[]): AuthConfig {
       // Hundreds of simultaneous sign-ins from 127.0.0.1 measure the library, not the limiter (docs/rate-limit.md).
       rateLimit: false,
       session: { strategy: options.strategy, ...(options.updateAge !== undefined ? { updateAge: options.updateAge } : {}) },
+      ...(options.webauthn ? { experimental: { enableWebAuthn: true } } : {}),
       ...(adapter ? { adapter } : {}),
       ...(options.adapterTimeout !== undefined ? { adapterTimeout: options.adapterTimeout } : {}),
       logger: {
@@ -408,6 +424,22 @@ async function main(): Promise<void> {
           tokens.push(sessionToken)
         }
         return tokens
+      }
+      case "takeMail": {
+        const url = mails.get(c.email) ?? null
+        mails.delete(c.email)
+        return url
+      }
+      case "rowCounts": {
+        const db = backend.db
+        if (!db) throw new Error("rowCounts needs a database")
+        return {
+          users: await countOf(db, "select count(*) as n from users"),
+          accounts: await countOf(db, "select count(*) as n from accounts"),
+          sessions: await countOf(db, "select count(*) as n from sessions"),
+          verificationTokens: await countOf(db, "select count(*) as n from verification_token"),
+          authenticators: await countOf(db, "select count(*) as n from authenticators"),
+        }
       }
       case "stop":
         releaseHung()
