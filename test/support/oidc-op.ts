@@ -12,6 +12,13 @@
 //   Login needs a known user's `login` (sub or e-mail) and `password`.
 // - Every token-endpoint call is recorded in `tokenRequests` (Authorization header, form body, outcome),
 //   every HTTP request in `requests`, so tests can check client authentication and PKCE on the wire.
+// - Optionally (`issuer`) the OP plays a real issuer, e.g. https://accounts.google.com: oidc-provider runs with that
+//   issuer (discovery, ID token `iss`, authorization response `iss`, every endpoint URL on the issuer's https origin)
+//   while still listening on 127.0.0.1. Requests that reach the local server are treated as requests to the
+//   issuer's origin (`proxy` on; X-Forwarded-Proto/Host default to the issuer's, a routing front may send the host
+//   it routed from) and the issuer's path (e.g. /oauth2 of https://id.twitch.tv/oauth2) is its mount path. Tests route the real origin to `url` (customFetch, Browser apps).
+//   Extra clients (`clients`), claims per scope (`claims`), the claims request parameter (`claimsParameter`) and extra
+//   user claims (any further OpUser property) let such an OP look like the provider it plays.
 import { generateKeyPairSync, randomBytes } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -32,6 +39,8 @@ export interface OpUser {
   picture: string
   given_name?: string
   family_name?: string
+  /** Any further claim the OP releases (when `claims` maps a scope to it or the claims parameter asks for it). */
+  [claim: string]: unknown
 }
 
 export const OP_USERS: readonly OpUser[] = [
@@ -79,8 +88,20 @@ export interface OpRequestRecord {
   headers: IncomingMessage["headers"]
 }
 
+/** A further client (`clients` option); redirect_uris default to the callback URLs of `providerIds`. */
+export interface OpExtraClient {
+  client_id: string
+  client_secret?: string
+  token_endpoint_auth_method: OpClient["token_endpoint_auth_method"]
+  id_token_signed_response_alg?: string
+  redirect_uris?: string[]
+}
+
 export interface OidcOp {
+  /** The issuer: `url` unless the `issuer` option names another. */
   issuer: string
+  /** Where the OP listens (http://127.0.0.1:<port>). */
+  url: string
   clients: { basic: OpClient; post: OpClient; jwt: OpClient; public: OpClient }
   users: readonly OpUser[]
   tokenRequests: TokenRequestRecord[]
@@ -97,6 +118,14 @@ export interface StartOidcProviderOptions {
   rpOrigin?: string
   basePath?: string
   users?: readonly OpUser[]
+  /** The issuer to play (e.g. "https://accounts.google.com"). Default: the local URL. */
+  issuer?: string
+  /** Clients registered besides the four built-in ones. */
+  clients?: OpExtraClient[]
+  /** Entries merged over the default `claims` configuration: scope -> claims, or a claim -> null (requestable alone). */
+  claims?: Record<string, string[] | null>
+  /** Enables oidc-provider's claims request parameter (OIDC Core §5.5). Default false. */
+  claimsParameter?: boolean
 }
 
 function html(value: string): string {
@@ -177,22 +206,30 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
     server.listen(0, "127.0.0.1", () => resolve())
   })
   const { port } = server.address() as AddressInfo
-  const issuer = `http://127.0.0.1:${port}`
+  const url = `http://127.0.0.1:${port}`
+  const issuer = options.issuer ?? url
+  // The issuer's path is where the OP is mounted: "/oauth2" for https://id.twitch.tv/oauth2, "" for a bare origin.
+  const issuerUrl = new URL(issuer)
+  const mountPath = options.issuer ? issuerUrl.pathname.replace(/\/$/, "") : ""
+  const extraClients = (options.clients ?? []).map((c) => ({ ...c, redirect_uris: c.redirect_uris ?? redirect_uris }))
+  const algs = ["RS256", ...new Set(extraClients.flatMap((c) => (c.id_token_signed_response_alg && c.id_token_signed_response_alg !== "RS256" ? [c.id_token_signed_response_alg] : [])))]
 
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
   const jwk = { ...privateKey.export({ format: "jwk" }), kid: `k-${randomBytes(6).toString("hex")}`, use: "sig", alg: "RS256" }
 
   const provider = new Provider(issuer, {
-    clients: Object.values(clients).map((c) => ({ ...c, response_types: ["code"], grant_types: ["authorization_code"] })),
+    clients: [...Object.values(clients), ...extraClients].map((c) => ({ ...c, response_types: ["code"], grant_types: ["authorization_code"] })),
     jwks: { keys: [jwk] },
     cookies: { keys: [randomBytes(32).toString("hex")] },
-    features: { devInteractions: { enabled: false } },
+    features: { devInteractions: { enabled: false }, ...(options.claimsParameter ? { claimsParameter: { enabled: true } } : {}) },
+    ...(algs.length > 1 ? { enabledJWA: { idTokenSigningAlgValues: algs } } : {}),
     // Put the scope's claims into the ID token (Auth.js takes the OIDC profile from the ID token).
     conformIdTokenClaims: false,
     claims: {
       openid: ["sub"],
       email: ["email", "email_verified"],
       profile: ["name", "given_name", "family_name", "picture"],
+      ...options.claims,
     },
     async findAccount(_ctx: unknown, sub: string) {
       const user = users.find((u) => u.sub === sub)
@@ -228,6 +265,8 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
     }
   })
 
+  // Playing a real issuer: every request is one for the issuer's https origin (Koa reads X-Forwarded-* with proxy on).
+  if (options.issuer) provider.proxy = true
   const koa = provider.callback()
 
   async function interaction(req: IncomingMessage, res: ServerResponse, uid: string, action: string | undefined): Promise<void> {
@@ -271,8 +310,22 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
   }
 
   handler = (req, res) => {
-    const path = new URL(req.url ?? "/", issuer).pathname
+    if (options.issuer) {
+      if (!req.headers["x-forwarded-host"]) {
+        req.headers["x-forwarded-proto"] = issuerUrl.protocol.slice(0, -1)
+        req.headers["x-forwarded-host"] = issuerUrl.host
+      }
+    }
+    const path = new URL(req.url ?? "/", url).pathname
     const m = /^\/interaction\/([^/]+)(?:\/([a-z]+))?$/.exec(path)
+    if (!m && mountPath) {
+      // Mounted under the issuer's path, as express or koa-mount would do it: oidc-provider reads the mount path
+      // from req.originalUrl minus req.url when it builds endpoint URLs.
+      const raw = req.url ?? "/"
+      if (raw !== mountPath && !raw.startsWith(`${mountPath}/`) && !raw.startsWith(`${mountPath}?`)) return send(res, 404, "not found", "text/plain")
+      ;(req as IncomingMessage & { originalUrl?: string }).originalUrl = raw
+      req.url = raw.slice(mountPath.length) || "/"
+    }
     if (!m) return koa(req, res)
     interaction(req, res, m[1] ?? "", m[2]).catch((error: unknown) => {
       if (!res.headersSent) send(res, 400, page("OP error", `<p data-op-error="interaction_failed">${html(String((error as Error)?.message ?? error))}</p>`))
@@ -282,11 +335,12 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
 
   return {
     issuer,
+    url,
     clients,
     users,
     tokenRequests,
     requests,
-    authorizationRequests: () => requests.filter((r) => r.method === "GET" && r.path === "/auth").map((r) => r.query),
+    authorizationRequests: () => requests.filter((r) => r.method === "GET" && r.path === `${mountPath}/auth`).map((r) => r.query),
     stop: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()))
