@@ -23,7 +23,7 @@ export interface ResolvedOAuthProvider {
   readonly clientSecret: string | undefined
   readonly client: Readonly<OAuthClientOptions & { token_endpoint_auth_method: NonNullable<OAuthClientOptions["token_endpoint_auth_method"]> }>
   readonly authorization: Readonly<Endpoint>
-  readonly token: Readonly<Endpoint> & { conform?: (response: Response) => Awaitable<Response | undefined> }
+  readonly token: Readonly<Endpoint> & { conform?: (response: Response) => Awaitable<Response | undefined>; request?: Extract<TokenEndpointOption, { request?: unknown }>["request"] }
   readonly userinfo: Readonly<Endpoint> & { request?: Extract<UserinfoEndpointOption, { request?: unknown }>["request"] }
   readonly checks: ReadonlySet<Exclude<OAuthCheck, "none">>
   readonly profile: (profile: Record<string, unknown>, tokens: TokenSet) => Awaitable<User>
@@ -42,6 +42,8 @@ export interface ResolvedOAuthProvider {
   readonly style: OAuthConfigBase["style"]
   /** Callback parameters copied onto the raw profile (OAuthConfigBase.profileCallbackFields). */
   readonly profileCallbackFields: readonly string[]
+  /** A multi-tenant issuer's placeholder and the ID token claim that fills it (OAuthConfigBase.issuerTemplate). */
+  readonly issuerTemplate: Readonly<{ placeholder: string; claim: string }> | undefined
   /** The provider object as configured (for user hooks such as `userinfo.request`). */
   readonly source: OAuthConfigBase
 }
@@ -198,6 +200,15 @@ export function withOptions<T extends object>(provider: T): T {
   return deepMerge(defaults as Record<string, unknown>, endpointOverrides(defaults, options)) as T
 }
 
+function issuerTemplateOf(p: OAuthConfigBase): ResolvedOAuthProvider["issuerTemplate"] {
+  const t = p.issuerTemplate
+  if (t === undefined) return undefined
+  if (typeof t?.placeholder !== "string" || !t.placeholder || typeof t.claim !== "string" || !t.claim) {
+    throw new InvalidEndpoints(`Provider "${p.id}": \`issuerTemplate\` needs a \`placeholder\` and a \`claim\`.`)
+  }
+  return Object.freeze({ placeholder: t.placeholder, claim: t.claim })
+}
+
 /** Applies user options (withOptions), env defaults and checks to an OAuth/OIDC provider. */
 export function resolveOAuthProvider(input: OAuthConfigBase, globalRedirectProxyUrl: string | undefined): ResolvedOAuthProvider {
   const merged = withOptions(input) // idempotent: a provider resolveProviders already merged has no options left
@@ -261,7 +272,7 @@ export function resolveOAuthProvider(input: OAuthConfigBase, globalRedirectProxy
     clientSecret: p.clientSecret,
     client: Object.freeze({ ...p.client, token_endpoint_auth_method: method }),
     authorization,
-    token: { ...token, conform: typeof p.token === "object" ? p.token.conform : undefined },
+    token: { ...token, conform: typeof p.token === "object" ? p.token.conform : undefined, request: typeof p.token === "object" && typeof p.token.request === "function" ? p.token.request : undefined },
     userinfo: { ...userinfo, request: typeof p.userinfo === "object" ? p.userinfo.request : undefined },
     checks,
     profile: (p.profile as ResolvedOAuthProvider["profile"] | undefined) ?? defaultProfile,
@@ -275,6 +286,7 @@ export function resolveOAuthProvider(input: OAuthConfigBase, globalRedirectProxy
     fetch: boundedFetch(baseFetch, typeof p.timeout === "number" && p.timeout > 0 ? p.timeout : DEFAULT_TIMEOUT),
     style: p.style,
     profileCallbackFields: Array.isArray(p.profileCallbackFields) ? p.profileCallbackFields.filter((f: unknown): f is string => typeof f === "string") : [],
+    issuerTemplate: issuerTemplateOf(p),
     source: p,
   })
 }

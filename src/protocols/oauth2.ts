@@ -3,6 +3,7 @@
 import * as o from "oauth4webapi"
 import { OAuthCallbackError, OAuthSignInError } from "../errors.js"
 import type { ResolvedOAuthProvider } from "../config/oauth.js"
+import type { TokenRequestContext } from "../providers/types.js"
 import { isAllowedEndpoint } from "./http.js"
 import { verifyJwsSignature } from "./jws.js"
 
@@ -30,12 +31,60 @@ function assertEndpoints(as: o.AuthorizationServer, providerId: string): void {
 
 async function discover(p: ResolvedOAuthProvider): Promise<o.AuthorizationServer> {
   const issuer = new URL(p.issuer as string)
-  const response = p.wellKnown
+  let response = p.wellKnown
     ? await p.fetch(p.wellKnown.href, { headers: { accept: "application/json" } })
     : await o.discoveryRequest(issuer, httpOptions(p))
+  let template: string | undefined
+  if (p.issuerTemplate) [response, template] = await acceptIssuerTemplate(p, response)
   const as = await o.processDiscoveryResponse(issuer, response)
   assertEndpoints(as, p.id)
-  return as
+  // A template issuer is kept as the server's issuer: every ID token is checked against it for its own tenant.
+  return template ? { ...as, issuer: template } : as
+}
+
+/**
+ * A multi-tenant discovery document names a template issuer (`.../{tenantid}/v2.0`). It is accepted only when the
+ * template, with the placeholder replaced by the configured issuer's own segment there (`common`), is the configured
+ * issuer; the response is then handed on with that concrete issuer so the usual discovery checks run.
+ */
+async function acceptIssuerTemplate(p: ResolvedOAuthProvider, response: Response): Promise<[Response, string | undefined]> {
+  const { placeholder } = p.issuerTemplate!
+  if (response.status !== 200) return [response, undefined]
+  const body: unknown = await response.clone().json().catch(() => undefined)
+  const announced = typeof body === "object" && body !== null ? (body as { issuer?: unknown }).issuer : undefined
+  if (typeof announced !== "string" || !announced.includes(placeholder)) return [response, undefined]
+  const [before, after, ...rest] = announced.split(placeholder)
+  const configured = p.issuer as string
+  if (rest.length || !configured.startsWith(before!) || !configured.endsWith(after!) || configured.length <= before!.length + after!.length) {
+    return [response, undefined] // processDiscoveryResponse then refuses the mismatch
+  }
+  const segment = configured.slice(before!.length, configured.length - after!.length)
+  if (!/^[A-Za-z0-9._-]+$/.test(segment)) return [response, undefined]
+  const headers = new Headers(response.headers)
+  return [new Response(JSON.stringify({ ...(body as object), issuer: configured }), { status: 200, headers }), announced]
+}
+
+/** The claim value that fills an issuer template: a plain segment (a tenant id), nothing that changes the URL's shape. */
+const TEMPLATE_VALUE = /^[A-Za-z0-9._-]{1,64}$/
+
+/**
+ * For a template issuer: the metadata with the issuer of this token response's ID token (its `claim` filled in), so
+ * oauth4webapi's `iss` check compares with the tenant the token names; the signature is checked afterwards against
+ * the discovered JWKS. A token response without a usable claim keeps the template, which no `iss` can equal.
+ */
+async function asForTokenResponse(as: o.AuthorizationServer, p: ResolvedOAuthProvider, response: Response): Promise<o.AuthorizationServer> {
+  if (!p.issuerTemplate || !as.issuer.includes(p.issuerTemplate.placeholder)) return as
+  const body: unknown = await response.clone().json().catch(() => undefined)
+  const idToken = typeof body === "object" && body !== null ? (body as { id_token?: unknown }).id_token : undefined
+  if (typeof idToken !== "string") return as
+  let value: unknown
+  try {
+    value = (JSON.parse(Buffer.from(idToken.split(".")[1] ?? "", "base64url").toString("utf8")) as Record<string, unknown>)[p.issuerTemplate.claim]
+  } catch {
+    return as
+  }
+  if (typeof value !== "string" || !TEMPLATE_VALUE.test(value)) return as
+  return { ...as, issuer: as.issuer.replace(p.issuerTemplate.placeholder, value) }
 }
 
 /**
@@ -128,7 +177,8 @@ export function buildAuthorizationUrl(
   for (const [k, v] of Object.entries(p.authorization.params)) merged.set(k, v)
   for (const [k, v] of url.searchParams) merged.set(k, v)
   for (const [k, v] of requestQuery) if (k !== "callbackUrl") merged.set(k, v)
-  merged.set("response_type", "code")
+  // The provider's own configured response_type may differ (Azure DevOps's `Assertion`); the request query never sets it.
+  merged.set("response_type", p.authorization.params.response_type ?? "code")
   merged.set("client_id", p.clientId)
   merged.set("redirect_uri", redirectUri)
   for (const key of ["state", "code_challenge", "code_challenge_method", "nonce"]) merged.delete(key)
@@ -156,12 +206,24 @@ export function validateCallback(as: o.AuthorizationServer, p: ResolvedOAuthProv
     if (params.getAll(name).length > 1) throw new o.OperationProcessingError(`"${name}" appears more than once in the callback.`)
   }
   let input = params
+  let server = as
   if (!p.issuer && params.has("iss")) {
     // Without a configured issuer there is nothing to compare `iss` with; the per-provider redirect URI is the mix-up defence.
     input = new URLSearchParams(params)
     input.delete("iss")
+  } else if (p.issuerTemplate && as.issuer.includes(p.issuerTemplate.placeholder)) {
+    // A multi-tenant issuer: a returned `iss` must fit the template (any tenant); the ID token's `iss` is checked exactly later.
+    const iss = params.get("iss")
+    if (iss !== null) {
+      const [before, after] = as.issuer.split(p.issuerTemplate.placeholder) as [string, string]
+      const value = iss.startsWith(before) && iss.endsWith(after) ? iss.slice(before.length, iss.length - after.length) : ""
+      if (!TEMPLATE_VALUE.test(value)) throw new o.OperationProcessingError('"iss" does not match the issuer template.')
+      input = new URLSearchParams(params)
+      input.delete("iss")
+    }
+    server = { ...as, authorization_response_iss_parameter_supported: false }
   }
-  return o.validateAuthResponse(as, clientOf(p), input, expectedState ?? o.expectNoState) as ValidatedCallback
+  return o.validateAuthResponse(server, clientOf(p), input, expectedState ?? o.expectNoState) as ValidatedCallback
 }
 
 /**
@@ -193,12 +255,15 @@ export async function exchangeCode(
 ): Promise<o.TokenEndpointResponse> {
   const client = clientOf(p)
   try {
-    let response = await o.authorizationCodeGrantRequest(as, client, clientAuthOf(p), callback, redirectUri, codeVerifier ?? o.nopkce, {
-      ...httpOptions(p),
-      ...tokenParams(p),
-    })
+    let response = p.token.request
+      ? await hookResponse(as, p, { grantType: "authorization_code", params: Object.fromEntries(callback), checks: codeVerifier ? { code_verifier: codeVerifier } : {} }, redirectUri)
+      : await o.authorizationCodeGrantRequest(as, client, clientAuthOf(p), callback, redirectUri, codeVerifier ?? o.nopkce, {
+          ...httpOptions(p),
+          ...tokenParams(p),
+        })
     if (p.token.conform) response = (await p.token.conform(response.clone())) ?? response
     const requireIdToken = p.type === "oidc"
+    as = await asForTokenResponse(as, p, response)
     const tokens = await o.processAuthorizationCodeResponse(as, client, response, {
       expectedNonce: expectedNonce ?? o.expectNoNonce,
       requireIdToken,
@@ -216,6 +281,26 @@ export async function exchangeCode(
   } catch (error) {
     throw callbackError("The token request failed", error)
   }
+}
+
+/**
+ * Runs a provider's token `request` hook and turns its tokens into a token response, so they pass the same checks as
+ * tokens from the endpoint. The hook gets Auth.js's context (`params`, `checks`, `provider` with `clientSecret` and
+ * `callbackUrl`) plus the grant, the token URL and the provider's fetch.
+ */
+async function hookResponse(
+  as: o.AuthorizationServer, p: ResolvedOAuthProvider,
+  grant: Pick<TokenRequestContext, "grantType" | "params" | "checks" | "refreshToken">, callbackUrl: string,
+): Promise<Response> {
+  const result = await p.token.request!({
+    ...grant,
+    provider: { ...p.source, clientId: p.clientId, clientSecret: p.clientSecret, callbackUrl },
+    url: p.token.url?.href ?? as.token_endpoint ?? "",
+    fetch: p.fetch,
+  })
+  const tokens = typeof result === "object" && result !== null ? (result as { tokens?: unknown }).tokens : undefined
+  if (typeof tokens !== "object" || tokens === null || Array.isArray(tokens)) throw new OAuthCallbackError("`token.request` returned no `tokens` object.")
+  return new Response(JSON.stringify(tokens), { status: 200, headers: { "content-type": "application/json" } })
 }
 
 /** ID tokens older than this are refused (docs/security.md OA-14): a token-endpoint ID token is minted moments before. */
@@ -259,11 +344,13 @@ export async function fetchProfile(as: o.AuthorizationServer, p: ResolvedOAuthPr
  * Uses a refresh token, with the token endpoint's params and `conform` hook as for the code exchange (a provider such
  * as TikTok needs its own client parameter on every token request). @see RFC 6749 §6
  */
-export async function refreshTokens(as: o.AuthorizationServer, p: ResolvedOAuthProvider, refreshToken: string): Promise<o.TokenEndpointResponse> {
+export async function refreshTokens(as: o.AuthorizationServer, p: ResolvedOAuthProvider, refreshToken: string, callbackUrl = ""): Promise<o.TokenEndpointResponse> {
   const client = clientOf(p)
-  let response = await o.refreshTokenGrantRequest(as, client, clientAuthOf(p), refreshToken, { ...httpOptions(p), ...tokenParams(p) })
+  let response = p.token.request
+    ? await hookResponse(as, p, { grantType: "refresh_token", params: {}, checks: {}, refreshToken }, callbackUrl)
+    : await o.refreshTokenGrantRequest(as, client, clientAuthOf(p), refreshToken, { ...httpOptions(p), ...tokenParams(p) })
   if (p.token.conform) response = (await p.token.conform(response.clone())) ?? response
-  return o.processRefreshTokenResponse(as, client, response)
+  return o.processRefreshTokenResponse(await asForTokenResponse(as, p, response), client, response)
 }
 
 export { o as oauth }

@@ -7,6 +7,7 @@ import type P_auth0 from "./auth0.js"
 import type P_authentik from "./authentik.js"
 import type P_azure_ad from "./azure-ad.js"
 import type P_azure_ad_b2c from "./azure-ad-b2c.js"
+import type P_azure_devops from "./azure-devops.js"
 import type P_bankid_no from "./bankid-no.js"
 import type P_battlenet from "./battlenet.js"
 import type P_beyondidentity from "./beyondidentity.js"
@@ -113,6 +114,7 @@ export type OAuthProviderId =
   | "authentik"
   | "azure-ad"
   | "azure-ad-b2c"
+  | "azure-devops"
   | "bankid-no"
   | "battlenet"
   | "beyondidentity"
@@ -208,6 +210,7 @@ export interface BuiltInProviders {
   authentik: typeof P_authentik
   "azure-ad": typeof P_azure_ad
   "azure-ad-b2c": typeof P_azure_ad_b2c
+  "azure-devops": typeof P_azure_devops
   "bankid-no": typeof P_bankid_no
   battlenet: typeof P_battlenet
   beyondidentity: typeof P_beyondidentity

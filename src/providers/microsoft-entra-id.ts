@@ -46,6 +46,8 @@ export function entraConfig<P extends MicrosoftEntraIDProfile>(id: string, name:
     type: "oidc",
     authorization: { params: { scope: "openid profile email User.Read" } },
     checks: ["pkce"],
+    // `common` / `organizations`: discovery names `.../{tenantid}/v2.0`, and each ID token's iss has the user's tenant id (tid).
+    issuerTemplate: { placeholder: "{tenantid}", claim: "tid" },
     async profile(profile, tokens) {
       let image: string | null = null
       if (tokens.access_token) {
@@ -75,7 +77,9 @@ export function entraConfig<P extends MicrosoftEntraIDProfile>(id: string, name:
 /**
  * Microsoft Entra ID sign-in. Redirect URI to register (Web platform): `<origin><basePath>/callback/microsoft-entra-id`.
  * Env: AUTH_MICROSOFT_ENTRA_ID_ID, AUTH_MICROSOFT_ENTRA_ID_SECRET, AUTH_MICROSOFT_ENTRA_ID_ISSUER
- * (`https://login.microsoftonline.com/<tenant id>/v2.0`; default `.../common/v2.0`). The photo needs `User.Read`.
+ * (`https://login.microsoftonline.com/<tenant id>/v2.0`; default `.../common/v2.0`, any work, school or personal
+ * account; `.../organizations/v2.0` for any work or school account). With a multi-tenant issuer, limit the tenants that
+ * may sign in in the `signIn` callback (`profile.tid`). The photo needs `User.Read`.
  */
 export default function MicrosoftEntraID(options: MicrosoftEntraIDOptions<MicrosoftEntraIDProfile> = {}): OAuthConfigBase<MicrosoftEntraIDProfile> {
   return entraConfig("microsoft-entra-id", "Microsoft Entra ID", ["AUTH_MICROSOFT_ENTRA_ID_ISSUER"], options)

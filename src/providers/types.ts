@@ -44,7 +44,37 @@ export type EndpointOption = string | { url?: string | URL; params?: Record<stri
  */
 export type TokenEndpointOption =
   | string
-  | { url?: string | URL; params?: Record<string, unknown>; conform?: (response: Response) => Awaitable<Response | undefined> }
+  | {
+      url?: string | URL
+      params?: Record<string, unknown>
+      conform?: (response: Response) => Awaitable<Response | undefined>
+      /**
+       * Replaces the token request, for a provider whose token endpoint is not RFC 6749 §4.1.3 / §6 (Azure DevOps's
+       * JWT-bearer assertion grant, WeChat's GET with the secret in the query). It runs after the callback passed its
+       * state / PKCE / `iss` checks, and what it returns is validated as a token response would be (an `access_token`
+       * and `token_type`; for OIDC the ID token's claims, nonce and signature). (Auth.js declares this hook but
+       * 0.41.3 never calls it for the token endpoint.)
+       */
+      request?: (context: TokenRequestContext) => Awaitable<{ tokens: TokenSet }>
+    }
+
+/** What a token endpoint's `request` hook receives. */
+export interface TokenRequestContext {
+  /** `authorization_code` at the callback; `refresh_token` when an access token is refreshed. */
+  grantType: "authorization_code" | "refresh_token"
+  /** The callback's parameters (`code`, `state`, ...) at the callback; empty for a refresh. */
+  params: Record<string, string>
+  /** The PKCE verifier, when the provider uses the pkce check. */
+  checks: { code_verifier?: string }
+  /** The refresh token being used (refresh only). */
+  refreshToken?: string
+  /** The provider as configured, with the resolved client credentials and its callback URL (the `redirect_uri`). */
+  provider: OAuthConfigBase & { clientId: string; clientSecret?: string; callbackUrl: string }
+  /** The token endpoint URL (user options applied). */
+  url: string
+  /** The provider's fetch (customFetch, timeout, size cap, no redirects). */
+  fetch: typeof fetch
+}
 
 /** The userinfo endpoint: a URL or `{ url, params, request }`; `request` replaces the call entirely. */
 export type UserinfoEndpointOption =
@@ -148,6 +178,14 @@ export interface OAuthConfigBase<P = Record<string, unknown>> extends CommonProv
    * providers that send profile data only there (Apple's one-time `user`). Not integrity-protected: never an id or e-mail.
    */
   profileCallbackFields?: readonly string[]
+  /**
+   * A multi-tenant issuer (Microsoft Entra ID's `common` / `organizations`): discovery answers an issuer with
+   * `placeholder` in it (`https://login.microsoftonline.com/{tenantid}/v2.0`), and each ID token's `iss` is that
+   * template with the token's `claim` (`tid`) filled in. The discovered template must give back the configured issuer
+   * with the placeholder replaced by the configured issuer's own segment; each ID token must then match the template
+   * for its own tenant. Restrict which tenants may sign in in the `signIn` callback (the profile carries the claim).
+   */
+  issuerTemplate?: { placeholder: string; claim: string }
   /** Built-in providers keep the user's options here; they are merged over the defaults. */
   options?: Partial<OAuthConfigBase<P>> & Record<string, unknown>
   [customFetch]?: typeof fetch

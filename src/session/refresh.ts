@@ -68,7 +68,9 @@ export function sessionAccountOf(account: Account): SessionAccount | undefined {
 async function runRefresh(p: ResolvedOAuthProvider, current: SessionAccount, config: ResolvedConfig): Promise<Outcome> {
   try {
     const as = await getAuthorizationServer(p)
-    const tokens = await refreshTokens(as, p, current.refresh_token as string)
+    // A token `request` hook may need the redirect URI (Azure DevOps sends it on refresh too): known only with AUTH_URL.
+    const callbackUrl = p.redirectProxyUrl ?? (config.canonicalUrl ? `${config.canonicalUrl.origin}${config.basePath}/callback/${p.id}` : "")
+    const tokens = await refreshTokens(as, p, current.refresh_token as string, callbackUrl)
     const { expires_at: _stale, ...rest } = current
     const expiresIn = Number(tokens.expires_in)
     const account: SessionAccount = {
