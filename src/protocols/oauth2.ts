@@ -330,7 +330,10 @@ export async function fetchProfile(as: o.AuthorizationServer, p: ResolvedOAuthPr
     }
     if (!as.userinfo_endpoint) throw new OAuthCallbackError(`Provider "${p.id}" has no userinfo endpoint.`)
     const response = await o.userInfoRequest(as, clientOf(p), tokens.access_token, httpOptions(p))
-    if (claims) return { ...(await o.processUserInfoResponse(as, clientOf(p), claims.sub, response)) }
+    if (claims) {
+      await verifySignedUserinfo(as, p, response)
+      return { ...(await o.processUserInfoResponse(as, clientOf(p), claims.sub, response)) }
+    }
     if (response.status !== 200) throw new OAuthCallbackError(`The userinfo request answered ${response.status}.`)
     const body: unknown = await response.json().catch(() => undefined)
     if (typeof body !== "object" || body === null || Array.isArray(body)) throw new OAuthCallbackError("The userinfo response is not a JSON object.")
@@ -338,6 +341,19 @@ export async function fetchProfile(as: o.AuthorizationServer, p: ResolvedOAuthPr
   } catch (error) {
     throw callbackError("The profile request failed", error)
   }
+}
+
+/**
+ * A signed UserInfo answer (`application/jwt`, OIDC Core §5.3.2) has its signature checked against the issuer's JWKS
+ * with the registered `userinfo_signed_response_alg` (oauth4webapi checks its claims, not its signature). A client
+ * that registered the alg gets only signed answers: oauth4webapi refuses a JSON one.
+ */
+async function verifySignedUserinfo(as: o.AuthorizationServer, p: ResolvedOAuthProvider, response: Response): Promise<void> {
+  const type = response.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase()
+  if (type !== "application/jwt" || response.status !== 200) return
+  const alg = p.client.userinfo_signed_response_alg
+  if (typeof alg !== "string") throw new OAuthCallbackError("A signed userinfo answer came, but no `client.userinfo_signed_response_alg` is configured.")
+  await verifyJwsSignature((await response.clone().text()).trim(), { expectedAlg: alg, jwksUri: as.jwks_uri, clientSecret: p.clientSecret, fetch: p.fetch })
 }
 
 /**

@@ -28,7 +28,8 @@ export default function BankIDNorway(options: OIDCUserConfig<BankIDNorwayProfile
     type: "oidc",
     issuer: "https://auth.bankid.no/auth/realms/prod",
     authorization: { params: { scope: "openid profile email", ui_locales: "no", login_hint: "BIS" } },
-    client: { token_endpoint_auth_method: "client_secret_post" },
+    // BankID's OIDC service signs its UserInfo answers (RS256); the signature is checked against its JWKS.
+    client: { token_endpoint_auth_method: "client_secret_post", userinfo_signed_response_alg: "RS256" },
     idToken: false,
     checks: ["pkce", "state", "nonce"],
     profile(profile) {

@@ -130,6 +130,8 @@ export interface OAuthClientOptions {
   token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "client_secret_jwt" | "none" | (string & {})
   /** The algorithm the ID token must be signed with (default RS256). */
   id_token_signed_response_alg?: string
+  /** Set when the client registered signed UserInfo answers: they must be JWTs signed with this algorithm. */
+  userinfo_signed_response_alg?: string
   [key: string]: unknown
 }
 

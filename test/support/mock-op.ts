@@ -163,6 +163,8 @@ export class MockOp {
   subject = DEFAULT_SUB
   /** The UserInfo response's claims (besides `sub`). */
   userinfoClaims: Record<string, unknown> = { name: "Userinfo Name", email: "userinfo@op.example", email_verified: true }
+  /** UserInfo answered as an RS256 JWT (application/jwt) with iss and aud, signed by `rsa-1` (OIDC Core §5.3.2). */
+  signedUserinfo = false
 
   // --- records ---
   counts: Counts = MockOp.zeroCounts()
@@ -234,6 +236,7 @@ export class MockOp {
     this.subject = DEFAULT_SUB
     this.tokenEndpointAuthMethod = this.initialAuthMethod
     this.userinfoClaims = { name: "Userinfo Name", email: "userinfo@op.example", email_verified: true }
+    this.signedUserinfo = false
     this.counts = MockOp.zeroCounts()
     this.authorizationRequests.length = 0
     this.tokenRequests.length = 0
@@ -526,7 +529,11 @@ export class MockOp {
       res.end()
       return
     }
-    writeJson(res, 200, { ...this.userinfoClaims, sub: this.userinfoFault === "invalid-sub" ? `${sub}-other` : sub })
+    const claims = { ...this.userinfoClaims, sub: this.userinfoFault === "invalid-sub" ? `${sub}-other` : sub }
+    if (!this.signedUserinfo) return writeJson(res, 200, claims)
+    const input = `${b64u(JSON.stringify({ alg: "RS256", typ: "JWT", kid: "rsa-1" }))}.${b64u(JSON.stringify({ ...claims, iss: this.issuer, aud: this.clientId }))}`
+    res.writeHead(200, { "content-type": "application/jwt" })
+    res.end(`${input}.${b64u(sign("sha256", Buffer.from(input), this.keys["rsa-1"].privateKey))}`)
   }
 
   // ------------------------------------------------------------------------------------------------

@@ -94,6 +94,8 @@ export interface OpExtraClient {
   client_secret?: string
   token_endpoint_auth_method: OpClient["token_endpoint_auth_method"]
   id_token_signed_response_alg?: string
+  /** Signed UserInfo answers (application/jwt) for this client; turns on oidc-provider's jwtUserinfo feature. */
+  userinfo_signed_response_alg?: string
   redirect_uris?: string[]
 }
 
@@ -221,7 +223,11 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
     clients: [...Object.values(clients), ...extraClients].map((c) => ({ ...c, response_types: ["code"], grant_types: ["authorization_code"] })),
     jwks: { keys: [jwk] },
     cookies: { keys: [randomBytes(32).toString("hex")] },
-    features: { devInteractions: { enabled: false }, ...(options.claimsParameter ? { claimsParameter: { enabled: true } } : {}) },
+    features: {
+      devInteractions: { enabled: false },
+      ...(options.claimsParameter ? { claimsParameter: { enabled: true } } : {}),
+      ...(extraClients.some((c) => c.userinfo_signed_response_alg) ? { jwtUserinfo: { enabled: true } } : {}),
+    },
     ...(algs.length > 1 ? { enabledJWA: { idTokenSigningAlgValues: algs } } : {}),
     // Put the scope's claims into the ID token (Auth.js takes the OIDC profile from the ID token).
     conformIdTokenClaims: false,

@@ -70,6 +70,8 @@ interface Row {
   options?: Record<string, unknown>
   auth: "client_secret_basic" | "client_secret_post"
   alg?: "HS256"
+  /** The client registered signed UserInfo answers with this alg (BankID). */
+  userinfoAlg?: "RS256"
   scope: string
   checks: Check[]
   /** false: the profile comes from userinfo (`idToken: false`). */
@@ -119,7 +121,7 @@ const ROWS: Row[] = [
   { id: "vipps", factory: Vipps as Factory, issuer: "https://api.vipps.no/access-management-1.0/access/", auth: "client_secret_basic", scope: "openid name email", checks: ["pkce", "state", "nonce"], idToken: false,
     claims: { name: ["given_name", "family_name"] }, user: { ...full, image: null } },
   { id: "bankid-no", factory: BankIDNorway as Factory, issuer: "https://auth.bankid.no/auth/realms/prod", auth: "client_secret_post", scope: "openid profile email", checks: ["pkce", "state", "nonce"], idToken: false,
-    user: { ...full, image: null } },
+    userinfoAlg: "RS256", user: { ...full, image: null } },
   { id: "battlenet", factory: BattleNet as Factory, issuer: "https://oauth.battle.net", options: { issuer: "https://oauth.battle.net" }, auth: "client_secret_basic", scope: "openid", checks: ["pkce"], idToken: true,
     claims: { openid: ["sub", "battle_tag"] }, user: { name: ADA.battle_tag as string, email: null, image: null } },
   { id: "descope", factory: Descope as Factory, issuer: "https://api.descope.com/P2fixedIssuerProject", auth: "client_secret_basic", scope: "openid profile email", checks: ["pkce", "state"], idToken: true, user: full },
@@ -238,7 +240,7 @@ function frontOf(origin: string, front: Front = {}) {
 // OPs and the flow
 
 function clientOf(r: Row, secret: string): OpExtraClient {
-  return { client_id: clientIdOf(r), client_secret: secret, token_endpoint_auth_method: r.auth, ...(r.alg ? { id_token_signed_response_alg: r.alg } : {}) }
+  return { client_id: clientIdOf(r), client_secret: secret, token_endpoint_auth_method: r.auth, ...(r.alg ? { id_token_signed_response_alg: r.alg } : {}), ...(r.userinfoAlg ? { userinfo_signed_response_alg: r.userinfoAlg } : {}) }
 }
 
 /** An OP playing `issuer` for `r`'s client, routed from `r`'s real origin. */

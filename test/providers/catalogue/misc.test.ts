@@ -187,6 +187,8 @@ describe("sign-in through Auth() (mock OP as the issuer)", () => {
     op.subject = `${row.id}-user-1`
     if (row.userinfo) op.userinfoClaims = { ...row.claims }
     else op.extraClaims = row.claims
+    // BankID registers signed UserInfo answers (client.userinfo_signed_response_alg RS256).
+    op.signedUserinfo = row.id === "bankid-no"
     const { config, log, signInCall } = setup([provider(row)])
     const { started, back, res } = await signInThrough(config, row.id)
     expectSignedIn(res, log)
