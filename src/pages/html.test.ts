@@ -34,6 +34,10 @@ describe("page helpers", () => {
     expect(themed.html).not.toContain("javascript:")
     expect(themed.html.match(/<style>/g)).toHaveLength(2)
     expect(themed.csp).toMatch(/style-src 'sha256-[^']+' 'sha256-[^']+';/)
+    // An inline, empty icon: the browser asks the app for no /favicon.ico; img-src allows data:.
+    expect(plain.html).toMatch(/<head>[^]*<link rel="icon" href="data:,">[^]*<\/head>/)
+    expect(themed.html.match(/<link [^>]*>/g)).toEqual(['<link rel="icon" href="data:,">']) // not the theme logo
+    expect(plain.csp).toMatch(/img-src [^;]*data:/)
     const hostileScheme = documentShell({ title: "T", content: "", theme: { colorScheme: '"><x' as never }, locale: en })
     expect(hostileScheme.html).toContain('class="__next-auth-theme-auto"')
   })

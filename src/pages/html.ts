@@ -78,6 +78,13 @@ export interface ShellProps {
   script?: boolean
 }
 
+/**
+ * The pages' icon: an empty `data:` URL, so the browser neither asks the app for `/favicon.ico` (a 404 and a console
+ * error in an app without one) nor loads anything; img-src allows `data:`. The theme logo is not used: it is often
+ * wide and off-site, and would cost a request per page.
+ */
+const ICON = `<link rel="icon" href="data:,">`
+
 /** Wraps page content in a full document (lang from the locale, <main> landmark, centred card) and builds its CSP. */
 export function documentShell(props: ShellProps): RenderedPage {
   const { theme, locale } = props
@@ -88,6 +95,6 @@ export function documentShell(props: ShellProps): RenderedPage {
   const logoUrl = safeImageUrl(theme.logo)
   const logo = logoUrl ? `<img class="brand-logo" src="${escapeHtml(logoUrl)}" alt="">` : ""
   const script = props.script ? `<script>${PASSKEY_SCRIPT}</script>` : ""
-  const html = `<!DOCTYPE html><html lang="${escapeHtml(locale.lang)}"><head><meta charset="UTF-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="same-origin"><title>${escapeHtml(props.title)}</title>${styles}</head><body class="__next-auth-theme-${scheme}"><main>${logo}<div class="card">${props.content}</div></main>${script}</body></html>`
+  const html = `<!DOCTYPE html><html lang="${escapeHtml(locale.lang)}"><head><meta charset="UTF-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="same-origin">${ICON}<title>${escapeHtml(props.title)}</title>${styles}</head><body class="__next-auth-theme-${scheme}"><main>${logo}<div class="card">${props.content}</div></main>${script}</body></html>`
   return { html, csp: pageCsp(hashes, props.script === true) }
 }

@@ -7,6 +7,7 @@ import { Auth } from "../index.js"
 import { makeConfig } from "../../test/helpers.js"
 import { MemoryAdapter } from "../adapters/memory.js"
 import Passkey from "../providers/passkey.js"
+import { de } from "./locales/index.js"
 import { en, PASSKEY_SCRIPT, PASSKEY_SCRIPT_HASH, signInPage, signInPageHasScript, type SignInPageProps } from "./index.js"
 
 const passkey = Passkey() as ResolvedProvider
@@ -30,10 +31,10 @@ function scripts(html: string): string[] {
 }
 
 describe("sign-in page: passkey form", () => {
-  it("renders the form (stable ids), the e-mail field with autocomplete 'username webauthn', and the button named after the provider", () => {
+  it("renders the form (stable ids), the e-mail field (labelled apart from the e-mail provider's) with autocomplete 'username webauthn', and the button named after the provider", () => {
     const html = render()
     expect(html).toContain(`<form id="passkey-form" action="http://localhost:3000/auth/callback/passkey" method="POST" novalidate data-webauthn-provider="passkey" data-base-path="/auth" data-csrf-token="csrf-token-1" data-callback-url="http://localhost:3000/dash" data-conditional="true" data-state="idle" ${MESSAGES}>`)
-    expect(html).toContain('<label for="input-email-for-passkey">Email</label><input id="input-email-for-passkey" name="email" type="text" placeholder="" autocomplete="username webauthn">')
+    expect(html).toContain('<label for="input-email-for-passkey">Email for your passkey</label><input id="input-email-for-passkey" name="email" type="text" placeholder="" autocomplete="username webauthn">')
     expect(html).toContain('<button id="passkey-signin" class="button" type="submit">Sign in with Passkey</button>')
     expect(html).toContain('<p id="passkey-error" class="error" role="alert" data-passkey-error hidden></p>')
     // No hidden csrfToken input: a form submitted without the script must not carry the token in a URL.
@@ -63,6 +64,33 @@ describe("sign-in page: passkey form", () => {
     expect(html).toContain('data-callback-url="http://localhost:3000/x?a=&quot;b&quot;&amp;c=&#39;d&#39;&lt;e&gt;"')
     // The only script is the constant one: nothing of the input reaches script text.
     expect(scripts(html)).toEqual([PASSKEY_SCRIPT])
+  })
+
+  it("next to an e-mail provider: its default field says it is for the passkey (en and de); ids stay unique", () => {
+    const email = { id: "email", name: "Email", type: "email" } as unknown as ResolvedProvider
+    const labels = (html: string) => [...html.matchAll(/<label for="([^"]+)">([^<]*)<\/label>/g)].map((m) => `${m[1]}: ${m[2]}`)
+    expect(labels(render({ providers: [email, passkey] }))).toEqual(["input-email-for-email: Email", "input-email-for-passkey: Email for your passkey"])
+    expect(labels(render({ providers: [email, passkey], locale: de }))).toEqual(["input-email-for-email: E-Mail", "input-email-for-passkey: E-Mail für Ihren Passkey"])
+    const html = render({ providers: [email, passkey], locale: de })
+    expect(html).toContain(">Mit E-Mail anmelden</button>")
+    expect(html).not.toContain("aria-describedby") // the labels differ: nothing to tell apart
+    // A formFields label the app set is its own, even "Email" (then the e-mail field is described by its button).
+    const custom = { ...passkey, formFields: { email: { label: "Work email", autocomplete: "username webauthn" } } } as unknown as ResolvedProvider
+    expect(labels(render({ providers: [email, custom] }))).toEqual(["input-email-for-email: Email", "input-email-for-passkey: Work email"])
+  })
+
+  it("two passkey providers with the default field: each field is described by its own form's button; ids that would coincide are made unique", () => {
+    const second = { ...passkey, id: "webauthn", name: "WebAuthn" } as unknown as ResolvedProvider
+    const html = render({ providers: [passkey, second] })
+    expect(html).toContain('<input id="input-email-for-passkey" name="email" type="text" placeholder="" autocomplete="username webauthn" aria-describedby="passkey-signin">')
+    expect(html).toContain('<input id="input-email-for-webauthn" name="email" type="text" placeholder="" autocomplete="username webauthn" aria-describedby="passkey-signin-webauthn">')
+    // `input-a-for-b` + `-for-c` and `input-a` + `-for-b-for-c`: the same id, made unique by a suffix.
+    const one = { id: "c", name: "One", type: "credentials", credentials: { "a-for-b": { label: "One" } } } as unknown as ResolvedProvider
+    const two = { id: "b-for-c", name: "Two", type: "credentials", credentials: { a: { label: "Two" } } } as unknown as ResolvedProvider
+    const ids = [...render({ providers: [one, two] }).matchAll(/\sid="([^"]+)"/g)].map((m) => m[1])
+    expect(ids).toContain("input-a-for-b-for-c")
+    expect(ids).toContain("input-a-for-b-for-c-2")
+    expect(new Set(ids).size).toBe(ids.length)
   })
 
   it("the CSP allows exactly the inline script, by its sha256", () => {

@@ -46,22 +46,39 @@ export function autocompleteFor(name: string, field: FieldSpec): string | undefi
   return undefined
 }
 
-/** Label and input, tied by `for`/`id` (`input-<name>-for-<provider id>`). */
-function field(providerId: string, name: string, f: FieldSpec, label: string): string {
-  const id = `input-${escapeHtml(name)}-for-${escapeHtml(providerId)}`
+/** Label and input, tied by `for`/`id`; `describedBy` names the element (the form's button) that tells it apart. */
+function field(id: string, name: string, f: FieldSpec, label: string, describedBy?: string): string {
   const autocomplete = autocompleteFor(name, f)
-  const extra = `${autocomplete ? ` autocomplete="${escapeHtml(autocomplete)}"` : ""}${f.required === true ? " required" : ""}`
-  return `<label for="${id}">${escapeHtml(label)}</label><input id="${id}" name="${escapeHtml(name)}" type="${escapeHtml(stringOr(f.type, "text"))}" placeholder="${escapeHtml(stringOr(f.placeholder, ""))}"${extra}>`
+  const extra = `${autocomplete ? ` autocomplete="${escapeHtml(autocomplete)}"` : ""}${f.required === true ? " required" : ""}${describedBy ? ` aria-describedby="${escapeHtml(describedBy)}"` : ""}`
+  return `<label for="${escapeHtml(id)}">${escapeHtml(label)}</label><input id="${escapeHtml(id)}" name="${escapeHtml(name)}" type="${escapeHtml(stringOr(f.type, "text"))}" placeholder="${escapeHtml(stringOr(f.placeholder, ""))}"${extra}>`
 }
 
-/** The label of a field: a built-in form's default `email` label comes from the locale, any other as configured. */
-function fieldLabel(name: string, f: FieldSpec, locale: PageLocale): string {
-  if (name === "email" && (f.label === undefined || f.label === "Email")) return locale.signIn.emailLabel
+/** True for a field label left at Auth.js's default "Email" (or unset) on a field named `email`. */
+function isDefaultEmailLabel(name: string, f: FieldSpec): boolean {
+  return name === "email" && (f.label === undefined || f.label === "Email")
+}
+
+/**
+ * The label of a field: a built-in form's default `email` label comes from the locale (in a passkey form its own
+ * text, so it never reads like the e-mail provider's field), any other as configured.
+ */
+function fieldLabel(name: string, f: FieldSpec, locale: PageLocale, passkey = false): string {
+  if (isDefaultEmailLabel(name, f)) return passkey ? locale.signIn.passkeyEmailLabel : locale.signIn.emailLabel
   return stringOr(f.label, name)
 }
 
+/**
+ * The name a provider's button shows: Auth.js's default names of the e-mail ("Email") and credentials
+ * ("Credentials") providers in the page's language; every other name as configured.
+ */
+function providerName(p: ResolvedProvider, locale: PageLocale): string {
+  if (p.type === "email" && p.name === "Email") return locale.signIn.providerNames.email
+  if (p.type === "credentials" && p.name === "Credentials") return locale.signIn.providerNames.credentials
+  return p.name
+}
+
 function buttonText(p: ResolvedProvider, locale: PageLocale): string {
-  return escapeHtml(withProvider(locale.signIn.withProvider, p.name))
+  return escapeHtml(withProvider(locale.signIn.withProvider, providerName(p, locale)))
 }
 
 function signInBanner(error: string | null | undefined, locale: PageLocale): string {
@@ -80,6 +97,60 @@ interface Section {
   html: string[]
 }
 
+/** A field of a form on the page, planned before any is rendered so labels and ids can be checked page-wide. */
+interface PlannedField {
+  name: string
+  spec: FieldSpec
+  label: string
+}
+
+/** Auth.js's default `formFields` of the WebAuthn/Passkey providers: the field autofill offers passkeys in. */
+const DEFAULT_PASSKEY_FIELDS: Readonly<Record<string, FieldSpec>> = { email: { autocomplete: "username webauthn" } }
+
+/** The fields of the e-mail, credentials or passkey form of `p`, with their labels (empty for an OAuth provider). */
+function plannedFields(p: ResolvedProvider, locale: PageLocale): PlannedField[] {
+  if (p.type === "email") {
+    return [{ name: "email", spec: { type: "email", placeholder: locale.signIn.emailPlaceholder, autocomplete: "email", required: true }, label: locale.signIn.emailLabel }]
+  }
+  if (p.type === "credentials") {
+    return fieldsOf("credentials" in p ? p.credentials : undefined).map(([name, spec]) => ({ name, spec, label: fieldLabel(name, spec, locale) }))
+  }
+  if (p.type === "webauthn") {
+    const configured = "formFields" in p ? p.formFields : undefined
+    const fields = fieldsOf(typeof configured === "object" && configured !== null ? configured : DEFAULT_PASSKEY_FIELDS)
+    // No `required`: the form is novalidate, and an empty field means "sign in with any passkey".
+    return fields.map(([name, spec]) => ({ name, spec: { ...spec, required: undefined }, label: fieldLabel(name, spec, locale, true) }))
+  }
+  return []
+}
+
+/** A label compared with the others on the page: case and surrounding space do not tell two fields apart. */
+const labelKey = (label: string) => label.trim().toLowerCase()
+
+/** Renders the planned fields of one form; `buttonId` is the form's submit button. */
+type FieldRenderer = (providerId: string, fields: readonly PlannedField[], buttonId: string) => string
+
+/**
+ * The field renderer of a page with these fields. Ids are `input-<name>-for-<provider id>`, made unique on the page
+ * should two ever coincide. A field whose label another field on the page also has (labels an app set itself, e.g. a
+ * credentials "Email" next to the e-mail provider's) is described by its form's button, which names the provider.
+ */
+function fieldRenderer(all: readonly PlannedField[]): FieldRenderer {
+  const counts = new Map<string, number>()
+  for (const f of all) counts.set(labelKey(f.label), (counts.get(labelKey(f.label)) ?? 0) + 1)
+  const used = new Set<string>()
+  const uniqueId = (base: string) => {
+    let id = base
+    for (let n = 2; used.has(id); n++) id = `${base}-${n}`
+    used.add(id)
+    return id
+  }
+  return (providerId, fields, buttonId) => fields.map((f) => {
+    const shared = (counts.get(labelKey(f.label)) ?? 0) > 1
+    return field(uniqueId(`input-${f.name}-for-${providerId}`), f.name, f.spec, f.label, shared ? buttonId : undefined)
+  }).join("")
+}
+
 /**
  * The sign-in page. Sections keep the configured order; consecutive OAuth buttons share one section, and a divider
  * ("or") separates sections. Provider colours become `.provider-<n>` rules in the theme sheet (never a style
@@ -94,10 +165,13 @@ export function signInPage(props: SignInPageProps): RenderedPage {
     if (kind === "oauth" && last?.kind === "oauth") last.html.push(html)
     else sections.push({ kind, html: [html] })
   }
+  const planned = providers.map((p) => plannedFields(p, locale))
+  const fields = fieldRenderer(planned.flat())
   let css = ""
   let passkeys = 0
   providers.forEach((p, index) => {
     const id = escapeHtml(p.id)
+    const own = planned[index] as PlannedField[]
     if (p.type === "oauth" || p.type === "oidc") {
       const style = "style" in p ? (p.style as Record<string, unknown> | undefined) : undefined
       const colors = buttonColors(style?.bg, style?.text)
@@ -106,15 +180,14 @@ export function signInPage(props: SignInPageProps): RenderedPage {
       const logo = logoUrl ? `<img src="${escapeHtml(logoUrl)}" alt="" width="20" height="20">` : ""
       add("oauth", `<form id="signin-form-${id}" action="${escapeHtml(`${origin}${basePath}/signin/${p.id}`)}" method="POST" data-provider="${id}">${hidden}<button id="signin-button-${id}" class="button provider provider-${index}" type="submit">${logo}<span>${buttonText(p, locale)}</span></button></form>`)
     } else if (p.type === "email") {
-      const email = field(p.id, "email", { type: "email", placeholder: locale.signIn.emailPlaceholder, autocomplete: "email", required: true }, locale.signIn.emailLabel)
-      add("form", `<form id="signin-form-${id}" action="${escapeHtml(`${origin}${basePath}/signin/${p.id}`)}" method="POST" data-provider="${id}">${hidden}${email}<button id="signin-button-${id}" class="button" type="submit">${buttonText(p, locale)}</button></form>`)
+      const inputs = fields(p.id, own, `signin-button-${p.id}`)
+      add("form", `<form id="signin-form-${id}" action="${escapeHtml(`${origin}${basePath}/signin/${p.id}`)}" method="POST" data-provider="${id}">${hidden}${inputs}<button id="signin-button-${id}" class="button" type="submit">${buttonText(p, locale)}</button></form>`)
     } else if (p.type === "credentials") {
-      const fields = fieldsOf("credentials" in p ? p.credentials : undefined)
-      if (fields.length === 0) return
-      const inputs = fields.map(([name, f]) => field(p.id, name, f, fieldLabel(name, f, locale))).join("")
+      if (own.length === 0) return
+      const inputs = fields(p.id, own, `signin-button-${p.id}`)
       add("form", `<form id="signin-form-${id}" action="${escapeHtml(`${origin}${basePath}/callback/${p.id}`)}" method="POST" data-provider="${id}">${hidden}${inputs}<button id="signin-button-${id}" class="button" type="submit">${buttonText(p, locale)}</button></form>`)
     } else if (p.type === "webauthn") {
-      add("form", passkeyForm(p, passkeys++, props))
+      add("form", passkeyForm(p, passkeys++, own, fields, props))
     }
   })
   const body = sections.map((s) => (s.kind === "oauth" ? `<div class="providers">${s.html.join("")}</div>` : s.html.join("")))
@@ -123,24 +196,19 @@ export function signInPage(props: SignInPageProps): RenderedPage {
   return documentShell({ title: locale.signIn.title, content, theme, locale, extraCss: css, script: passkeys > 0 })
 }
 
-/** Auth.js's default `formFields` of the WebAuthn/Passkey providers: the field autofill offers passkeys in. */
-const DEFAULT_PASSKEY_FIELDS: Readonly<Record<string, FieldSpec>> = { email: { autocomplete: "username webauthn" } }
-
 /**
  * One passkey form: its fields, the button, an error line; data- attributes (escaped) tell the page script where to
  * go and what to say. The first passkey provider's elements have the stable ids `passkey-form`, `passkey-signin`,
  * `passkey-error`; later ones get `-<provider id>` appended.
  */
-function passkeyForm(p: ResolvedProvider, index: number, props: SignInPageProps): string {
+function passkeyForm(p: ResolvedProvider, index: number, own: readonly PlannedField[], fields: FieldRenderer, props: SignInPageProps): string {
   const { locale } = props
-  const suffix = index === 0 ? "" : `-${escapeHtml(p.id)}`
+  const rawSuffix = index === 0 ? "" : `-${p.id}`
+  const suffix = escapeHtml(rawSuffix)
   const id = escapeHtml(p.id)
   // The WebAuthn/Passkey provider functions default it to true; the config check holds it to one provider.
   const conditional = "enableConditionalUI" in p && p.enableConditionalUI === true
-  const configured = "formFields" in p ? p.formFields : undefined
-  const fields = fieldsOf(typeof configured === "object" && configured !== null ? configured : DEFAULT_PASSKEY_FIELDS)
-  // No `required`: the form is novalidate, and an empty field means "sign in with any passkey".
-  const inputs = fields.map(([name, f]) => field(p.id, name, { ...f, required: undefined }, fieldLabel(name, f, locale))).join("")
+  const inputs = fields(p.id, own, `passkey-signin${rawSuffix}`)
   const m = locale.passkey
   const messages = `data-msg-unsupported="${escapeHtml(m.unsupported)}" data-msg-cancelled="${escapeHtml(m.cancelled)}" data-msg-registered="${escapeHtml(m.alreadyRegistered)}" data-msg-failed="${escapeHtml(m.failed)}"`
   const data = `data-webauthn-provider="${id}" data-base-path="${escapeHtml(props.basePath)}" data-csrf-token="${escapeHtml(props.csrfToken)}" data-callback-url="${escapeHtml(props.callbackUrl)}" data-conditional="${conditional}" data-state="idle" ${messages}`

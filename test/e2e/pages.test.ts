@@ -1,7 +1,8 @@
 // The built-in pages in headless Chromium, judged by behaviour rather than markup: for every page (sign-in, sign-in
 // with an error, sign-out, verify-request, error) in light, dark and auto (system dark) at 390 and 1280 px: a
 // full-page screenshot into test/e2e/artifacts/, axe-core with no serious or critical violation, no request off the
-// app's origin, no console error, no CSP violation, the security headers, working links. Framing by another origin
+// app's origin, no console error, no CSP violation, the security headers, working links, unique ids and field labels;
+// no /favicon.ico request (checked without request interception, which hides it). Framing by another origin
 // refused in the browser. Keyboard-only sign-in with visible focus. Hostile input (query, provider name, field label,
 // theme) rendered inert. UPDATE_DOC_SCREENSHOTS=1 also
 // copies the screenshots docs/pages.md shows into docs/pages/.
@@ -255,6 +256,13 @@ describe.skipIf(skipReason !== undefined)(`built-in pages in Chromium${skipReaso
       for (const href of await page.$$eval("a[href]", (links) => links.map((a) => (a as HTMLAnchorElement).href))) {
         expect((await page.request.get(href, { maxRedirects: 0 })).status(), `link ${href} on ${url}`).toBeLessThan(400)
       }
+      // Every id once, and no two fields with the same label (the e-mail and passkey forms both have an e-mail field).
+      const { ids, labels } = await page.evaluate(() => ({
+        ids: [...document.querySelectorAll("[id]")].map((e) => e.id),
+        labels: [...document.querySelectorAll("input:not([type=hidden])")].map((e) => [...((e as HTMLInputElement).labels ?? [])].map((l) => l.textContent?.trim()).join(" ")),
+      }))
+      expect(ids.filter((id, i) => ids.indexOf(id) !== i), "duplicate ids").toEqual([])
+      expect(labels.filter((l, i) => !l || labels.indexOf(l) !== i), `fields without a label of their own: ${labels.join(" | ")}`).toEqual([])
       expect(observed.offsite, "requests off the app's origin").toEqual([])
       expect(observed.console, "console errors").toEqual([])
       expect(observed.csp, "CSP violations").toEqual([])
@@ -262,6 +270,49 @@ describe.skipIf(skipReason !== undefined)(`built-in pages in Chromium${skipReaso
       await page.close()
     }
   })
+
+  // Not in the matrix: its contexts intercept requests (watch), and Chromium fetches no favicon while interception is
+  // on; the test app also answers /favicon.ico with 204, as an app with an icon would. So this test counts the
+  // browser's /favicon.ico requests at the server, in a browser of its own (Chromium remembers a site's favicon across
+  // contexts) and a context without interception. The control is the app's home page reached as 127.0.0.1 (another
+  // site, so its favicon is not remembered from localhost): it names no icon, so its one request shows that such
+  // requests are seen, and by the time it arrives any request the pages loaded before it made has arrived too.
+  it("no page makes the browser ask for /favicon.ico (the icon is an inline data: URL), with no console error or CSP violation", async () => {
+    const own = await launchChromium()
+    const observed: Observed = { console: [], csp: [], offsite: [] }
+    const favicons = () => app.state.requests.filter((r) => (r.split(" ")[1] ?? "").split("?")[0] === "/favicon.ico").length
+    const before = favicons()
+    const icons: string[] = []
+    try {
+      const context = await own.newContext({ viewport: { width: 1280, height: 800 } })
+      await context.exposeBinding("__cspViolation", (_source, text: string) => void observed.csp.push(text))
+      await context.addInitScript(() => {
+        document.addEventListener("securitypolicyviolation", (event) => {
+          void (window as unknown as { __cspViolation(text: string): Promise<void> }).__cspViolation(`${event.violatedDirective} blocked ${event.blockedURI || "(inline)"}`)
+        })
+      })
+      for (const { path, status } of PAGES) {
+        const url = `${app.origin}/light${path}`
+        const page = await context.newPage()
+        collectConsole(page, observed, () => (status >= 400 ? url : undefined))
+        await page.goto(url, { waitUntil: "load" })
+        icons.push(`${path}: ${await page.evaluate(() => document.head.querySelector("link[rel=icon]")?.getAttribute("href") ?? "none")}`)
+        // The favicon fetch follows the load event.
+        await page.waitForTimeout(300)
+        await page.close()
+      }
+      const control = await context.newPage()
+      await control.goto(`${app.origin.replace("localhost", "127.0.0.1")}/`, { waitUntil: "load" })
+      await expect.poll(() => favicons() - before, { message: "the control page (no icon link) asks for /favicon.ico", timeout: 10_000 }).toBeGreaterThanOrEqual(1)
+      await control.waitForTimeout(300)
+      expect(favicons() - before - 1, "requests for /favicon.ico from the built-in pages").toBe(0)
+      expect(icons).toEqual(PAGES.map(({ path }) => `${path}: data:,`))
+      expect(observed.console, "console errors").toEqual([])
+      expect(observed.csp, "CSP violations").toEqual([])
+    } finally {
+      await own.close()
+    }
+  }, 60_000)
 
   it("auto follows a light system preference (the sign-in page comes out light)", async () => {
     const observed: Observed = { console: [], csp: [], offsite: [] }

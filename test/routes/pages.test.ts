@@ -4,9 +4,11 @@ import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Credentials from "../../src/providers/credentials.js"
+import Email from "../../src/providers/email.js"
 import GitHub from "../../src/providers/github.js"
 import Google from "../../src/providers/google.js"
 import Nodemailer from "../../src/providers/nodemailer.js"
+import Passkey from "../../src/providers/passkey.js"
 import TikTok from "../../src/providers/tiktok.js"
 import Twitter from "../../src/providers/twitter.js"
 import VK from "../../src/providers/vk.js"
@@ -220,6 +222,15 @@ describe("built-in pages: security headers", () => {
     expect(html).not.toMatch(/\sstyle=/) // a style attribute would need 'unsafe-inline'
   })
 
+  it.each(PAGES)("%s names its icon as an empty data: URL (the browser asks the app for no /favicon.ico), which img-src allows", async (path) => {
+    const { config } = setup()
+    const res = await Auth(get(path), config)
+    const html = await res.text()
+    expect(html).toMatch(/<head>[^]*<link rel="icon" href="data:,">[^]*<\/head>/)
+    expect(html.match(/<link /g)).toHaveLength(1)
+    expect(cspOf(res).get("img-src")?.split(" ")).toContain("data:")
+  })
+
   it("a themed page with provider colours: both style blocks hashed, the hashes stable across requests", async () => {
     const { config } = setup({ theme: { brandColor: "#112233", buttonText: "#fefefe" }, providers: [GitHub({ clientId: "a", clientSecret: "b" })] })
     const first = await Auth(get("/auth/signin"), config)
@@ -350,6 +361,46 @@ describe("built-in pages: forms", () => {
     expect(html).toContain("<main>")
   })
 
+  /** Each `<label for>` of a page: the id it names and its text. */
+  const labelsOf = (html: string) => [...html.matchAll(/<label for="([^"]+)">([^<]*)<\/label>/g)].map((m) => ({ for: m[1] as string, text: m[2] as string }))
+
+  it.each([
+    ["Nodemailer", () => Nodemailer({ server: "smtp://127.0.0.1:1", from: "a@b.test" }), "nodemailer"],
+    ["Email", () => Email({ sendVerificationRequest: async () => {} }), "email"],
+  ])("an e-mail provider (%s) next to a passkey provider: two e-mail fields, each with its own label and id", async (_, provider, id) => {
+    for (const [locale, emailLabel, passkeyLabel] of [["en", "Email", "Email for your passkey"], ["de", "E-Mail", "E-Mail für Ihren Passkey"]] as const) {
+      const { config } = setup({ providers: [provider(), Passkey()], adapter: MemoryAdapter(), experimental: { enableWebAuthn: true }, locale })
+      const html = await (await Auth(get("/auth/signin"), config)).text()
+      expect(labelsOf(html)).toEqual([{ for: `input-email-for-${id}`, text: emailLabel }, { for: "input-email-for-passkey", text: passkeyLabel }])
+      const ids = [...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1])
+      expect(new Set(ids).size, `ids unique: ${ids.join(" ")}`).toBe(ids.length)
+      // The passkey field still offers passkeys in autofill (conditional UI).
+      expect(html).toContain('<input id="input-email-for-passkey" name="email" type="text" placeholder="" autocomplete="username webauthn">')
+      expect(html).toMatch(new RegExp(`<input id="input-email-for-${id}" name="email" type="email" [^>]*autocomplete="email" required>`))
+    }
+  })
+
+  it("labels an app set itself are shown as given; when two still read the same, each field is described by its form's button", async () => {
+    const { config } = setup({
+      providers: [
+        Email({ sendVerificationRequest: async () => {} }),
+        Credentials({ credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } }, authorize: () => null }),
+        Passkey({ formFields: { email: { label: "Work email", autocomplete: "username webauthn" } } }),
+      ],
+      adapter: MemoryAdapter(),
+      experimental: { enableWebAuthn: true },
+    })
+    const html = await (await Auth(get("/auth/signin"), config)).text()
+    expect(labelsOf(html).map((l) => l.text)).toEqual(["Email", "Email", "Password", "Work email"])
+    expect(html).toContain('<input id="input-email-for-email" name="email" type="email" placeholder="you@example.com" autocomplete="email" required aria-describedby="signin-button-email">')
+    expect(html).toContain('<input id="input-email-for-credentials" name="email" type="email" placeholder="" autocomplete="email" aria-describedby="signin-button-credentials">')
+    expect(html).toContain('<button id="signin-button-email" class="button" type="submit">Sign in with Email</button>')
+    expect(html).toContain('<button id="signin-button-credentials" class="button" type="submit">Sign in with Credentials</button>')
+    // Fields with a label of their own carry no description.
+    expect(html).toMatch(/<input id="input-password-for-credentials" [^>]*autocomplete="current-password">/)
+    expect(html).toMatch(/<input id="input-email-for-passkey" [^>]*autocomplete="username webauthn">/)
+  })
+
   it("autocomplete: from the field, else current-password / email / username by type and name", async () => {
     const credentials = {
       username: { label: "Username" },
@@ -385,8 +436,36 @@ describe("built-in pages: locale", () => {
     const html = await res.text()
     expect(html).toContain('<html lang="de">')
     expect(html).toContain("<h1>Anmelden</h1>")
-    expect(html).toContain("Mit Credentials anmelden")
+    expect(html).toContain("Mit Zugangsdaten anmelden")
     expect(res.headers.get("vary")).toBeNull()
+  })
+
+  it("German: the default provider names 'Email' and 'Credentials' are translated (no English 'Email' next to 'E-Mail'); names an app set are shown as given", async () => {
+    const defaults = setup({
+      locale: "de",
+      adapter: MemoryAdapter(),
+      providers: [Email({ sendVerificationRequest: async () => {} }), Credentials({ credentials: { username: { label: "Benutzername" } }, authorize: () => null })],
+    })
+    const html = await (await Auth(get("/auth/signin"), defaults.config)).text()
+    expect(html).toContain('<button id="signin-button-email" class="button" type="submit">Mit E-Mail anmelden</button>')
+    expect(html).toContain('<label for="input-email-for-email">E-Mail</label>')
+    expect(html).toContain('<button id="signin-button-credentials" class="button" type="submit">Mit Zugangsdaten anmelden</button>')
+    expect(html).not.toContain("Email") // case-sensitive: name="email" and type="email" are not text
+    expect(html).not.toContain("Credentials")
+    // English keeps Auth.js's names.
+    const english = await (await Auth(get("/auth/signin"), setup({ locale: "en", adapter: MemoryAdapter(), providers: defaults.config.providers }).config)).text()
+    expect(english).toContain(">Sign in with Email</button>")
+    expect(english).toContain(">Sign in with Credentials</button>")
+    // A name the app chose is its own, in any language.
+    const named = setup({
+      locale: "de",
+      adapter: MemoryAdapter(),
+      providers: [Email({ name: "Magic Link", sendVerificationRequest: async () => {} }), Credentials({ name: "Passwort", credentials: { username: {} }, authorize: () => null }), Nodemailer({ server: "smtp://127.0.0.1:1", from: "a@b.test" })],
+    })
+    const namedHtml = await (await Auth(get("/auth/signin"), named.config)).text()
+    expect(namedHtml).toContain(">Mit Magic Link anmelden</button>")
+    expect(namedHtml).toContain(">Mit Passwort anmelden</button>")
+    expect(namedHtml).toContain(">Mit Nodemailer anmelden</button>")
   })
 
   it("Accept-Language with q-values picks German; the response varies on Accept-Language", async () => {

@@ -11,7 +11,9 @@ export const de: PageLocale = {
     withProvider: "Mit {provider} anmelden",
     or: "oder",
     emailLabel: "E-Mail",
+    passkeyEmailLabel: "E-Mail für Ihren Passkey",
     emailPlaceholder: "sie@beispiel.de",
+    providerNames: { email: "E-Mail", credentials: "Zugangsdaten" },
     errors: {
       Signin: differentAccount,
       OAuthSignin: differentAccount,

@@ -11,7 +11,9 @@ export const en: PageLocale = {
     withProvider: "Sign in with {provider}",
     or: "or",
     emailLabel: "Email",
+    passkeyEmailLabel: "Email for your passkey",
     emailPlaceholder: "you@example.com",
+    providerNames: { email: "Email", credentials: "Credentials" },
     errors: {
       Signin: differentAccount,
       OAuthSignin: differentAccount,

@@ -29,8 +29,19 @@ export interface PageLocale {
     withProvider: string
     /** The divider between sections. */
     or: string
+    /** Label of the e-mail provider's address field (and of a credentials `email` field left at Auth.js's "Email"). */
     emailLabel: string
+    /**
+     * Label of a passkey form's default `email` field: unlike `emailLabel`, so a page with an e-mail provider and a
+     * passkey provider does not show two fields called "Email".
+     */
+    passkeyEmailLabel: string
     emailPlaceholder: string
+    /**
+     * Provider names shown in place of Auth.js's default ones: an e-mail provider named "Email", a credentials
+     * provider named "Credentials". Any other name (one the app set, or a brand such as "Nodemailer") is shown as is.
+     */
+    providerNames: { email: string; credentials: string }
     errors: Record<SignInErrorCode, string>
     /** The banner for a code not in `errors` (the code itself is never shown). */
     defaultError: string
