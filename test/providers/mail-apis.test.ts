@@ -1,6 +1,6 @@
 // The HTTP mail-API providers (Resend, SendGrid, Postmark, Forward Email) against local fakes that check each documented request shape, and the default message.
 import { existsSync } from "node:fs"
-import { createServer, type IncomingMessage, type Server } from "node:http"
+import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
@@ -16,56 +16,11 @@ import { Auth, type AuthConfig } from "../../src/index.js"
 import { customFetch } from "../../src/symbols.js"
 import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm } from "../helpers.js"
 import { spyLogger } from "../support/logger.js"
+import { FakeApi, type Seen } from "../support/mail-api-fake.js"
 
 const KEY = "re_test_0123456789abcdefSECRET"
 const TO = "alice@example.test"
 const LINK = `http://127.0.0.1:3000/auth/callback/x?${new URLSearchParams({ callbackUrl: "http://127.0.0.1:3000/dashboard", token: "f".repeat(64), email: TO })}`
-
-interface Seen { method: string; path: string; headers: IncomingMessage["headers"]; body: string }
-/** The fake's verdict: status and JSON body (undefined: empty body). */
-type Answer = { status: number; body?: unknown }
-
-/** A fake mail API on 127.0.0.1: records each request and answers what `answer` decides (the API's documented shapes). */
-class FakeApi {
-  seen: Seen[] = []
-  /** Set to force the next answer (401/422/500 tests); otherwise `answer` checks the request. */
-  forced: Answer | undefined
-  private server!: Server
-  base = ""
-  constructor(private readonly answer: (req: Seen) => Answer) {}
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = []
-      req.on("data", (c: Buffer) => chunks.push(c))
-      req.on("end", () => {
-        const seen = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") }
-        this.seen.push(seen)
-        const a = this.forced ?? this.answer(seen)
-        this.forced = undefined
-        res.writeHead(a.status, a.body === undefined ? {} : { "content-type": "application/json; charset=utf-8" })
-        res.end(a.body === undefined ? "" : JSON.stringify(a.body))
-      })
-    })
-    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve))
-    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`
-  }
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()))
-  }
-  /** A fetch that sends what the provider addresses to `origin` to this fake instead (same path), and refuses anything else. */
-  fetchFor(origin: string): typeof fetch {
-    return async (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input))
-      if (url.origin !== origin) throw new Error(`unexpected origin ${url.origin}`)
-      return fetch(`${this.base}${url.pathname}${url.search}`, init)
-    }
-  }
-  last(): Seen {
-    const s = this.seen.at(-1)
-    if (!s) throw new Error("no request reached the fake")
-    return s
-  }
-}
 
 const json = (s: Seen): Record<string, unknown> => JSON.parse(s.body) as Record<string, unknown>
 const isJson = (s: Seen): boolean => /^application\/json\b/.test(s.headers["content-type"] ?? "")

@@ -3,17 +3,14 @@
 // united-effects (issuer-based OIDC) and osso (OAuth 2, endpoints under the deployment URL).
 // 1. Shape: id, name, type, checks, scope, endpoints, style (contrast, small SVG data: URI), file and exports-map entry.
 // 2. Sign-in through Auth(): the OIDC ones against the mock OP given as `issuer` (Entra's Graph photo served by a local
-//    server through a routing customFetch); Osso's host routed to a local server replaying /oauth/token and /oauth/me.
-//    The mapped user is in the session; a profile without an id gives OAuthProfileParseError.
+//    server through a routing customFetch); Osso's host routed to the catalogue player (test/support/catalogue-kit.ts)
+//    replaying /oauth/authorize, /oauth/token and /oauth/me. The mapped user is in the session; a profile without an id
+//    gives OAuthProfileParseError.
 // 3. The issuer-based ones against oidc-provider with only issuer, clientId and clientSecret.
 // 4. AUTH_<ID>_ID / _SECRET / _ISSUER through setEnvDefaults and the resolve path.
-import { existsSync, readFileSync } from "node:fs"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
-import { Auth, customFetch, setEnvDefaults } from "../../../src/index.js"
-import type { AuthConfig } from "../../../src/index.js"
+import { customFetch } from "../../../src/index.js"
 import { resolveOAuthProvider } from "../../../src/config/oauth.js"
-import { clearDiscoveryCache } from "../../../src/protocols/oauth2.js"
-import type { OAuthConfigBase } from "../../../src/providers/types.js"
 import MicrosoftEntraID from "../../../src/providers/microsoft-entra-id.js"
 import AzureAD from "../../../src/providers/azure-ad.js"
 import AzureADB2C from "../../../src/providers/azure-ad-b2c.js"
@@ -24,30 +21,19 @@ import OryHydra from "../../../src/providers/ory-hydra.js"
 import PingId from "../../../src/providers/ping-id.js"
 import UnitedEffects from "../../../src/providers/united-effects.js"
 import Osso from "../../../src/providers/osso.js"
-import { ORIGIN, SECRET } from "../../helpers.js"
-import { Browser } from "../../support/browser.js"
-import { startMockOp, type MockOp } from "../../support/mock-op.js"
-import { OP_USERS, startOidcProvider, type OidcOp } from "../../support/oidc-op.js"
+import type { MockOp } from "../../support/mock-op.js"
+import { OP_USERS, type OidcOp } from "../../support/oidc-op.js"
+import { type LocalServer, expectSignedIn, routingFetch, sendJson, sessionOf, setup, signInThrough, startLocalServer } from "../../support/provider-kit.js"
 import {
-  APP_PAGE, ERROR_PAGE, type LocalServer, type Recorded, callback, expectRejected, expectSignedIn, localize, routingFetch, sendJson,
-  sendRedirect, sessionOf, setup, signInThrough, startLocalServer, startSignIn, visitProvider,
-} from "../../support/provider-kit.js"
+  type Factory, type IssuerRow, type PlayedProvider, expectAuthorizeRequest, expectBackAtApp, expectDiscoveryOnly, expectEnvFills,
+  expectEnvIssuer, expectExported, expectIssuerShape, expectProfileParseError, expectResolvedFromEnv, expectSessionUserLoose, expectStyle,
+  expectTokenRequest, omit, signInAtRealOp, useMockOp, usePlayer, useRealOp, withoutSub,
+} from "../../support/catalogue-kit.js"
 
-type Factory = (options?: Record<string, unknown>) => OAuthConfigBase
-interface Row {
-  id: string
+interface Row extends IssuerRow {
   file: string
-  name: string
-  factory: Factory
-  checks: string[]
-  scope: string
-  bg: string
-  text: string
   /** A fixed default issuer (Entra), else the issuer is required. */
   defaultIssuer?: string
-  /** Claims the provider documents, and the user the default mapping makes of them (photo aside). */
-  claims: Record<string, unknown>
-  user: { name: string | null; email: string | null; image: string | null }
 }
 
 const COMMON = "https://login.microsoftonline.com/common/v2.0"
@@ -76,44 +62,17 @@ const ROWS: Row[] = [
 ]
 const ISSUER_BASED = ROWS.filter((r) => !r.defaultIssuer)
 
-function luminance(hex: string): number {
-  let h = hex.replace("#", "")
-  if (h.length === 3) h = [...h].map((c) => c + c).join("")
-  const [r, g, b] = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16) / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
-  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!
-}
-const contrast = (a: string, b: string) => {
-  const [x, y] = [luminance(a), luminance(b)]
-  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05)
-}
-function expectStyle(p: OAuthConfigBase, bg: string, text: string, file: string): void {
-  expect(p.style).toMatchObject({ bg, text })
-  expect(p.style!.logo).toMatch(/^data:image\/svg\+xml,%3Csvg /)
-  expect(decodeURIComponent(p.style!.logo!)).toContain("</svg>")
-  expect(p.style!.logo!.length).toBeLessThan(600)
-  expect(contrast(bg, text)).toBeGreaterThanOrEqual(4.5)
-  expect(existsSync(new URL(`../../../src/providers/${file}.ts`, import.meta.url))).toBe(true)
-  expect(pkg.exports[`./providers/${file}`]).toEqual({ types: `./dist/providers/${file}.d.ts`, import: `./dist/providers/${file}.js` })
-}
 
 const ISSUER = "https://idp.example.com/tenant-1"
-const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { exports: Record<string, { import?: string; types?: string }> }
 const OSSO = { base: "https://osso.example.com/", bg: "#253858", text: "#fff" }
 
 describe("shape", () => {
   afterEach(() => vi.unstubAllEnvs())
 
   it.each(ROWS)("$id: id, name, type, checks, scope, issuer, discovery, style, exports map", (row) => {
-    const p = row.factory({ clientId: "cid", clientSecret: "csecret", issuer: ISSUER })
-    expect(p).toMatchObject({ id: row.id, name: row.name, type: "oidc", checks: row.checks })
-    const r = resolveOAuthProvider(p, undefined)
-    expect(r.issuer).toBe(ISSUER)
-    expect(r.authorization.params.scope).toBe(row.scope)
-    expect([...r.checks].sort()).toEqual([...row.checks].sort())
-    expect(r.authorization.url).toBeUndefined()
-    expect(r.token.url).toBeUndefined()
-    expect(r.userinfo.url).toBeUndefined()
-    expectStyle(p, row.bg, row.text, row.file)
+    const { r } = expectIssuerShape(row, ISSUER, { issuer: ISSUER })
+    expectDiscoveryOnly(r)
+    expectExported(row.file)
   })
 
   it("the issuer-based ones refuse to resolve without an issuer; Entra / Azure AD default to the common tenant", () => {
@@ -146,10 +105,11 @@ describe("shape", () => {
       expect(p).toMatchObject({ id: "osso", name: "Osso", type: "oauth", checks: ["pkce"] })
       const r = resolveOAuthProvider(p, undefined)
       expect(r.issuer).toBeUndefined()
-      expect(r.authorization.url?.href).toBe("https://osso.example.com/oauth/authorize")
-      expect(r.token.url?.href).toBe("https://osso.example.com/oauth/token")
-      expect(r.userinfo.url?.href).toBe("https://osso.example.com/oauth/me")
-      expectStyle(p, OSSO.bg, OSSO.text, "osso")
+      expect(r.authorization.url?.href).toBe(OSSO_PLAYED.authorization)
+      expect(r.token.url?.href).toBe(OSSO_PLAYED.token)
+      expect(r.userinfo.url?.href).toBe(OSSO_PLAYED.userinfo)
+      expectStyle(p, OSSO.bg, OSSO.text)
+      expectExported("osso")
     }
   })
 })
@@ -162,8 +122,8 @@ describe("sign-in through Auth() (mock OP as the issuer)", () => {
   let op: MockOp
   let graph: LocalServer
   let photo: "jpeg" | "none" = "jpeg"
+  useMockOp({ clientId: "enterprise-client" }, (o) => void (op = o))
   beforeAll(async () => {
-    op = await startMockOp({ clientId: "enterprise-client" })
     graph = await startLocalServer((_req, res, r) => {
       if (!/^Bearer at-/.test(r.headers.authorization ?? "")) return sendJson(res, r, 401, { error: { code: "InvalidAuthenticationToken" } })
       if (photo === "none" || !/^\/v1\.0\/me\/photos\/\d+x\d+\/\$value$/.test(r.path)) return sendJson(res, r, 404, { error: { code: "ImageNotFound" } })
@@ -172,13 +132,8 @@ describe("sign-in through Auth() (mock OP as the issuer)", () => {
       res.end(PHOTO)
     })
   })
-  afterAll(async () => {
-    await op?.stop()
-    await graph?.stop()
-  })
+  afterAll(async () => graph?.stop())
   beforeEach(() => {
-    op.reset()
-    clearDiscoveryCache()
     photo = "jpeg"
     graph.requests.length = 0
   })
@@ -192,11 +147,7 @@ describe("sign-in through Auth() (mock OP as the issuer)", () => {
     const { config, log, signInCall } = setup([provider(row)])
     const { started, res } = await signInThrough(config, row.id)
     expectSignedIn(res, log)
-    const auth = started.location!
-    expect(auth.searchParams.get("scope")).toBe(row.scope)
-    expect(auth.searchParams.get("redirect_uri")).toBe(`${ORIGIN}/auth/callback/${row.id}`)
-    expect(auth.searchParams.get("code_challenge_method")).toBe("S256")
-    if (row.id === "united-effects") expect(auth.searchParams.get("resource")).toBe(op.issuer)
+    expectAuthorizeRequest(started.location!, { ...row, params: row.id === "united-effects" ? { resource: op.issuer } : {} })
     expect(signInCall().account).toMatchObject({ provider: row.id, type: "oidc", providerAccountId: `${row.id}-user-1` })
     const user = { name: null, email: null, image: null, ...(await sessionOf(config, started.jar))?.user }
     if (row.defaultIssuer) {
@@ -223,70 +174,37 @@ describe("sign-in through Auth() (mock OP as the issuer)", () => {
   })
 
   it.each(ROWS)("$id: a profile without an id (userinfo profile, `idToken: false`) gives OAuthProfileParseError", async (row) => {
-    const p = provider(row, { idToken: false })
-    p.options!.userinfo = { request: () => ({ ...row.claims, sub: undefined }) }
-    const { config, log } = setup([p])
+    const { config, log } = setup([withoutSub(provider(row), row.claims)])
     const { res } = await signInThrough(config, row.id)
-    // As in Auth.js: not a client-safe error, so the error page with "Configuration".
-    expectRejected(res, log, ERROR_PAGE("Configuration"), "OAuthProfileParseError")
+    expectProfileParseError(res, log)
   })
 })
 
 // ---------------------------------------------------------------------------------------------
-// 2b. Osso: its host routed to a local server replaying /oauth/authorize, /oauth/token and /oauth/me
+// 2b. Osso: its host routed to the catalogue player replaying /oauth/authorize, /oauth/token and /oauth/me
+
+const OSSO_PLAYED: PlayedProvider = {
+  id: "osso", authorization: `${OSSO.base}oauth/authorize`, token: `${OSSO.base}oauth/token`, userinfo: `${OSSO.base}oauth/me`,
+  tokenAnswer: (accessToken) => ({ access_token: accessToken, token_type: "bearer", expires_in: 600 }),
+}
+const OSSO_PROFILE = { id: "0f4cf47a-7fc3-4e1a-9c4e-3a2f4c2a5f10", email: "ada@acme.example", idp: "Okta", requested: { domain: "acme.example" } }
 
 describe("osso sign-in through Auth() (osso.example.com routed to 127.0.0.1)", () => {
-  let server: LocalServer
-  let me: Record<string, unknown> = {}
-  const codes = new Map<string, string>()
-  const token: Recorded[] = []
-  beforeAll(async () => {
-    server = await startLocalServer((_req, res, r) => {
-      if (r.method === "GET" && r.path === "/oauth/authorize") {
-        const back = new URL(r.query.get("redirect_uri")!)
-        const code = `code-${Math.random().toString(36).slice(2)}`
-        codes.set(code, back.href)
-        back.searchParams.set("code", code)
-        if (r.query.has("state")) back.searchParams.set("state", r.query.get("state")!)
-        return sendRedirect(res, r, back.href)
-      }
-      if (r.method === "POST" && r.originalUrl === `${OSSO.base}oauth/token`) {
-        token.push(r)
-        const body = new URLSearchParams(r.body)
-        if (codes.get(body.get("code") ?? "") !== body.get("redirect_uri")) return sendJson(res, r, 400, { error: "invalid_grant" })
-        return sendJson(res, r, 200, { access_token: "osso-at", token_type: "bearer", expires_in: 600 })
-      }
-      if (r.method === "GET" && r.originalUrl === `${OSSO.base}oauth/me`) {
-        if (r.headers.authorization !== "Bearer osso-at") return sendJson(res, r, 401, { error: "invalid_token" })
-        return sendJson(res, r, 200, me)
-      }
-      sendJson(res, r, 404, { error: "not_found" })
-    })
-  })
-  afterAll(async () => server?.stop())
-
-  async function signIn(profile: Record<string, unknown>) {
-    me = profile
-    const origins = ["https://osso.example.com"]
-    const s = setup([Osso({ clientId: "osso-client", clientSecret: "osso-secret", issuer: OSSO.base, [customFetch]: routingFetch(origins, server.url).fetch })])
-    const started = await startSignIn(s.config, "osso")
-    expect(`${started.location!.origin}${started.location!.pathname}`).toBe(`${OSSO.base}oauth/authorize`)
-    const back = await visitProvider(localize(started.location!, origins, server.url))
-    return { s, started, res: await callback(s.config, back, started.jar) }
-  }
+  const player = usePlayer()
+  const signIn = (profile: Record<string, unknown>) => player.signIn(OSSO_PLAYED, Osso as Factory, { profile, given: { issuer: OSSO.base } })
 
   it("the documented /oauth/me body maps to the session user", async () => {
-    const { s, started, res } = await signIn({ id: "0f4cf47a-7fc3-4e1a-9c4e-3a2f4c2a5f10", email: "ada@acme.example", idp: "Okta", requested: { domain: "acme.example" } })
+    const { s, started, authUrl, res, pl } = await signIn(OSSO_PROFILE)
     expectSignedIn(res, s.log)
-    expect(started.location!.searchParams.get("code_challenge_method")).toBe("S256")
-    expect(new URLSearchParams(token.at(-1)!.body).get("code_verifier")).toBeTruthy()
-    expect(s.signInCall().account).toMatchObject({ provider: "osso", type: "oauth", providerAccountId: "0f4cf47a-7fc3-4e1a-9c4e-3a2f4c2a5f10" })
-    expect({ name: null, image: null, ...(await sessionOf(s.config, started.jar))?.user }).toEqual({ name: null, email: "ada@acme.example", image: null })
+    expectAuthorizeRequest(authUrl, { id: "osso", checks: ["pkce"] })
+    expectTokenRequest(pl, { checks: ["pkce"] })
+    expect(s.signInCall().account).toMatchObject({ provider: "osso", type: "oauth", providerAccountId: OSSO_PROFILE.id })
+    await expectSessionUserLoose(s.config, started.jar, { name: null, email: "ada@acme.example", image: null })
   })
 
   it("a profile without an id is OAuthProfileParseError", async () => {
-    const { s, res } = await signIn({ email: "ada@acme.example", idp: "Okta" })
-    expectRejected(res, s.log, ERROR_PAGE("Configuration"), "OAuthProfileParseError")
+    const { s, res } = await signIn(omit(OSSO_PROFILE, "id"))
+    expectProfileParseError(res, s.log)
   })
 })
 
@@ -296,66 +214,25 @@ describe("osso sign-in through Auth() (osso.example.com routed to 127.0.0.1)", (
 describe("full flow against oidc-provider", () => {
   let realOp: OidcOp
   const olivia = OP_USERS[0]!
-  beforeAll(async () => {
-    realOp = await startOidcProvider({ providerIds: ISSUER_BASED.map((r) => r.id) })
-  })
-  afterAll(async () => realOp?.stop())
-  beforeEach(() => clearDiscoveryCache())
+  useRealOp(ISSUER_BASED.map((r) => r.id), (o) => void (realOp = o))
 
   // United Effects sends its issuer as the RFC 8707 `resource`; test/support/oidc-op.ts does not enable resource
   // indicators, so the OP refuses it (checked below) and the full flow is left to the mock OP above.
   it.each(ISSUER_BASED.filter((r) => r.id !== "united-effects"))("$id: login + consent at the OP, back with a session", async (row) => {
-    const client = realOp.clients.basic
-    const errors: Error[] = []
-    const config = {
-      secret: SECRET,
-      trustHost: true,
-      basePath: "/auth",
-      providers: [row.factory({ issuer: realOp.issuer, clientId: client.client_id, clientSecret: client.client_secret })],
-      logger: { error: (e: Error) => errors.push(e), warn: () => {}, debug: () => {} },
-    } as AuthConfig
-    const browser = new Browser({
-      apps: { [ORIGIN]: (req) => (new URL(req.url).pathname.startsWith("/auth") ? Auth(req, config) : new Response("app page")) },
-      user: { login: olivia.email, password: olivia.password },
-    })
-    const csrf = ((await (await browser.request(`${ORIGIN}/auth/csrf`)).json()) as { csrfToken: string }).csrfToken
-    const result = await browser.follow(new Request(`${ORIGIN}/auth/signin/${row.id}`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ csrfToken: csrf, callbackUrl: APP_PAGE }).toString(),
-    }))
-    expect(errors, errors.map((e) => e.message).join("\n")).toEqual([])
-    expect(result.url).toBe(APP_PAGE)
-    const session = (await (await browser.request(`${ORIGIN}/auth/session`)).json()) as { user: Record<string, unknown> }
+    const flow = await signInAtRealOp(realOp, row.factory, row.id)
+    expectBackAtApp(flow)
     // Azure AD B2C reads the e-mail from `emails` (not sent by this OP); OneLogin and B2C map no picture.
-    expect({ email: null, image: null, ...session.user }).toEqual({
+    expect({ email: null, image: null, ...flow.user }).toEqual({
       name: olivia.name, email: row.user.email === std.email ? olivia.email : null, image: row.user.image !== null ? olivia.picture : null,
     })
-    expect(realOp.authorizationRequests().at(-1)!.get("scope")).toBe(row.scope)
+    expect(flow.authorization.get("scope")).toBe(row.scope)
   })
 
   it("united-effects: the OP receives the issuer as `resource` (and, without resource indicators, answers invalid_target)", async () => {
-    const client = realOp.clients.basic
-    const errors: Error[] = []
-    const config = {
-      secret: SECRET, trustHost: true, basePath: "/auth",
-      providers: [UnitedEffects({ issuer: realOp.issuer, clientId: client.client_id, clientSecret: client.client_secret })],
-      logger: { error: (e: Error) => errors.push(e), warn: () => {}, debug: () => {} },
-    } as AuthConfig
-    const browser = new Browser({
-      apps: { [ORIGIN]: (req) => (new URL(req.url).pathname.startsWith("/auth") ? Auth(req, config) : new Response("app page")) },
-      user: { login: olivia.email, password: olivia.password },
-    })
-    const csrf = ((await (await browser.request(`${ORIGIN}/auth/csrf`)).json()) as { csrfToken: string }).csrfToken
-    await browser.follow(new Request(`${ORIGIN}/auth/signin/united-effects`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ csrfToken: csrf, callbackUrl: APP_PAGE }).toString(),
-    }))
-    const auth = realOp.authorizationRequests().at(-1)!
-    expect(auth.get("resource")).toBe(realOp.issuer)
-    expect(auth.get("scope")).toBe("openid email profile")
-    expect(errors.map((e) => e.message)).toEqual(['Provider "united-effects" returned the error "invalid_target".'])
+    const flow = await signInAtRealOp(realOp, UnitedEffects as Factory, "united-effects")
+    expect(flow.authorization.get("resource")).toBe(realOp.issuer)
+    expect(flow.authorization.get("scope")).toBe("openid email profile")
+    expect(flow.errors.map((e) => e.message)).toEqual(['Provider "united-effects" returned the error "invalid_target".'])
   })
 })
 
@@ -363,30 +240,14 @@ describe("full flow against oidc-provider", () => {
 // 4. Env
 
 describe("AUTH_<ID>_ID / _SECRET / _ISSUER", () => {
-  afterEach(() => vi.unstubAllEnvs())
-  const envName = (id: string) => id.toUpperCase().replace(/-/g, "_")
-
   it.each(ROWS)("$id: setEnvDefaults and the resolve path read them", (row) => {
-    const ID = envName(row.id)
-    const issuer = `https://${row.id}.example.com/t1`
-    const env = { [`AUTH_${ID}_ID`]: `${row.id}-id`, [`AUTH_${ID}_SECRET`]: `${row.id}-secret`, [`AUTH_${ID}_ISSUER`]: issuer }
-    const config = { providers: [row.factory] } as unknown as AuthConfig
-    setEnvDefaults(env, config)
-    expect(config.providers[0]).toMatchObject({ clientId: `${row.id}-id`, clientSecret: `${row.id}-secret` })
-    expect(resolveOAuthProvider(config.providers[0] as OAuthConfigBase, undefined).issuer).toBe(issuer)
-    for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v)
-    const r = resolveOAuthProvider(row.factory(), undefined)
-    expect({ clientId: r.clientId, clientSecret: r.clientSecret, issuer: r.issuer }).toEqual({ clientId: `${row.id}-id`, clientSecret: `${row.id}-secret`, issuer })
+    expectEnvIssuer(row.id, row.factory, `https://${row.id}.example.com/t1`)
   })
 
   it("osso: AUTH_OSSO_ID / _SECRET / _ISSUER through setEnvDefaults build the endpoints", () => {
-    const config = { providers: [Osso] } as unknown as AuthConfig
-    setEnvDefaults({ AUTH_OSSO_ID: "oid", AUTH_OSSO_SECRET: "osec", AUTH_OSSO_ISSUER: "https://osso.acme.example" }, config)
-    const r = resolveOAuthProvider(config.providers[0] as OAuthConfigBase, undefined)
-    expect({ clientId: r.clientId, clientSecret: r.clientSecret, token: r.token.url?.href }).toEqual({ clientId: "oid", clientSecret: "osec", token: "https://osso.acme.example/oauth/token" })
-    vi.stubEnv("AUTH_OSSO_ID", "oid2")
-    vi.stubEnv("AUTH_OSSO_SECRET", "osec2")
-    const r2 = resolveOAuthProvider(Osso({ issuer: "https://osso.acme.example" }), undefined)
-    expect({ clientId: r2.clientId, clientSecret: r2.clientSecret }).toEqual({ clientId: "oid2", clientSecret: "osec2" })
+    // Osso is OAuth 2: the issuer is the deployment URL its endpoints are built from, not an OIDC issuer.
+    const p = expectEnvFills("osso", Osso as Factory, "https://osso.acme.example")
+    expect(resolveOAuthProvider(p, undefined).token.url?.href).toBe("https://osso.acme.example/oauth/token")
+    expectResolvedFromEnv("osso", () => Osso({ issuer: "https://osso.acme.example" }))
   })
 })

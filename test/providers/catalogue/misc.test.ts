@@ -3,21 +3,19 @@
 // 1. Shape: id, name, type, checks, scope, endpoints, style, exports-map entry.
 // 2. OIDC sign-in through Auth() against the mock OP given as `issuer` (the fixed issuers are overridden); the claims each
 //    provider documents are replayed and mapped; a profile without `sub` gives OAuthProfileParseError.
-// 3. boxyhq-saml against a local Jackson-shaped server; the generic-issuer ones (passage, beyondidentity) against
+// 3. boxyhq-saml: a Jackson deployment's host routed to the catalogue player (test/support/catalogue-kit.ts) replaying
+//    Jackson's authorize, token and userinfo answers; the generic-issuer ones (passage, beyondidentity, descope) against
 //    oidc-provider with only issuer, clientId, clientSecret.
 // 4. AUTH_<ID>_ID / _SECRET / _ISSUER (and AUTH_<ID>_KEY for the mail APIs) from env.
-// 5. Mailgun and Loops against local fakes checking the documented request, and the link mailed signs in.
-import { existsSync, readFileSync } from "node:fs"
-import { createServer, type IncomingMessage, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
+// 5. Mailgun and Loops against local fakes (test/support/mail-api-fake.ts) checking the documented request, and the link
+//    mailed signs in.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Auth, setEnvDefaults } from "../../../src/index.js"
 import type { AuthConfig } from "../../../src/index.js"
 import { MemoryAdapter } from "../../../src/adapters/memory.js"
 import { resolveOAuthProvider, withOptions } from "../../../src/config/oauth.js"
 import { EmailSignInError } from "../../../src/errors.js"
-import { clearDiscoveryCache } from "../../../src/protocols/oauth2.js"
-import type { EmailConfig, OAuthConfigBase } from "../../../src/providers/types.js"
+import type { EmailConfig } from "../../../src/providers/types.js"
 import { customFetch } from "../../../src/symbols.js"
 import Descope from "../../../src/providers/descope.js"
 import Frontegg from "../../../src/providers/frontegg.js"
@@ -30,22 +28,18 @@ import SAMLJackson from "../../../src/providers/boxyhq-saml.js"
 import Mailgun from "../../../src/providers/mailgun.js"
 import Loops from "../../../src/providers/loops.js"
 import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm } from "../../helpers.js"
-import { Browser } from "../../support/browser.js"
 import { spyLogger } from "../../support/logger.js"
-import { startMockOp, type MockOp } from "../../support/mock-op.js"
-import { OP_USERS, startOidcProvider, type OidcOp } from "../../support/oidc-op.js"
+import { FakeApi } from "../../support/mail-api-fake.js"
+import type { MockOp } from "../../support/mock-op.js"
+import { OP_USERS, type OidcOp } from "../../support/oidc-op.js"
+import { expectSignedIn, setup, signInThrough } from "../../support/provider-kit.js"
 import {
-  APP_PAGE, ERROR_PAGE, expectSignedIn, logged, sendJson, sendRedirect, sessionOf, setup, signInThrough, startLocalServer,
-  type LocalServer,
-} from "../../support/provider-kit.js"
+  type Factory, type IssuerRow, type PlayedProvider, expectAuthorizeRequest, expectBackAtApp, expectEnvIssuer, expectExported,
+  expectIssuerShape, expectProfileParseError, expectSessionUserLoose, expectStyle, expectTokenRequest, omit, originAndPath, signInAtRealOp,
+  useMockOp, usePlayer, useRealOp, withoutSub,
+} from "../../support/catalogue-kit.js"
 
-type Factory = (options?: Record<string, unknown>) => OAuthConfigBase
-interface Row {
-  id: string
-  name: string
-  factory: Factory
-  checks: string[]
-  scope: string
+interface Row extends IssuerRow {
   /** The fixed issuer, or undefined when it comes from options / AUTH_<ID>_ISSUER. */
   issuer: string | undefined
   /** Fixed endpoints given an issuer of ISSUER (undefined: from discovery). */
@@ -54,11 +48,6 @@ interface Row {
   auth: "client_secret_basic" | "client_secret_post"
   /** The profile comes from userinfo (`idToken: false`). */
   userinfo: boolean
-  bg: string
-  text: string
-  /** Claims as the provider documents them, and the user the default mapping makes of them. */
-  claims: Record<string, unknown>
-  user: { name: string | null; email: string | null; image: string | null }
 }
 
 const ISSUER = "https://idp.example.com/tenant"
@@ -88,49 +77,20 @@ const ROWS: Row[] = [
     user: { name: "Ada Nordmann", email: null, image: null } },
 ]
 
-function luminance(hex: string): number {
-  let h = hex.replace("#", "")
-  if (h.length === 3) h = [...h].map((c) => c + c).join("")
-  const [r, g, b] = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16) / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
-  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!
-}
-function contrast(a: string, b: string): number {
-  const [x, y] = [luminance(a), luminance(b)]
-  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05)
-}
-const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { exports: Record<string, { import?: string; types?: string }> }
-function expectExported(id: string): void {
-  expect(existsSync(new URL(`../../../src/providers/${id}.ts`, import.meta.url))).toBe(true)
-  expect(pkg.exports[`./providers/${id}`]).toEqual({ types: `./dist/providers/${id}.d.ts`, import: `./dist/providers/${id}.js` })
-}
-function expectStyle(p: OAuthConfigBase, bg: string, text: string): void {
-  expect(p.style).toMatchObject({ bg, text })
-  expect(p.style!.logo).toMatch(/^data:image\/svg\+xml,%3Csvg /)
-  expect(decodeURIComponent(p.style!.logo!)).toContain("</svg>")
-  expect(p.style!.logo!.length).toBeLessThan(600)
-  expect(contrast(bg, text)).toBeGreaterThanOrEqual(4.5)
-}
-const urlOf = (u: URL | undefined) => (u ? `${u.origin}${u.pathname}` : undefined)
+const urlOf = originAndPath
 
 // ---------------------------------------------------------------------------------------------
 // 1. Shape
 
 describe("shape", () => {
   it.each(ROWS)("$id: id, name, type, checks, scope, issuer, endpoints, client auth, style, exports map", (row) => {
-    const p = row.factory({ clientId: "cid", clientSecret: "csecret", ...(row.issuer ? {} : { issuer: ISSUER }) })
-    expect(p).toMatchObject({ id: row.id, name: row.name, type: "oidc", checks: row.checks })
-    const r = resolveOAuthProvider(p, undefined)
-    expect(r.issuer).toBe(row.issuer ?? ISSUER)
-    expect(r.clientId).toBe("cid")
-    expect(r.authorization.params).toMatchObject({ scope: row.scope, ...row.extraParams })
-    expect([...r.checks].sort()).toEqual([...row.checks].sort())
+    const { p, r } = expectIssuerShape(row, row.issuer ?? ISSUER, row.issuer ? {} : { issuer: ISSUER }, row.extraParams)
     expect(r.client.token_endpoint_auth_method).toBe(row.auth)
     expect(p.idToken ?? true).toBe(!row.userinfo)
     expect(urlOf(r.authorization.url)).toBe(row.endpoints?.authorization)
     expect(urlOf(r.token.url)).toBe(row.endpoints?.token)
     expect(urlOf(r.userinfo.url)).toBe(row.endpoints?.userinfo)
     expect(r.wellKnown?.href).toBe(row.endpoints?.wellKnown)
-    expectStyle(p, row.bg, row.text)
     expectExported(row.id)
   })
 
@@ -146,13 +106,13 @@ describe("shape", () => {
   })
 
   it("boxyhq-saml: OAuth 2 endpoints under the Jackson URL, provider=saml, PKCE and state, style, exports map", () => {
-    const p = SAMLJackson({ issuer: "https://jackson.example.com/", clientId: "dummy", clientSecret: "dummy" })
+    const p = SAMLJackson({ issuer: `${JACKSON}/`, clientId: "dummy", clientSecret: "dummy" })
     expect(p).toMatchObject({ id: "boxyhq-saml", name: "BoxyHQ SAML", type: "oauth", checks: ["pkce", "state"] })
     const r = resolveOAuthProvider(p, undefined)
-    expect(urlOf(r.authorization.url)).toBe("https://jackson.example.com/api/oauth/authorize")
+    expect(urlOf(r.authorization.url)).toBe(JACKSON_PLAYED.authorization)
     expect(r.authorization.params.provider).toBe("saml")
-    expect(urlOf(r.token.url)).toBe("https://jackson.example.com/api/oauth/token")
-    expect(urlOf(r.userinfo.url)).toBe("https://jackson.example.com/api/oauth/userinfo")
+    expect(urlOf(r.token.url)).toBe(JACKSON_PLAYED.token)
+    expect(urlOf(r.userinfo.url)).toBe(JACKSON_PLAYED.userinfo)
     expectStyle(p, "#25c2a0", "#000")
     expectExported("boxyhq-saml")
     expect(() => resolveOAuthProvider(SAMLJackson({ clientId: "x" }), undefined)).toThrow(/set `issuer`/)
@@ -164,14 +124,7 @@ describe("shape", () => {
 
 describe("sign-in through Auth() (mock OP as the issuer)", () => {
   let op: MockOp
-  beforeAll(async () => {
-    op = await startMockOp({ clientId: "misc-client" })
-  })
-  afterAll(async () => op?.stop())
-  beforeEach(() => {
-    op.reset()
-    clearDiscoveryCache()
-  })
+  useMockOp({ clientId: "misc-client" }, (o) => void (op = o))
 
   const provider = (row: Row, extra: Record<string, unknown> = {}) => {
     op.tokenEndpointAuthMethod = row.auth
@@ -192,90 +145,47 @@ describe("sign-in through Auth() (mock OP as the issuer)", () => {
     const { config, log, signInCall } = setup([provider(row)])
     const { started, back, res } = await signInThrough(config, row.id)
     expectSignedIn(res, log)
-    const auth = started.location!
-    expect(auth.searchParams.get("scope")).toBe(row.scope)
-    for (const [k, v] of Object.entries(row.extraParams ?? {})) expect(auth.searchParams.get(k)).toBe(v)
-    expect(auth.searchParams.get("redirect_uri")).toBe(`${ORIGIN}/auth/callback/${row.id}`)
-    expect(auth.searchParams.get("code_challenge_method")).toBe("S256")
-    expect(auth.searchParams.has("state")).toBe(row.checks.includes("state"))
-    expect(auth.searchParams.has("nonce")).toBe(row.checks.includes("nonce"))
+    expectAuthorizeRequest(started.location!, { ...row, params: row.extraParams })
     expect(back.searchParams.get("iss")).toBe(op.issuer)
     expect(op.counts.userinfo).toBe(row.userinfo ? 1 : 0)
     expect(signInCall().account).toMatchObject({ provider: row.id, type: "oidc", providerAccountId: `${row.id}-user-1` })
-    const session = await sessionOf(config, started.jar)
-    expect({ name: null, email: null, image: null, ...session?.user }).toEqual(row.user)
+    await expectSessionUserLoose(config, started.jar, row.user)
   })
 
   it.each(ROWS)("$id: a profile without an id gives OAuthProfileParseError (error page, Configuration)", async (row) => {
-    const p = provider(row, { idToken: false })
-    p.options!.userinfo = { request: () => ({ ...row.claims, sub: undefined }) }
-    const { config, log } = setup([p])
+    const { config, log } = setup([withoutSub(provider(row), row.claims)])
     const { res } = await signInThrough(config, row.id)
-    expect(res.status).toBe(302)
-    expect(res.headers.get("location"), logged(log)).toBe(ERROR_PAGE("Configuration"))
-    expect(res.headers.get("set-cookie") ?? "").not.toContain("authjs.session-token=ey")
-    expect(log.types()).toEqual(["OAuthProfileParseError"])
+    expectProfileParseError(res, log)
   })
 })
 
 // ---------------------------------------------------------------------------------------------
-// 3a. boxyhq-saml against a local Jackson
+// 3a. boxyhq-saml: a Jackson deployment (jackson.example.com) routed to the catalogue player
 
-describe("boxyhq-saml sign-in against a local Jackson (authorize, token, userinfo replayed)", () => {
-  let server: LocalServer
-  let dropId = false
+const JACKSON = "https://jackson.example.com"
+const JACKSON_PLAYED: PlayedProvider = {
+  id: "boxyhq-saml", authorization: `${JACKSON}/api/oauth/authorize`, token: `${JACKSON}/api/oauth/token`, userinfo: `${JACKSON}/api/oauth/userinfo`,
+  tokenAnswer: (accessToken) => ({ access_token: accessToken, token_type: "bearer", expires_in: 300 }),
+}
+
+describe("boxyhq-saml sign-in against a Jackson played on 127.0.0.1 (authorize, token, userinfo replayed)", () => {
+  const player = usePlayer()
   const profile = { id: "jackson-user-1", email: "ada@corp.example", firstName: "Ada", lastName: "Lovelace", requested: { tenant: "corp.example", product: "app" } }
-  beforeAll(async () => {
-    server = await startLocalServer((_req, res, r) => {
-      // Jackson publishes OIDC metadata at its URL; Gatehouse reads it for any provider with an `issuer`.
-      if (r.path === "/.well-known/openid-configuration") {
-        return sendJson(res, r, 200, {
-          issuer: server.url, authorization_endpoint: `${server.url}/api/oauth/authorize`, token_endpoint: `${server.url}/api/oauth/token`,
-          userinfo_endpoint: `${server.url}/api/oauth/userinfo`, jwks_uri: `${server.url}/oauth/jwks`, response_types_supported: ["code"],
-          code_challenge_methods_supported: ["plain", "S256"], token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
-        })
-      }
-      if (r.path === "/api/oauth/authorize") {
-        const back = new URL(r.query.get("redirect_uri")!)
-        back.searchParams.set("code", "jackson-code")
-        back.searchParams.set("state", r.query.get("state")!)
-        return sendRedirect(res, r, back.href)
-      }
-      if (r.path === "/api/oauth/token" && r.method === "POST") {
-        const body = new URLSearchParams(r.body)
-        if (body.get("grant_type") !== "authorization_code" || body.get("code") !== "jackson-code" || !body.get("code_verifier")) return sendJson(res, r, 400, { error: "invalid_grant" })
-        return sendJson(res, r, 200, { access_token: "jackson-at", token_type: "bearer", expires_in: 300 })
-      }
-      if (r.path === "/api/oauth/userinfo") {
-        if (r.headers.authorization !== "Bearer jackson-at") return sendJson(res, r, 401, { error: "unauthorized" })
-        const p: Record<string, unknown> = { ...profile }
-        if (dropId) delete p.id
-        return sendJson(res, r, 200, p)
-      }
-      return sendJson(res, r, 404, { error: "not found" })
-    })
-  })
-  afterAll(async () => server?.stop())
-  afterEach(() => void (dropId = false))
+  const signIn = (body: Record<string, unknown>, given: Record<string, unknown> = {}) =>
+    player.signIn(JACKSON_PLAYED, SAMLJackson as Factory, { profile: body, clientId: "dummy", clientSecret: "dummy", given: { issuer: JACKSON, ...given } })
 
   it("maps id, first + last name and e-mail; tenant and product go as authorization params", async () => {
-    const p = SAMLJackson({ issuer: server.url, clientId: "dummy", clientSecret: "dummy", authorization: { params: { tenant: "corp.example", product: "app" } } })
-    const { config, log, signInCall } = setup([p])
-    const { started, res } = await signInThrough(config, "boxyhq-saml")
-    expectSignedIn(res, log)
-    const auth = started.location!
-    expect(`${auth.origin}${auth.pathname}`).toBe(`${server.url}/api/oauth/authorize`)
-    expect(Object.fromEntries(["provider", "tenant", "product"].map((k) => [k, auth.searchParams.get(k)]))).toEqual({ provider: "saml", tenant: "corp.example", product: "app" })
-    expect(signInCall().account).toMatchObject({ provider: "boxyhq-saml", type: "oauth", providerAccountId: "jackson-user-1" })
-    expect({ image: null, ...(await sessionOf(config, started.jar))?.user }).toEqual({ name: "Ada Lovelace", email: "ada@corp.example", image: null })
+    const { s, started, authUrl, res, pl } = await signIn(profile, { authorization: { params: { tenant: "corp.example", product: "app" } } })
+    expectSignedIn(res, s.log)
+    expectAuthorizeRequest(authUrl, { id: "boxyhq-saml", checks: ["pkce", "state"], params: { provider: "saml", tenant: "corp.example", product: "app" } })
+    expectTokenRequest(pl, { checks: ["pkce", "state"] })
+    expect(s.signInCall().account).toMatchObject({ provider: "boxyhq-saml", type: "oauth", providerAccountId: "jackson-user-1" })
+    await expectSessionUserLoose(s.config, started.jar, { name: "Ada Lovelace", email: "ada@corp.example", image: null })
   })
 
   it("a profile without an id gives OAuthProfileParseError", async () => {
-    dropId = true
-    const { config, log } = setup([SAMLJackson({ issuer: server.url, clientId: "dummy", clientSecret: "dummy" })])
-    const { res } = await signInThrough(config, "boxyhq-saml")
-    expect(res.headers.get("location"), logged(log)).toBe(ERROR_PAGE("Configuration"))
-    expect(log.types()).toEqual(["OAuthProfileParseError"])
+    const { s, res } = await signIn(omit(profile, "id"))
+    expectProfileParseError(res, s.log)
   })
 })
 
@@ -286,34 +196,13 @@ describe("full flow against oidc-provider", () => {
   let realOp: OidcOp
   const olivia = OP_USERS[0]!
   const GENERIC = ROWS.filter((r) => ["passage", "beyondidentity", "descope"].includes(r.id))
-  beforeAll(async () => {
-    realOp = await startOidcProvider({ providerIds: GENERIC.map((r) => r.id) })
-  })
-  afterAll(async () => realOp?.stop())
-  beforeEach(() => clearDiscoveryCache())
+  useRealOp(GENERIC.map((r) => r.id), (o) => void (realOp = o))
 
   it.each(GENERIC)("$id: login + consent at the OP, back with a session", async (row) => {
-    const client = realOp.clients.basic
-    const errors: Error[] = []
-    const config = {
-      secret: SECRET, trustHost: true, basePath: "/auth",
-      providers: [row.factory({ issuer: realOp.issuer, clientId: client.client_id, clientSecret: client.client_secret })],
-      logger: { error: (e: Error) => errors.push(e), warn: () => {}, debug: () => {} },
-    } as AuthConfig
-    const browser = new Browser({
-      apps: { [ORIGIN]: (req) => (new URL(req.url).pathname.startsWith("/auth") ? Auth(req, config) : new Response("app page")) },
-      user: { login: olivia.email, password: olivia.password },
-    })
-    const csrf = ((await (await browser.request(`${ORIGIN}/auth/csrf`)).json()) as { csrfToken: string }).csrfToken
-    const result = await browser.follow(new Request(`${ORIGIN}/auth/signin/${row.id}`, {
-      method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ csrfToken: csrf, callbackUrl: APP_PAGE }).toString(),
-    }))
-    expect(errors, errors.map((e) => e.message).join("\n")).toEqual([])
-    expect(result.url).toBe(APP_PAGE)
-    const session = (await (await browser.request(`${ORIGIN}/auth/session`)).json()) as { user: Record<string, unknown> }
-    expect(session.user.email).toBe(olivia.email)
-    expect(realOp.authorizationRequests().at(-1)!.get("scope")).toBe(row.scope)
+    const flow = await signInAtRealOp(realOp, row.factory, row.id)
+    expectBackAtApp(flow)
+    expect(flow.user?.email).toBe(olivia.email)
+    expect(flow.authorization.get("scope")).toBe(row.scope)
   })
 })
 
@@ -321,22 +210,13 @@ describe("full flow against oidc-provider", () => {
 // 4. Env
 
 describe("AUTH_<ID>_ID / _SECRET / _ISSUER / _KEY", () => {
-  afterEach(() => vi.unstubAllEnvs())
-  const ALL = [...ROWS.map((r) => ({ id: r.id, factory: r.factory })), { id: "boxyhq-saml", factory: SAMLJackson as Factory }]
+  const ALL = [...ROWS.map((r) => ({ id: r.id, factory: r.factory, fixed: r.issuer !== undefined })), { id: "boxyhq-saml", factory: SAMLJackson as Factory, fixed: false }]
 
-  it.each(ALL)("$id: setEnvDefaults and the resolve path read them", ({ id, factory }) => {
-    const ID = id.toUpperCase().replace(/-/g, "_")
+  it.each(ALL)("$id: setEnvDefaults and the resolve path read them", ({ id, factory, fixed }) => {
     const issuer = `https://${id}.example.com`
-    const env = { [`AUTH_${ID}_ID`]: `${id}-id`, [`AUTH_${ID}_SECRET`]: `${id}-secret`, [`AUTH_${ID}_ISSUER`]: issuer }
-    const config = { providers: [factory] } as unknown as AuthConfig
-    setEnvDefaults(env, config)
-    const p = config.providers[0] as OAuthConfigBase
-    expect(p).toMatchObject({ clientId: `${id}-id`, clientSecret: `${id}-secret` })
-    expect(resolveOAuthProvider(p, undefined).issuer).toBe(issuer)
+    // Through process.env a fixed issuer (simplelogin, vipps, bankid-no) stays; the others take AUTH_<ID>_ISSUER.
+    const p = expectEnvIssuer(id, factory, issuer, !fixed)
     if (id === "boxyhq-saml") expect(urlOf(resolveOAuthProvider(p, undefined).token.url)).toBe(`${issuer}/api/oauth/token`)
-    for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v)
-    const r = resolveOAuthProvider(factory(), undefined)
-    expect({ clientId: r.clientId, clientSecret: r.clientSecret }).toEqual({ clientId: `${id}-id`, clientSecret: `${id}-secret` })
   })
 
   it.each([{ id: "mailgun", factory: Mailgun }, { id: "loops", factory: Loops }])("$id: AUTH_<ID>_KEY becomes apiKey", ({ id, factory }) => {
@@ -352,49 +232,6 @@ describe("AUTH_<ID>_ID / _SECRET / _ISSUER / _KEY", () => {
 const KEY = "key-0123456789abcdefSECRET"
 const TO = "alice@example.test"
 const LINK = `http://127.0.0.1:3000/auth/callback/x?${new URLSearchParams({ callbackUrl: "http://127.0.0.1:3000/dashboard", token: "f".repeat(64), email: TO })}`
-interface Seen { method: string; path: string; headers: IncomingMessage["headers"]; body: string }
-type Answer = { status: number; body?: unknown }
-
-class FakeApi {
-  seen: Seen[] = []
-  forced: Answer | undefined
-  private server!: Server
-  base = ""
-  constructor(private readonly answer: (req: Seen) => Answer) {}
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = []
-      req.on("data", (c: Buffer) => chunks.push(c))
-      req.on("end", () => {
-        const seen = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") }
-        this.seen.push(seen)
-        const a = this.forced ?? this.answer(seen)
-        this.forced = undefined
-        res.writeHead(a.status, a.body === undefined ? {} : { "content-type": "application/json; charset=utf-8" })
-        res.end(a.body === undefined ? "" : JSON.stringify(a.body))
-      })
-    })
-    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve))
-    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`
-  }
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()))
-  }
-  /** Sends what the provider addresses to `origin` to this fake (same path); refuses any other origin. */
-  fetchFor(origin: string): typeof fetch {
-    return async (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input))
-      if (url.origin !== origin) throw new Error(`unexpected origin ${url.origin}`)
-      return fetch(`${this.base}${url.pathname}${url.search}`, init)
-    }
-  }
-  last(): Seen {
-    const s = this.seen.at(-1)
-    if (!s) throw new Error("no request reached the fake")
-    return s
-  }
-}
-
 // Mailgun: POST /v3/<domain>/messages, Basic api:<key>, form fields from, to, subject, text/html; 200 {id, message}.
 const mailgun = new FakeApi((s) => {
   const m = /^\/v3\/([^/]+)\/messages$/.exec(s.path)

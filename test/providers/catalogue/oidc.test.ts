@@ -5,13 +5,10 @@
 //    replayed as each provider documents them and mapped to the session user; an ID token without `sub` is refused.
 // 3. One full flow per provider against oidc-provider (test/support/oidc-op.ts) with only issuer, clientId, clientSecret.
 // 4. AUTH_<ID>_ID / _SECRET / _ISSUER from env, through setEnvDefaults and through the resolve path.
-import { existsSync, readFileSync } from "node:fs"
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
-import { Auth, setEnvDefaults } from "../../../src/index.js"
-import type { AuthConfig } from "../../../src/index.js"
+// The shared pieces (style and exports checks, mock OP / oidc-provider hooks, the Browser flow, env helpers) are in
+// test/support/catalogue-kit.ts.
+import { describe, expect, it } from "vitest"
 import { resolveOAuthProvider } from "../../../src/config/oauth.js"
-import { clearDiscoveryCache } from "../../../src/protocols/oauth2.js"
-import type { OAuthConfigBase } from "../../../src/providers/types.js"
 import { customFetch } from "../../../src/symbols.js"
 import Keycloak from "../../../src/providers/keycloak.js"
 import Okta from "../../../src/providers/okta.js"
@@ -23,25 +20,15 @@ import FusionAuth from "../../../src/providers/fusionauth.js"
 import Logto from "../../../src/providers/logto.js"
 import Kinde from "../../../src/providers/kinde.js"
 import Asgardeo from "../../../src/providers/asgardeo.js"
-import { ORIGIN, SECRET } from "../../helpers.js"
-import { Browser } from "../../support/browser.js"
-import { startMockOp, type MockOp } from "../../support/mock-op.js"
-import { OP_USERS, startOidcProvider, type OidcOp } from "../../support/oidc-op.js"
-import { APP_PAGE, ERROR_PAGE, SIGNIN_ERROR, expectSignedIn, logged, sessionOf, setup, signInThrough } from "../../support/provider-kit.js"
+import type { MockOp } from "../../support/mock-op.js"
+import { OP_USERS, type OidcOp } from "../../support/oidc-op.js"
+import { SIGNIN_ERROR, expectSignedIn, setup, signInThrough } from "../../support/provider-kit.js"
+import {
+  type Factory, type IssuerRow, expectAuthorizeRequest, expectBackAtApp, expectDiscoveryOnly, expectEnvIssuer, expectExported,
+  expectIssuerShape, expectNoSession, expectProfileParseError, expectSessionUserLoose, signInAtRealOp, useMockOp, useRealOp, withoutSub,
+} from "../../support/catalogue-kit.js"
 
-type Factory = (options?: Record<string, unknown>) => OAuthConfigBase
-interface Row {
-  id: string
-  name: string
-  factory: Factory
-  checks: string[]
-  scope: string
-  bg: string
-  text: string
-  /** ID token claims the provider documents, and the user the default mapping makes of them. */
-  claims: Record<string, unknown>
-  user: { name: string | null; email: string | null; image: string | null }
-}
+type Row = IssuerRow
 
 const std = { email: "ada@example.com", email_verified: true, picture: "https://img.example/ada.png" }
 const ROWS: Row[] = [
@@ -67,40 +54,13 @@ const ROWS: Row[] = [
     claims: { ...std, name: undefined, username: "ada@asgardeo", picture: undefined }, user: { name: "ada@asgardeo", email: std.email, image: null } },
 ]
 
-function luminance(hex: string): number {
-  let h = hex.replace("#", "")
-  if (h.length === 3) h = [...h].map((c) => c + c).join("")
-  const [r, g, b] = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16) / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
-  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!
-}
-function contrast(a: string, b: string): number {
-  const [x, y] = [luminance(a), luminance(b)]
-  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05)
-}
-
 const ISSUER = "https://idp.example.com/realms/demo"
-const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { exports: Record<string, { import?: string; types?: string }> }
 
 describe("shape", () => {
   it.each(ROWS)("$id: id, name, type, checks, scope, discovery from issuer, style, exports map", (row) => {
-    const p = row.factory({ clientId: "cid", clientSecret: "csecret", issuer: ISSUER })
-    expect(p).toMatchObject({ id: row.id, name: row.name, type: "oidc", checks: row.checks })
-    const r = resolveOAuthProvider(p, undefined)
-    expect(r.issuer).toBe(ISSUER)
-    expect(r.clientId).toBe("cid")
-    expect(r.authorization.params.scope).toBe(row.scope)
-    expect([...r.checks].sort()).toEqual([...row.checks].sort())
-    // No fixed endpoint: all of them come from <issuer>/.well-known/openid-configuration.
-    expect(r.authorization.url).toBeUndefined()
-    expect(r.token.url).toBeUndefined()
-    expect(r.userinfo.url).toBeUndefined()
-    expect(p.style).toMatchObject({ bg: row.bg, text: row.text })
-    expect(p.style!.logo).toMatch(/^data:image\/svg\+xml,%3Csvg /)
-    expect(decodeURIComponent(p.style!.logo!)).toContain("</svg>")
-    expect(p.style!.logo!.length).toBeLessThan(600)
-    expect(contrast(row.bg, row.text)).toBeGreaterThanOrEqual(4.5)
-    expect(existsSync(new URL(`../../../src/providers/${row.id}.ts`, import.meta.url))).toBe(true)
-    expect(pkg.exports[`./providers/${row.id}`]).toEqual({ types: `./dist/providers/${row.id}.d.ts`, import: `./dist/providers/${row.id}.js` })
+    const { r } = expectIssuerShape(row, ISSUER, { issuer: ISSUER })
+    expectDiscoveryOnly(r)
+    expectExported(row.id)
   })
 
   it("an OIDC provider without issuer (option or env) is refused when resolved", () => {
@@ -129,14 +89,7 @@ describe("shape", () => {
 
 describe("sign-in through Auth() (mock OP as the issuer)", () => {
   let op: MockOp
-  beforeAll(async () => {
-    op = await startMockOp({ clientId: "catalogue-client" })
-  })
-  afterAll(async () => op?.stop())
-  beforeEach(() => {
-    op.reset()
-    clearDiscoveryCache()
-  })
+  useMockOp({ clientId: "catalogue-client" }, (o) => void (op = o))
 
   const provider = (row: Row) => row.factory({ clientId: op.clientId, clientSecret: op.clientSecret, issuer: op.issuer })
 
@@ -146,18 +99,12 @@ describe("sign-in through Auth() (mock OP as the issuer)", () => {
     const { config, log, signInCall } = setup([provider(row)])
     const { started, back, res } = await signInThrough(config, row.id)
     expectSignedIn(res, log)
-    const auth = started.location!
-    expect(auth.searchParams.get("scope")).toBe(row.scope)
-    expect(auth.searchParams.get("redirect_uri")).toBe(`${ORIGIN}/auth/callback/${row.id}`)
-    expect(auth.searchParams.get("code_challenge_method")).toBe("S256")
-    expect(auth.searchParams.has("state")).toBe(row.checks.includes("state"))
+    expectAuthorizeRequest(started.location!, row)
     expect(back.searchParams.get("iss")).toBe(op.issuer)
     expect(op.counts.discovery).toBe(1)
     expect(op.counts.userinfo).toBe(0)
-    const call = signInCall()
-    expect(call.account).toMatchObject({ provider: row.id, type: "oidc", providerAccountId: `${row.id}-user-1` })
-    const session = await sessionOf(config, started.jar)
-    expect({ name: null, image: null, ...session?.user }).toEqual(row.user)
+    expect(signInCall().account).toMatchObject({ provider: row.id, type: "oidc", providerAccountId: `${row.id}-user-1` })
+    await expectSessionUserLoose(config, started.jar, row.user)
   })
 
   it("fusionauth: a 200 token answer with WWW-Authenticate (FusionAuth sends one with Basic auth) still signs in", async () => {
@@ -182,24 +129,15 @@ describe("sign-in through Auth() (mock OP as the issuer)", () => {
     op.idTokenFault = "missing-sub"
     const { config, log } = setup([provider(row)])
     const { res } = await signInThrough(config, row.id)
-    expect(res.status).toBe(302)
-    expect(res.headers.get("set-cookie") ?? "").not.toContain("authjs.session-token=ey")
-    expect(res.headers.get("location"), logged(log)).toBe(SIGNIN_ERROR("OAuthCallbackError"))
-    expect(log.types()).toEqual(["OAuthCallbackError"])
+    expectNoSession(res, log, SIGNIN_ERROR("OAuthCallbackError"), "OAuthCallbackError")
   })
 
   it.each(ROWS)("$id: a profile without an id (userinfo profile, `idToken: false`) gives OAuthProfileParseError", async (row) => {
     op.extraClaims = row.claims
-    const p = row.factory({ clientId: op.clientId, clientSecret: op.clientSecret, issuer: op.issuer, idToken: false })
     // The default mapping reads `sub`; a profile that lacks it (the app's own userinfo hook here) has no id.
-    p.options!.userinfo = { request: () => ({ ...row.claims, sub: undefined }) }
-    const { config, log } = setup([p])
+    const { config, log } = setup([withoutSub(provider(row), row.claims)])
     const { res } = await signInThrough(config, row.id)
-    expect(res.status).toBe(302)
-    // As in Auth.js: not a client-safe error, so the error page with "Configuration".
-    expect(res.headers.get("location"), logged(log)).toBe(ERROR_PAGE("Configuration"))
-    expect(res.headers.get("set-cookie") ?? "").not.toContain("authjs.session-token=ey")
-    expect(log.types()).toEqual(["OAuthProfileParseError"])
+    expectProfileParseError(res, log)
   })
 })
 
@@ -209,38 +147,13 @@ describe("sign-in through Auth() (mock OP as the issuer)", () => {
 describe("full flow against oidc-provider", () => {
   let realOp: OidcOp
   const olivia = OP_USERS[0]!
-  beforeAll(async () => {
-    realOp = await startOidcProvider({ providerIds: ROWS.map((r) => r.id) })
-  })
-  afterAll(async () => realOp?.stop())
-  beforeEach(() => clearDiscoveryCache())
+  useRealOp(ROWS.map((r) => r.id), (o) => void (realOp = o))
 
   it.each(ROWS)("$id: login + consent at the OP, back with a session", async (row) => {
-    const client = realOp.clients.basic
-    const config = {
-      secret: SECRET,
-      trustHost: true,
-      basePath: "/auth",
-      providers: [row.factory({ issuer: realOp.issuer, clientId: client.client_id, clientSecret: client.client_secret })],
-      logger: { error: (e: Error) => errors.push(e), warn: () => {}, debug: () => {} },
-    } as AuthConfig
-    const errors: Error[] = []
-    const browser = new Browser({
-      apps: { [ORIGIN]: (req) => (new URL(req.url).pathname.startsWith("/auth") ? Auth(req, config) : new Response("app page")) },
-      user: { login: olivia.email, password: olivia.password },
-    })
-    const csrf = ((await (await browser.request(`${ORIGIN}/auth/csrf`)).json()) as { csrfToken: string }).csrfToken
-    const result = await browser.follow(new Request(`${ORIGIN}/auth/signin/${row.id}`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ csrfToken: csrf, callbackUrl: APP_PAGE }).toString(),
-    }))
-    expect(errors, errors.map((e) => e.message).join("\n")).toEqual([])
-    expect(result.url).toBe(APP_PAGE)
-    const session = (await (await browser.request(`${ORIGIN}/auth/session`)).json()) as { user: unknown }
-    expect(session.user).toEqual({ name: olivia.name, email: olivia.email, image: olivia.picture })
-    const auth = realOp.authorizationRequests().at(-1)!
-    expect(auth.get("scope")).toBe(row.scope)
+    const flow = await signInAtRealOp(realOp, row.factory, row.id)
+    expectBackAtApp(flow)
+    expect(flow.user).toEqual({ name: olivia.name, email: olivia.email, image: olivia.picture })
+    expect(flow.authorization.get("scope")).toBe(row.scope)
   })
 })
 
@@ -248,16 +161,8 @@ describe("full flow against oidc-provider", () => {
 // 4. Env
 
 describe("AUTH_<ID>_ID / _SECRET / _ISSUER", () => {
-  afterEach(() => vi.unstubAllEnvs())
-
   it.each(ROWS)("$id: setEnvDefaults and the resolve path read them", (row) => {
-    const ID = row.id.toUpperCase()
-    const env = { [`AUTH_${ID}_ID`]: `${row.id}-id`, [`AUTH_${ID}_SECRET`]: `${row.id}-secret`, [`AUTH_${ID}_ISSUER`]: `https://${row.id}.example.com` }
-    const config = { providers: [row.factory] } as unknown as AuthConfig
-    setEnvDefaults(env, config)
-    expect(config.providers[0]).toMatchObject({ clientId: `${row.id}-id`, clientSecret: `${row.id}-secret`, issuer: `https://${row.id}.example.com` })
-    for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v)
-    const r = resolveOAuthProvider(row.factory(), undefined)
-    expect({ clientId: r.clientId, clientSecret: r.clientSecret, issuer: r.issuer }).toEqual({ clientId: `${row.id}-id`, clientSecret: `${row.id}-secret`, issuer: `https://${row.id}.example.com` })
+    const issuer = `https://${row.id}.example.com`
+    expect(expectEnvIssuer(row.id, row.factory, issuer)).toMatchObject({ issuer })
   })
 })

@@ -2,17 +2,13 @@
 // mattermost, nextcloud, mastodon (all OAuth 2; the last three on a self-hosted instance given as `issuer`).
 // - Shape: each provider's id, type, checks, endpoints, scope, client auth and button style against the documented
 //   values below, plus its `./providers/<id>` entry in package.json's exports map.
-// - Sign-in through Auth(): the real hosts (or the instance URL) routed to a local server on 127.0.0.1 (routingFetch as
-//   [customFetch]; the browser's visit to the authorize page is mapped there too) that replays the documented token
-//   and profile answers; a profile without an id fails with OAuthProfileParseError.
+// - Sign-in through Auth(): the real hosts (or the instance URL) routed to the catalogue player on 127.0.0.1
+//   (test/support/catalogue-kit.ts: routingFetch as [customFetch], the browser's visit to the authorize page mapped there
+//   too) that replays the documented token and profile answers, checking code, PKCE, client authentication, the access
+//   token and the headers a provider requires (Trakt's API version and key, Nextcloud's OCS header); a profile without
+//   an id fails with OAuthProfileParseError.
 // - AUTH_<ID>_ID / _SECRET (and _ISSUER for the instance ones) through setEnvDefaults.
-import { existsSync, readFileSync } from "node:fs"
-import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { customFetch } from "../../../src/index.js"
-import type { AuthConfig } from "../../../src/index.js"
-import { setEnvDefaults } from "../../../src/config/env.js"
-import type { OAuthConfigBase } from "../../../src/providers/types.js"
 import Mastodon from "../../../src/providers/mastodon.js"
 import Mattermost from "../../../src/providers/mattermost.js"
 import Nextcloud from "../../../src/providers/nextcloud.js"
@@ -24,33 +20,23 @@ import WordPress from "../../../src/providers/wordpress.js"
 import WorkOS from "../../../src/providers/workos.js"
 import Yandex from "../../../src/providers/yandex.js"
 import Zoho from "../../../src/providers/zoho.js"
-import { ORIGIN } from "../../helpers.js"
+import { setup, startSignIn } from "../../support/provider-kit.js"
 import {
-  ERROR_PAGE, type LocalServer, type Recorded, callback, expectRejected, expectSignedIn, localize, routingFetch, sendJson, sendRedirect, sessionOf, setup,
-  startLocalServer, startSignIn, useFakeProvider, visitProvider,
-} from "../../support/provider-kit.js"
-
-const ROOT = join(__dirname, "..", "..", "..")
-type Factory = (options?: Record<string, unknown>) => OAuthConfigBase
+  type Factory, type OAuthShape, type Replay, afterEnvDefaults, clientEnv, endpointBase, expectEnvFills, expectExported, expectOAuthShape,
+  expectPlayedSignIn, expectProfileParseError, omit, paramsOf, signInReplayed, usePlayer,
+} from "../../support/catalogue-kit.js"
 
 // ---------------------------------------------------------------------------------------------
 // The documented values
 
-interface Shape {
+interface Shape extends Omit<OAuthShape, "id" | "type" | "issuer"> {
   factory: Factory
   /** Options the shape is read with (the instance URL for the self-hosted ones). */
   given?: Record<string, unknown>
   name: string
-  checks?: string[]
   authorization: string
-  /** undefined: none set by the provider (the core adds its default). */
-  scope?: string
-  params?: Record<string, string>
   token: string
   userinfo: string
-  auth?: string
-  bg: string
-  text: string
 }
 
 const SHAPES: Record<string, Shape> = {
@@ -69,47 +55,12 @@ const SHAPES: Record<string, Shape> = {
 const IDS = Object.keys(SHAPES)
 const INSTANCE = ["mattermost", "nextcloud", "mastodon"]
 
-/** WCAG 2 contrast ratio of two #rgb / #rrggbb colours. */
-function contrast(a: string, b: string): number {
-  const lum = (hex: string) => {
-    const h = hex.slice(1)
-    const full = h.length === 3 ? [...h].map((c) => c + c).join("") : h
-    const [r, g, bl] = [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
-    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!
-  }
-  const [x, y] = [lum(a), lum(b)].sort((m, n) => n - m)
-  return (x! + 0.05) / (y! + 0.05)
-}
-
-function urlOf(option: unknown): string | undefined {
-  if (typeof option === "string") return option.split("?")[0]
-  const url = (option as { url?: unknown } | undefined)?.url
-  return url === undefined ? undefined : String(url).split("?")[0]
-}
-
 const make = (id: string, extra: Record<string, unknown> = {}) => SHAPES[id]!.factory({ ...SHAPES[id]!.given, ...extra })
 
 describe("shape", () => {
-  const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { exports: Record<string, { import?: string; types?: string }> }
-
   it.each(IDS)("%s: id, type, checks, endpoints, scope, client auth and style as documented", (id) => {
     const want = SHAPES[id]!
-    const p = make(id)
-    expect(p).toMatchObject({ id, name: want.name, type: "oauth" })
-    expect(p.checks).toEqual(want.checks)
-    expect(p.issuer).toBeUndefined()
-    expect(urlOf(p.authorization)).toBe(want.authorization)
-    expect(urlOf(p.token)).toBe(want.token)
-    expect(urlOf(p.userinfo)).toBe(want.userinfo)
-    const params = typeof p.authorization === "object" ? ((p.authorization as { params?: Record<string, unknown> }).params ?? {}) : {}
-    expect(params.scope).toBe(want.scope)
-    expect(params).toMatchObject(want.params ?? {})
-    expect(p.client?.token_endpoint_auth_method).toBe(want.auth)
-    expect(p.style).toMatchObject({ bg: want.bg, text: want.text })
-    expect(p.style!.logo).toMatch(/^data:image\/svg\+xml,%3Csvg xmlns='http:\/\/www\.w3\.org\/2000\/svg'/)
-    expect(p.style!.logo!.length).toBeLessThan(1200)
-    expect(contrast(want.bg, want.text), "text/bg contrast").toBeGreaterThanOrEqual(4.5)
-    expect(typeof p.profile).toBe("function")
+    expectOAuthShape(make(id), { id, ...want }, "base")
     // The user's options are kept for the merge; the provider's own options (issuer, connection, apiBaseUrl) are not.
     const kept = make(id, { clientId: "cid" }).options
     expect(kept).toMatchObject({ clientId: "cid" })
@@ -117,13 +68,12 @@ describe("shape", () => {
   })
 
   it.each(IDS)("%s: src/providers/<id>.ts exists and package.json exports ./providers/<id> from dist", (id) => {
-    expect(existsSync(join(ROOT, "src", "providers", `${id}.ts`))).toBe(true)
-    expect(manifest.exports[`./providers/${id}`]).toEqual({ types: `./dist/providers/${id}.d.ts`, import: `./dist/providers/${id}.js` })
+    expectExported(id)
   })
 
   it.each(INSTANCE)("%s: without an instance URL there are no endpoints, and Auth() says to set `issuer`", async (id) => {
     const p = SHAPES[id]!.factory({ clientId: "x", clientSecret: "y" })
-    expect(urlOf(p.token)).toBeUndefined()
+    expect(endpointBase(p.token)).toBeUndefined()
     const s = setup([p])
     const started = await startSignIn(s.config, id)
     expect(started.res.status).toBe(500)
@@ -133,13 +83,13 @@ describe("shape", () => {
 
   it("workos: a custom API base (issuer) moves every endpoint; the connection defaults to empty", () => {
     const p = WorkOS({ issuer: "https://auth.example.org" })
-    expect([urlOf(p.authorization), urlOf(p.token), urlOf(p.userinfo)]).toEqual(["https://auth.example.org/sso/authorize", "https://auth.example.org/sso/token", "https://auth.example.org/sso/profile"])
-    expect((p.authorization as { params: Record<string, string> }).params.connection).toBe("")
+    expect([endpointBase(p.authorization), endpointBase(p.token), endpointBase(p.userinfo)]).toEqual(["https://auth.example.org/sso/authorize", "https://auth.example.org/sso/token", "https://auth.example.org/sso/profile"])
+    expect(paramsOf(p.authorization).connection).toBe("")
   })
 
   it("webex: apiBaseUrl moves every endpoint", () => {
     const p = Webex({ apiBaseUrl: "https://webexapis.example.org/v1/" })
-    expect([urlOf(p.authorization), urlOf(p.token), urlOf(p.userinfo)]).toEqual(["https://webexapis.example.org/v1/authorize", "https://webexapis.example.org/v1/access_token", "https://webexapis.example.org/v1/people/me"])
+    expect([endpointBase(p.authorization), endpointBase(p.token), endpointBase(p.userinfo)]).toEqual(["https://webexapis.example.org/v1/authorize", "https://webexapis.example.org/v1/access_token", "https://webexapis.example.org/v1/people/me"])
   })
 
   it("yandex: the avatar only when one is set; the name falls back through real_name, first_name, login", async () => {
@@ -157,26 +107,13 @@ describe("shape", () => {
   })
 })
 
+
 // ---------------------------------------------------------------------------------------------
 // Sign-in against the documented answers
 
-interface Replay {
-  origins: string[]
-  token: Record<string, unknown>
-  profile: Record<string, unknown>
-  /** Path of the id in the profile, dropped for the parse-error test. */
-  idField: string
-  user: { name: string | null; email: string | null; image: string | null }
-  providerAccountId: string
-  /** Headers the userinfo request must carry. */
-  headers?: Record<string, string>
-  /** The answer's envelope (Nextcloud's OCS). */
-  wrap?: (profile: Record<string, unknown>) => unknown
-}
-
 const REPLAYS: Record<string, Replay> = {
   yandex: {
-    origins: ["https://oauth.yandex.ru", "https://login.yandex.ru"],
+    quirks: { userinfoMatch: "prefix", userinfoQuery: { format: "json" } },
     token: { token_type: "bearer", access_token: "AQAAAACy1C6ZAAAAfa6vDLuItEy8pg-iIpnDxIs", expires_in: 124234123534, refresh_token: "1:GN686QVt0mmakDd9:A4pYuW9LGk0_UnlrMIWklkAuJkUWbq27loFekJVmSYrdfzdePBy7:A-2dHOmBxiXgajnD-kYOwQ" },
     profile: { first_name: "Иван", last_name: "Иванов", display_name: "Ivan", emails: ["test@yandex.ru", "other-test@yandex.ru"], default_email: "test@yandex.ru", real_name: "Иван Иванов", is_avatar_empty: false, default_avatar_id: "131652443", login: "ivan", old_social_login: "uid-mmzxrnry", sex: "male", id: "1000034426", client_id: "4760187d81bc4b7799476b42b5103713", psuid: "1.AAceCw.tbHgw5DtJ9_zeqPrk-Ba2w.qPWSRC5v2t2IaksPJgnge" },
     idField: "id",
@@ -184,7 +121,6 @@ const REPLAYS: Record<string, Replay> = {
     providerAccountId: "1000034426",
   },
   zoho: {
-    origins: ["https://accounts.zoho.com"],
     token: { access_token: "1000.41d9xxxxxxxxxxxxxxxxxxxxxxxxc2d1.8fccxxxxxxxxxxxxxxxxxxxxxxxx125f", refresh_token: "1000.3ph66exxxxxxxxxxxxx6ce34.3c4xxxxxxxxxxxxxxxf78", api_domain: "https://www.zohoapis.com", token_type: "Bearer", expires_in: 3600 },
     profile: { First_Name: "Rebecca", Email: "rebecca@zylker.com", Last_Name: "Simmons", Display_Name: "rebecca.simmons", ZUID: 700567123 },
     idField: "ZUID",
@@ -192,7 +128,6 @@ const REPLAYS: Record<string, Replay> = {
     providerAccountId: "700567123",
   },
   workos: {
-    origins: ["https://api.workos.com"],
     token: { access_token: "01DMEK0J53CVMC32CK5SE0KZ8Q", token_type: "Bearer", profile: { id: "prof_01DMC79VCBZ0NY2099737PSVF1" } },
     profile: { object: "profile", id: "prof_01DMC79VCBZ0NY2099737PSVF1", organization_id: "org_01EHQMYV6MBK39QC5PZXHY59C3", connection_id: "conn_01E4ZCR3C56J083X43JQXF3JK5", connection_type: "okta", idp_id: "00u1a0ufowBJlzPlk357", email: "todd@example.com", first_name: "Todd", last_name: "Rundgren", raw_attributes: { picture: "https://example.com/todd.png" } },
     idField: "id",
@@ -200,7 +135,6 @@ const REPLAYS: Record<string, Replay> = {
     providerAccountId: "prof_01DMC79VCBZ0NY2099737PSVF1",
   },
   wordpress: {
-    origins: ["https://public-api.wordpress.com"],
     token: { access_token: "YOUR_API_TOKEN", blog_id: "blog ID", blog_url: "blog url", token_type: "bearer" },
     profile: { ID: 12345678, display_name: "Gutenberg", username: "gutenberg", email: "gutenberg@example.com", primary_blog: 87654321, avatar_URL: "https://0.gravatar.com/avatar/abc?s=96&d=identicon", profile_URL: "https://gravatar.com/gutenberg", email_verified: true },
     idField: "ID",
@@ -208,7 +142,6 @@ const REPLAYS: Record<string, Replay> = {
     providerAccountId: "12345678",
   },
   wikimedia: {
-    origins: ["https://meta.wikimedia.org"],
     token: { token_type: "Bearer", expires_in: 14400, access_token: "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.wm", refresh_token: "def50200wm" },
     profile: { sub: "51029283", username: "Example User", editcount: 42, confirmed_email: true, blocked: false, registered: "20200101000000", groups: ["*", "user", "autoconfirmed"], rights: ["read", "edit"], grants: ["basic"], realname: "", email: "example@example.org" },
     idField: "sub",
@@ -216,7 +149,6 @@ const REPLAYS: Record<string, Replay> = {
     providerAccountId: "51029283",
   },
   webex: {
-    origins: ["https://webexapis.com"],
     token: { access_token: "ZDI3MGEyYzQtNmFlNS00NDNhLWFlNzAtZGVjNjE0MGU1OGZmZWNmZDEwN2ItYTU3", expires_in: 1209600, refresh_token: "MDEyMzQ1Njc4OTAxMjM0NTY3ODkwMTIzNDU2Nzg5MDEyMzQ1Njc4OTEyMzQ1Njc4", refresh_token_expires_in: 7776000 },
     profile: { id: "Y2lzY29zcGFyazovL3VzL1BFT1BMRS9mNWIzNjE4Ny1jOGRkLTQ3MjctOGIyZi1mOWM0NDdmMjkwNDY", emails: ["john.andersen@example.com"], displayName: "John Andersen", firstName: "John", lastName: "Andersen", avatar: "https://1efa7a94ed21783e352-c62266528714497a17239ececf39e9e2.ssl.cf1.rackcdn.com/V1~54c844c89e678e5a7b16a306bc2897b9~wx29yGtlTpilEFlYzqPKag==~1600", orgId: "Y2lzY29zcGFyazovL3VzL09SR0FOSVpBVElPTi85NmFiYzJhYS0zZGNjLTExZTUtYTE1Mi1mZTM0ODE5Y2RjOWE" },
     idField: "id",
@@ -224,16 +156,15 @@ const REPLAYS: Record<string, Replay> = {
     providerAccountId: "Y2lzY29zcGFyazovL3VzL1BFT1BMRS9mNWIzNjE4Ny1jOGRkLTQ3MjctOGIyZi1mOWM0NDdmMjkwNDY",
   },
   trakt: {
-    origins: ["https://trakt.tv", "https://api.trakt.tv"],
+    quirks: { userinfoMatch: "prefix", userinfoQuery: { extended: "full" }, userinfoHeaders: { "trakt-api-version": "2", "trakt-api-key": "trakt-client" } },
     token: { access_token: "dbaf9757982a9e738f05d249b7b5b4a266b3a139049317c4909f2f263572c781", token_type: "bearer", expires_in: 7200, refresh_token: "76ba4c5c75c96f6087f58a4de10be6c00b29ea1ddc3b2022ee2016d1363e3a7c", scope: "public", created_at: 1487889741 },
     profile: { username: "sean", private: false, name: "Sean Rudford", vip: true, vip_ep: false, ids: { slug: "sean", uuid: "b6589fc6ab0dc82cf12099d1c2d40ab994e8410c" }, joined_at: "2010-09-25T17:49:25.000Z", location: "SF", about: "I have all your cassette tapes.", gender: "male", age: 35, images: { avatar: { full: "https://walter.trakt.tv/images/users/000/000/001/avatars/large/6a5d7e0a0a.jpg" } } },
     idField: "ids",
-    headers: { "trakt-api-version": "2", "trakt-api-key": "trakt-client" },
     user: { name: "Sean Rudford", email: null, image: "https://walter.trakt.tv/images/users/000/000/001/avatars/large/6a5d7e0a0a.jpg" },
     providerAccountId: "sean",
   },
   threads: {
-    origins: ["https://threads.net", "https://graph.threads.net"],
+    quirks: { userinfoMatch: "prefix", userinfoQuery: { fields: "id,username,threads_profile_picture_url" } },
     token: { access_token: "THQVJ...", user_id: "1234567" },
     profile: { id: "1234567", username: "threadsapitestuser", threads_profile_picture_url: "https://scontent-sjc3-1.cdninstagram.com/link/to/profile/picture/on/threads/" },
     idField: "id",
@@ -241,7 +172,6 @@ const REPLAYS: Record<string, Replay> = {
     providerAccountId: "1234567",
   },
   mattermost: {
-    origins: ["https://chat.example.org"],
     token: { access_token: "ds8ztgx4q7dnbgtfzy1n57mm5h", token_type: "bearer", expires_in: 31535999, scope: "user", refresh_token: "ab7mnyo6d3fqjrn8wa3cmawgzo" },
     profile: { id: "9ck8nkqh1jfe5c3yxpw7s9tgpo", username: "mia", email: "mia@example.org", first_name: "Mia", last_name: "Ortiz", nickname: "", locale: "en" },
     idField: "id",
@@ -249,17 +179,16 @@ const REPLAYS: Record<string, Replay> = {
     providerAccountId: "9ck8nkqh1jfe5c3yxpw7s9tgpo",
   },
   nextcloud: {
-    origins: ["https://cloud.example.org"],
     token: { access_token: "ldA9CIbEXAMPLEkAcl1r2t", token_type: "Bearer", expires_in: 3600, refresh_token: "LCz5EXAMPLEAuv7Cxz", user_id: "frank" },
     profile: { enabled: true, id: "frank", displayname: "Frank K.", email: "frank@example.org", language: "en", locale: "" },
     idField: "id",
-    headers: { "ocs-apirequest": "true", accept: "application/json" },
+    // The user's id follows the userinfo URL: /ocs/v1.php/cloud/users/<id>; the OCS API wants its header.
+    quirks: { userinfoMatch: "prefix", userinfoHeaders: { "ocs-apirequest": "true", accept: "application/json" } },
     wrap: (profile) => ({ ocs: { meta: { status: "ok", statuscode: 100, message: "OK" }, data: profile } }),
     user: { name: "Frank K.", email: "frank@example.org", image: "https://cloud.example.org/avatar/frank/512" },
     providerAccountId: "frank",
   },
   mastodon: {
-    origins: ["https://social.example.org"],
     token: { access_token: "ZA-Yj3aBD8U8Cm7lKUp-lm9O9BmDgdhHzDeqsY8tlL0", token_type: "Bearer", scope: "read", created_at: 1573979017 },
     profile: { id: "14715", username: "trwnh", acct: "trwnh", display_name: "infinite love ⴳ", locked: false, bot: false, created_at: "2016-11-24T10:02:12.085Z", url: "https://mastodon.social/@trwnh", avatar: "https://files.mastodon.social/accounts/avatars/000/014/715/original/34aa222f4ae2e0a9.png", avatar_static: "https://files.mastodon.social/accounts/avatars/000/014/715/original/34aa222f4ae2e0a9.png" },
     idField: "id",
@@ -268,100 +197,24 @@ const REPLAYS: Record<string, Replay> = {
   },
 }
 
-interface Fake {
-  server: LocalServer
-  current: string
-  dropId: boolean
-  reset(): void
-  stop(): Promise<void>
-}
+const player = usePlayer()
 
-async function startFake(): Promise<Fake> {
-  const fake = {} as Fake
-  const server = await startLocalServer((_req, res, r: Recorded) => {
-    const shape = SHAPES[fake.current]!
-    const replay = REPLAYS[fake.current]!
-    const meant = r.originalUrl?.split("?")[0]
-    // The browser at the authorize page (no customFetch header): the user approves.
-    if (r.originalUrl === undefined && r.path === new URL(shape.authorization).pathname) {
-      const back = new URL(r.query.get("redirect_uri")!)
-      back.searchParams.set("code", "code-" + fake.current)
-      if (r.query.has("state")) back.searchParams.set("state", r.query.get("state")!)
-      return sendRedirect(res, r, back.href)
-    }
-    if (r.method === "POST" && meant === shape.token) return sendJson(res, r, 200, replay.token)
-    if (r.method === "GET" && meant?.startsWith(shape.userinfo)) {
-      if (!/^Bearer \S+$/.test(r.headers.authorization ?? "")) return sendJson(res, r, 401, { error: "unauthorized" })
-      const profile: Record<string, unknown> = { ...replay.profile }
-      if (fake.dropId) delete profile[replay.idField]
-      return sendJson(res, r, 200, replay.wrap ? replay.wrap(profile) : profile)
-    }
-  })
-  fake.server = server
-  fake.current = ""
-  fake.dropId = false
-  fake.reset = () => {
-    server.requests.length = 0
-    fake.dropId = false
-  }
-  fake.stop = server.stop
-  return fake
-}
-
-let fake: Fake
-useFakeProvider(startFake, (f) => void (fake = f))
-
-function providerFor(id: string): OAuthConfigBase {
-  const route = routingFetch(REPLAYS[id]!.origins, fake.server.url)
-  return { ...make(id), clientId: `${id}-client`, clientSecret: `${id}-secret`, [customFetch]: route.fetch } as OAuthConfigBase
-}
-
-async function signIn(config: AuthConfig, id: string) {
-  const started = await startSignIn(config, id)
-  expect(started.res.status).toBe(302)
-  const authUrl = started.location!
-  const back = await visitProvider(localize(authUrl, REPLAYS[id]!.origins, fake.server.url))
-  const res = await callback(config, back, started.jar)
-  return { started, authUrl, res }
-}
+const signIn = (id: string, profile?: Record<string, unknown>) => signInReplayed(player, id, SHAPES[id]!, REPLAYS[id]!, profile)
 
 describe("sign-in (OAuth 2, documented answers replayed on 127.0.0.1)", () => {
   it.each(IDS)("%s: the mapped user is in the session", async (id) => {
-    fake.current = id
     const replay = REPLAYS[id]!
-    const shape = SHAPES[id]!
-    const s = setup([providerFor(id)])
-    const { res, authUrl, started } = await signIn(s.config, id)
-    expectSignedIn(res, s.log)
-    expect(`${authUrl.origin}${authUrl.pathname}`).toBe(shape.authorization)
-    if (shape.scope !== undefined) expect(authUrl.searchParams.get("scope")).toBe(shape.scope)
-    expect(authUrl.searchParams.get("redirect_uri")).toBe(`${ORIGIN}/auth/callback/${id}`)
-    const checks = shape.checks ?? ["pkce"]
-    expect(authUrl.searchParams.has("code_challenge")).toBe(checks.includes("pkce"))
-    expect(authUrl.searchParams.has("state")).toBe(checks.includes("state"))
-    for (const [k, v] of Object.entries(shape.params ?? {})) expect(authUrl.searchParams.get(k)).toBe(v)
+    const r = await signIn(id)
     // Client auth: the secret in the body for client_secret_post, in the Authorization header otherwise.
-    const tokenCall = fake.server.requests.find((r) => r.method === "POST" && r.originalUrl === shape.token)!
-    const body = new URLSearchParams(tokenCall.body)
-    if (shape.auth === "client_secret_post") expect([body.get("client_id"), body.get("client_secret"), tokenCall.headers.authorization]).toEqual([`${id}-client`, `${id}-secret`, undefined])
-    else expect(tokenCall.headers.authorization).toMatch(/^Basic /)
-    const profileCall = fake.server.requests.find((r) => r.method === "GET" && r.originalUrl?.startsWith(shape.userinfo))!
-    for (const [k, v] of Object.entries(replay.headers ?? {})) expect(profileCall.headers[k.toLowerCase()]).toBe(v)
+    await expectPlayedSignIn(r, { id, ...SHAPES[id]!, user: replay.user, providerAccountId: replay.providerAccountId })
+    const profileCall = r.pl.userinfoRequests[0]!
+    for (const [k, v] of Object.entries(replay.quirks?.userinfoHeaders ?? {})) expect(profileCall.headers[k]).toBe(v)
     if (id === "nextcloud") expect(profileCall.originalUrl).toBe("https://cloud.example.org/ocs/v1.php/cloud/users/frank")
-    expect(s.signInCall().account).toMatchObject({ provider: id, type: "oauth", providerAccountId: replay.providerAccountId, access_token: replay.token.access_token })
-    const session = await sessionOf(s.config, started.jar)
-    expect(session?.user?.name ?? null).toBe(replay.user.name)
-    expect(session?.user?.email ?? null).toBe(replay.user.email)
-    expect(session?.user?.image ?? null).toBe(replay.user.image)
   })
 
   it.each(IDS)("%s: a profile without an id is OAuthProfileParseError, no session", async (id) => {
-    fake.current = id
-    fake.dropId = true
-    const s = setup([providerFor(id)])
-    const { res } = await signIn(s.config, id)
-    // As in Auth.js: not a client-safe error, so the error page says Configuration; the log has the real type.
-    expectRejected(res, s.log, ERROR_PAGE("Configuration"), "OAuthProfileParseError")
+    const { s, res } = await signIn(id, omit(REPLAYS[id]!.profile, REPLAYS[id]!.idField))
+    expectProfileParseError(res, s.log)
   })
 })
 
@@ -370,23 +223,12 @@ describe("sign-in (OAuth 2, documented answers replayed on 127.0.0.1)", () => {
 
 describe("env", () => {
   it.each(IDS)("%s: AUTH_<ID>_ID / _SECRET fill the provider (as a function or an object)", (id) => {
-    const ID = id.toUpperCase()
-    const env = { [`AUTH_${ID}_ID`]: `${id}-env-id`, [`AUTH_${ID}_SECRET`]: `${id}-env-secret` }
-    for (const provider of [SHAPES[id]!.factory, make(id)]) {
-      const config = { providers: [provider] } as unknown as AuthConfig
-      setEnvDefaults(env, config)
-      expect(config.providers[0]).toMatchObject({ id, clientId: `${id}-env-id`, clientSecret: `${id}-env-secret` })
-    }
-    const config = { providers: [make(id, { clientId: "given" })] } as unknown as AuthConfig
-    setEnvDefaults(env, config)
-    expect(config.providers[0]).toMatchObject({ clientSecret: `${id}-env-secret`, options: { clientId: "given" } })
+    for (const provider of [SHAPES[id]!.factory, make(id)]) expectEnvFills(id, provider)
+    expect(afterEnvDefaults(clientEnv(id), make(id, { clientId: "given" }))).toMatchObject({ clientSecret: `${id}-env-secret`, options: { clientId: "given" } })
   })
 
   it.each(INSTANCE)("%s: AUTH_<ID>_ISSUER reaches the function form as the instance URL", (id) => {
-    const ID = id.toUpperCase()
-    const config = { providers: [SHAPES[id]!.factory] } as unknown as AuthConfig
-    setEnvDefaults({ [`AUTH_${ID}_ID`]: "i", [`AUTH_${ID}_SECRET`]: "s", [`AUTH_${ID}_ISSUER`]: SHAPES[id]!.given!.issuer as string }, config)
-    const p = config.providers[0] as OAuthConfigBase
-    expect([urlOf(p.authorization), urlOf(p.token), urlOf(p.userinfo)]).toEqual([SHAPES[id]!.authorization, SHAPES[id]!.token, SHAPES[id]!.userinfo])
+    const p = afterEnvDefaults(clientEnv(id, SHAPES[id]!.given!.issuer as string), SHAPES[id]!.factory)
+    expect([endpointBase(p.authorization), endpointBase(p.token), endpointBase(p.userinfo)]).toEqual([SHAPES[id]!.authorization, SHAPES[id]!.token, SHAPES[id]!.userinfo])
   })
 })

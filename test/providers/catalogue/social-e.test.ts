@@ -1,19 +1,16 @@
 // Provider catalogue, batch social-e (issue 16): bungie, click-up, concept2, eventbrite, eveonline, faceit, freshbooks,
-// mailchimp, medium, pipedrive, netsuite (OAuth 2).
+// mailchimp, medium, pipedrive, netsuite, wechat (OAuth 2).
 // 1. Shape: each provider's documented id, type, checks, endpoints, scope, client auth and button style (text/bg contrast
 //    >= 4.5:1, a small data:image/svg+xml logo), src/providers/<id>.ts and its ./providers/<id> exports-map entry.
-// 2. Sign-in through Auth(): the provider's real hosts routed by a customFetch to one local server that plays it
-//    (authorize -> code + state, token with the documented client authentication, userinfo replaying the documented
-//    body). The mapped user is in the session; a profile without an id is OAuthProfileParseError.
+// 2. Sign-in through Auth(): the provider's real hosts routed to the catalogue player (test/support/catalogue-kit.ts:
+//    authorize -> code + state, token with the documented client authentication and PKCE, userinfo replaying the
+//    documented body; the quirks as player options: Bungie's X-API-Key, Mailchimp's `Authorization: OAuth`, WeChat's
+//    appid/secret and errcode-with-200 answers, EVE's JWT access token checked against the JWKS). The mapped user is in
+//    the session; a profile without an id is OAuthProfileParseError.
 // 3. AUTH_<ID>_ID / _SECRET through setEnvDefaults and the resolve path.
 import { generateKeyPairSync, sign } from "node:crypto"
-import { existsSync, readFileSync } from "node:fs"
-import { fileURLToPath } from "node:url"
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { customFetch } from "../../../src/index.js"
-import { setEnvDefaults } from "../../../src/config/env.js"
 import { resolveOAuthProvider } from "../../../src/config/oauth.js"
-import type { OAuthConfigBase } from "../../../src/providers/types.js"
 import Bungie from "../../../src/providers/bungie.js"
 import ClickUp from "../../../src/providers/click-up.js"
 import Concept2 from "../../../src/providers/concept2.js"
@@ -27,39 +24,20 @@ import Pipedrive from "../../../src/providers/pipedrive.js"
 import NetSuite from "../../../src/providers/netsuite.js"
 import WeChat from "../../../src/providers/wechat.js"
 import { ORIGIN } from "../../helpers.js"
+import { logged } from "../../support/provider-kit.js"
 import {
-  ERROR_PAGE, type LocalServer, type Recorded, callback, expectRejected, expectSignedIn, localize, logged, routingFetch, sendJson,
-  sendRedirect, sessionOf, setup, startLocalServer, startSignIn, useFakeProvider, visitProvider, basicCredentials
-} from "../../support/provider-kit.js"
+  type Factory, type OAuthRow, endpointUrl, expectEnvFills, expectExported, expectOAuthShape, expectResolvedFromEnv, itSignsInAsDocumented,
+  paramsOf, scopeOf, usePlayer,
+} from "../../support/catalogue-kit.js"
 
-const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
-type Factory = (options?: Record<string, unknown>) => OAuthConfigBase
-type MappedUser = { name: string | null; email: string | null; image: string | null }
-
-interface OAuthRow {
-  id: string
-  factory: Factory
-  /** undefined: Gatehouse's default (pkce), as Auth.js's. */
-  checks?: string[]
-  authorization: string
-  scope?: string
-  token: string
-  userinfo: string
-  auth?: "client_secret_post"
-  /** EVE: the access token is a JWT of `profile` signed by the server, and "userinfo" is the JWKS it is checked against. */
-  jwt?: boolean
-  /** WeChat: a token answer without token_type plus openid/unionid; userinfo takes access_token and openid as query. */
-  wechat?: boolean
-  /** The userinfo Authorization scheme (default Bearer). */
-  userinfoScheme?: string
-  /** Headers the userinfo request must carry besides the bearer token. */
-  userinfoHeaders?: Record<string, string>
-  bg: string
-  text: string
-  /** The documented userinfo body, the user it maps to, and the same body without the id. */
-  profile: Record<string, unknown>
-  user: MappedUser
-  withoutId: Record<string, unknown>
+// EVE's SSO v2 access token is a JWT: signed here with EVE_KEY, checked by the provider against EVE_JWKS, which the
+// player serves at EVE's JWKS URL (the row's "userinfo").
+const EVE_KEY = generateKeyPairSync("rsa", { modulusLength: 2048 })
+const EVE_JWKS = { keys: [{ ...EVE_KEY.publicKey.export({ format: "jwk" }), kid: "JWT-Signature-Key", alg: "RS256", use: "sig" }] }
+function eveJwt(claims: Record<string, unknown>, key = EVE_KEY.privateKey): string {
+  const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url")
+  const input = `${part({ alg: "RS256", kid: "JWT-Signature-Key", typ: "JWT" })}.${part(claims)}`
+  return `${input}.${sign("RSA-SHA256", Buffer.from(input), key).toString("base64url")}`
 }
 
 const BUNGIE_KEY = "bungie-api-key-1"
@@ -67,6 +45,8 @@ const NETSUITE_RESTLET = "https://1234567-sb1.restlets.api.netsuite.com/app/site
 const NetSuiteSandbox: Factory = (o = {}) => NetSuite({ accountID: "1234567_SB1", userinfo: NETSUITE_RESTLET, ...o })
 const BungieWithKey: Factory = (o = {}) => Bungie({ apiKey: BUNGIE_KEY, ...o })
 
+// The rows (test/support/catalogue-kit.ts OAuthRow) carry the quirks the player plays: Bungie's X-API-Key, Mailchimp's
+// `Authorization: OAuth`, WeChat's appid/secret, token answer and openid query, EVE's JWKS at "userinfo".
 const OAUTH: OAuthRow[] = [
   {
     id: "bungie", factory: BungieWithKey, authorization: "https://www.bungie.net/en/OAuth/Authorize",
@@ -99,7 +79,7 @@ const OAUTH: OAuthRow[] = [
   },
   {
     id: "eveonline", factory: EVEOnline as Factory, checks: ["state"], authorization: "https://login.eveonline.com/v2/oauth/authorize", scope: "publicData",
-    token: "https://login.eveonline.com/v2/oauth/token", userinfo: "https://login.eveonline.com/oauth/jwks", jwt: true, bg: "#000", text: "#fff",
+    token: "https://login.eveonline.com/v2/oauth/token", userinfo: "https://login.eveonline.com/oauth/jwks", publicUserinfo: EVE_JWKS, bg: "#000", text: "#fff",
     // The claims of an SSO v2 access token (ESI docs, "Validating JWT tokens").
     profile: { scp: ["publicData"], jti: "998e12c7-3241-43c5-8355-2c48822e0a1b", kid: "JWT-Signature-Key", sub: "CHARACTER:EVE:95465499", azp: "social-e-client", tenant: "tranquility", tier: "live", region: "world", aud: ["social-e-client", "EVE Online"], name: "CCP Bartender", owner: "lots_of_letters_and_numbers=", exp: 4102444800, iat: 1700000000, iss: "https://login.eveonline.com" },
     user: { name: "CCP Bartender", email: null, image: "https://images.evetech.net/characters/95465499/portrait?size=128" },
@@ -121,7 +101,7 @@ const OAUTH: OAuthRow[] = [
   },
   {
     id: "mailchimp", factory: Mailchimp as Factory, authorization: "https://login.mailchimp.com/oauth2/authorize",
-    token: "https://login.mailchimp.com/oauth2/token", userinfo: "https://login.mailchimp.com/oauth2/metadata", userinfoScheme: "OAuth", bg: "#000", text: "#fff",
+    token: "https://login.mailchimp.com/oauth2/token", userinfo: "https://login.mailchimp.com/oauth2/metadata", presents: { scheme: "OAuth" }, bg: "#000", text: "#fff",
     profile: { dc: "us1", role: "owner", accountname: "Freddie's Jokes", user_id: 8675309, login: { email: "freddie@example.com", avatar: null, login_id: 8675309, login_name: "freddie", login_email: "freddie@example.com" }, login_url: "https://login.mailchimp.com", api_endpoint: "https://us1.api.mailchimp.com" },
     user: { name: "Freddie's Jokes", email: "freddie@example.com", image: null },
     withoutId: { dc: "us1", accountname: "Freddie's Jokes", login: { email: "freddie@example.com" } },
@@ -149,185 +129,57 @@ const OAUTH: OAuthRow[] = [
   },
   {
     id: "wechat", factory: WeChat as Factory, checks: ["state"], authorization: "https://open.weixin.qq.com/connect/oauth2/authorize", scope: "snsapi_userinfo",
-    token: "https://api.weixin.qq.com/sns/oauth2/access_token", userinfo: "https://api.weixin.qq.com/sns/userinfo", auth: "client_secret_post", wechat: true, bg: "#07c160", text: "#000",
+    token: "https://api.weixin.qq.com/sns/oauth2/access_token", userinfo: "https://api.weixin.qq.com/sns/userinfo", auth: "client_secret_post", bg: "#07c160", text: "#000",
+    // WeChat's documented answer: no token_type; openid (and unionid) beside the token; userinfo by query.
+    dialect: "wechat", userinfoMatch: "prefix", presents: { query: "access_token" }, userinfoQuery: { openid: "OPENID-1" },
+    tokenAnswer: (accessToken) => ({ access_token: accessToken, expires_in: 7200, refresh_token: "rt-wechat", openid: "OPENID-1", scope: "snsapi_userinfo", unionid: "o6_bmasdasdsad6_2sgVt7hMZOPfL" }),
     profile: { openid: "OPENID-1", nickname: "小明", sex: 1, province: "Guangdong", city: "Shenzhen", country: "CN", headimgurl: "https://thirdwx.qlogo.cn/mmopen/g3MonUZtNHkdmzicIlibx6iaFqAc56vxLSUfpb6n5WKSYVY0ChQKkiaJSgQ1dZuTOgvLLrhJbERQQ4eMsv84eavHiaiceqxibJxCfHe/46", privilege: ["PRIVILEGE1"], unionid: "o6_bmasdasdsad6_2sgVt7hMZOPfL" },
     user: { name: "小明", email: null, image: "https://thirdwx.qlogo.cn/mmopen/g3MonUZtNHkdmzicIlibx6iaFqAc56vxLSUfpb6n5WKSYVY0ChQKkiaJSgQ1dZuTOgvLLrhJbERQQ4eMsv84eavHiaiceqxibJxCfHe/46" },
     withoutId: { openid: "OPENID-1", nickname: "小明", headimgurl: "https://thirdwx.qlogo.cn/x/46" },
   },
 ]
 
-const EVE_KEY = generateKeyPairSync("rsa", { modulusLength: 2048 })
-const EVE_JWKS = { keys: [{ ...EVE_KEY.publicKey.export({ format: "jwk" }), kid: "JWT-Signature-Key", alg: "RS256", use: "sig" }] }
-function eveJwt(claims: Record<string, unknown>, key = EVE_KEY.privateKey): string {
-  const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url")
-  const input = `${part({ alg: "RS256", kid: "JWT-Signature-Key", typ: "JWT" })}.${part(claims)}`
-  return `${input}.${sign("RSA-SHA256", Buffer.from(input), key).toString("base64url")}`
-}
 
 // ---------------------------------------------------------------------------------------------
 // 1. Shape
 
-function luminance(hex: string): number {
-  let h = hex.replace("#", "")
-  if (h.length === 3) h = [...h].map((c) => c + c).join("")
-  const [r, g, b] = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16) / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
-  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!
-}
-function contrast(a: string, b: string): number {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x)
-  return (hi! + 0.05) / (lo! + 0.05)
-}
-const urlOf = (e: unknown) => (typeof e === "string" ? e : (e as { url?: string } | undefined)?.url?.toString())
-const scopeOf = (e: unknown) => (typeof e === "string" ? new URL(e).searchParams.get("scope") ?? undefined : (e as { params?: { scope?: string } } | undefined)?.params?.scope)
-
 describe("social-e shape", () => {
-  const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8")) as { exports: Record<string, unknown> }
-  const common = (p: OAuthConfigBase, row: { id: string; factory: Factory; bg: string; text: string }) => {
-    expect(p.id).toBe(row.id)
-    expect(p.style).toMatchObject({ bg: row.bg, text: row.text })
-    expect(contrast(row.bg, row.text), "button text contrast").toBeGreaterThanOrEqual(4.5)
-    expect(p.style?.logo).toMatch(/^data:image\/svg\+xml,%3Csvg xmlns='http:\/\/www.w3.org\/2000\/svg'/)
-    expect(decodeURIComponent(p.style!.logo!).length, "a small logo").toBeLessThan(700)
-    expect(row.factory({ clientId: "x" }).options).toMatchObject({ clientId: "x" })
-    expect(existsSync(`${ROOT}src/providers/${row.id}.ts`)).toBe(true)
-    expect(pkg.exports[`./providers/${row.id}`]).toEqual({ types: `./dist/providers/${row.id}.d.ts`, import: `./dist/providers/${row.id}.js` })
-  }
-
   it.each(OAUTH)("$id (oauth)", (row) => {
-    const p = row.factory()
-    common(p, row)
-    expect(p.type).toBe("oauth")
-    expect(p.checks).toEqual(row.checks)
-    expect(urlOf(p.authorization)?.split("?")[0]).toBe(row.authorization)
-    expect(scopeOf(p.authorization)).toBe(row.scope)
-    expect(urlOf(p.token)).toBe(row.token)
     // NetSuite has no fixed userinfo endpoint: the app gives its RESTlet in the options.
-    expect(urlOf(p.userinfo ?? p.options?.userinfo)).toBe(row.userinfo)
-    expect(p.client?.token_endpoint_auth_method).toBe(row.auth)
+    const p = row.factory()
+    expectOAuthShape(row.id === "netsuite" ? { ...p, userinfo: p.options?.userinfo } : p, row)
+    expect(row.factory({ clientId: "x" }).options).toMatchObject({ clientId: "x" })
+    expectExported(row.id)
   })
 
   it("netsuite: accountID picks the account's hosts (an underscore becomes a hyphen), prompt and scope pass through; bungie keeps apiKey out of the options", () => {
     const p = NetSuite({ accountID: "TSTDRV123", prompt: "login", scope: "restlets" })
-    expect(urlOf(p.authorization)).toBe("https://tstdrv123.app.netsuite.com/app/login/oauth2/authorize.nl")
-    expect((p.authorization as { params: Record<string, string> }).params).toEqual({ scope: "restlets", prompt: "login" })
-    expect(urlOf(p.token)).toBe("https://tstdrv123.suitetalk.api.netsuite.com/services/rest/auth/oauth2/v1/token")
+    expect(endpointUrl(p.authorization)).toBe("https://tstdrv123.app.netsuite.com/app/login/oauth2/authorize.nl")
+    expect(paramsOf(p.authorization)).toEqual({ scope: "restlets", prompt: "login" })
+    expect(endpointUrl(p.token)).toBe("https://tstdrv123.suitetalk.api.netsuite.com/services/rest/auth/oauth2/v1/token")
     expect(p.options).toEqual({})
     expect(() => resolveOAuthProvider(NetSuite({ userinfo: NETSUITE_RESTLET }), undefined)).toThrow(/netsuite.*authorization/)
     expect(Bungie({ apiKey: "k", clientId: "c" }).options).toEqual({ clientId: "c" })
-    expect((Bungie().authorization as { params: Record<string, string> }).params).toEqual({ reauth: "true" })
-    expect((FACEIT().authorization as { params: Record<string, string> }).params).toEqual({ redirect_popup: "true" })
+    expect(paramsOf(Bungie().authorization)).toEqual({ reauth: "true" })
+    expect(paramsOf(FACEIT().authorization)).toEqual({ redirect_popup: "true" })
   })
 })
 
 // ---------------------------------------------------------------------------------------------
-// 2. Sign-in, OAuth 2: one local server plays whichever provider is in play
+// 2. Sign-in, OAuth 2: the catalogue player plays whichever provider is in play
 
-const CLIENT_ID = "social-e-client"
-const CLIENT_SECRET = "social-e-secret"
+const player = usePlayer()
 
-interface Play {
-  row: OAuthRow
-  profile: Record<string, unknown>
-  accessToken: string
-  codes: Map<string, string>
-  tokenRequests: Recorded[]
-  userinfoRequests: Recorded[]
-}
-let server: LocalServer
-let play: Play | undefined
-
-async function startPlayer(): Promise<LocalServer & { reset(): void }> {
-  const s = await startLocalServer((_req, res, r) => {
-    const pl = play
-    if (!pl) return sendJson(res, r, 500, { error: "no provider in play" })
-    const { row } = pl
-    if (r.method === "GET" && r.path === new URL(row.authorization).pathname && r.query.has("redirect_uri")) {
-      const redirectUri = r.query.get("redirect_uri")!
-      if (r.query.get("client_id") !== CLIENT_ID || redirectUri !== `${ORIGIN}/auth/callback/${row.id}`) return sendJson(res, r, 400, { error: "redirect_uri_mismatch" })
-      const code = `code-${Math.random().toString(36).slice(2)}`
-      pl.codes.set(code, redirectUri)
-      const back = new URL(redirectUri)
-      back.searchParams.set("code", code)
-      if (r.query.has("state")) back.searchParams.set("state", r.query.get("state")!)
-      return sendRedirect(res, r, back.href)
-    }
-    if (r.method === "POST" && r.originalUrl === row.token) {
-      pl.tokenRequests.push(r)
-      const body = new URLSearchParams(r.body)
-      if (row.wechat) {
-        // WeChat's documented answer: no token_type; openid (and unionid) beside the token.
-        if (pl.codes.get(body.get("code") ?? "") !== body.get("redirect_uri")) return sendJson(res, r, 200, { errcode: 40029, errmsg: "invalid code" })
-        if (body.get("appid") !== CLIENT_ID || body.get("secret") !== CLIENT_SECRET) return sendJson(res, r, 200, { errcode: 40125, errmsg: "invalid appsecret" })
-        return sendJson(res, r, 200, { access_token: pl.accessToken, expires_in: 7200, refresh_token: "rt-wechat", openid: "OPENID-1", scope: "snsapi_userinfo", unionid: "o6_bmasdasdsad6_2sgVt7hMZOPfL" })
-      }
-      const [id, secret] = basicCredentials(r.headers.authorization) ?? [body.get("client_id"), body.get("client_secret")]
-      if (id !== CLIENT_ID || secret !== CLIENT_SECRET) return sendJson(res, r, 401, { error: "invalid_client" })
-      if (pl.codes.get(body.get("code") ?? "") !== body.get("redirect_uri")) return sendJson(res, r, 400, { error: "invalid_grant" })
-      pl.codes.delete(body.get("code")!)
-      return sendJson(res, r, 200, { access_token: pl.accessToken, token_type: "Bearer", expires_in: 3600, refresh_token: `rt-${row.id}` })
-    }
-    if (row.wechat && r.method === "GET" && r.originalUrl?.split("?")[0] === row.userinfo) {
-      pl.userinfoRequests.push(r)
-      if (r.query.get("access_token") !== pl.accessToken || r.query.get("openid") !== "OPENID-1") return sendJson(res, r, 200, { errcode: 40003, errmsg: "invalid openid" })
-      return sendJson(res, r, 200, pl.profile)
-    }
-    if (r.method === "GET" && r.originalUrl === row.userinfo) {
-      pl.userinfoRequests.push(r)
-      if (row.jwt) return sendJson(res, r, 200, EVE_JWKS)
-      if (r.headers.authorization !== `${row.userinfoScheme ?? "Bearer"} ${pl.accessToken}`) return sendJson(res, r, 401, { error: "invalid_token" })
-      for (const [h, v] of Object.entries(row.userinfoHeaders ?? {})) if (r.headers[h] !== v) return sendJson(res, r, 401, { error: `missing ${h}` })
-      return sendJson(res, r, 200, pl.profile)
-    }
-    sendJson(res, r, 404, { error: "not_found", url: r.originalUrl })
-  })
-  return { ...s, reset: () => void (play = undefined) }
-}
-
-useFakeProvider(startPlayer, (s) => void (server = s))
-
-const originsOf = (row: OAuthRow) => [...new Set([row.authorization, row.token, row.userinfo].map((u) => new URL(u).origin))]
-
-async function signIn(row: OAuthRow, profile: Record<string, unknown>, accessToken?: string) {
-  play = { row, profile, accessToken: accessToken ?? (row.jwt ? eveJwt(profile) : `at-${row.id}-${Math.random().toString(36).slice(2)}`), codes: new Map(), tokenRequests: [], userinfoRequests: [] }
-  const origins = originsOf(row)
-  const route = routingFetch(origins, server.url)
-  const s = setup([row.factory({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, [customFetch]: route.fetch })])
-  const started = await startSignIn(s.config, row.id)
-  expect(started.location?.origin + started.location!.pathname).toBe(row.authorization)
-  const back = await visitProvider(localize(started.location!, origins, server.url))
-  const res = await callback(s.config, back, started.jar)
-  return { s, started, res, pl: play }
+/**
+ * A played sign-in as the client social-e-client (the azp / aud of EVE's documented token); EVE's access token is a JWT
+ * of the profile signed with EVE_KEY unless `accessToken` is given.
+ */
+function signIn(row: OAuthRow, profile: Record<string, unknown>, accessToken?: string, factory: Factory = row.factory) {
+  return player.signIn(row, factory, { profile, clientId: "social-e-client", accessToken: accessToken ?? (row.publicUserinfo ? eveJwt(profile) : undefined) })
 }
 
 describe("social-e OAuth 2 sign-in through Auth() (provider hosts routed to 127.0.0.1)", () => {
-  it.each(OAUTH)("$id: the documented responses map to the session user", async (row) => {
-    const { s, started, res, pl } = await signIn(row, row.profile)
-    expectSignedIn(res, s.log)
-    expect((await sessionOf(s.config, started.jar))?.user).toEqual({ ...row.user, ...(row.user.email ? { email: row.user.email.toLowerCase() } : {}) })
-    const auth = started.location!.searchParams
-    if (row.scope !== undefined) expect(auth.get("scope") ?? "").toBe(row.scope)
-    const pkce = (row.checks ?? ["pkce"]).includes("pkce")
-    expect(auth.get("code_challenge_method")).toBe(pkce ? "S256" : null)
-    expect(auth.has("state")).toBe(!pkce || (row.checks ?? []).includes("state"))
-    const tokenBody = new URLSearchParams(pl.tokenRequests[0]!.body)
-    expect(Boolean(tokenBody.get("code_verifier"))).toBe(pkce)
-    if (row.auth === "client_secret_post") {
-      expect(tokenBody.get("client_secret")).toBe(CLIENT_SECRET)
-      expect(pl.tokenRequests[0]!.headers.authorization).toBeUndefined()
-    } else {
-      expect(basicCredentials(pl.tokenRequests[0]!.headers.authorization)).toEqual([CLIENT_ID, CLIENT_SECRET])
-    }
-    expect(pl.userinfoRequests).toHaveLength(1)
-    const account = s.signInCall().account!
-    expect(account).toMatchObject({ provider: row.id, type: "oauth" })
-    expect(account.providerAccountId).toMatch(/^\S+$/)
-  })
-
-  it.each(OAUTH)("$id: a profile without an id is OAuthProfileParseError", async (row) => {
-    const { s, res } = await signIn(row, row.withoutId)
-    // Not a client-safe error (as in Auth.js): the error page says Configuration.
-    expectRejected(res, s.log, ERROR_PAGE("Configuration"), "OAuthProfileParseError")
-  })
+  itSignsInAsDocumented(OAUTH, (row, profile) => signIn(row, profile))
 
   it("numeric ids become strings; bungie without its API key is refused by Bungie.net and the sign-in fails", async () => {
     const concept2 = OAUTH.find((r) => r.id === "concept2")!
@@ -336,35 +188,38 @@ describe("social-e OAuth 2 sign-in through Auth() (provider hosts routed to 127.
     expect((await signIn(eve, eve.profile)).s.signInCall().account!.providerAccountId).toBe("95465499")
     expect((await signIn(eve, { ...eve.profile, sub: "CHARACTER:EVE:2112625428" })).s.signInCall().account!.providerAccountId).toBe("2112625428")
     const bungie = OAUTH.find((r) => r.id === "bungie")!
-    const { s, res } = await signIn({ ...bungie, factory: Bungie as Factory }, bungie.profile)
+    const { s, res, pl } = await signIn(bungie, bungie.profile, undefined, Bungie as Factory)
     expect(res.headers.get("location")).not.toBe(`${ORIGIN}/dashboard`)
     expect(s.log.errors.length).toBe(1)
+    expect(pl.userinfoRequests[0]!.status).toBe(401)
   })
 })
 
 describe("social-e wechat", () => {
   const wechat = OAUTH.find((r) => r.id === "wechat")!
   it("asks with appid (and the website QR login with snsapi_login)", async () => {
-    const { started } = await signIn(wechat, wechat.profile)
-    expect(started.location!.searchParams.get("appid")).toBe(CLIENT_ID)
+    const { authUrl, pl } = await signIn(wechat, wechat.profile)
+    expect(authUrl.searchParams.get("appid")).toBe(pl.clientId)
     const web = WeChat({ platformType: "WebsiteApp" })
-    expect(urlOf(web.authorization)).toBe("https://open.weixin.qq.com/connect/qrconnect")
+    expect(endpointUrl(web.authorization)).toBe("https://open.weixin.qq.com/connect/qrconnect")
     expect(scopeOf(web.authorization)).toBe("snsapi_login")
     expect(web.options).toEqual({})
   })
   it("the secret parameter comes from AUTH_WECHAT_SECRET when clientSecret is not given", async () => {
-    vi.stubEnv("AUTH_WECHAT_SECRET", CLIENT_SECRET)
+    vi.stubEnv("AUTH_WECHAT_SECRET", "wechat-secret")
     try {
-      const { s, res } = await signIn({ ...wechat, factory: (o = {}) => WeChat({ ...o, clientSecret: undefined }) }, wechat.profile)
+      const { s, res, pl } = await signIn(wechat, wechat.profile, undefined, (o = {}) => WeChat({ ...o, clientSecret: undefined }))
       expect(res.headers.get("location"), logged(s.log)).toBe(`${ORIGIN}/dashboard`)
-      expect(new URLSearchParams(s.signInCall().account ? (play?.tokenRequests[0]?.body ?? "") : "").get("secret")).toBe(CLIENT_SECRET)
+      expect(s.signInCall().account).toBeTruthy()
+      expect(new URLSearchParams(pl.tokenRequests[0]!.body).get("secret")).toBe(pl.clientSecret)
     } finally {
       vi.unstubAllEnvs()
     }
   })
   it("an errcode answered with HTTP 200 fails the sign-in", async () => {
-    const { s, res } = await signIn({ ...wechat, factory: (o = {}) => WeChat({ ...o, clientSecret: "wrong" }) }, wechat.profile)
+    const { s, res, pl } = await signIn(wechat, wechat.profile, undefined, (o = {}) => WeChat({ ...o, clientSecret: "wrong" }))
     expect(res.headers.get("location")).not.toBe(`${ORIGIN}/dashboard`)
+    expect(pl.tokenRequests[0]!.status).toBe(200)
     expect(s.log.errors.length).toBe(1)
     expect(logged(s.log)).toContain("errcode 40125")
   })
@@ -392,13 +247,7 @@ describe("social-e env: AUTH_<ID>_ID / _SECRET", () => {
   afterEach(() => vi.unstubAllEnvs())
 
   it.each(OAUTH)("$id: setEnvDefaults and the resolve path read them", (row) => {
-    const key = `AUTH_${row.id.toUpperCase().replace(/-/g, "_")}`
-    const env: Record<string, string> = { [`${key}_ID`]: `${row.id}-env-id`, [`${key}_SECRET`]: `${row.id}-env-secret` }
-    const config = { providers: [row.factory()] } as Parameters<typeof setEnvDefaults>[1]
-    setEnvDefaults(env, config)
-    expect(config.providers[0]).toMatchObject({ id: row.id, clientId: `${row.id}-env-id`, clientSecret: `${row.id}-env-secret` })
-    for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v)
-    const r = resolveOAuthProvider(row.factory(), undefined)
-    expect({ clientId: r.clientId, clientSecret: r.clientSecret }).toEqual({ clientId: `${row.id}-env-id`, clientSecret: `${row.id}-env-secret` })
+    expectEnvFills(row.id, row.factory())
+    expectResolvedFromEnv(row.id, row.factory)
   })
 })
