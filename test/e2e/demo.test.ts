@@ -2,8 +2,10 @@
 // real parts, each from the home page's "Sign in" link to a session the home page shows, then a sign-out through the
 // sign-out page: password (demo / demo), Local OIDC (its login page, in-process oidc-provider), e-mail (the address
 // sent, the link followed from the demo's /inbox page), passkey (CDP virtual authenticator: sign up with an e-mail,
-// sign out, sign in again). The demo runs as a child process, found by its start-up output; SIGTERM ends it with 0.
-// Also: a password user adds a passkey on the home page and signs back in with it.
+// sign out, sign in again). Also: a password user adds a passkey on the home page and signs back in with it. One table
+// (KINDS) holds each kind's own steps; the shared run (sign-in link, session check, sign-out, the passkey sign-in
+// again, no page errors) is written once. The demo runs as a child process, found by its start-up output; SIGTERM ends
+// it with 0.
 import { spawn, type ChildProcess } from "node:child_process"
 import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
@@ -159,114 +161,112 @@ describe.skipIf(skipReason !== undefined)(`the demo in Chromium: a full sign-in 
     expect(await page.getByRole("link", { name: "Sign in", exact: true }).count(), "the home page offers Sign in again").toBeGreaterThan(0)
   }
 
-  it("password: demo / demo on the sign-in page → session on the home page → sign-out", async () => {
-    const { context, page, problems } = await session()
-    try {
-      await openSignIn(page)
-      await page.getByLabel("Username").fill("demo")
-      await page.getByLabel("Password").fill("demo")
-      await Promise.all([page.waitForURL(home()), page.getByLabel("Password").press("Enter")])
-      await expectSignedIn(context, page, "demo@example.com")
-      await signOut(context, page)
-      expect(problems).toEqual([])
-    } finally {
-      await context.close()
-    }
-  })
+  /** A CDP virtual authenticator (CTAP2, resident keys, user verified) on the page; answers its credentials. */
+  async function virtualAuthenticator(context: BrowserContext, page: Page): Promise<() => Promise<unknown[]>> {
+    const cdp = await context.newCDPSession(page)
+    await cdp.send("WebAuthn.enable")
+    const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+      options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    })
+    return async () => ((await cdp.send("WebAuthn.getCredentials", { authenticatorId })) as { credentials: unknown[] }).credentials
+  }
 
-  it("Local OIDC: the button → the provider's login page (alice / alice) → back with a session → sign-out", async () => {
-    const { context, page, problems } = await session()
-    try {
-      await openSignIn(page)
-      await Promise.all([page.waitForURL((url) => url.origin === new URL(demo.issuer).origin), page.getByRole("button", { name: /Local OIDC/ }).click()])
-      // The provider's own login page, filled in with the demo account.
-      expect(await page.getByLabel("Username").inputValue()).toBe("alice")
-      expect(await page.getByLabel("Password").inputValue()).toBe("alice")
-      await Promise.all([page.waitForURL(home(), { timeout: 10_000 }), page.getByRole("button", { name: "Sign in", exact: true }).click()])
-      await expectSignedIn(context, page, "alice@example.com")
-      await signOut(context, page)
-      expect(problems).toEqual([])
-    } finally {
-      await context.close()
-    }
-  })
+  /** demo / demo in the password form, to the home page. */
+  async function passwordSignIn(page: Page): Promise<void> {
+    await page.getByLabel("Username").fill("demo")
+    await page.getByLabel("Password").fill("demo")
+    await Promise.all([page.waitForURL(home()), page.getByLabel("Password").press("Enter")])
+  }
 
-  it("e-mail: the address sent → the demo's inbox → the link clicked → session → sign-out", async () => {
-    const { context, page, problems } = await session()
-    const address = `reader-${Date.now()}@example.com`
-    try {
-      await openSignIn(page)
-      const form = formOf(page, /Email/)
-      await form.getByRole("textbox").fill(address)
-      // The demo's verify-request page is its inbox.
-      await Promise.all([page.waitForURL((url) => url.pathname === new URL(demo.inbox).pathname), form.getByRole("button").click()])
-      const mail = page.locator("article", { hasText: address }).first()
-      const link = mail.locator('a[href*="/auth/callback/"]').first()
-      expect(await link.count(), `no sign-in link for ${address} in the inbox:\n${await page.locator("main").innerText()}`).toBe(1)
-      await Promise.all([page.waitForURL(home()), link.click()])
-      await expectSignedIn(context, page, address)
-      await signOut(context, page)
-      expect(problems).toEqual([])
-    } finally {
-      await context.close()
-    }
-  })
+  /** A provider kind: the steps from the sign-in page to the home page with a session for `email`. */
+  interface Kind {
+    title: string
+    /** The e-mail the session shows (made per run for the kinds that sign up). */
+    email: () => string
+    steps(page: Page, email: string): Promise<void>
+    /** A virtual authenticator on the page; after the steps it holds one passkey, and after the first sign-out the
+     *  user signs in again with it (the page's passkey autofill may answer at once; otherwise the button, no e-mail typed). */
+    passkey?: boolean
+  }
 
-  it("passkey: sign up with an e-mail on the sign-in page → session → sign-out → sign in again with the passkey → sign-out", async () => {
-    const { context, page, problems } = await session()
-    const address = `passkey-${Date.now()}@example.com`
-    try {
-      const cdp = await context.newCDPSession(page)
-      await cdp.send("WebAuthn.enable")
-      const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-        options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-      })
-      await openSignIn(page)
-      const form = formOf(page, /Passkey/)
-      await form.getByRole("textbox").fill(address)
-      await Promise.all([page.waitForURL(home()), form.getByRole("button", { name: /Passkey/ }).click()])
-      const { credentials } = (await cdp.send("WebAuthn.getCredentials", { authenticatorId })) as { credentials: unknown[] }
-      expect(credentials, "one passkey on the authenticator").toHaveLength(1)
-      await expectSignedIn(context, page, address)
-      await signOut(context, page)
+  const KINDS: Kind[] = [
+    {
+      title: "password: demo / demo on the sign-in page → session on the home page → sign-out",
+      email: () => "demo@example.com",
+      steps: passwordSignIn,
+    },
+    {
+      title: "Local OIDC: the button → the provider's login page (alice / alice) → back with a session → sign-out",
+      email: () => "alice@example.com",
+      async steps(page) {
+        await Promise.all([page.waitForURL((url) => url.origin === new URL(demo.issuer).origin), page.getByRole("button", { name: /Local OIDC/ }).click()])
+        // The provider's own login page, filled in with the demo account.
+        expect(await page.getByLabel("Username").inputValue()).toBe("alice")
+        expect(await page.getByLabel("Password").inputValue()).toBe("alice")
+        await Promise.all([page.waitForURL(home(), { timeout: 10_000 }), page.getByRole("button", { name: "Sign in", exact: true }).click()])
+      },
+    },
+    {
+      title: "e-mail: the address sent → the demo's inbox → the link clicked → session → sign-out",
+      email: () => `reader-${Date.now()}@example.com`,
+      async steps(page, address) {
+        const form = formOf(page, /Email/)
+        await form.getByRole("textbox").fill(address)
+        // The demo's verify-request page is its inbox.
+        await Promise.all([page.waitForURL((url) => url.pathname === new URL(demo.inbox).pathname), form.getByRole("button").click()])
+        const mail = page.locator("article", { hasText: address }).first()
+        const link = mail.locator('a[href*="/auth/callback/"]').first()
+        expect(await link.count(), `no sign-in link for ${address} in the inbox:\n${await page.locator("main").innerText()}`).toBe(1)
+        await Promise.all([page.waitForURL(home()), link.click()])
+      },
+    },
+    {
+      title: "passkey: sign up with an e-mail on the sign-in page → session → sign-out → sign in again with the passkey → sign-out",
+      email: () => `passkey-${Date.now()}@example.com`,
+      passkey: true,
+      async steps(page, address) {
+        const form = formOf(page, /Passkey/)
+        await form.getByRole("textbox").fill(address)
+        await Promise.all([page.waitForURL(home()), form.getByRole("button", { name: /Passkey/ }).click()])
+      },
+    },
+    {
+      title: "a signed-in password user adds a passkey on the home page, signs out, and signs back in with it as the same user",
+      email: () => "demo@example.com",
+      passkey: true,
+      async steps(page) {
+        await passwordSignIn(page)
+        // "Add a passkey" registers through gatehouse/webauthn and reloads the page.
+        await Promise.all([page.waitForEvent("load", { timeout: 10_000 }), page.getByRole("button", { name: "Add a passkey" }).click()])
+      },
+    },
+  ]
 
-      // Again: the page's passkey autofill may answer at once; otherwise the button (no e-mail typed) does.
-      await openSignIn(page)
-      const landed = await page.waitForURL(home(), { timeout: 2_000 }).then(() => true, () => false)
-      if (!landed) await Promise.all([page.waitForURL(home()), formOf(page, /Passkey/).getByRole("button", { name: /Passkey/ }).click()])
-      await expectSignedIn(context, page, address)
-      await signOut(context, page)
-      expect(problems).toEqual([])
-    } finally {
-      await context.close()
-    }
-  })
-
-  it("a signed-in password user adds a passkey on the home page, signs out, and signs back in with it as the same user", async () => {
-    const { context, page, problems } = await session()
-    try {
-      const cdp = await context.newCDPSession(page)
-      await cdp.send("WebAuthn.enable")
-      const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-        options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-      })
-      await openSignIn(page)
-      await page.getByLabel("Username").fill("demo")
-      await page.getByLabel("Password").fill("demo")
-      await Promise.all([page.waitForURL(home()), page.getByLabel("Password").press("Enter")])
-      // "Add a passkey" registers through gatehouse/webauthn and reloads the page.
-      await Promise.all([page.waitForEvent("load", { timeout: 10_000 }), page.getByRole("button", { name: "Add a passkey" }).click()])
-      const { credentials } = (await cdp.send("WebAuthn.getCredentials", { authenticatorId })) as { credentials: unknown[] }
-      expect(credentials, "one passkey on the authenticator").toHaveLength(1)
-      await signOut(context, page)
-      await openSignIn(page)
-      const landed = await page.waitForURL(home(), { timeout: 2_000 }).then(() => true, () => false)
-      if (!landed) await Promise.all([page.waitForURL(home()), formOf(page, /Passkey/).getByRole("button", { name: /Passkey/ }).click()])
-      await expectSignedIn(context, page, "demo@example.com")
-      await signOut(context, page)
-      expect(problems).toEqual([])
-    } finally {
-      await context.close()
-    }
-  })
+  // Per kind: from the home page's "Sign in" link through the kind's steps to a session the home page shows, then the
+  // sign-out page; the passkey kinds sign in once more with the passkey and out again. No page or console error, no
+  // off-site request.
+  for (const kind of KINDS) {
+    it(kind.title, async () => {
+      const { context, page, problems } = await session()
+      const email = kind.email()
+      try {
+        const credentials = kind.passkey ? await virtualAuthenticator(context, page) : undefined
+        await openSignIn(page)
+        await kind.steps(page, email)
+        if (credentials) expect(await credentials(), "one passkey on the authenticator").toHaveLength(1)
+        await expectSignedIn(context, page, email)
+        await signOut(context, page)
+        if (kind.passkey) {
+          await openSignIn(page)
+          const landed = await page.waitForURL(home(), { timeout: 2_000 }).then(() => true, () => false)
+          if (!landed) await Promise.all([page.waitForURL(home()), formOf(page, /Passkey/).getByRole("button", { name: /Passkey/ }).click()])
+          await expectSignedIn(context, page, email)
+          await signOut(context, page)
+        }
+        expect(problems).toEqual([])
+      } finally {
+        await context.close()
+      }
+    })
+  }
 })
