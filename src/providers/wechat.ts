@@ -1,6 +1,7 @@
-// WeChat (OAuth 2 with WeChat's names): appid/secret parameters, a token answer without token_type, openid userinfo.
+// WeChat (OAuth 2 with WeChat's names): the code exchanged by GET with appid/secret in the query, a token answer
+// without token_type, errors as errcode with HTTP 200, openid userinfo.
 import { OAuthCallbackError } from "../errors.js"
-import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
+import type { OAuthConfigBase, OAuthUserConfig, TokenRequestContext } from "./types.js"
 
 /** The body of `GET https://api.weixin.qq.com/sns/userinfo`. */
 export interface WeChatProfile {
@@ -25,6 +26,29 @@ function wechatError(body: unknown): OAuthCallbackError | undefined {
 }
 
 /**
+ * WeChat's token requests, as its web-authorization guide documents them: `GET /sns/oauth2/access_token?appid=&secret=
+ * &code=&grant_type=authorization_code`, and `GET /sns/oauth2/refresh_token?appid=&grant_type=refresh_token
+ * &refresh_token=` for a refresh. The answer has no token_type (it is a bearer-like token sent as a query parameter).
+ */
+async function wechatToken({ grantType, params, refreshToken, provider, url, fetch }: TokenRequestContext) {
+  // The refresh endpoint sits beside the token endpoint (…/sns/oauth2/refresh_token), also when the URL is overridden.
+  const u = new URL(grantType === "refresh_token" ? new URL("refresh_token", url) : url)
+  u.searchParams.set("appid", provider.clientId)
+  if (grantType === "refresh_token") {
+    u.searchParams.set("grant_type", "refresh_token")
+    u.searchParams.set("refresh_token", refreshToken ?? "")
+  } else {
+    u.searchParams.set("secret", provider.clientSecret ?? "")
+    u.searchParams.set("code", params.code ?? "")
+    u.searchParams.set("grant_type", "authorization_code")
+  }
+  const body = (await (await fetch(u, { headers: { accept: "application/json" } })).json().catch(() => undefined)) as Record<string, unknown> | undefined
+  const error = wechatError(body)
+  if (error) throw error
+  return { tokens: body && body.token_type === undefined && typeof body.access_token === "string" ? { ...body, token_type: "bearer" } : (body ?? {}) }
+}
+
+/**
  * WeChat sign-in. Callback URL to register (its domain as the app's authorised callback domain):
  * `<origin><basePath>/callback/wechat`. Env: AUTH_WECHAT_ID (the AppID), AUTH_WECHAT_SECRET (the AppSecret).
  * `platformType`: "OfficialAccount" (default; inside WeChat, scope snsapi_userinfo) or "WebsiteApp" (QR-code login on
@@ -34,8 +58,6 @@ export default function WeChat(options: OAuthUserConfig<WeChatProfile> & { platf
   const { platformType = "OfficialAccount", ...rest } = options
   const official = platformType === "OfficialAccount"
   const appid = ({ clientId }: { clientId: string }) => clientId
-  // Parameter functions see the client id only, so the secret is read here (the option, else AUTH_WECHAT_SECRET).
-  const secret = () => rest.clientSecret ?? process.env.AUTH_WECHAT_SECRET ?? ""
   return {
     id: "wechat",
     name: "WeChat",
@@ -45,19 +67,8 @@ export default function WeChat(options: OAuthUserConfig<WeChatProfile> & { platf
       url: official ? "https://open.weixin.qq.com/connect/oauth2/authorize" : "https://open.weixin.qq.com/connect/qrconnect",
       params: { appid, scope: official ? "snsapi_userinfo" : "snsapi_login" },
     },
-    token: {
-      url: `${API}/oauth2/access_token`,
-      params: { appid, secret },
-      // WeChat reads appid and secret from the parameters; its answer has no token_type, which OAuth requires.
-      async conform(response) {
-        const body = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined
-        const error = wechatError(body)
-        if (error) throw error
-        if (!body || body.token_type !== undefined) return undefined
-        return Response.json({ ...body, token_type: "bearer" }, { status: response.status, headers: response.headers })
-      },
-    },
-    client: { token_endpoint_auth_method: "client_secret_post" },
+    // The secret travels only in WeChat's token query (its documented form), never to the authorization page.
+    token: { url: `${API}/oauth2/access_token`, request: wechatToken },
     userinfo: {
       url: `${API}/userinfo`,
       async request({ tokens, fetch, url }) {

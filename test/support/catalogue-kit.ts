@@ -111,6 +111,7 @@ export interface OAuthShape {
   params?: Record<string, string>
   token?: string
   userinfo?: string
+  /** The client authentication: a token_endpoint_auth_method, or "query" (WeChat: appid + secret in a GET's query, no method set). */
   auth?: string
   bg: string
   text: string
@@ -131,7 +132,7 @@ export function expectOAuthShape(p: OAuthConfigBase, want: OAuthShape, urls: "ex
   expect(url(p.userinfo)).toBe(want.userinfo)
   expect(scopeOf(p.authorization)).toBe(want.scope)
   expect(paramsOf(p.authorization)).toMatchObject(want.params ?? {})
-  expect(p.client?.token_endpoint_auth_method).toBe(want.auth)
+  expect(p.client?.token_endpoint_auth_method).toBe(want.auth === "query" ? undefined : want.auth)
   expectStyle(p, want.bg, want.text)
   expect(typeof p.profile).toBe("function")
 }
@@ -277,7 +278,7 @@ export interface OAuthRow extends PlayedProvider {
   /** undefined: Gatehouse's default (pkce), as Auth.js's. */
   checks?: string[]
   scope?: string
-  auth?: "client_secret_post"
+  auth?: "client_secret_post" | "query"
   bg: string
   text: string
   /** The documented userinfo body, the user it maps to, and the same body without the id. */
@@ -358,15 +359,18 @@ function handle(pl: Play, r: Recorded, res: ServerResponse): void {
     for (const [k, v] of Object.entries(p.callbackParams ?? {})) back.searchParams.set(k, v)
     return sendRedirect(res, r, back.href)
   }
-  if (r.method === "POST" && r.originalUrl === p.token) {
+  // WeChat's token request is a GET with everything in the query (its documented form); the others POST a form.
+  const tokenCall = wechat ? r.method === "GET" && r.originalUrl?.split("?")[0] === p.token : r.method === "POST" && r.originalUrl === p.token
+  if (tokenCall) {
     pl.tokenRequests.push(r)
-    const body = new URLSearchParams(r.body)
+    const body = wechat ? new URL(r.originalUrl!).searchParams : new URLSearchParams(r.body)
     const fail = (status: number, error: string, errcode: number) => sendJson(res, r, wechat ? 200 : status, wechat ? { errcode, errmsg: error } : { error })
     const [id, secret] = wechat ? [body.get("appid"), body.get("secret")] : (basicCredentials(r.headers.authorization) ?? [body.get("client_id"), body.get("client_secret")])
     if (id !== pl.clientId || secret !== pl.clientSecret) return fail(401, wechat ? "invalid appsecret" : "invalid_client", 40125)
     const grant = pl.codes.get(body.get("code") ?? "")
     if (body.get("grant_type") !== "authorization_code") return fail(400, "unsupported_grant_type", 40029)
-    if (!grant || grant.redirectUri !== body.get("redirect_uri")) return fail(400, wechat ? "invalid code" : "invalid_grant", 40029)
+    // WeChat's token request carries no redirect_uri.
+    if (!grant || (!wechat && grant.redirectUri !== body.get("redirect_uri"))) return fail(400, wechat ? "invalid code" : "invalid_grant", 40029)
     // PKCE (RFC 7636): the verifier must match the challenge the authorization request carried.
     if (grant.challenge !== null && S256(body.get("code_verifier") ?? "") !== grant.challenge) return fail(400, "invalid_grant", 40029)
     pl.codes.delete(body.get("code")!)
@@ -501,6 +505,14 @@ export function expectAuthorizeRequest(url: URL, want: AuthorizeWant): void {
 export function expectTokenRequest(pl: Play, want: { checks?: string[]; auth?: string }): void {
   expect(pl.tokenRequests).toHaveLength(1)
   const t = pl.tokenRequests[0]!
+  if (want.auth === "query") {
+    // WeChat: GET with appid, secret, code and grant_type in the query; no body, no Authorization header.
+    const q = new URL(t.originalUrl!).searchParams
+    expect([t.method, t.body, t.headers.authorization]).toEqual(["GET", "", undefined])
+    expect([q.get("appid"), q.get("secret"), q.get("grant_type")]).toEqual([pl.clientId, pl.clientSecret, "authorization_code"])
+    expect(q.get("code")).toMatch(/^code-/)
+    return
+  }
   const body = new URLSearchParams(t.body)
   expect(body.has("code_verifier")).toBe((want.checks ?? ["pkce"]).includes("pkce"))
   if (want.auth === "client_secret_post") {

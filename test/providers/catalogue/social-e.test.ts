@@ -11,6 +11,8 @@
 import { generateKeyPairSync, sign } from "node:crypto"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { resolveOAuthProvider } from "../../../src/config/oauth.js"
+import { getAuthorizationServer, refreshTokens } from "../../../src/protocols/oauth2.js"
+import { customFetch } from "../../../src/symbols.js"
 import Bungie from "../../../src/providers/bungie.js"
 import ClickUp from "../../../src/providers/click-up.js"
 import Concept2 from "../../../src/providers/concept2.js"
@@ -129,7 +131,7 @@ const OAUTH: OAuthRow[] = [
   },
   {
     id: "wechat", factory: WeChat as Factory, checks: ["state"], authorization: "https://open.weixin.qq.com/connect/oauth2/authorize", scope: "snsapi_userinfo",
-    token: "https://api.weixin.qq.com/sns/oauth2/access_token", userinfo: "https://api.weixin.qq.com/sns/userinfo", auth: "client_secret_post", bg: "#07c160", text: "#000",
+    token: "https://api.weixin.qq.com/sns/oauth2/access_token", userinfo: "https://api.weixin.qq.com/sns/userinfo", auth: "query", bg: "#07c160", text: "#000",
     // WeChat's documented answer: no token_type; openid (and unionid) beside the token; userinfo by query.
     dialect: "wechat", userinfoMatch: "prefix", presents: { query: "access_token" }, userinfoQuery: { openid: "OPENID-1" },
     tokenAnswer: (accessToken) => ({ access_token: accessToken, expires_in: 7200, refresh_token: "rt-wechat", openid: "OPENID-1", scope: "snsapi_userinfo", unionid: "o6_bmasdasdsad6_2sgVt7hMZOPfL" }),
@@ -211,7 +213,7 @@ describe("social-e wechat", () => {
       const { s, res, pl } = await signIn(wechat, wechat.profile, undefined, (o = {}) => WeChat({ ...o, clientSecret: undefined }))
       expect(res.headers.get("location"), logged(s.log)).toBe(`${ORIGIN}/dashboard`)
       expect(s.signInCall().account).toBeTruthy()
-      expect(new URLSearchParams(pl.tokenRequests[0]!.body).get("secret")).toBe(pl.clientSecret)
+      expect(new URL(pl.tokenRequests[0]!.originalUrl!).searchParams.get("secret")).toBe(pl.clientSecret)
     } finally {
       vi.unstubAllEnvs()
     }
@@ -222,6 +224,22 @@ describe("social-e wechat", () => {
     expect(pl.tokenRequests[0]!.status).toBe(200)
     expect(s.log.errors.length).toBe(1)
     expect(logged(s.log)).toContain("errcode 40125")
+  })
+  it("refresh: GET …/sns/oauth2/refresh_token with appid, grant_type and refresh_token (no secret); an errcode fails it", async () => {
+    const seen: string[] = []
+    let answer: Record<string, unknown> = { access_token: "at-2", expires_in: 7200, refresh_token: "rt-2", openid: "OPENID-1", scope: "snsapi_userinfo" }
+    const fetchStub = (async (input: RequestInfo | URL) => {
+      seen.push(String(input instanceof Request ? input.url : input))
+      return Response.json(answer)
+    }) as typeof fetch
+    const p = resolveOAuthProvider(WeChat({ clientId: "wx-app", clientSecret: "wx-secret", [customFetch]: fetchStub }), undefined)
+    const tokens = await refreshTokens(await getAuthorizationServer(p), p, "rt-1")
+    expect(tokens).toMatchObject({ access_token: "at-2", refresh_token: "rt-2", token_type: "bearer" })
+    const u = new URL(seen[0]!)
+    expect(`${u.origin}${u.pathname}`).toBe("https://api.weixin.qq.com/sns/oauth2/refresh_token")
+    expect(Object.fromEntries(u.searchParams)).toEqual({ appid: "wx-app", grant_type: "refresh_token", refresh_token: "rt-1" })
+    answer = { errcode: 40030, errmsg: "invalid refresh_token" }
+    await expect(refreshTokens(await getAuthorizationServer(p), p, "rt-1")).rejects.toThrow(/errcode 40030/)
   })
 })
 
