@@ -3,7 +3,7 @@
 // that keeps the session.
 import { spawn, type ChildProcess } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
+import { freePort } from "./support/listen.js"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -15,17 +15,6 @@ interface RunningDemo {
   output: () => string
   /** Sends the signal and resolves with the exit code and how long the exit took. */
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; ms: number }>
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /** Starts the demo and resolves once it printed its "Ready:" line. */

@@ -7,7 +7,7 @@
 // again, no page errors) is written once. The demo runs as a child process, found by its start-up output; SIGTERM ends
 // it with 0.
 import { spawn, type ChildProcess } from "node:child_process"
-import { createServer } from "node:net"
+import { freePort } from "../support/listen.js"
 import { fileURLToPath } from "node:url"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -24,17 +24,6 @@ interface Demo {
   inbox: string
   child: ChildProcess
   output(): string
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /** The URL on the start-up line that begins with `label`. */

@@ -423,6 +423,8 @@ export async function expectStaysOn(res: Response, origins: ReadonlySet<string>,
       if (name === "content") continue
       // An inline image (the built-in provider logos are data:image/svg+xml) loads nothing and sends the browser nowhere.
       if (name === "src" && /^data:image\//i.test(value.trim())) continue
+      // The page shell's empty inline icon (<link rel="icon" href="data:,">, src/pages/html.ts) loads nothing either.
+      if (name === "href" && value === "data:,") continue
       // Values are URLs only when they look like one (a CSRF token is a relative reference to nothing).
       if (name === "value" && !/^[a-z][a-z0-9+.-]*:|^[/\\]{2}/i.test(value.trim())) continue
       check(`HTML ${name}`, value, base)

@@ -1,6 +1,6 @@
 // Local HTTP plumbing shared by the tests' fake servers (mock OP, provider fakes, attacker servers): listen on
 // 127.0.0.1 with an OS-chosen port and stop with every connection ended, read a request body, answer JSON.
-import type { IncomingMessage, Server, ServerResponse } from "node:http"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo, Socket } from "node:net"
 
 export interface Listening {
@@ -49,4 +49,16 @@ export async function readBody(req: IncomingMessage, maxBytes = 1024 * 1024): Pr
 export function writeJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store", ...headers })
   res.end(JSON.stringify(body))
+}
+
+/** A port free on 127.0.0.1 right now (for a child process that must be told its port before it listens). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
 }

@@ -86,7 +86,7 @@ export async function startPagesApp(mounts: (state: PagesAppState) => Mount[]): 
     const path = url.split("?")[0] ?? "/"
     const mount = handlers.find((h) => path.startsWith(h.prefix))
     if (mount) return void mount.handle(req, res)
-    // The pages name no icon, so Chromium asks for the app's own after load; an app has one.
+    // The built-in pages carry an inline data: icon and ask for none; other pages here (the framer) may, as an app's would.
     if (path === "/favicon.ico") return void res.writeHead(204).end()
     if (path === "/framer") {
       // Another site's page that frames ours: reached as http://127.0.0.1:<port>, a different origin from localhost.

@@ -27,8 +27,8 @@
 // Not covered here, and why:
 // - microsoft-entra-id / azure-ad with the default multi-tenant `common` issuer: its discovery document names the
 //   template issuer `https://login.microsoftonline.com/{tenantid}/v2.0` while ID tokens carry the tenant's; one
-//   oidc-provider instance has a single issuer, so it cannot be that OP (and that support is being changed right now).
-//   Both are covered with a tenant issuer.
+//   oidc-provider instance has a single issuer, so it cannot be that OP. Both are covered here with a tenant issuer;
+//   the multi-tenant issuers run against a local login.microsoftonline.com in test/providers/entra-multitenant.test.ts.
 // - Issuer-required providers (keycloak, okta, azure-ad-b2c, passage, frontegg, ...) have no fixed issuer; they run
 //   against oidc-provider in oidc.test.ts / enterprise.test.ts.
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
