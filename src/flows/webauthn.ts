@@ -1,8 +1,8 @@
 // WebAuthn (passkeys): ceremony options for GET /webauthn-options/<id>, and the callback's verification → a verified
 // identity (wire.md §8.3). Verification runs in @simplewebauthn/server, imported on first use; the challenge is
 // single-use (security/webauthn-challenge.ts), the counter never goes back, and the RP comes from the canonical origin.
-import { randomBytes, randomUUID } from "node:crypto"
-import { InvalidProvider, InvalidRequest, WebAuthnVerificationError } from "../errors.js"
+import { createHash, randomBytes, randomUUID } from "node:crypto"
+import { AdapterError, InvalidProvider, InvalidRequest, WebAuthnVerificationError } from "../errors.js"
 import type { AdapterAuthenticator, AdapterUser } from "../adapters/index.js"
 import type { AuthRequest, ResolvedConfig, VerifiedIdentity } from "../domain.js"
 import type {
@@ -202,7 +202,7 @@ export async function finishWebAuthn(req: AuthRequest, config: ResolvedConfig, p
   return action === "authenticate" ? authenticate(req, config, provider, data, challenge) : register(req, config, provider, data, challenge)
 }
 
-/** Callbacks in flight per credential id: each one's read, check and write of the counter runs after the previous one's. */
+/** Callbacks in flight per credential id in this process: each one's read, check and write of the counter runs after the previous one's. */
 const counterQueues = new Map<string, Promise<unknown>>()
 
 /**
@@ -220,10 +220,45 @@ async function oneAtATime<T>(key: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
+/** How long a process may hold a credential's counter lock: the callback's few adapter calls end well within it. */
+const COUNTER_LOCK_TTL_S = 30
+/** How long a callback waits for another process's hold on the same credential before it is refused. */
+const COUNTER_LOCK_WAIT_MS = 10_000
+const COUNTER_LOCK_POLL_MS = [5, 10, 20, 50, 100, 200]
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * The counter check and write of one credential, one process at a time among all processes sharing `config.store`
+ * (PostgreSQL or Redis; the memory default is this process): a claim on a per-credential key, released after the
+ * write. Another process's hold is waited for up to COUNTER_LOCK_WAIT_MS, then the callback is refused (a holder that
+ * died frees the key after its TTL). If the store itself fails, the error is logged and the order holds in this
+ * process only, as before the store was asked.
+ */
+async function acrossProcesses<T>(config: ResolvedConfig, credentialID: string, run: () => Promise<T>): Promise<T> {
+  const key = `gatehouse:webauthn:counter:${createHash("sha256").update(credentialID).digest("base64url")}`
+  const deadline = performance.now() + COUNTER_LOCK_WAIT_MS
+  let held = false
+  try {
+    for (let attempt = 0; !(held = await config.store.claim(key, randomUUID(), COUNTER_LOCK_TTL_S)); attempt++) {
+      if (performance.now() >= deadline) throw new WebAuthnVerificationError(NOT_VERIFIED, { cause: new Error("another sign-in with this passkey is still in progress") })
+      await sleep(COUNTER_LOCK_POLL_MS[Math.min(attempt, COUNTER_LOCK_POLL_MS.length - 1)] as number)
+    }
+  } catch (cause) {
+    if (cause instanceof WebAuthnVerificationError) throw cause
+    config.logger.error(new AdapterError("The shared store failed; the passkey counter is ordered in this process only.", { cause }))
+  }
+  try {
+    return await run()
+  } finally {
+    if (held) await config.store.delete(key).catch((cause: unknown) => config.logger.error(new AdapterError("The passkey counter lock could not be released; it expires on its own.", { cause })))
+  }
+}
+
 function authenticate(
   req: AuthRequest, config: ResolvedConfig, provider: Provider, data: { id: string; response: Record<string, unknown> }, challenge: ChallengeRecord,
 ): Promise<WebAuthnFinish> {
-  return oneAtATime(toStoredId(data.id), () => authenticateOnce(req, config, provider, data, challenge))
+  const credentialID = toStoredId(data.id)
+  return oneAtATime(credentialID, () => acrossProcesses(config, credentialID, () => authenticateOnce(req, config, provider, data, challenge)))
 }
 
 async function authenticateOnce(

@@ -1,7 +1,7 @@
 // WebAuthn security cases (docs/security.md H, WA-01..WA-07), and the account and config rules around them, through
 // Auth() with the software authenticator: what a user relies on is the callback's outcome URL, that a refused
 // callback sets no session cookie and writes no user / account / authenticator row, and the counters the adapter keeps.
-import { randomBytes } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
@@ -9,6 +9,7 @@ import type { Adapter } from "../../src/adapters/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { listAuthenticators, removeAuthenticator } from "../../src/authenticators.js"
 import Passkey from "../../src/providers/passkey.js"
+import { MemoryStore } from "../../src/stores/memory.js"
 import WebAuthn from "../../src/providers/webauthn.js"
 import { sessionCookiesSet } from "../support/cookies.js"
 import { type Backend, memoryBackend, pgliteBackend } from "../support/db-harness.js"
@@ -413,6 +414,74 @@ describe.each(BACKENDS.map((b) => [b.name, b] as const))("WA-04 signature counte
         expect(await counterOf(adapter, auth)).toBe(0)
       }
     })
+  })
+})
+
+describe("WA-04 counter order across processes (the shared store)", () => {
+  // Another app process is played by a hold on the credential's key in the store both share (a Redis or PostgreSQL
+  // store in production; one MemoryStore object here): the in-process queue cannot see it, only the store can.
+  const counterKey = (auth: SoftAuthenticator) => `gatehouse:webauthn:counter:${createHash("sha256").update(storedId(auth.credentials[0]!.id)).digest("base64url")}`
+
+  it("WA-04 a callback waits while another process holds the credential, then counts on from what that one wrote", async () => {
+    const store = MemoryStore()
+    const { config, adapter, errors } = setup(MemoryAdapter(), { store })
+    const auth = await enrolled(config, "ada@example.com")
+    expect((await signInWithPasskey(config, auth, new CookieJar())).url).toBe(ACCOUNT)
+    expect(await counterOf(adapter, auth)).toBe(1)
+    // The lock was released after that sign-in: the key is free.
+    expect(await store.get(counterKey(auth))).toBeNull()
+
+    expect(await store.claim(counterKey(auth), "other-process", 30)).toBe(true)
+    let settled = false
+    const pending = signInWithPasskey(config, auth, new CookieJar()).finally(() => (settled = true))
+    await new Promise((r) => setTimeout(r, 400))
+    expect(settled).toBe(false)
+    // Meanwhile the other process signs in with counter 7 and writes it.
+    await adapter.updateAuthenticatorCounter!(storedId(auth.credentials[0]!.id), 7)
+    await store.delete(counterKey(auth))
+    // This callback's assertion carries 2, now behind the stored 7: refused, and the counter stays 7.
+    const late = await pending
+    expect(late.url).toBe(REFUSED)
+    expect(sessionCookiesSet(late.res)).toEqual([])
+    expect(logged(errors)).toMatch(/counter 2 is not above 7|counter value 2 was lower than expected 7/)
+    expect(await counterOf(adapter, auth)).toBe(7)
+    expect(await store.get(counterKey(auth))).toBeNull()
+  })
+
+  it("WA-04 a hold that outlasts the wait refuses the callback and writes nothing", async () => {
+    const store = MemoryStore()
+    const { config, adapter, errors } = setup(MemoryAdapter(), { store })
+    const auth = await enrolled(config, "ada@example.com")
+    expect(await store.claim(counterKey(auth), "stuck-process", 30)).toBe(true)
+    vi.useFakeTimers({ toFake: ["setTimeout", "performance"] })
+    try {
+      const pending = signInWithPasskey(config, auth, new CookieJar())
+      await vi.advanceTimersByTimeAsync(11_000)
+      const refused = await pending
+      expect(refused.url).toBe(REFUSED)
+      expect(sessionCookiesSet(refused.res)).toEqual([])
+      expect(logged(errors)).toMatch(/another sign-in with this passkey is still in progress/)
+      expect(await counterOf(adapter, auth)).toBe(0)
+      // The other process's hold is not taken over.
+      expect(await store.get(counterKey(auth))).toBe("stuck-process")
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it("WA-04 a failing store does not stop passkey sign-in: logged, ordered in this process only", async () => {
+    const healthy = MemoryStore()
+    // The counter-lock claims fail (a store outage); the challenge claims still work.
+    const store = { ...healthy, claim: async (key: string, value: string, ttl: number) => {
+      if (key.startsWith("gatehouse:webauthn:counter:")) throw new Error("store down")
+      return healthy.claim(key, value, ttl)
+    } }
+    const { config, adapter, errors } = setup(MemoryAdapter(), { store })
+    const auth = await enrolled(config, "ada@example.com")
+    expect((await signInWithPasskey(config, auth, new CookieJar())).url).toBe(ACCOUNT)
+    expect(await counterOf(adapter, auth)).toBe(1)
+    expect(logged(errors)).toMatch(/ordered in this process only/)
+    expect(logged(errors)).toMatch(/store down/)
   })
 })
 
