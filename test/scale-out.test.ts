@@ -15,6 +15,7 @@ import { migrate as migrateStore } from "../src/stores/postgres.js"
 import { CookieJar } from "./support/cookies.js"
 import { type Listening, listenLocal, readBody, writeJson } from "./support/listen.js"
 import { type MockOp, startMockOp } from "./support/mock-op.js"
+import { createSoftAuthenticator, type SoftAuthenticator } from "./support/soft-authenticator.js"
 
 const DATABASE_URL = process.env.DATABASE_URL
 const REDIS_URL = process.env.REDIS_URL
@@ -286,6 +287,57 @@ describe.skipIf(!DATABASE_URL)("scale-out: three app processes share PostgreSQL,
       for (const token of grants) expect(`${row.key} ${row.value}`).not.toContain(token)
       expect(row.value).not.toMatch(/at-\d+-/)
     }
+  })
+
+  // WA-04 with real processes: each callback for one credential reads, checks and writes the counter under a lock in
+  // the shared store (src/flows/webauthn.ts); without it two processes both pass the check against the same stored value.
+  describe("passkeys: the signature counter across processes", () => {
+    const ACCOUNT = `${LB}/account`
+    const REFUSED = `${LB}/pk/error?error=WebAuthnVerificationError`
+
+    async function options(origin: string, jar: CookieJar, query: Record<string, string>): Promise<Record<string, unknown>> {
+      const res = await get(origin, `/pk/webauthn-options/passkey?${new URLSearchParams(query)}`, jar)
+      expect(res.status).toBe(200)
+      return ((await res.json()) as { options: Record<string, unknown> }).options
+    }
+    async function callback(origin: string, jar: CookieJar, action: string, data: unknown): Promise<string> {
+      const res = await post(origin, "/pk/callback/passkey", { action, data: JSON.stringify(data), csrfToken: await csrf(origin, "/pk", jar), callbackUrl: ACCOUNT }, jar)
+      expect(res.status).toBe(302)
+      return res.headers.get("location") ?? ""
+    }
+    async function counter(): Promise<number> {
+      const { rows } = await db.query(`select counter from authenticators`)
+      expect(rows).toHaveLength(1)
+      return Number((rows[0] as { counter: number | string }).counter)
+    }
+    /** An assertion over options fetched (and their challenge cookie kept) in `jar` from `origin`. */
+    async function assertion(origin: string, jar: CookieJar, auth: SoftAuthenticator, count: number): Promise<unknown> {
+      return auth.authenticate((await options(origin, jar, { action: "authenticate" })) as never, { counter: count })
+    }
+
+    it("WA-04 a clone's assertion with the same counter, posted to two processes at once, signs in once; the stored counter never goes down", async () => {
+      const auth = createSoftAuthenticator({ alg: "ES256", rpId: "lb.scale.test", origin: LB })
+      const reg = new CookieJar()
+      expect(await callback(A(), reg, "register", auth.register((await options(A(), reg, { action: "register", email: "pk@scale.test" })) as never))).toBe(ACCOUNT)
+      const clone = auth.clone()
+      for (let round = 0; round < 4; round++) {
+        const base = await counter()
+        const [j1, j2] = [new CookieJar(), new CookieJar()]
+        const [a1, a2] = [await assertion(B(), j1, auth, base + 1), await assertion(C(), j2, clone, base + 1)]
+        const same = await Promise.all([callback(B(), j1, "authenticate", a1), callback(C(), j2, "authenticate", a2)])
+        expect(same.sort()).toEqual([ACCOUNT, REFUSED])
+        expect(await counter()).toBe(base + 1)
+        // base+11 and base+6 at once on two processes: whichever runs first, the stored counter ends at base+11.
+        const [j3, j4] = [new CookieJar(), new CookieJar()]
+        const [hi, lo] = [await assertion(A(), j3, auth, base + 11), await assertion(B(), j4, clone, base + 6)]
+        const [rHi] = await Promise.all([callback(A(), j3, "authenticate", hi), callback(B(), j4, "authenticate", lo)])
+        expect(rHi).toBe(ACCOUNT)
+        expect(await counter()).toBe(base + 11)
+      }
+      // Every lock was released.
+      const { rows } = await db.query(`select key from gatehouse_store where key like 'gatehouse:webauthn:counter:%'`)
+      expect(rows).toEqual([])
+    })
   })
 
   it.runIf(REDIS_URL)("a refresh-token rotation racing across processes spends the refresh token once with the redis store", async () => {

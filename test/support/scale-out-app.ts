@@ -1,8 +1,9 @@
 // One app process of the scale-out test (test/scale-out.test.ts): Gatehouse behind node:http on 127.0.0.1, sharing
 // one PostgreSQL schema with its siblings. /auth/* has database sessions and the mock OP as an OIDC provider;
 // /jwt/* has JWT sessions and a refresh-token provider (refreshAccessToken), with the postgres store so a refresh
-// happens once across the processes; with REDIS_URL, /rjwt/* is the same app on the redis store. Prints {"port":N}
-// once it listens.
+// happens once across the processes; with REDIS_URL, /rjwt/* is the same app on the redis store; /pk/* has passkeys
+// (WebAuthn on the postgres adapter, challenges and the counter lock in the postgres store). Prints {"port":N} once it
+// listens.
 import { createClient } from "@redis/client"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -11,6 +12,7 @@ import type { AuthConfig } from "../../src/index.js"
 import { PostgresAdapter } from "../../src/adapters/postgres.js"
 import { createAuthHandler } from "../../src/integrations/node.js"
 import { PostgresStore } from "../../src/stores/postgres.js"
+import Passkey from "../../src/providers/passkey.js"
 import { RedisStore } from "../../src/stores/redis.js"
 import type { OAuthConfigBase } from "../../src/providers/types.js"
 import { mockOpProvider } from "./mock-op-provider.js"
@@ -67,13 +69,27 @@ const jwtApp = (basePath: string, store: AuthConfig["store"]): AuthConfig => ({
   } as OAuthConfigBase],
 })
 
+const passkeyApp: AuthConfig = {
+  secret,
+  trustHost: true,
+  basePath: "/pk",
+  adapter: PostgresAdapter(pool),
+  session: { strategy: "jwt" },
+  store: PostgresStore(pool),
+  experimental: { enableWebAuthn: true },
+  logger,
+  providers: [Passkey()],
+}
+
 const handleDatabase = createAuthHandler(databaseApp)
+const handlePasskey = createAuthHandler(passkeyApp)
 const handleJwt = createAuthHandler(jwtApp("/jwt", PostgresStore(pool)))
 const handleRedisJwt = redis ? createAuthHandler(jwtApp("/rjwt", RedisStore(redis))) : undefined
 const server = createServer((req, res) => {
   if (req.url?.startsWith("/jwt/")) return void handleJwt(req, res)
   if (handleRedisJwt && req.url?.startsWith("/rjwt/")) return void handleRedisJwt(req, res)
   if (req.url?.startsWith("/auth/")) return void handleDatabase(req, res)
+  if (req.url?.startsWith("/pk/")) return void handlePasskey(req, res)
   res.writeHead(200, { "content-type": "text/plain" }).end("app")
 })
 server.listen(0, "127.0.0.1", () => process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`))
