@@ -53,19 +53,23 @@ async function acceptIssuerTemplate(p: ResolvedOAuthProvider, response: Response
   const body: unknown = await response.clone().json().catch(() => undefined)
   const announced = typeof body === "object" && body !== null ? (body as { issuer?: unknown }).issuer : undefined
   if (typeof announced !== "string" || !announced.includes(placeholder)) return [response, undefined]
-  const [before, after, ...rest] = announced.split(placeholder)
   const configured = p.issuer as string
-  if (rest.length || !configured.startsWith(before!) || !configured.endsWith(after!) || configured.length <= before!.length + after!.length) {
-    return [response, undefined] // processDiscoveryResponse then refuses the mismatch
-  }
-  const segment = configured.slice(before!.length, configured.length - after!.length)
-  if (!/^[A-Za-z0-9._-]+$/.test(segment)) return [response, undefined]
+  // No fit: processDiscoveryResponse then refuses the mismatch.
+  if (templateFill(announced, placeholder, configured) === undefined) return [response, undefined]
   const headers = new Headers(response.headers)
   return [new Response(JSON.stringify({ ...(body as object), issuer: configured }), { status: 200, headers }), announced]
 }
 
 /** The claim value that fills an issuer template: a plain segment (a tenant id), nothing that changes the URL's shape. */
 const TEMPLATE_VALUE = /^[A-Za-z0-9._-]{1,64}$/
+
+/** What `issuer` has where `template` has `placeholder`, when the rest is the same and that part is a plain segment. */
+function templateFill(template: string, placeholder: string, issuer: string): string | undefined {
+  const [before = "", after = "", ...rest] = template.split(placeholder)
+  if (rest.length || issuer.length <= before.length + after.length || !issuer.startsWith(before) || !issuer.endsWith(after)) return undefined
+  const value = issuer.slice(before.length, issuer.length - after.length)
+  return TEMPLATE_VALUE.test(value) ? value : undefined
+}
 
 /**
  * For a template issuer: the metadata with the issuer of this token response's ID token (its `claim` filled in), so
@@ -215,9 +219,7 @@ export function validateCallback(as: o.AuthorizationServer, p: ResolvedOAuthProv
     // A multi-tenant issuer: a returned `iss` must fit the template (any tenant); the ID token's `iss` is checked exactly later.
     const iss = params.get("iss")
     if (iss !== null) {
-      const [before, after] = as.issuer.split(p.issuerTemplate.placeholder) as [string, string]
-      const value = iss.startsWith(before) && iss.endsWith(after) ? iss.slice(before.length, iss.length - after.length) : ""
-      if (!TEMPLATE_VALUE.test(value)) throw new o.OperationProcessingError('"iss" does not match the issuer template.')
+      if (templateFill(as.issuer, p.issuerTemplate.placeholder, iss) === undefined) throw new o.OperationProcessingError('"iss" does not match the issuer template.')
       input = new URLSearchParams(params)
       input.delete("iss")
     }
