@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url"
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..")
 /** Files in src/providers that are not providers (shared types and helpers). */
-const INTERNAL = new Set(["types", "index", "vk-profile", "logos", "builtin"])
+const INTERNAL = new Set(["types", "index", "vk-profile", "logos", "builtin", "oidc-claims"])
 /** Type-only modules at @auth/core's paths: exported, but not providers. */
 const TYPE_MODULES = new Set(["oauth", "provider-types", "email-message"])
 const ids = readdirSync(join(ROOT, "src", "providers"))

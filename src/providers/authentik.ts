@@ -1,4 +1,5 @@
 // authentik (OpenID Connect, self-hosted): the application's issuer (with its slug) is required; discovery gives the rest.
+import { standardClaimsUser } from "./oidc-claims.js"
 import type { OAuthConfigBase, OIDCUserConfig } from "./types.js"
 
 /** The claims of an authentik ID token (scopes openid, profile, email). */
@@ -34,9 +35,7 @@ export default function Authentik(options: OIDCUserConfig<AuthentikProfile> = {}
     type: "oidc",
     authorization: { params: { scope: "openid profile email" } },
     checks: ["pkce"],
-    profile(profile) {
-      return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }
-    },
+    profile: standardClaimsUser,
     style: {
       // An open circle with a dot, drawn for Gatehouse.
       logo: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Cpath d='M4 16a8 8 0 1 1 16 0' fill='none' stroke='%23000' stroke-width='3'/%3E%3Ccircle cx='12' cy='16' r='3' fill='%23000'/%3E%3C/svg%3E",

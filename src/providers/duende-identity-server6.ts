@@ -1,23 +1,9 @@
 // Duende IdentityServer 6+ (OpenID Connect, self-hosted): the server's issuer is required; endpoints come from discovery.
+import { standardClaimsUser, type StandardIdTokenClaims } from "./oidc-claims.js"
 import type { OAuthConfigBase, OIDCUserConfig } from "./types.js"
 
 /** The standard claims of a Duende IdentityServer ID token (`openid profile email`). */
-export interface DuendeISUser {
-  iss: string
-  sub: string
-  aud: string | string[]
-  exp: number
-  iat: number
-  auth_time?: number
-  name?: string
-  preferred_username?: string
-  given_name?: string
-  family_name?: string
-  email?: string
-  email_verified?: boolean
-  picture?: string
-  [claim: string]: unknown
-}
+export type DuendeISUser = StandardIdTokenClaims
 
 /**
  * Duende IdentityServer sign-in. Redirect URI to register on the client: `<origin><basePath>/callback/duende-identity-server6`.
@@ -30,9 +16,7 @@ export default function DuendeIdentityServer6(options: OIDCUserConfig<DuendeISUs
     type: "oidc",
     authorization: { params: { scope: "openid profile email" } },
     checks: ["pkce"],
-    profile(profile) {
-      return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }
-    },
+    profile: standardClaimsUser,
     style: {
       // A shield, drawn for Gatehouse.
       logo: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Cpath d='M12 2l8 3v6c0 5-3.5 9-8 11-4.5-2-8-6-8-11V5z' fill='none' stroke='%23fff' stroke-width='2' stroke-linejoin='round'/%3E%3C/svg%3E",

@@ -1,4 +1,5 @@
 // Hugging Face (OpenID Connect, "Sign in with Hugging Face"): issuer huggingface.co, state and PKCE.
+import { standardClaimsUser } from "./oidc-claims.js"
 import type { OAuthConfigBase, OIDCUserConfig } from "./types.js"
 
 /** The claims Hugging Face's ID token and userinfo carry for the openid, profile and email scopes. */
@@ -27,9 +28,7 @@ export default function Huggingface(options: OIDCUserConfig<HuggingfaceProfile> 
     issuer: "https://huggingface.co",
     authorization: { params: { scope: "openid profile email" } },
     checks: ["state", "pkce"],
-    profile(profile) {
-      return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }
-    },
+    profile: standardClaimsUser,
     style: {
       // A round yellow face (eyes and smile) on the brand yellow, drawn for Gatehouse.
       logo: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Ccircle cx='12' cy='12' r='10' fill='%23ffd21e' stroke='%23000' stroke-width='1.5'/%3E%3Ccircle cx='8.5' cy='10' r='1.3'/%3E%3Ccircle cx='15.5' cy='10' r='1.3'/%3E%3Cpath d='M8 14.5c2 2.5 6 2.5 8 0' fill='none' stroke='%23000' stroke-width='1.5'/%3E%3C/svg%3E",

@@ -1,4 +1,5 @@
 // Keycloak (OpenID Connect, self-hosted): the realm's issuer is required; endpoints come from its discovery document.
+import { standardClaimsUser } from "./oidc-claims.js"
 import type { OAuthConfigBase, OIDCUserConfig } from "./types.js"
 
 /** The claims of a Keycloak ID token (the standard ones a realm sends with `openid profile email`). */
@@ -31,9 +32,7 @@ export default function Keycloak(options: OIDCUserConfig<KeycloakProfile> = {}):
     type: "oidc",
     authorization: { params: { scope: "openid profile email" } },
     checks: ["pkce"],
-    profile(profile) {
-      return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }
-    },
+    profile: standardClaimsUser,
     style: {
       // A hexagon with two chevrons, drawn for Gatehouse.
       logo: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='%23fff' stroke-width='2' stroke-linejoin='round'%3E%3Cpath d='M7 3h10l5 9-5 9H7l-5-9z'/%3E%3Cpath d='M10 8l-3 4 3 4M14 8l3 4-3 4'/%3E%3C/svg%3E",

@@ -1,4 +1,5 @@
 // Okta (OpenID Connect): the org or custom authorization server issuer is required; endpoints come from discovery.
+import { standardClaimsUser } from "./oidc-claims.js"
 import type { OAuthConfigBase, OIDCUserConfig } from "./types.js"
 
 /** The claims of an Okta ID token (standard claims; Okta adds its own, such as `ver`, `idp`, `amr`). */
@@ -36,9 +37,7 @@ export default function Okta(options: OIDCUserConfig<OktaProfile> = {}): OAuthCo
     type: "oidc",
     authorization: { params: { scope: "openid profile email" } },
     checks: ["pkce", "state"],
-    profile(profile) {
-      return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }
-    },
+    profile: standardClaimsUser,
     style: {
       // A ring, drawn for Gatehouse.
       logo: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Ccircle cx='12' cy='12' r='7' fill='none' stroke='%23fff' stroke-width='4'/%3E%3C/svg%3E",

@@ -1,23 +1,9 @@
 // Ory Hydra (OpenID Connect, self-hosted or Ory Network): the issuer is required; endpoints come from discovery.
+import { standardClaimsUser, type StandardIdTokenClaims } from "./oidc-claims.js"
 import type { OAuthConfigBase, OIDCUserConfig } from "./types.js"
 
 /** The standard claims of a Ory Hydra ID token (`openid profile email`). */
-export interface OryHydraProfile {
-  iss: string
-  sub: string
-  aud: string | string[]
-  exp: number
-  iat: number
-  auth_time?: number
-  name?: string
-  preferred_username?: string
-  given_name?: string
-  family_name?: string
-  email?: string
-  email_verified?: boolean
-  picture?: string
-  [claim: string]: unknown
-}
+export type OryHydraProfile = StandardIdTokenClaims
 
 /**
  * Ory Hydra sign-in. Redirect URI to register on the client: `<origin><basePath>/callback/hydra`.
@@ -30,9 +16,7 @@ export default function OryHydra(options: OIDCUserConfig<OryHydraProfile> = {}):
     type: "oidc",
     authorization: { params: { scope: "openid profile email" } },
     checks: ["pkce"],
-    profile(profile) {
-      return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }
-    },
+    profile: standardClaimsUser,
     style: {
       // Three wavy heads, drawn for Gatehouse.
       logo: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Cpath d='M4 20V9a3 3 0 0 1 6 0v11M10 20V6a3 3 0 0 1 6 0v14M16 20V9a3 3 0 0 1 4 0v11' fill='none' stroke='%230f172a' stroke-width='2'/%3E%3C/svg%3E",

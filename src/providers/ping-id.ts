@@ -1,23 +1,9 @@
 // Ping Identity (OpenID Connect, PingOne): the environment's issuer is required; endpoints come from discovery.
+import { standardClaimsUser, type StandardIdTokenClaims } from "./oidc-claims.js"
 import type { OAuthConfigBase, OIDCUserConfig } from "./types.js"
 
 /** The standard claims of a Ping Identity ID token (`openid profile email`). */
-export interface PingProfile {
-  iss: string
-  sub: string
-  aud: string | string[]
-  exp: number
-  iat: number
-  auth_time?: number
-  name?: string
-  preferred_username?: string
-  given_name?: string
-  family_name?: string
-  email?: string
-  email_verified?: boolean
-  picture?: string
-  [claim: string]: unknown
-}
+export type PingProfile = StandardIdTokenClaims
 
 /**
  * Ping Identity sign-in. Redirect URI to register on the client: `<origin><basePath>/callback/ping-id`.
@@ -30,9 +16,7 @@ export default function PingId(options: OIDCUserConfig<PingProfile> = {}): OAuth
     type: "oidc",
     authorization: { params: { scope: "openid profile email" } },
     checks: ["pkce"],
-    profile(profile) {
-      return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }
-    },
+    profile: standardClaimsUser,
     style: {
       // A dot in a ring, drawn for Gatehouse.
       logo: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Ccircle cx='12' cy='12' r='8' fill='none' stroke='%23fff' stroke-width='2'/%3E%3Ccircle cx='12' cy='12' r='3' fill='%23fff'/%3E%3C/svg%3E",

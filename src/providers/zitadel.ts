@@ -1,4 +1,5 @@
 // ZITADEL (OpenID Connect): the instance domain is the issuer (required); endpoints come from discovery.
+import { standardClaimsUser } from "./oidc-claims.js"
 import type { OAuthConfigBase, OIDCUserConfig } from "./types.js"
 
 /** The claims of a ZITADEL ID token (standard claims; ZITADEL adds `urn:zitadel:iam:*` ones on request). */
@@ -38,9 +39,7 @@ export default function ZITADEL(options: OIDCUserConfig<ZitadelProfile> = {}): O
     type: "oidc",
     authorization: { params: { scope: "openid profile email" } },
     checks: ["pkce"],
-    profile(profile) {
-      return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }
-    },
+    profile: standardClaimsUser,
     style: {
       // A triangle, drawn for Gatehouse.
       logo: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Cpath d='M12 3l9 17H3z' fill='none' stroke='%23ff8f69' stroke-width='2.5' stroke-linejoin='round'/%3E%3C/svg%3E",
