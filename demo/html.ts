@@ -1,4 +1,5 @@
 // HTML helpers shared by the demo's pages and its OpenID Provider: escaping and one page layout with its CSS.
+import type { IncomingMessage } from "node:http"
 
 /** Escapes text for HTML content and double- or single-quoted attribute values. */
 export function escapeHtml(value: unknown): string {
@@ -42,4 +43,16 @@ export function layout(title: string, body: string, nav = ""): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(title)}</title><link rel="icon" href="data:,"><style>${CSS}</style></head>
 <body>${nav}${body}</body></html>`
+}
+
+/** A small urlencoded form body (16 KiB at most; the demo's own forms are a few fields). */
+export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length
+    if (size > 16 * 1024) throw new Error("form too large")
+    chunks.push(chunk as Buffer)
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString("utf8"))
 }

@@ -3,7 +3,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { KoaContextish, Provider } from "oidc-provider"
-import { escapeHtml, layout } from "./html.js"
+import { escapeHtml, layout, readForm } from "./html.js"
 
 /** The one account of the local OP. Its login form comes filled in with these values. */
 export const OIDC_ACCOUNT = {
@@ -122,17 +122,6 @@ function errorPage(message: string): string {
 
 function send(res: ServerResponse, status: number, html: string): void {
   res.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(html)
-}
-
-async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length
-    if (size > 16 * 1024) throw new Error("form too large")
-    chunks.push(chunk as Buffer)
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString("utf8"))
 }
 
 /**

@@ -6,6 +6,7 @@ import { createHandler, getSession } from "../src/integrations/node.js"
 import { BASE_PATH, demoAuthConfig, OIDC_PROVIDER_ID, PASSWORD_ACCOUNT } from "./auth.js"
 import { buildBundles, type DemoBundles } from "./bundles.js"
 import { OIDC_ACCOUNT, startLocalOidc } from "./oidc.js"
+import { readForm } from "./html.js"
 import { homePage, inboxPage, notFoundPage, protectedPage, reactPage, type PageContext } from "./pages.js"
 import { startMailCatcher, type MailCatcher } from "./smtp.js"
 import { openStorage } from "./storage.js"
@@ -79,17 +80,6 @@ function closeServer(server: Server): Promise<void> {
 
 function send(res: ServerResponse, status: number, body: string, type = "text/html; charset=utf-8"): void {
   res.writeHead(status, { "content-type": type, "cache-control": "no-store" }).end(body)
-}
-
-async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length
-    if (size > 16 * 1024) throw new Error("form too large")
-    chunks.push(chunk as Buffer)
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString("utf8"))
 }
 
 /** The app: Gatehouse under /auth, the demo's pages around it. */
