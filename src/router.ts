@@ -17,7 +17,9 @@ import { guardRateLimit } from "./rate-limit/guard.js"
 type Handler = () => Awaitable<ResponseInternal>
 
 function methodNotAllowed(req: AuthRequest, allow: readonly string[]): never {
-  throw new UnknownAction(`${req.head ? "HEAD" : req.method} is not allowed on /${req.action}${req.providerId ? `/${req.providerId}` : ""}; use ${allow.join(" or ")}.`, { allow })
+  // The message names only the action (one of the table's) and the allowed methods: nothing of the request is echoed
+  // in an error body (docs/security.md RQ-06), not the provider id from the path and not the method token.
+  throw new UnknownAction(`This method is not allowed on /${req.action}; use ${allow.join(" or ")}.`, { allow })
 }
 
 /**

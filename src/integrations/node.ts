@@ -44,7 +44,7 @@ function pathOf(target: string): string | undefined {
 export function toWebRequest(req: IncomingMessage): Request {
   const method = req.method ?? "GET"
   if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
-    return refusedRequest(new UnknownAction(`${method} is not allowed; use GET or POST.`, { allow: ["GET", "POST"] }))
+    return refusedRequest(new UnknownAction("This method is not allowed; use GET or POST.", { allow: ["GET", "POST"] }))
   }
   const host = req.headers.host ?? "localhost"
   if (!HOST_HEADER.test(host)) return refusedRequest(new InvalidRequest("The Host header is not a valid host."))
@@ -181,7 +181,7 @@ function refusedInput(req: IncomingMessage, refusal: AuthError): RequestInput {
 export function nodeInput(req: IncomingMessage, options: NodeInputOptions = {}): RequestInput {
   const method = req.method ?? "GET"
   if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
-    return refusedInput(req, new UnknownAction(`${method} is not allowed; use GET or POST.`, { allow: ["GET", "POST"] }))
+    return refusedInput(req, new UnknownAction("This method is not allowed; use GET or POST.", { allow: ["GET", "POST"] }))
   }
   const host = req.headers.host ?? "localhost"
   if (!HOST_HEADER.test(host)) return refusedInput(req, new InvalidRequest("The Host header is not a valid host."))
