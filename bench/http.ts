@@ -17,11 +17,9 @@ import os from "node:os"
 import { createInterface } from "node:readline"
 import autocannon from "autocannon"
 import { encode } from "../src/jwt/index.js"
+import { benchOptionsOrExit } from "./options.js"
 
-const args = new Map(process.argv.slice(2).map((a) => {
-  const [k = "", v] = a.replace(/^--/, "").split("=", 2)
-  return [k, v ?? "true"] as const
-}))
+const args = benchOptionsOrExit(process.argv.slice(2))
 const ROUNDS = Number(args.get("rounds") ?? 3)
 const DURATION_S = Number(args.get("duration") ?? (args.has("quick") ? 1 : 3))
 const WARMUP_S = args.has("quick") ? 1 : 2

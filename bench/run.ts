@@ -1,7 +1,7 @@
 // Gatehouse vs @auth/core in one process: interleaved rounds, ops/s, p50/p99 latency, CPU µs/op, ratios
 // and the target checks. Method and latest results: docs/performance.md.
 //
-//   npm run bench                    # full run, ~2-3 min (3 rounds x 14 measurements x 3 s)
+//   npm run bench                    # full run, ~6 min on 2 cores (then the over-HTTP cases); --help lists the options
 //   npm run bench -- --quick         # smoke run, ~15 s
 //   npm run bench -- --profile       # --cpu-prof of Gatehouse case 1 in a child process + self-time summary
 //   npm run bench -- --profile=G1u   # same for another measurement id (G1u, G2 ... G5, A1 ...)
@@ -32,12 +32,10 @@ import vm from "node:vm"
 import { Auth as AuthJs } from "@auth/core"
 import AuthJsCredentials from "@auth/core/providers/credentials"
 import type { AuthConfig } from "../src/index.js"
+import { benchOptionsOrExit } from "./options.js"
 
 // ---------------------------------------------------------------- options and libraries
-const args = new Map(process.argv.slice(2).map((a) => {
-  const [k = "", v] = a.replace(/^--/, "").split("=", 2)
-  return [k, v ?? "true"] as const
-}))
+const args = benchOptionsOrExit(process.argv.slice(2))
 const QUICK = args.has("quick")
 const ROUNDS = Number(args.get("rounds") ?? 3)
 const DURATION_MS = Number(args.get("duration") ?? (QUICK ? 200 : 2500))
