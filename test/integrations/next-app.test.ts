@@ -1,14 +1,14 @@
 // examples/next built with `next build` and served by `next start` on 127.0.0.1, then used over real HTTP: the proxy
 // sends a signed-out visitor to sign in, the credentials sign-in through /api/auth, auth() in server components and
 // a wrapped route handler, server-action signIn/signOut/unstable_update (next/headers paths), and sign-out.
-// Needs dist/ (`npm run build`): the example imports gatehouse/next through the package's own exports.
+// Uses dist/ (built on first need by test/support/dist.ts): the example imports gatehouse/next through the package's own exports.
 import { type ChildProcess, spawn } from "node:child_process"
-import { existsSync } from "node:fs"
 import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
 import { chromium } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CookieJar, isDeletion, sessionCookieNames, setCookieList } from "../support/cookies.js"
+import { ensureDist } from "../support/dist.js"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 const exampleDir = `${root}examples/next`
@@ -36,7 +36,7 @@ function run(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
 }
 
 beforeAll(async () => {
-  if (!existsSync(`${root}dist/integrations/next.js`)) throw new Error("dist/ is missing: run `npm run build` first (the example imports gatehouse/next from it)")
+  ensureDist()
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" }
   delete env.AUTH_SECRET
   delete env.AUTH_URL

@@ -3,7 +3,7 @@
 // of a scratch copy; checks the middleware's sign-in redirect, credentials sign-in through /api/auth, auth() in server
 // components and a wrapped route handler, server-action signIn/signOut/unstable_update, and sign-out. A second build
 // with the middleware left on the Edge runtime checks that the user is told the fix (runtime: "nodejs").
-// Needs dist/ (`npm run build`): the scratch app installs gatehouse from it.
+// Uses dist/ (built on first need by test/support/dist.ts): the scratch app installs gatehouse from it.
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"

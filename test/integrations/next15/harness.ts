@@ -8,6 +8,7 @@ import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { expect } from "vitest"
 import { CookieJar } from "../../support/cookies.js"
+import { ensureDist } from "../../support/dist.js"
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))
 const exampleDir = join(root, "examples/next")
@@ -49,7 +50,7 @@ function matcherOf(file: string): string {
  */
 export function prepareNext15App(middleware = "middleware.ts"): string {
   const middlewareFile = fileURLToPath(new URL(`./${middleware}`, import.meta.url))
-  if (!existsSync(join(root, "dist/integrations/next.js"))) throw new Error("dist/ is missing: run `npm run build` first (the app imports gatehouse/next from it)")
+  ensureDist()
   if (matcherOf(middlewareFile) !== matcherOf(join(exampleDir, "proxy.ts"))) throw new Error(`test/integrations/next15/${middleware}: its matcher differs from examples/next/proxy.ts`)
   next15Version()
   const dir = mkdtempSync(join(tmpdir(), "gatehouse-next15-"))
