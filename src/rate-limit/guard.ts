@@ -184,8 +184,9 @@ export async function guardRateLimit(req: AuthRequest, config: ResolvedConfig, p
     retryAfter = Math.max(retryAfter, Math.max(1, Math.ceil((hit.resetAt - now) / 1000)))
   })
   if (retryAfter === 0) {
+    // Each undo names its hit's window: one that ends before the action does must not take back the next window's attempts.
     return async () => {
-      await withStore(limit, config, () => Promise.all(keys.map((key) => withTimeout(Promise.resolve().then(() => store.undo(key))))))
+      await withStore(limit, config, () => Promise.all(keys.map((key, i) => withTimeout(Promise.resolve().then(() => store.undo(key, hits[i]!))))))
     }
   }
   const error = new RateLimited(`Too many sign-in attempts for this ${over.join(" and this ")}; retry in ${retryAfter} s.`)

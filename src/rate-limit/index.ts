@@ -6,18 +6,31 @@ export interface RateLimitHit {
   count: number
   /** When the current window ends (milliseconds since the epoch); the count starts again from zero after it. */
   resetAt: number
+  /**
+   * Which window the attempt was counted in, for a store whose `resetAt` cannot name it exactly (Redis derives
+   * `resetAt` from a TTL). Opaque to Gatehouse: it hands the hit back to `undo` unchanged.
+   */
+  window?: string
 }
 
 /**
  * Where sign-in attempts are counted: one fixed window per key. `hit` must be atomic across every process that
  * shares the store (count and expiry set together), or concurrent attempts slip past the limit. Built in:
  * `MemoryRateLimitStore` (the default, one process) and `RedisRateLimitStore` (`gatehouse/rate-limit/redis`).
+ *
+ * `undo` gets the hit it takes back. It must change the count only while the window that hit was counted in is
+ * still the key's current one, and never take a count below zero: a slow sign-in whose undo arrives after its
+ * window ended would otherwise hand the next window an extra attempt. A store written for the older one-argument
+ * `undo(key)` still compiles (it ignores the hit) but keeps that flaw; compare the hit's `resetAt` or `window`.
  */
 export interface RateLimitStore {
   /** Counts one attempt under `key`. The first attempt of a window starts it; it lasts `windowMs` milliseconds. */
   hit(key: string, windowMs: number): Promise<RateLimitHit>
-  /** Takes back one attempt counted under `key` in its current window (a credentials sign-in that succeeded); no-op when none is open. */
-  undo(key: string): Promise<void>
+  /**
+   * Takes back one attempt (a credentials sign-in that succeeded): `hit` is what `hit(key, ...)` returned for it.
+   * A no-op when that window is over or the count is already zero; never creates a key.
+   */
+  undo(key: string, hit: RateLimitHit): Promise<void>
 }
 
 /**
@@ -93,9 +106,10 @@ export function MemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
       windows.set(key, fresh)
       return { count: 1, resetAt: fresh.resetAt }
     },
-    async undo(key) {
+    async undo(key, hit) {
+      // A window of a key is named by its resetAt: the next window of the key ends strictly later.
       const entry = windows.get(key)
-      if (entry && entry.resetAt > Date.now() && entry.count > 0) entry.count -= 1
+      if (entry && entry.resetAt === hit?.resetAt && entry.resetAt > Date.now() && entry.count > 0) entry.count -= 1
     },
   }
 }

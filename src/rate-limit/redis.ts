@@ -1,5 +1,5 @@
 // `gatehouse/rate-limit/redis`: the RateLimitStore on a Redis client the app passes (node-redis v4+ / @redis/client, or ioredis); no dependency of its own.
-import { createHash } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import { AdapterError } from "../errors.js"
 import type { RateLimitHit, RateLimitStore } from "./index.js"
 
@@ -23,25 +23,41 @@ export type RedisRateLimitClient = NodeRedisClientLike | IoRedisClientLike
 
 /** Options of {@link RedisRateLimitStore}. */
 export interface RedisRateLimitStoreOptions {
-  /** Prepended to every key (default `gatehouse:rl:`), e.g. to share one Redis between apps. */
+  /** Prepended to every key (default `gatehouse:rl:`; keys are `<prefix>v2:<key>`), e.g. to share one Redis between apps. */
   prefix?: string
 }
 
 /**
- * One round trip, atomic on the server: count the attempt, start the window's expiry on its first attempt (or
- * repair a key that somehow has none), and answer [count, milliseconds left].
+ * Put between the prefix and the key: a key of this layout is a hash ({count, window}). Versions before it kept a
+ * plain counter under `<prefix><key>`; the marker keeps the two apart while both run in a rolling deploy.
  */
-const SCRIPT = `local count = redis.call('INCR', KEYS[1])
+const LAYOUT = "v2:"
+
+/**
+ * One round trip, atomic on the server. A key is a hash: `c` the count, `w` the id of its window (ARGV[2], drawn by
+ * the caller when the window may start). Count the attempt; a new key starts its window: id and expiry. A key
+ * that somehow has no expiry gets one. Answers [count, milliseconds left, window id].
+ */
+const SCRIPT = `local count = redis.call('HINCRBY', KEYS[1], 'c', 1)
+local window = redis.call('HGET', KEYS[1], 'w')
 local ttl = redis.call('PTTL', KEYS[1])
-if count == 1 or ttl < 0 then
+if not window then
+  window = ARGV[2]
+  redis.call('HSET', KEYS[1], 'w', window)
+  ttl = -1
+end
+if ttl < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
   ttl = tonumber(ARGV[1])
 end
-return {count, ttl}`
+return {count, ttl, window}`
 
-/** Takes back one attempt, only while the window is open (DECR keeps the key's expiry; it never creates a key). */
-const UNDO_SCRIPT = `if redis.call('EXISTS', KEYS[1]) == 1 then
-  redis.call('DECR', KEYS[1])
+/**
+ * Takes back one attempt only while the key's window is still the hit's own (ARGV[1]) and its count is above
+ * zero. A missing key is left missing, and HINCRBY keeps the key's expiry.
+ */
+const UNDO_SCRIPT = `if redis.call('HGET', KEYS[1], 'w') == ARGV[1] and tonumber(redis.call('HGET', KEYS[1], 'c') or '0') > 0 then
+  redis.call('HINCRBY', KEYS[1], 'c', -1)
 end
 return 0`
 
@@ -61,11 +77,15 @@ function toNumber(value: unknown): number {
 
 /**
  * Creates a store on a connected Redis client (connect it yourself; the store never opens or closes it). Each
- * attempt is one EVALSHA of a small Lua script (INCR, then PEXPIRE on a window's first attempt; `undo` is a DECR of a key that exists), so counting and
- * expiry are atomic and Redis expires the keys itself; the script is sent with EVAL only when Redis lacks it.
+ * call is one EVALSHA of a small Lua script: `hit` counts in a hash under `<prefix>v2:<key>` and starts a window
+ * (its id and PEXPIRE) on a new key; `undo` takes one back only in the hit's own window and never below zero. So
+ * counting and expiry are atomic and Redis expires the keys itself; the script is sent with EVAL only when Redis lacks it.
  */
 export function RedisRateLimitStore(client: RedisRateLimitClient, options: RedisRateLimitStoreOptions = {}): RateLimitStore {
-  const prefix = options.prefix ?? "gatehouse:rl:"
+  const prefix = (options.prefix ?? "gatehouse:rl:") + LAYOUT
+  // Window ids: this store's random tag and a counter, so no two windows of a key, from any process, share one.
+  const tag = randomBytes(9).toString("base64url")
+  let windows = 0
   let send: (bySha: boolean, script: Script, key: string, args: string[]) => Promise<unknown>
   if (client && typeof client === "object" && "evalSha" in client && typeof client.evalSha === "function" && typeof client.eval === "function") {
     const node = client as unknown as Record<"evalSha" | "eval", (s: string, o: { keys: string[]; arguments: string[] }) => Promise<unknown>>
@@ -92,14 +112,18 @@ export function RedisRateLimitStore(client: RedisRateLimitClient, options: Redis
       if (!(windowMs > 0) || !Number.isFinite(windowMs)) throw new AdapterError(`windowMs must be a positive number of milliseconds, got ${String(windowMs)}.`)
       const fullKey = prefix + key
       const ms = String(Math.ceil(windowMs))
-      const reply = await run(SCRIPTS.hit, fullKey, [ms])
-      if (!Array.isArray(reply) || reply.length !== 2) throw new AdapterError("RedisRateLimitStore: unexpected reply from the counting script.")
+      const reply = await run(SCRIPTS.hit, fullKey, [ms, `${tag}.${(windows++).toString(36)}`])
+      if (!Array.isArray(reply) || reply.length !== 3 || typeof reply[2] !== "string") {
+        throw new AdapterError("RedisRateLimitStore: unexpected reply from the counting script.")
+      }
       const count = toNumber(reply[0])
       const ttl = toNumber(reply[1])
-      return { count, resetAt: Date.now() + Math.max(0, ttl) }
+      return { count, resetAt: Date.now() + Math.max(0, ttl), window: reply[2] }
     },
-    async undo(key) {
-      await run(SCRIPTS.undo, prefix + key, [])
+    async undo(key, hit) {
+      // A hit without a window id (not one of this store's) names no window: nothing to take back.
+      if (typeof hit?.window !== "string") return
+      await run(SCRIPTS.undo, prefix + key, [hit.window])
     },
   }
 }

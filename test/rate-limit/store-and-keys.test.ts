@@ -24,18 +24,22 @@ describe("MemoryRateLimitStore", () => {
     expect(await store.hit("b", 10_000)).toEqual({ count: 2, resetAt: 1_014_000 })
   })
 
-  it("undo takes back one attempt of the open window, never below zero, and does nothing for an unknown key", async () => {
+  it("undo takes back one attempt of the hit's own window, never below zero, and does nothing for an unknown key", async () => {
     const store = MemoryRateLimitStore()
+    const first = await store.hit("a", 60_000)
     await store.hit("a", 60_000)
-    await store.hit("a", 60_000)
-    await store.undo("a")
-    expect((await store.hit("a", 60_000)).count).toBe(2)
-    await store.undo("a")
-    await store.undo("a")
-    await store.undo("a")
+    await store.undo("a", first)
+    const again = await store.hit("a", 60_000)
+    expect(again.count).toBe(2)
+    await store.undo("a", again)
+    await store.undo("a", again)
+    await store.undo("a", again)
     expect((await store.hit("a", 60_000)).count).toBe(1)
-    await store.undo("never-seen")
+    await store.undo("never-seen", first)
     expect(store.size).toBe(1)
+    // A hit of another window (another resetAt) takes nothing back.
+    await store.undo("a", { ...first, resetAt: first.resetAt + 1 })
+    expect((await store.hit("a", 60_000)).count).toBe(2)
   })
 
   it("holds at most maxEntries keys: expired windows are dropped first, then the oldest", async () => {
