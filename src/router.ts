@@ -1,5 +1,5 @@
-// (action, method) -> guarded handler. Guards: allowed methods (405, from actions/table.ts), known provider, CSRF on state-changing POSTs, sign-in rate limit.
-import { InvalidProvider, MissingCSRF, UnknownAction } from "./errors.js"
+// (action, method) -> guarded handler. Guards: allowed methods (405, from actions/table.ts), repeated form fields (400), known provider, CSRF on state-changing POSTs, sign-in rate limit.
+import { InvalidProvider, InvalidRequest, MissingCSRF, UnknownAction } from "./errors.js"
 import type { AuthRequest, ResolvedConfig, ResolvedProvider } from "./domain.js"
 import { callback } from "./actions/callback.js"
 import { csrf } from "./actions/csrf.js"
@@ -13,6 +13,8 @@ import { isCrossSite, isCsrfValid } from "./security/csrf.js"
 import type { AuthAction, Awaitable, ResponseInternal } from "./types.js"
 import { actionRule } from "./actions/table.js"
 import { guardRateLimit } from "./rate-limit/guard.js"
+import { declaredCredentialFields } from "./flows/credentials.js"
+import { repeatedFormField } from "./request/parse.js"
 
 type Handler = () => Awaitable<ResponseInternal>
 
@@ -57,6 +59,34 @@ function limited(req: AuthRequest, config: ResolvedConfig, provider: ResolvedPro
     if (provider.type === "credentials") await undo()
     return response
   }
+}
+
+/** The form fields Gatehouse itself reads on some route: a repeat of any is refused wherever it comes. */
+const ACTED_ON_FIELDS: ReadonlySet<string> = new Set(["csrfToken", "callbackUrl", "email", "username", "password", "action", "data"])
+const actedOnByProvider = new WeakMap<ResolvedProvider, ReadonlySet<string>>()
+
+/** The fields acted on for a request naming `provider`: the common ones, plus a credentials provider's declared fields. */
+function actedOnFields(provider: ResolvedProvider | undefined): ReadonlySet<string> {
+  if (provider?.type !== "credentials") return ACTED_ON_FIELDS
+  let fields = actedOnByProvider.get(provider)
+  if (!fields) {
+    fields = new Set([...ACTED_ON_FIELDS, ...declaredCredentialFields(provider)])
+    actedOnByProvider.set(provider, fields)
+  }
+  return fields
+}
+
+/**
+ * A form field Gatehouse acts on, sent twice, is refused before anything runs (docs/security.md HN-01): a middleware in
+ * front may have read the other value. The message names no field, so the answer echoes nothing of the request.
+ */
+function refuseRepeatedFields(req: AuthRequest, config: ResolvedConfig): void {
+  if (!req.form) return
+  const provider = req.providerId === undefined ? undefined : config.providers.get(req.providerId)
+  if (repeatedFormField(req, actedOnFields(provider)) === undefined) return
+  throw new InvalidRequest(
+    "A form field Gatehouse reads (csrfToken, callbackUrl, email, username, password, or a declared credential field) was sent more than once; send each once.",
+  )
 }
 
 function allowOnly(req: AuthRequest, allow: readonly string[], refuseHead: boolean): void {
@@ -116,5 +146,6 @@ export function route(req: AuthRequest, config: ResolvedConfig): Handler {
     }
   }
   allowOnly(req, allow, rule.refuseHead === true)
+  refuseRepeatedFields(req, config)
   return handlers[req.action](req, config, provider)
 }

@@ -5,16 +5,63 @@ import type { CredentialsConfig } from "../providers/types.js"
 import type { User } from "../types.js"
 import { declaredParameters } from "../lib/parameters.js"
 
-/** The string fields of the body: what `authorize` receives (non-string JSON values are dropped, docs/security.md CR-04). */
-function credentialInput(req: AuthRequest): Record<string, string> {
+/** Keys that never name a field (a body or a declaration holding them is never read through them). */
+const unsafeKeys: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"])
+
+/** The library's own field: checked before `authorize` runs, and of no use to it (nor to an app's logs). */
+const CSRF_FIELD = "csrfToken"
+
+/** The provider's declared credential fields, in declaration order (the order the built-in sign-in page shows them). */
+export function declaredCredentialFields(provider: Pick<CredentialsConfig, "credentials">): readonly string[] {
+  const declared: unknown = provider.credentials
+  if (typeof declared !== "object" || declared === null) return []
+  return Object.keys(declared).filter((key) => !unsafeKeys.has(key))
+}
+
+/** Whether a declared field is a password (`type: "password"`, or a signal holding it): never an account identifier. */
+function isPasswordField(spec: unknown): boolean {
+  if (typeof spec !== "object" || spec === null) return false
+  const type: unknown = (spec as { type?: unknown }).type
+  const value = typeof type === "object" && type !== null ? (type as { value?: unknown }).value : type
+  return typeof value === "string" && value.toLowerCase() === "password"
+}
+
+/** The two fields that conventionally name the account, counted when a provider declares none (each on its own). */
+export const CONVENTIONAL_IDENTIFIER_FIELDS: readonly string[] = ["email", "username"]
+
+/**
+ * The body fields whose values name the account, for the per-account rate limit: with declared fields, the first one
+ * whose type is not "password" (or none); with none declared, `email` and `username`.
+ */
+export function identifierFields(provider: Pick<CredentialsConfig, "credentials">): readonly string[] {
+  const fields = declaredCredentialFields(provider)
+  if (fields.length === 0) return CONVENTIONAL_IDENTIFIER_FIELDS
+  const specs = provider.credentials as Record<string, unknown>
+  const first = fields.find((name) => !isPasswordField(specs[name]))
+  return first === undefined ? [] : [first]
+}
+
+/**
+ * What `authorize` receives (docs/security.md CR-04, RL-01): with declared fields, only those of them that are strings
+ * in the body; with none declared, every string field but `csrfToken`. Non-string JSON values are dropped.
+ */
+export function credentialInput(body: Readonly<Record<string, unknown>>, provider: Pick<CredentialsConfig, "credentials">): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [key, value] of Object.entries(req.body)) if (typeof value === "string") out[key] = value
+  const declared = declaredCredentialFields(provider)
+  if (declared.length > 0) {
+    for (const key of declared) {
+      const value = Object.prototype.hasOwnProperty.call(body, key) ? body[key] : undefined
+      if (typeof value === "string") out[key] = value
+    }
+    return out
+  }
+  for (const [key, value] of Object.entries(body)) if (typeof value === "string" && key !== CSRF_FIELD && !unsafeKeys.has(key)) out[key] = value
   return out
 }
 
 /** Calls the provider's `authorize`; null, a throw or a user without `id` end the sign-in with a typed error. */
 export async function verifyCredentials(req: AuthRequest, config: ResolvedConfig, provider: CredentialsConfig): Promise<VerifiedIdentity> {
-  const credentials = credentialInput(req)
+  const credentials = credentialInput(req.body, provider)
   // Building a Request costs more than the rest of a sign-in; only make it for an authorize that declares a second
   // (or rest) parameter.
   const request = declaredParameters(provider.authorize) >= 2

@@ -6,6 +6,7 @@ import { type AuthError, AdapterError, InvalidEndpoints, MissingAdapterMethods, 
 import type { AuthRequest, ResolvedConfig, ResolvedProvider } from "../domain.js"
 import type { AuthConfig } from "../types.js"
 import { asEmailProvider, normalize as normalizeEmail } from "../flows/email.js"
+import { identifierFields } from "../flows/credentials.js"
 import { MemoryRateLimitStore, RATE_LIMIT_DEFAULTS, type RateLimitStore } from "./index.js"
 
 /** The `rateLimit` option after defaults and checks. */
@@ -93,16 +94,30 @@ export function normalizeIdentifier(value: unknown): string | undefined {
   return normalized === "" ? undefined : normalized
 }
 
-function identifierOf(req: AuthRequest, provider: ResolvedProvider): string | undefined {
+/**
+ * The identifiers an attempt is counted under, each its own key (docs/rate-limit.md). E-mail: the address the flow
+ * will mail to. Credentials: the value of the provider's identifier field (flows/credentials.ts `identifierFields`:
+ * the first declared field that is not a password), so a field `authorize` never sees cannot choose the key; with no
+ * declared fields, `email` and `username` each count, so a junk value in one never frees the other.
+ */
+export function identifiersOf(body: Readonly<Record<string, unknown>>, provider: ResolvedProvider): string[] {
   if (provider.type === "email") {
     // The address the flow will mail to (the provider's normaliser); one it refuses is counted by its plain form.
+    let address: string | undefined
     try {
-      return normalizeEmail(asEmailProvider(provider), req.body.email)
+      address = normalizeEmail(asEmailProvider(provider), body.email)
     } catch {
-      return normalizeIdentifier(req.body.email)
+      address = normalizeIdentifier(body.email)
     }
+    return address === undefined ? [] : [address]
   }
-  return normalizeIdentifier(req.body.username) ?? normalizeIdentifier(req.body.email)
+  if (provider.type !== "credentials") return []
+  const out: string[] = []
+  for (const field of identifierFields(provider)) {
+    const value = Object.prototype.hasOwnProperty.call(body, field) ? normalizeIdentifier(body[field]) : undefined
+    if (value !== undefined && !out.includes(value)) out.push(value)
+  }
+  return out
 }
 
 const failing = new WeakMap<RateLimitStore, { loggedAt: number }>()
@@ -159,11 +174,11 @@ export async function guardRateLimit(req: AuthRequest, config: ResolvedConfig, p
   const { rateLimit: limit, error: configError } = rateLimitOf(config)
   if (configError) throw configError
   if (!limit) return nothingToUndo
-  const identifier = identifierOf(req, provider)
+  const identifiers = identifiersOf(req.body, provider)
   const address = req.clientAddress
   const keys: string[] = []
   const maxima: number[] = []
-  if (identifier !== undefined) {
+  for (const identifier of identifiers) {
     keys.push(keyOf("id", identifier, limit))
     maxima.push(limit.max)
   }
@@ -180,7 +195,8 @@ export async function guardRateLimit(req: AuthRequest, config: ResolvedConfig, p
   const now = Date.now()
   hits.forEach((hit, i) => {
     if (hit.count <= maxima[i]!) return
-    over.push(`${keys[i]!.startsWith("id:") ? "identifier" : "client address"} (${maxima[i]} per ${limit.windowMs / 1000} s)`)
+    const what = `${keys[i]!.startsWith("id:") ? "identifier" : "client address"} (${maxima[i]} per ${limit.windowMs / 1000} s)`
+    if (!over.includes(what)) over.push(what)
     retryAfter = Math.max(retryAfter, Math.max(1, Math.ceil((hit.resetAt - now) / 1000)))
   })
   if (retryAfter === 0) {

@@ -5,7 +5,7 @@ import { InvalidRequest, UnknownAction } from "../errors.js"
 import { resolveConfig } from "../config/resolve.js"
 import { makeConfig } from "../../test/helpers.js"
 import { webInput } from "./input.js"
-import { MAX_COOKIE_HEADER, MAX_FORM_BYTES, bodyString, parseActionPath, parseRequest } from "./parse.js"
+import { MAX_COOKIE_HEADER, MAX_FORM_BYTES, bodyString, parseActionPath, parseRequest, repeatedFormField } from "./parse.js"
 
 describe("parseActionPath", () => {
   it.each([
@@ -114,6 +114,16 @@ describe("parseRequest", () => {
     expect(req.body).toEqual({ callbackUrl: "a", csrfToken: "t" })
     expect(Object.getPrototypeOf(req.body)).toBe(Object.prototype)
     expect(bodyString(req, "callbackUrl")).toBe("a")
+  })
+
+  it("repeatedFormField names the first of the given fields a form carries twice; JSON bodies and other fields never", async () => {
+    const form = (body: string, type = "application/x-www-form-urlencoded") =>
+      parse(new Request("http://localhost:3000/auth/signin", { method: "POST", headers: { "content-type": type }, body }))
+    const names = new Set(["email", "csrfToken"])
+    expect(repeatedFormField(await form("email=a&x=1&x=2&csrfToken=t"), names)).toBeUndefined()
+    expect(repeatedFormField(await form("email=a&csrfToken=t&email=b"), names)).toBe("email")
+    expect(repeatedFormField(await form("csrfToken=t&csrfToken=t&email=a&email=b"), names)).toBe("csrfToken")
+    expect(repeatedFormField(await form('{"email":"a","email":"b"}', "application/json"), names)).toBeUndefined()
   })
 
   it("JSON body: an object is kept (non-strings too, bodyString ignores them), unsafe keys dropped", async () => {

@@ -121,14 +121,14 @@ describe("POST /callback/credentials", () => {
     expect(authorize).not.toHaveBeenCalled()
   })
 
-  it("authorize receives the submitted string fields and a Request", async () => {
+  it("with no declared fields, authorize receives the submitted string fields but csrfToken, and a Request", async () => {
     const authorize = vi.fn((_c: unknown, _r: Request) => ({ ...alice }))
     const { config } = setup({ providers: [Credentials({ credentials: {}, authorize })] })
     const jar = new CookieJar()
     const csrfToken = await fetchCsrf(config, jar)
     await Auth(postForm("/auth/callback/credentials", { csrfToken, username: "alice", password: "pw" }, { cookie: jar.header() }), config)
     expect(authorize).toHaveBeenCalledTimes(1)
-    expect(authorize.mock.calls[0]![0]).toEqual({ csrfToken, username: "alice", password: "pw" })
+    expect(authorize.mock.calls[0]![0]).toEqual({ username: "alice", password: "pw" })
     expect(authorize.mock.calls[0]![1]).toBeInstanceOf(Request)
   })
 })
