@@ -1,5 +1,5 @@
 // The logger: user-supplied levels, else console; `debug` only when enabled. Messages never carry tokens or secrets.
-import type { LoggerInstance } from "./types.js"
+import type { LoggerInstance, WarningCode } from "./types.js"
 
 const red = "\x1b[31m"
 const yellow = "\x1b[33m"
@@ -15,12 +15,20 @@ function describeError(error: Error): string {
   return line
 }
 
+/** What to do about a Gatehouse warning whose code alone does not say it (printed by the console logger only). */
+const warningHints: Partial<Record<WarningCode, string>> = {
+  "email-link-origin-missing":
+    "e-mail sign-in is refused until its links have a configured origin: set AUTH_URL=https://your.app/auth, or list the " +
+    "origin in trustedOrigins (docs/providers/email.md).",
+}
+
 const defaultLogger: LoggerInstance = {
   error(error) {
     console.error(`${red}[gatehouse][error]${reset} ${describeError(error)}`)
   },
   warn(code) {
-    console.warn(`${yellow}[gatehouse][warn]${reset} ${code}`)
+    const hint = warningHints[code]
+    console.warn(`${yellow}[gatehouse][warn]${reset} ${code}${hint ? `: ${hint}` : ""}`)
   },
   debug(message, metadata) {
     console.log(`${grey}[gatehouse][debug]:${reset} ${message}`, metadata === undefined ? "" : JSON.stringify(metadata, null, 2))

@@ -103,6 +103,8 @@ export interface PagesOptions {
 export type WarningCode =
   | "debug-enabled" | "csrf-disabled" | "experimental-webauthn" | "env-url-basepath-redundant" | "env-url-basepath-mismatch"
   | "credentials-authorize-missing-id"
+  // An e-mail provider with neither AUTH_URL nor trustedOrigins: its sign-ins are refused (docs/providers/email.md).
+  | "email-link-origin-missing"
 
 /** Methods (not function properties), so an Auth.js logger object fits as it is. */
 export interface LoggerInstance {

@@ -7,6 +7,7 @@ import type { AdapterAccount, AdapterUser } from "../adapters/index.js"
 import { AdapterCallError, type GuardedAdapter } from "../adapters/guard.js"
 import type { AuthRequest, LinkOutcome, ResolvedConfig, VerifiedIdentity } from "../domain.js"
 import { emitEvent } from "../events.js"
+import { domainToUnicode } from "../lib/idn.js"
 import { applyRedirect } from "../security/redirect.js"
 import type { Account, TokenSet } from "../types.js"
 
@@ -112,6 +113,19 @@ async function findOrCreate(
   return createAndLink(adapter, { ...profileUser, id, email: email ?? null, emailVerified } as unknown as AdapterUser, identity, config, writes)
 }
 
+/**
+ * The user of a normalised e-mail address. Auth.js stored Unicode domains as typed, so when nothing is found under
+ * the ASCII (punycode) spelling the Unicode one is tried too: such a user keeps their account after the switch.
+ */
+export async function userByEmailAddress(adapter: GuardedAdapter, email: string): Promise<AdapterUser | null> {
+  const found = await adapter.getUserByEmail(email)
+  if (found) return found
+  const at = email.lastIndexOf("@")
+  const unicodeDomain = at === -1 ? undefined : domainToUnicode(email.slice(at + 1))
+  if (unicodeDomain === undefined || unicodeDomain === email.slice(at + 1)) return null
+  return adapter.getUserByEmail(`${email.slice(0, at)}@${unicodeDomain}`)
+}
+
 /** What linking made of an e-mail sign-in: also the existing user whose address it proved, for the updateUser event. */
 type EmailLinkOutcome = LinkOutcome & { updatedUser?: AdapterUser }
 
@@ -125,7 +139,7 @@ type EmailLinkOutcome = LinkOutcome & { updatedUser?: AdapterUser }
  */
 async function emailUser(adapter: GuardedAdapter, identity: VerifiedIdentity, config: ResolvedConfig, writes: Partial<LinkOutcome>): Promise<EmailLinkOutcome> {
   const email = String(identity.user.email)
-  const existing = await adapter.getUserByEmail(email)
+  const existing = await userByEmailAddress(adapter, email)
   if (existing) {
     if (existing.emailVerified) return { user: existing, isNewUser: false }
     const provider = config.providers.get(identity.account.provider) as { allowDangerousEmailAccountLinking?: unknown } | undefined

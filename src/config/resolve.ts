@@ -152,8 +152,9 @@ function build(config: AuthConfig): ResolvedConfig {
   }
   error ??= secretError ?? providerError
   let isTrustedOrigin: (origin: string) => boolean = () => false
+  const trustedOrigins = config.trustedOrigins ?? readEnv("AUTH_TRUSTED_ORIGINS")?.split(",").map((o) => o.trim()).filter(Boolean) ?? []
   try {
-    isTrustedOrigin = trustedOriginMatcher(config.trustedOrigins ?? readEnv("AUTH_TRUSTED_ORIGINS")?.split(",").map((o) => o.trim()).filter(Boolean) ?? [])
+    isTrustedOrigin = trustedOriginMatcher(trustedOrigins)
   } catch (cause) {
     error ??= new UntrustedHost(cause instanceof Error ? cause.message : String(cause))
   }
@@ -210,6 +211,8 @@ function build(config: AuthConfig): ResolvedConfig {
     error,
     cookies: cookiePolicy(config.cookies),
   }
+  // Mailed links are built only from AUTH_URL or a trusted origin (docs/security.md EM-11): say so once, not per refusal.
+  if (emailProvider && !canonicalUrl && trustedOrigins.length === 0) logger.warn("email-link-origin-missing")
   if (config.experimental?.enableWebAuthn) logger.warn("experimental-webauthn")
   if (config.debug) logger.warn("debug-enabled")
   return Object.freeze(resolved)

@@ -1,10 +1,12 @@
 // E-mail (magic link) sign-in: normalise the address, mint a token stored only as a hash, send the link; on the click,
 // use the token once and hand back the verified identity (wire.md §8.1). Users and sessions are made by the callback path.
 import { createHash, randomUUID } from "node:crypto"
-import { AdapterError, EmailSignInError, Verification } from "../errors.js"
+import { AdapterError, EmailSignInError, UntrustedHost, Verification } from "../errors.js"
+import { userByEmailAddress } from "../account/link.js"
 import type { GuardedAdapter } from "../adapters/guard.js"
 import type { AdapterUser, VerificationToken } from "../adapters/index.js"
 import type { AuthRequest, ResolvedConfig, ResolvedProvider, VerifiedIdentity } from "../domain.js"
+import { domainToAscii } from "../lib/idn.js"
 import { randomBytesPooled } from "../lib/random.js"
 import type { EmailConfig, EmailProviderSendVerificationRequestParams } from "../providers/types.js"
 import { bodyString } from "../request/parse.js"
@@ -33,7 +35,7 @@ const DOMAIN_LABEL = /^[\p{L}\p{N}\p{M}](?:[\p{L}\p{N}\p{M}-]{0,61}[\p{L}\p{N}\p
 
 /**
  * The default `normalizeIdentifier`: NFKC, trim, lower-case, then exactly one plain address (one ASCII `@`, a dot-atom
- * local part, a host name) or a throw. Lists, quoted parts, comments, display names, groups, whitespace, control,
+ * local part, a host name, written in its ASCII/punycode form) or a throw. Lists, quoted parts, comments, display names, groups, whitespace, control,
  * zero-width and bidi characters are refused rather than repaired (docs/security.md EM-06, EM-07, EM-08).
  */
 export function normalizeEmailAddress(identifier: string): string {
@@ -52,7 +54,13 @@ export function normalizeEmailAddress(identifier: string): string {
   const domain = address.slice(at + 1)
   if (local.length > MAX_LOCAL_LENGTH || !LOCAL_PART.test(local)) throw new EmailSignInError("The part of the e-mail address before `@` is not valid.")
   if (!domain.split(".").every((label) => DOMAIN_LABEL.test(label))) throw new EmailSignInError("The domain of the e-mail address is not valid.")
-  return address
+  // One spelling per mailbox (docs/security.md EM-12): the domain as DNS and SMTP use it, in ASCII (punycode), so
+  // `bücher.example` and `xn--bcher-kva.example` share one rate-limit count, one token identifier and one user.
+  const asciiDomain = domainToAscii(domain)
+  if (asciiDomain === undefined) throw new EmailSignInError("The domain of the e-mail address is not a valid domain name.")
+  const canonical = `${local}@${asciiDomain}`
+  if (canonical.length > MAX_ADDRESS_LENGTH) throw new EmailSignInError("The e-mail address is too long once its domain is written in ASCII.")
+  return canonical
 }
 
 /** An e-mail provider as the flow reads it. */
@@ -101,7 +109,21 @@ export function hashToken(token: string, secret: string): string {
 
 /** The user the signIn callback and the flow see: the adapter's user for the address, or a placeholder. */
 async function userFor(adapter: GuardedAdapter, email: string): Promise<AdapterUser> {
-  return (await adapter.getUserByEmail(email)) ?? { id: randomUUID(), email, emailVerified: null }
+  return (await userByEmailAddress(adapter, email)) ?? { id: randomUUID(), email, emailVerified: null }
+}
+
+/**
+ * The origin a mailed link is built from: AUTH_URL's, else the request's when `trustedOrigins` lists it. The link
+ * leaves the request, so a Host or X-Forwarded-Host header alone must never choose it: whoever sent the request would
+ * get the victim's token (docs/security.md EM-11). Neither configured: UntrustedHost, before anything is stored or sent.
+ */
+export function linkOrigin(req: AuthRequest, config: ResolvedConfig): string {
+  if (config.canonicalUrl) return config.canonicalUrl.origin
+  if (config.isTrustedOrigin(req.origin)) return req.origin
+  throw new UntrustedHost(
+    `E-mail sign-in needs a configured origin for the link it mails, and ${req.origin} is not one: set ` +
+      "AUTH_URL=https://your.app/auth, or list the origin in trustedOrigins (AUTH_TRUSTED_ORIGINS) when the app serves several hosts.",
+  )
 }
 
 function identityOf(user: AdapterUser, email: string, provider: EmailProvider): VerifiedIdentity {
@@ -140,6 +162,7 @@ export interface EmailStart {
  */
 export async function startEmail(req: AuthRequest, config: ResolvedConfig, provider: EmailProvider): Promise<EmailStart> {
   const adapter = config.adapter as GuardedAdapter
+  const origin = linkOrigin(req, config)
   const email = normalize(provider, bodyString(req, "email") ?? undefined)
   const identity = identityOf(await userFor(adapter, email), email, provider)
   const send = async (): Promise<string> => {
@@ -150,7 +173,7 @@ export async function startEmail(req: AuthRequest, config: ResolvedConfig, provi
     const hashed = hashToken(token, secret)
     const expires = new Date(Date.now() + (provider.maxAge ?? DEFAULT_EMAIL_MAX_AGE) * 1000)
     const callbackUrl = await resolveCallbackUrl(req, config)
-    const url = `${req.origin}${config.basePath}/callback/${encodeURIComponent(provider.id)}?${new URLSearchParams({ callbackUrl, token, email })}`
+    const url = `${origin}${config.basePath}/callback/${encodeURIComponent(provider.id)}?${new URLSearchParams({ callbackUrl, token, email })}`
     // Stored before the mail goes out: a link is never sent for a token that was not saved.
     await adapter.createVerificationToken({ identifier: email, token: hashed, expires })
     const request = lazyRequest(req)

@@ -260,6 +260,8 @@ function providers(): AuthConfig["providers"] {
 const mails = new Map<string, string>()
 
 const configs = new Map<string, AuthConfig>()
+/** This server's origin, the configured origin its mailed links are built from (docs/security.md EM-11). */
+let appOrigin: string | undefined
 let adapter: Adapter | undefined
 let rawAdapter: Adapter | undefined
 
@@ -271,6 +273,7 @@ function configFor(secrets: string[]): AuthConfig {
     config = {
       secret: secrets.length === 1 ? secrets[0] : secrets,
       trustHost: true,
+      ...(appOrigin ? { trustedOrigins: [appOrigin] } : {}),
       basePath: "/auth",
       providers: providers(),
       // Hundreds of simultaneous sign-ins from 127.0.0.1 measure the library, not the limiter (docs/rate-limit.md).
@@ -364,18 +367,21 @@ async function main(): Promise<void> {
     rawAdapter = PostgresAdapter(backend.db)
     adapter = withFaults(rawAdapter)
   }
-  let handler = createAuthHandler(configFor(options.secrets))
+  // Made once the port is known (below): the config names this server's origin.
+  let handler: ReturnType<typeof createAuthHandler> | undefined
   const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
     requests++
     res.on("finish", () => {
       const s = String(res.statusCode)
       statuses[s] = (statuses[s] ?? 0) + 1
     })
-    void handler(req, res)
+    void handler?.(req, res)
   })
   server.maxHeadersCount = 100
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const port = (server.address() as AddressInfo).port
+  appOrigin = `http://127.0.0.1:${port}`
+  handler = createAuthHandler(configFor(options.secrets))
 
   const run = async (c: Command): Promise<unknown> => {
     switch (c.cmd) {

@@ -12,7 +12,11 @@ describe("normalizeEmailAddress", () => {
       ["first.last+tag@sub.example.co.uk", "first.last+tag@sub.example.co.uk"],
       ["o'brien@example.ie", "o'brien@example.ie"],
       ["user_name-1@x-y.example", "user_name-1@x-y.example"],
-      ["jörg@bücher.de", "jörg@bücher.de"],
+      // The domain in its ASCII (punycode) form, the local part as written (docs/security.md EM-12).
+      ["jörg@bücher.de", "jörg@xn--bcher-kva.de"],
+      ["jörg@xn--bcher-kva.de", "jörg@xn--bcher-kva.de"],
+      ["user@ＢÜＣＨＥＲ.de", "user@xn--bcher-kva.de"],
+      ["user@straße.de", "user@xn--strae-oqa.de"],
       ["admin@localhost", "admin@localhost"],
     ] as const) {
       expect(normalizeEmailAddress(input), input).toBe(out)
@@ -20,7 +24,7 @@ describe("normalizeEmailAddress", () => {
   })
 
   it("refuses with EmailSignInError what is not one plain address", () => {
-    for (const input of ["", "   ", "plain", "a@", "@b", "a@b@c", ".a@x.test", "a.@x.test", "a..b@x.test", "a@-x.test", "a@x-.test", "a@.x", "a@x.", `${"a".repeat(65)}@x.test`, `a@${"b".repeat(250)}.test`]) {
+    for (const input of ["", "   ", "plain", "a@", "@b", "a@b@c", ".a@x.test", "a.@x.test", "a..b@x.test", "a@-x.test", "a@x-.test", "a@.x", "a@x.", `${"a".repeat(65)}@x.test`, `a@${"b".repeat(250)}.test`, "a@xn--zz.test", "a@xn--abc-.test", `a@${"ü".repeat(60)}.test`]) {
       expect(() => normalizeEmailAddress(input), JSON.stringify(input)).toThrow(EmailSignInError)
     }
   })

@@ -28,6 +28,7 @@ function smtpConfig(adapter: AuthConfig["adapter"], strategy: "jwt" | "database"
   return {
     secret: SECRET,
     trustHost: true,
+    trustedOrigins: [ORIGIN], // the configured origin the mailed links are built from
     basePath: "/auth",
     session: { strategy },
     adapter,

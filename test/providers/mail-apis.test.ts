@@ -275,6 +275,7 @@ describe.skipIf(!emailFlowPresent)("end to end through Auth() with the memory ad
     secret: SECRET,
     logger,
     trustHost: true,
+    trustedOrigins: [ORIGIN], // the configured origin mailed links are built from
     basePath: "/auth",
     adapter: MemoryAdapter(),
     providers: [make({ apiKey: KEY, from: "login@example.test", [customFetch]: fake.fetchFor(origin) })],

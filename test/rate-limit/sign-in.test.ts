@@ -194,6 +194,7 @@ describe("e-mail sign-in requests", () => {
     const config: AuthConfig = {
       secret: SECRET,
       trustHost: true,
+      trustedOrigins: [ORIGIN], // the configured origin mailed links are built from
       basePath: "/auth",
       adapter,
       logger: spyLogger().logger,
@@ -228,6 +229,7 @@ describe("e-mail sign-in requests", () => {
     const config: AuthConfig = {
       secret: SECRET,
       trustHost: true,
+      trustedOrigins: [ORIGIN], // the configured origin mailed links are built from
       basePath: "/auth",
       adapter: MemoryAdapter(),
       logger: spyLogger().logger,
@@ -255,6 +257,7 @@ describe("DS-04 e-mail flood", () => {
     const config: AuthConfig = {
       secret: SECRET,
       trustHost: true,
+      trustedOrigins: [ORIGIN], // the configured origin mailed links are built from
       basePath: "/auth",
       adapter,
       logger: spyLogger().logger,

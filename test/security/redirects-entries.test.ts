@@ -76,6 +76,7 @@ function config(extra: Partial<AuthConfig> = {}): AuthConfig {
   return {
     secret: SECRET,
     trustHost: true,
+    trustedOrigins: [APP], // the configured origin mailed links are built from
     basePath: "/auth",
     logger: { error: () => {}, warn: () => {}, debug: () => {} },
     providers: [

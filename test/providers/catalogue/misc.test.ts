@@ -330,7 +330,7 @@ describe("mail APIs", () => {
     { id: "loops", make: () => Loops({ apiKey: KEY, transactionalId: "tx-login", [customFetch]: loops.fetchFor("https://app.loops.so") }), link: () => (JSON.parse(loops.last().body) as { dataVariables: { url: string } }).dataVariables.url, to: () => (JSON.parse(loops.last().body) as { email: string }).email },
   ]
   it.each(cases)("$id: through Auth() with the memory adapter, the link the API received signs the user in", async ({ id, make, link, to }) => {
-    const cfg: AuthConfig = { secret: SECRET, logger: spyLogger().logger, trustHost: true, basePath: "/auth", adapter: MemoryAdapter(), providers: [make()] }
+    const cfg: AuthConfig = { secret: SECRET, logger: spyLogger().logger, trustHost: true, trustedOrigins: [ORIGIN], basePath: "/auth", adapter: MemoryAdapter(), providers: [make()] }
     const jar = new CookieJar()
     const csrfToken = await fetchCsrf(cfg, jar)
     const res = await Auth(postForm(`/auth/signin/${id}`, { csrfToken, email: `Bob@Example.test`, callbackUrl: `${ORIGIN}/dashboard` }, { cookie: jar.header() }), cfg)
