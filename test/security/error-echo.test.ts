@@ -64,7 +64,8 @@ describe("J. error bodies echo nothing of the request", () => {
         fc.constantFrom(...routes),
         fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"),
         // A marker no message of Gatehouse contains, so any occurrence is an echo.
-        wildString(16).map((s) => `qzx${s.toWellFormed()}`),
+        // Surrogates replaced: encodeURIComponent refuses lone ones, and a URL path cannot carry them anyway.
+        wildString(16).map((s) => `qzx${s.replace(/[\uD800-\uDFFF]/g, "x")}`),
         async (route, method, id) => {
           const res = await Auth(new Request(`${ORIGIN}/auth/${route}/${encodeURIComponent(id)}`, { method }), config)
           const type = res.headers.get("content-type") ?? ""
