@@ -1,6 +1,7 @@
 // Where the browser helpers find the auth routes (the basePath shared by gatehouse/client and gatehouse/react),
 // and the small fetch helpers every client call goes through.
 import { AuthError } from "../errors.js"
+import { basePathProblem, httpUrl } from "./url-rules.js"
 
 /** The browser helpers' settings; `basePath` must match the server's (`AuthConfig.basePath`). */
 export interface ClientConfig {
@@ -12,16 +13,18 @@ const DEFAULT_BASE_PATH = "/api/auth"
 
 let current: ClientConfig = Object.freeze({ basePath: DEFAULT_BASE_PATH })
 
-function normaliseBasePath(basePath: string): string {
-  const trimmed = basePath.trim().replace(/\/+$/, "")
-  if (trimmed === "" && basePath.trim().startsWith("/")) return ""
-  if (!trimmed.startsWith("/") && !/^https?:\/\//i.test(trimmed)) {
+/** The basePath without surrounding spaces and trailing slashes ("/" becomes ""); throws unless it is a path here. */
+function normaliseBasePath(basePath: unknown): string {
+  const trimmed = typeof basePath === "string" ? basePath.trim() : basePath
+  const problem = basePathProblem(trimmed)
+  if (problem !== undefined || typeof trimmed !== "string") {
     throw new AuthError(
-      `configure({ basePath: ${JSON.stringify(basePath)} }): the basePath must be a path starting with "/" ` +
-        `(e.g. "/api/auth"), the same as the server's AuthConfig.basePath.`,
+      `configure({ basePath: ${typeof basePath === "string" ? JSON.stringify(basePath) : typeof basePath} }): the basePath must be a path on this origin starting with ` +
+        `a single "/" (e.g. "/api/auth"), the same as the server's AuthConfig.basePath; ${problem ?? "it is not a string"}. ` +
+        `The client only talks to the page's own origin, so credentials are never posted elsewhere.`,
     )
   }
-  return trimmed
+  return trimmed.replace(/\/+$/, "")
 }
 
 /**
@@ -62,8 +65,23 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value)
 }
 
-/** Navigates the page; a URL that only changes the hash is reloaded, so the new page state is read. */
+/**
+ * Navigates the page to an http(s) URL; anything else (`javascript:`, `data:`, …) is refused and logged, whoever
+ * chose it. A URL that only changes the hash is reloaded, so the new page state is read; a URL with a hash on another
+ * page is not (a reload there would cancel the navigation).
+ */
 export function navigate(url: string): void {
-  window.location.href = url
-  if (url.includes("#")) window.location.reload()
+  const next = httpUrl(url, window.location.href)
+  if (!next) {
+    reportClientError("navigate", new Error(`refused to navigate to a URL that is not http(s): ${JSON.stringify(url.slice(0, 100))}`))
+    return
+  }
+  const hashOnly = next.hash !== "" && withoutHash(next.href) === withoutHash(window.location.href)
+  window.location.href = next.href
+  if (hashOnly) window.location.reload()
+}
+
+function withoutHash(href: string): string {
+  const at = href.indexOf("#")
+  return at === -1 ? href : href.slice(0, at)
 }

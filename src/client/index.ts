@@ -5,6 +5,7 @@ import { webAuthnSignIn } from "../webauthn/sign-in.js"
 import { authUrl, isRecord, navigate, readJson, reportClientError } from "./config.js"
 import { broadcast, notifyLocal } from "./events.js"
 import { fetchSession, sessionFromBody } from "./fetch-session.js"
+import { chooseDestination, httpUrl } from "./url-rules.js"
 
 export type { Session } from "../types.js"
 export { clientConfig, configure } from "./config.js"
@@ -63,7 +64,11 @@ export interface SignOutParams<Redirect extends boolean = true> {
 
 /** What `signOut({ redirect: false })` answers: where the server would send the user. */
 export interface SignOutResponse {
-  url: string
+  /**
+   * The server's URL; when it gave none (a failed request), `redirectTo` if it is an http(s) URL on this origin;
+   * otherwise null (logged), never an unchecked target.
+   */
+  url: string | null
 }
 
 /** Options of `getSession`. */
@@ -181,18 +186,33 @@ export async function signIn(
     status = res.status
     url = returnedUrl(await readJson(res))
   }
-  // No URL in the answer means the server failed (Auth.js names that case Configuration).
-  const parsed = url === undefined ? undefined : new URL(url, window.location.href)
+  // No http(s) URL in the answer means the server failed (Auth.js names that case Configuration), e.g. a 413 for a
+  // body over the limit; a URL of another scheme is never taken, from the server either.
+  const parsed = url === undefined ? undefined : httpUrl(url, window.location.href)
   const error = parsed ? (parsed.searchParams.get("error") ?? undefined) : "Configuration"
   const code = parsed?.searchParams.get("code") ?? undefined
   const ok = status >= 200 && status < 300 && error === undefined
   if (ok && setsSession) broadcast("signin")
   if (redirect) {
-    navigate(url ?? target)
+    goOrStay(`signIn("${chosen.id}")`, parsed?.href, target, status)
     return undefined
   }
   if (ok && setsSession) await notifyLocal("signin")
-  return { error, code, status, ok, url: error === undefined ? (url ?? null) : null }
+  return { error, code, status, ok, url: error === undefined ? (parsed?.href ?? null) : null }
+}
+
+/**
+ * After a sign-in or sign-out: goes to the server's URL, else to `target` if it is on this origin (the server
+ * never checked it), else stays on the page and logs why.
+ */
+function goOrStay(what: string, returned: string | undefined, target: string, status: number): void {
+  const destination = chooseDestination(returned, target, window.location.href)
+  if (destination !== undefined) return navigate(destination)
+  reportClientError(what, noDestination(status, "so the page stays (a redirectTo from a link is never followed unchecked)"))
+}
+
+function noDestination(status: number, outcome: string): Error {
+  return new Error(`the server answered ${status} without an http(s) URL, and redirectTo is not a same-origin http(s) URL, ${outcome}`)
 }
 
 /**
@@ -212,13 +232,15 @@ export async function signOut(options?: SignOutParams<boolean>): Promise<SignOut
     body: new URLSearchParams({ csrfToken, callbackUrl: target }),
     credentials: "same-origin",
   })
-  const url = returnedUrl(await readJson(res)) ?? target
+  const returned = returnedUrl(await readJson(res))
   broadcast("signout")
   if (redirect) {
-    navigate(url)
+    goOrStay("signOut", returned, target, res.status)
     return undefined
   }
   await notifyLocal("signout")
+  const url = chooseDestination(returned, target, window.location.href) ?? null
+  if (url === null) reportClientError("signOut", noDestination(res.status, "so url is null"))
   return { url }
 }
 

@@ -7,7 +7,8 @@ import { createHash } from "node:crypto"
  * For each `form[data-webauthn-provider]`: submit (the button, or Enter) aborts a waiting autofill request, asks
  * `{basePath}/webauthn-options/<id>` (with the typed fields, so the server picks register or authenticate; with
  * `action=authenticate` when nothing is typed), runs the ceremony, posts the callback with X-Auth-Return-Redirect
- * and goes to the returned URL (the callbackUrl, or signin?error=…). With `data-conditional="true"` it arms an
+ * and goes to the returned URL when it is http(s) (the callbackUrl, or signin?error=…; anything else goes to the
+ * error page, so a script URL never reaches location). With `data-conditional="true"` it arms an
  * autofill (conditional) request on load. `data-state`: idle | waiting (autofill armed) | busy | error | done.
  * The messages it shows come from `data-msg-unsupported`, `-cancelled`, `-registered` and `-failed` (the page
  * locale), with English as the fallback.
@@ -94,7 +95,8 @@ export const PASSKEY_SCRIPT = `(() => {
       const answer = await fetch(base + "callback/" + id, { method: "POST", credentials: "same-origin", headers: { "content-type": "application/x-www-form-urlencoded", "x-auth-return-redirect": "1" }, body: post });
       const out = await answer.json().catch(() => null);
       d.state = "done";
-      window.location.href = out && typeof out.url === "string" ? out.url : base + "error?error=Configuration";
+      const next = out && typeof out.url === "string" ? optional(() => new URL(out.url, window.location.href)) : undefined;
+      window.location.href = next && (next.protocol === "https:" || next.protocol === "http:") ? next.href : base + "error?error=Configuration";
     };
     let autofill = false;
     const start = (conditional) => {

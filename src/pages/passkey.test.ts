@@ -124,7 +124,7 @@ describe("sign-in page: passkey form", () => {
 })
 
 /** Just enough DOM for the page script: one passkey form with an e-mail input. */
-function fakePage(options: { email?: string; conditional?: boolean; conditionalAvailable?: boolean; optionsAction?: "register" | "authenticate" } = {}) {
+function fakePage(options: { email?: string; conditional?: boolean; conditionalAvailable?: boolean; optionsAction?: "register" | "authenticate"; returnedUrl?: string } = {}) {
   const bytes = (text: string) => new Uint8Array(Buffer.from(text)).buffer
   const b64 = (text: string) => Buffer.from(text).toString("base64url")
   let submit: ((event: { preventDefault(): void }) => void) | undefined
@@ -147,7 +147,7 @@ function fakePage(options: { email?: string; conditional?: boolean; conditionalA
         : { challenge: b64("c1"), allowCredentials: [{ id: b64("cred"), type: "public-key" }] }
       return new Response(JSON.stringify({ action, options: optionsJson }))
     }
-    return new Response(JSON.stringify({ url: "http://localhost/dash" }))
+    return new Response(JSON.stringify({ url: options.returnedUrl ?? "http://localhost/dash" }))
   })
   const assertion = {
     id: b64("cred"), rawId: bytes("cred"), type: "public-key", authenticatorAttachment: "platform", getClientExtensionResults: () => ({}),
@@ -215,6 +215,15 @@ describe("the page script (fake DOM)", () => {
     expect(call[0].mediation).toBe("conditional")
     expect(call[0].publicKey?.allowCredentials).toEqual([])
     expect(page.requests[0]?.url).toBe("/auth/webauthn-options/passkey?action=authenticate")
+  })
+
+  it("CL-01: a returned url that is not http(s) (javascript:, data:) is not assigned to location: the error page instead", async () => {
+    for (const returnedUrl of ["javascript:alert(document.cookie)", " JaVaScRiPt:alert(1)", "data:text/html,x"]) {
+      const page = fakePage({ returnedUrl })
+      page.submit()
+      await vi.waitFor(() => expect(page.form.dataset.state).toBe("done"))
+      expect(page.window.location.href).toBe("/auth/error?error=Configuration")
+    }
   })
 
   it("conditional UI not available, or disabled: no request on load", async () => {

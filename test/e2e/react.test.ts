@@ -1,11 +1,12 @@
 // gatehouse/react in headless Chromium against a real Gatehouse server: useSession's status through sign-in,
-// update(), sign-in/out/update seen by another tab (BroadcastChannel), required + onUnauthenticated, basePath,
+// update(), sign-in/out/update seen by another tab (BroadcastChannel), required + onUnauthenticated, basePath (and one on another origin, CL-02),
 // refetchInterval and the refetch on focus.
 import type { BrowserContext, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { openPage, skipReason } from "./support/chromium.js"
 import { requestsTo, startHarness, waitForText } from "./support/harness.js"
 import type { Harness } from "./support/harness.js"
+import { startOtherOrigin } from "./support/other-origin.js"
 import "./support/page-globals.js"
 
 describe.skipIf(skipReason !== undefined)(`gatehouse/react in Chromium${skipReason ? ` (skipped: ${skipReason})` : ""}`, () => {
@@ -114,6 +115,24 @@ describe.skipIf(skipReason !== undefined)(`gatehouse/react in Chromium${skipReas
     await signInQuietly(page)
     await waitForText(page, "status", "authenticated")
     expect(requestsTo(h.server, "/auth/callback/credentials")).toBe(callbacks + 1)
+  })
+
+  it("CL-02: SessionProvider refuses a basePath on another origin (//host, /\\host) and sends nothing there", async () => {
+    const elsewhere = await startOtherOrigin()
+    try {
+      const host = elsewhere.origin.slice("http://".length)
+      for (const basePath of [`//${host}/auth`, `/\\${host}/auth`, `${elsewhere.origin}/auth`]) {
+        const page = await open(`/react/app?${new URLSearchParams({ basePath })}`)
+        await page.waitForTimeout(400)
+        await page.evaluate(() => window.gatehouse.signIn("credentials", { username: "alice", password: "wonderland", redirect: false }).catch(() => undefined))
+        expect(elsewhere.requests).toEqual([])
+        expect(errors.some((e) => e.includes("basePath must be a path on this origin"))).toBe(true)
+        errors.length = 0
+        await page.close()
+      }
+    } finally {
+      await elsewhere.stop()
+    }
   })
 
   it("refetchInterval polls the session while signed in", async () => {
