@@ -79,10 +79,25 @@ export interface AuthRequest {
   /** Whether the client asked for `{url}` JSON instead of a redirect. */
   readonly returnRedirect: boolean
   /**
-   * The client's IP address: the socket's, or with `trustHost` the first X-Forwarded-For value (request/parse.ts
-   * `clientAddressOf`); undefined when unknown. Read by the sign-in rate limit only.
+   * The client's IP address, found as `rule` (the resolved `rateLimit.clientAddress`) says (request/parse.ts
+   * `clientAddressOf`). Called by the sign-in rate limit only; absent where no sign-in can be (session reads).
    */
-  readonly clientAddress?: string | undefined
+  clientAddress?(rule: ClientAddressRule): ClientAddress
+}
+
+/**
+ * Where the client's address comes from (the resolved `rateLimit.clientAddress`). "default": the framework's own
+ * proxy setting where it has one (Express `trust proxy`), else the socket, unknown behind an undeclared proxy;
+ * "socket": the socket's address, always; a header: its entry `proxies` places from the right end.
+ */
+export type ClientAddressRule = "default" | "socket" | { readonly header: string; readonly proxies: number }
+
+/** A client address, or why it is unknown. */
+export interface ClientAddress {
+  /** The IP address; undefined when unknown (the sign-in rate limit then counts per identifier only). */
+  readonly address: string | undefined
+  /** A private or loopback peer sent proxy headers (X-Forwarded-For, Forwarded, X-Real-IP) that no setting trusts. */
+  readonly undeclaredProxy: boolean
 }
 
 /** What every sign-in flow hands on: who signed in, with which account (design rule 2). */

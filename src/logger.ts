@@ -17,6 +17,9 @@ function describeError(error: Error): string {
 
 /** What to do about a Gatehouse warning whose code alone does not say it (printed by the console logger only). */
 const warningHints: Partial<Record<WarningCode, string>> = {
+  "rate-limit-proxy-untrusted":
+    "a proxy in front sends X-Forwarded-For, but rateLimit.clientAddress is not set: client addresses are unknown and sign-in " +
+    "attempts are limited per identifier only. Set rateLimit.clientAddress (docs/rate-limit.md, \"Behind a proxy\").",
   "email-link-origin-missing":
     "e-mail sign-in is refused until its links have a configured origin: set AUTH_URL=https://your.app/auth, or list the " +
     "origin in trustedOrigins (docs/providers/email.md).",

@@ -99,10 +99,13 @@ export interface PagesOptions {
   newUser: string
 }
 
-/** The warning codes Gatehouse emits (Auth.js's, plus `credentials-authorize-missing-id`). */
+/**
+ * The warning codes Gatehouse emits: Auth.js's, plus `credentials-authorize-missing-id` and `rate-limit-proxy-untrusted`
+ * (a proxy in front sends X-Forwarded-For but `rateLimit.clientAddress` is not set; docs/rate-limit.md).
+ */
 export type WarningCode =
   | "debug-enabled" | "csrf-disabled" | "experimental-webauthn" | "env-url-basepath-redundant" | "env-url-basepath-mismatch"
-  | "credentials-authorize-missing-id"
+  | "credentials-authorize-missing-id" | "rate-limit-proxy-untrusted"
   // An e-mail provider with neither AUTH_URL nor trustedOrigins: its sign-ins are refused (docs/providers/email.md).
   | "email-link-origin-missing"
 

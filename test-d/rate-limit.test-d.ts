@@ -1,6 +1,6 @@
-// Type tests: a custom RateLimitStore, with the two-argument undo (key and the hit it takes back) or written for the older one-argument undo, is accepted by `rateLimit.store`.
+// Type tests: a custom RateLimitStore, with the two-argument undo (key and the hit it takes back) or written for the older one-argument undo, is accepted by `rateLimit.store`; `rateLimit.clientAddress` takes "socket" or { header, proxies? }.
 import type { AuthConfig } from "gatehouse"
-import type { RateLimitHit, RateLimitStore } from "gatehouse/rate-limit"
+import type { ClientAddressSource, RateLimitHit, RateLimitStore } from "gatehouse/rate-limit"
 import { MemoryRateLimitStore } from "gatehouse/rate-limit"
 import { RedisRateLimitStore } from "gatehouse/rate-limit/redis"
 import { createClient } from "@redis/client"
@@ -37,3 +37,13 @@ export const windowed: RateLimitHit = { count: 1, resetAt: 0, window: "w" }
 declare const store: RateLimitStore
 // @ts-expect-error undo names the hit it takes back
 export const bare: Promise<void> = store.undo("key")
+
+// `rateLimit.clientAddress`: the socket, or a header that proxies you run set (read from its right end).
+export const addressed: AuthConfig[] = [
+  { providers: [], rateLimit: { clientAddress: "socket" } },
+  { providers: [], rateLimit: { clientAddress: { header: "x-forwarded-for", proxies: 2 } } },
+  { providers: [], rateLimit: { clientAddress: { header: "cf-connecting-ip" } } },
+]
+export const source: ClientAddressSource = { header: "x-real-ip" }
+// @ts-expect-error a bare header name is not a source: say { header } so the right-end rule is explicit
+export const bareHeader: ClientAddressSource = "x-forwarded-for"

@@ -155,6 +155,15 @@ function protocolOf(req: Request): "http:" | "https:" {
 }
 
 /**
+ * The client's address as Express computes it under the app's `trust proxy` setting (`req.ip`), when the app set
+ * one; the sign-in rate limit uses it unless `rateLimit.clientAddress` says otherwise. Without the setting, none.
+ */
+function trustedAddressOf(req: Request): (() => string | undefined) | undefined {
+  const trust: unknown = req.app?.get("trust proxy")
+  return trust ? () => req.ip : undefined
+}
+
+/**
  * The Express middleware that answers every auth request under the path it is mounted on:
  * `app.use("/auth", ExpressAuth(config))` (Express 4 and 5; `"/auth/*"` also works in Express 4). The mount path is
  * the basePath. Mounted without a path, it takes `config.basePath` (default "/auth") and passes every other request on.
@@ -175,7 +184,9 @@ export function ExpressAuth(config: ExpressAuthConfig): (req: Request, res: Resp
         mismatch = mismatchMessage(basePath, configured)
       }
       const resolved = resolvedFor(config, basePath, mismatch)
-      const input = nodeInput(req, { target: req.originalUrl, protocol: protocolOf(req), readBody: expressBodyReader(req, res), res })
+      const input = nodeInput(req, {
+        target: req.originalUrl, protocol: protocolOf(req), frameworkClientAddress: trustedAddressOf(req), readBody: expressBodyReader(req, res), res,
+      })
       const internal = await handle(input, resolved)
       writeNodeResponse(res, internal, input)
     } catch (error) {

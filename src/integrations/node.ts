@@ -157,6 +157,8 @@ export interface NodeInputOptions {
   target?: string
   /** The protocol to trust instead of the socket's (Express: `req.protocol`, which follows its "trust proxy"). */
   protocol?: "http:" | "https:"
+  /** The client's address by the framework's proxy setting (Express: `req.ip` under `trust proxy`); see RequestInput. */
+  frameworkClientAddress?: () => string | undefined
   /** Reads the body instead of the socket (Express: a body a parser already consumed). */
   readBody?: (limit: number) => Promise<Buffer | undefined>
   /** The response, to stop keep-alive after a refused body. */
@@ -202,6 +204,7 @@ export function nodeInput(req: IncomingMessage, options: NodeInputOptions = {}):
     headers: () => (headers ??= nodeHeaders(req)),
     readBody: options.readBody ?? ((limit) => readNodeBody(req, options.res, limit)),
     clientAddress: req.socket?.remoteAddress,
+    frameworkClientAddress: options.frameworkClientAddress,
   }
 }
 

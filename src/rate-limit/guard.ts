@@ -3,7 +3,7 @@
 import { createHmac } from "node:crypto"
 import { isIP } from "node:net"
 import { type AuthError, AdapterError, InvalidEndpoints, MissingAdapterMethods, RateLimited } from "../errors.js"
-import type { AuthRequest, ResolvedConfig, ResolvedProvider } from "../domain.js"
+import type { AuthRequest, ClientAddressRule, ResolvedConfig, ResolvedProvider } from "../domain.js"
 import type { AuthConfig } from "../types.js"
 import { asEmailProvider, normalize as normalizeEmail } from "../flows/email.js"
 import { identifierFields } from "../flows/credentials.js"
@@ -17,6 +17,8 @@ export interface ResolvedRateLimit {
   readonly store: RateLimitStore
   /** Keys are HMACs under this secret: no address or e-mail in the store, and apps with different secrets never share a key. */
   readonly keySecret: string
+  /** Where the client address comes from (`rateLimit.clientAddress`; "default" when unset). */
+  readonly clientAddress: ClientAddressRule
 }
 
 /** Time a store call may take; past it the attempt is let through (fail-open) and the failure logged. */
@@ -44,15 +46,44 @@ function positive(value: unknown, name: string, integer: boolean): AuthError | u
   return undefined
 }
 
+/** A header name as RFC 9110 §5.1 allows it (a token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+function shown(value: unknown): string {
+  return typeof value === "string" ? JSON.stringify(value) : typeof value === "object" && value !== null ? "an object" : String(value)
+}
+
+/** `rateLimit.clientAddress` checked and normalised (header lower-cased, proxies filled in), or an error naming the field. */
+function clientAddressRule(value: unknown): ClientAddressRule | InvalidEndpoints {
+  if (value === undefined) return "default"
+  if (value === "socket") return "socket"
+  const example = '"socket" or { header: "x-forwarded-for", proxies: 1 }'
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return new InvalidEndpoints(`\`rateLimit.clientAddress\` must be ${example}, got ${shown(value)}.`)
+  }
+  const unknown = Object.keys(value).filter((key) => key !== "header" && key !== "proxies")
+  if (unknown.length) return new InvalidEndpoints(`\`rateLimit.clientAddress\` has unknown field(s) ${unknown.join(", ")}; it takes ${example}.`)
+  const { header, proxies = 1 } = value as { header?: unknown; proxies?: unknown }
+  if (typeof header !== "string" || !HEADER_NAME.test(header)) {
+    return new InvalidEndpoints(`\`rateLimit.clientAddress.header\` must be the name of the header your proxy sets (e.g. "x-forwarded-for" or "x-real-ip"), got ${shown(header)}.`)
+  }
+  if (typeof proxies !== "number" || !Number.isInteger(proxies) || proxies < 1) {
+    return new InvalidEndpoints(`\`rateLimit.clientAddress.proxies\` must be a positive integer (how many proxies you run in front of the app), got ${shown(proxies)}.`)
+  }
+  return Object.freeze({ header: header.toLowerCase(), proxies })
+}
+
 /** Resolves `rateLimit` once per config: undefined when it is `false`; an error that names the bad field. */
 export function resolveRateLimit(option: AuthConfig["rateLimit"], secrets: readonly unknown[]): { rateLimit?: ResolvedRateLimit; error?: AuthError } {
   if (option === false) return {}
   if (option !== undefined && (option === null || typeof option !== "object")) {
-    return { error: new InvalidEndpoints("`rateLimit` must be an object ({ window, max, maxPerAddress, store }) or false.") }
+    return { error: new InvalidEndpoints("`rateLimit` must be an object ({ window, max, maxPerAddress, store, clientAddress }) or false.") }
   }
   const o = option ?? {}
   const error = positive(o.window, "window", false) ?? positive(o.max, "max", true) ?? positive(o.maxPerAddress, "maxPerAddress", true)
   if (error) return { error }
+  const clientAddress = clientAddressRule(o.clientAddress)
+  if (clientAddress instanceof InvalidEndpoints) return { error: clientAddress }
   if (o.store !== undefined) {
     const store = o.store as Partial<RateLimitStore> | null
     const missing = (["hit", "undo"] as const).filter((m) => !store || typeof store[m] !== "function")
@@ -67,6 +98,7 @@ export function resolveRateLimit(option: AuthConfig["rateLimit"], secrets: reado
       // The default: a memory store of this config object's own (build the config once, not per request).
       store: o.store ?? MemoryRateLimitStore(),
       keySecret: secret,
+      clientAddress,
     }),
   }
 }
@@ -153,6 +185,18 @@ function keyOf(kind: "id" | "ip", value: string, limit: ResolvedRateLimit): stri
   return `${kind}:${limit.windowMs / 1000}:${createHmac("sha256", limit.keySecret).update(value).digest("base64url").slice(0, 27)}`
 }
 
+const warnedUndeclaredProxy = new WeakSet<ResolvedConfig>()
+
+/** The request's client address by `rateLimit.clientAddress`; behind a proxy nobody declared, unknown and warned about once. */
+function clientAddressFor(req: AuthRequest, limit: ResolvedRateLimit, config: ResolvedConfig): string | undefined {
+  const found = req.clientAddress?.(limit.clientAddress)
+  if (found?.undeclaredProxy && !warnedUndeclaredProxy.has(config)) {
+    warnedUndeclaredProxy.add(config)
+    config.logger.warn("rate-limit-proxy-untrusted")
+  }
+  return found?.address
+}
+
 /** Whether a request is one the rate limit counts: an e-mail sign-in request or a credentials callback. */
 export function isRateLimited(req: AuthRequest, provider: ResolvedProvider): boolean {
   if (req.method !== "POST") return false
@@ -175,7 +219,7 @@ export async function guardRateLimit(req: AuthRequest, config: ResolvedConfig, p
   if (configError) throw configError
   if (!limit) return nothingToUndo
   const identifiers = identifiersOf(req.body, provider)
-  const address = req.clientAddress
+  const address = clientAddressFor(req, limit, config)
   const keys: string[] = []
   const maxima: number[] = []
   for (const identifier of identifiers) {

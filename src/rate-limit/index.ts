@@ -34,6 +34,20 @@ export interface RateLimitStore {
 }
 
 /**
+ * Where the per-address limit reads the client's address. `"socket"`: the peer the server sees, never a header.
+ * `{ header, proxies }`: a header that proxies you run set, read from its right end (see RateLimitOptions.clientAddress).
+ */
+export type ClientAddressSource = "socket" | {
+  /** The header your proxy sets: `x-forwarded-for`, or a one-address header such as `x-real-ip` or `cf-connecting-ip`. */
+  header: string
+  /**
+   * How many proxies you run in front of the app, each appending to the header: the address is the entry this many
+   * places from the right. Default 1. Entries further left were sent by the client and are never read.
+   */
+  proxies?: number
+}
+
+/**
  * The `rateLimit` option: how many e-mail sign-in requests and credentials attempts are allowed per window.
  * Every field is optional; `rateLimit: false` turns limiting off.
  */
@@ -46,10 +60,18 @@ export interface RateLimitOptions {
   maxPerAddress?: number
   /** Where attempts are counted. Default: a memory store per process; use the Redis store when you run several processes. */
   store?: RateLimitStore
+  /**
+   * Where the client address comes from; proxy headers are trusted only when this says so (never because of
+   * `trustHost` or AUTH_URL). Default: the framework's own proxy setting where it has one (Express `trust proxy`,
+   * then `req.ip`), else the socket's address; a private or loopback peer that sends X-Forwarded-For is then an
+   * undeclared proxy, so the address is unknown and a `rate-limit-proxy-untrusted` warning is logged once. Behind
+   * proxies you run, set `{ header: "x-forwarded-for", proxies: <how many> }` (docs/rate-limit.md, "Behind a proxy").
+   */
+  clientAddress?: ClientAddressSource
 }
 
 /** The defaults of `rateLimit`: 5 attempts per identifier and 30 per client address in 15 minutes. */
-export const RATE_LIMIT_DEFAULTS: Readonly<Required<Omit<RateLimitOptions, "store">>> = Object.freeze({ window: 900, max: 5, maxPerAddress: 30 })
+export const RATE_LIMIT_DEFAULTS: Readonly<Required<Omit<RateLimitOptions, "store" | "clientAddress">>> = Object.freeze({ window: 900, max: 5, maxPerAddress: 30 })
 
 /** Options of {@link MemoryRateLimitStore}. */
 export interface MemoryRateLimitStoreOptions {

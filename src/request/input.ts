@@ -29,6 +29,11 @@ export interface RequestInput {
   readBody(limit: number): Promise<Buffer | undefined>
   /** The peer's IP address as the socket reports it (node:http, Express, Hono on Node.js); unknown for a plain web Request. */
   readonly clientAddress?: string | undefined
+  /**
+   * The client's address by the framework's own proxy setting (Express: `req.ip` when the app sets `trust proxy`);
+   * used when `rateLimit.clientAddress` is not set. Absent where the framework has no such setting.
+   */
+  readonly frameworkClientAddress?: (() => string | undefined) | undefined
   /** Why the front door refused the request (answered with 405 or 400), when it did. */
   readonly refusal?: AuthError | undefined
 }

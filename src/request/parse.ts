@@ -1,6 +1,6 @@
 // The only code that reads a request (through RequestInput): path -> action and provider, origin, cookies, query and (for POST) a bounded body.
 import { InvalidRequest, UnknownAction } from "../errors.js"
-import type { AuthRequest, ResolvedConfig } from "../domain.js"
+import type { AuthRequest, ClientAddress, ClientAddressRule, ResolvedConfig } from "../domain.js"
 import { isAuthAction } from "../config/env.js"
 import { actionsWithProvider } from "../actions/table.js"
 import type { AuthAction } from "../types.js"
@@ -87,7 +87,7 @@ export async function parseRequest(input: RequestInput, config: ResolvedConfig):
   const head = input.method === "HEAD"
   const method = head ? "GET" : input.method
   const { body, form } = method === "POST" ? await parseBody(input) : { body: emptyBody, form: undefined }
-  return new ParsedRequest(input, url, origin, secure, action, providerId, method, head, parseCookieHeader(cookieHeader), body, form, config.trustHost)
+  return new ParsedRequest(input, url, origin, secure, action, providerId, method, head, parseCookieHeader(cookieHeader), body, form)
 }
 
 /** An AuthRequest: a class, so the lazily built `headers` lives on the prototype (object literals with accessors are slow to make). */
@@ -108,7 +108,6 @@ class ParsedRequest implements AuthRequest {
     readonly cookies: Record<string, string>,
     readonly body: Readonly<Record<string, unknown>>,
     readonly form: URLSearchParams | undefined,
-    private readonly trustHost: boolean,
   ) {
     this.header = input.header
     this.query = url.searchParams
@@ -119,9 +118,9 @@ class ParsedRequest implements AuthRequest {
     return this.input.headers()
   }
 
-  /** Read only by the sign-in rate limit, so other requests never pay for it. */
-  get clientAddress(): string | undefined {
-    return clientAddressOf(this.input.clientAddress, this.header, this.trustHost)
+  /** Called only by the sign-in rate limit, so other requests never pay for it. */
+  clientAddress(rule: ClientAddressRule): ClientAddress {
+    return clientAddressOf(this.input.clientAddress, this.header, rule, this.input.frameworkClientAddress)
   }
 }
 
@@ -139,28 +138,54 @@ function isPrivateAddress(address: string): boolean {
   return false
 }
 
-function firstForwarded(value: string | null): string | undefined {
-  if (value === null) return undefined
-  const comma = value.indexOf(",")
-  const first = (comma === -1 ? value : value.slice(0, comma)).trim()
-  return isIP(first) ? first : undefined
+/** Headers a proxy adds; from a private or loopback peer they mean a proxy is in front. */
+const PROXY_HEADERS = ["x-forwarded-for", "forwarded", "x-real-ip"] as const
+
+/** An IP address from one header entry: `ip`, `[ipv6]`, `[ipv6]:port` or `ipv4:port` (some load balancers add the port). */
+function ipOf(entry: string): string | undefined {
+  let value = entry.trim()
+  if (value.startsWith("[")) {
+    const end = value.indexOf("]")
+    if (end === -1 || !/^(?::\d{1,5})?$/.test(value.slice(end + 1))) return undefined
+    value = value.slice(1, end)
+  } else if (/^[\d.]+:\d{1,5}$/.test(value)) value = value.slice(0, value.lastIndexOf(":"))
+  return isIP(value) ? value : undefined
 }
 
 /**
- * The client's address (for the sign-in rate limit, rate-limit/guard.ts). With `trustHost` (a proxy in front describes the request, as
- * for X-Forwarded-Host in request/host.ts) the first X-Forwarded-For value, else the socket's address. When the
- * socket is a private or loopback address and X-Forwarded-For is present but not trusted, the peer is a proxy
- * Gatehouse was not told to trust: its address would put every user in one bucket, so the address is unknown.
+ * The entry `proxies` places from the right of a comma list. Each proxy appends the address it saw, so the right end
+ * is written by proxies you run and the left end by whoever sent the request: that part is never read.
  */
-export function clientAddressOf(socketAddress: string | undefined, header: HeaderReader, trustHost: boolean): string | undefined {
-  const forwarded = header.get("x-forwarded-for")
-  if (trustHost && forwarded !== null) {
-    const first = firstForwarded(forwarded)
-    if (first !== undefined) return first
-  }
-  if (socketAddress === undefined || isIP(socketAddress) === 0) return undefined
-  if (forwarded !== null && isPrivateAddress(socketAddress)) return undefined
-  return socketAddress
+function entryFromRight(value: string | null, proxies: number): string | undefined {
+  if (value === null) return undefined
+  const entries = value.split(",")
+  return entries.length < proxies ? undefined : ipOf(entries[entries.length - proxies]!)
+}
+
+const unknownAddress: ClientAddress = Object.freeze({ address: undefined, undeclaredProxy: false })
+const undeclaredProxy: ClientAddress = Object.freeze({ address: undefined, undeclaredProxy: true })
+
+function known(address: string | undefined): ClientAddress {
+  return address !== undefined && isIP(address) !== 0 ? { address, undeclaredProxy: false } : unknownAddress
+}
+
+/**
+ * The client's address for the sign-in rate limit (rate-limit/guard.ts), by `rule` (the resolved
+ * `rateLimit.clientAddress`). Headers count only when the rule names one; `trustHost` and AUTH_URL play no part.
+ * - a header: its entry `proxies` places from the right; missing, too short or not an IP means unknown.
+ * - "socket": the socket's address.
+ * - "default": the framework's own trusted address when it has one (Express `req.ip` under `trust proxy`), else the
+ *   socket's; but a private or loopback socket that sends proxy headers is a proxy nobody declared. Its address would
+ *   put every user in one bucket, so the address is unknown (`undeclaredProxy`, for a warning).
+ */
+export function clientAddressOf(
+  socketAddress: string | undefined, header: HeaderReader, rule: ClientAddressRule, frameworkAddress?: () => string | undefined,
+): ClientAddress {
+  if (typeof rule === "object") return known(entryFromRight(header.get(rule.header), rule.proxies))
+  if (rule === "default" && frameworkAddress) return known(frameworkAddress())
+  const socket = known(socketAddress)
+  if (rule === "socket" || socket.address === undefined || !isPrivateAddress(socket.address)) return socket
+  return PROXY_HEADERS.some((name) => header.get(name) !== null) ? undeclaredProxy : socket
 }
 
 /**
