@@ -32,7 +32,8 @@ if (!Number.isInteger(port) || port < 1 || port > 65535) {
   process.exit(2)
 }
 
-// Passkeys are bound to the host name the browser sees (rpId "localhost"), so every URL the app makes uses it.
+// Passkeys are bound to the host name the browser sees (rpId "localhost"), so every URL the app makes uses it. It is
+// also the configured origin the mailed sign-in links need: a Host header never chooses where they point.
 const appUrl = `http://localhost:${port}`
 process.env.AUTH_URL = `${appUrl}${BASE_PATH}`
 

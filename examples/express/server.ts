@@ -16,8 +16,10 @@ if (!process.env.AUTH_SECRET) {
 const demoUser = { id: "1", name: "Demo User", email: "demo@example.com", password: "demo" }
 
 // No `secret` here: it comes from AUTH_SECRET. No `basePath`: it is the path ExpressAuth is mounted on.
+// No `trustHost`: in development (NODE_ENV not "production") the Host header is trusted, as in @auth/express. In
+// production set AUTH_URL=https://your.app/auth; `trustHost: true` belongs only behind a proxy you control that sets
+// Host / X-Forwarded-Host, since without one any client writes them.
 const authConfig: ExpressAuthConfig = {
-  trustHost: true,
   providers: [
     Credentials({
       credentials: {

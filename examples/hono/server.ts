@@ -19,8 +19,9 @@ const demoUser = { id: "1", name: "Demo User", email: "demo@example.com", passwo
 
 // Built once: the same object for every request, so it is resolved and checked once.
 const config: AuthConfig = {
-  // The server is reached directly on localhost; behind a proxy, set AUTH_URL instead.
-  trustHost: true,
+  // No `trustHost`: in development (NODE_ENV not "production") the Host header is trusted, as in @hono/auth-js. In
+  // production set AUTH_URL=https://your.app/api/auth; `trustHost: true` belongs only behind a proxy you control that
+  // sets Host / X-Forwarded-Host, since without one any client writes them.
   providers: [
     Credentials({
       credentials: {
