@@ -4,6 +4,7 @@ import { type IncomingMessage, type OutgoingHttpHeaders, createServer, request a
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { AuthConfig } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { resolveConfig } from "../../src/config/resolve.js"
 import { createHandler } from "../../src/integrations/node.js"
 import Nodemailer from "../../src/providers/nodemailer.js"
 import { withEnv } from "../support/env.js"
@@ -172,6 +173,29 @@ describe("EM-11: the mailed sign-in link is built only from a configured origin"
         await proxy.stop()
         await app.listening.stop()
       }
+    })
+  })
+
+  it("EM-11: an e-mail provider with neither AUTH_URL nor trustedOrigins logs email-link-origin-missing once, at config resolution", async () => {
+    const warningsOf = (extra: Partial<AuthConfig>) => {
+      const warnings: string[] = []
+      const config: AuthConfig = {
+        secret: SECRET, trustHost: true, adapter: MemoryAdapter(), providers: [Nodemailer({ server: sink.url })],
+        logger: { error: () => {}, warn: (code: string) => void warnings.push(code), debug: () => {} }, ...extra,
+      }
+      resolveConfig(config)
+      resolveConfig(config)
+      return warnings.filter((w) => w === "email-link-origin-missing")
+    }
+    await withEnv({}, async () => {
+      expect(warningsOf({})).toEqual(["email-link-origin-missing"])
+      expect(warningsOf({ trustedOrigins: ["https://app.example"] })).toEqual([])
+    })
+    await withEnv({ AUTH_URL: "https://app.example/auth" }, async () => {
+      expect(warningsOf({})).toEqual([])
+    })
+    await withEnv({ AUTH_TRUSTED_ORIGINS: "https://app.example" }, async () => {
+      expect(warningsOf({})).toEqual([])
     })
   })
 })
