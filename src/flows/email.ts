@@ -35,8 +35,9 @@ const DOMAIN_LABEL = /^[\p{L}\p{N}\p{M}](?:[\p{L}\p{N}\p{M}-]{0,61}[\p{L}\p{N}\p
 
 /**
  * The default `normalizeIdentifier`: NFKC, trim, lower-case, then exactly one plain address (one ASCII `@`, a dot-atom
- * local part, a host name, written in its ASCII/punycode form) or a throw. Lists, quoted parts, comments, display names, groups, whitespace, control,
- * zero-width and bidi characters are refused rather than repaired (docs/security.md EM-06, EM-07, EM-08).
+ * local part, a host name written in its ASCII/punycode form) or a throw. Lists, quoted parts, comments, display
+ * names, groups, whitespace, control, zero-width and bidi characters are refused rather than repaired
+ * (docs/security.md EM-06, EM-07, EM-08, EM-12).
  */
 export function normalizeEmailAddress(identifier: string): string {
   if (typeof identifier !== "string") throw new EmailSignInError("The e-mail address is missing.")
