@@ -6,13 +6,20 @@ import type { GuardedAdapter } from "./adapters/guard.js"
 import type { ResolvedOAuthProvider } from "./config/oauth.js"
 import type { AuthError } from "./errors.js"
 import type { SharedStore } from "./stores/index.js"
-import type { HeaderReader } from "./request/input.js"
 import type { OAuthConfigBase, ProviderConfig } from "./providers/types.js"
 import type { Account, Theme, User } from "./records.js"
 import type {
   AuthAction, AuthConfig, CallbacksOptions, Cookie, CookiesOptions, EventCallbacks, JWTOptions, LoggerInstance, PagesOptions,
   JWT, Session, SessionOptions,
 } from "./types.js"
+
+/**
+ * Header lookup by name (case-insensitive); a `Headers` object is one. Declared here rather than beside RequestInput
+ * so the declarations the browser entries reach (through the config types) name nothing of Node's.
+ */
+export interface HeaderReader {
+  get(name: string): string | null
+}
 
 /** A provider as the handler uses it: OAuth/OIDC providers fully normalised, others as configured. */
 export type ResolvedProvider = ResolvedOAuthProvider | Readonly<Exclude<ProviderConfig, OAuthConfigBase>>

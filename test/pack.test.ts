@@ -1,10 +1,12 @@
 // The published package: `npm pack` on a copy of the working tree (prepack builds dist/), the tarball installed in a
 // fresh consumer project, every subpath of the exports map imported by node, and consumer code type-checked with
-// moduleResolution bundler and nodenext. Subpaths come from package.json, so new ones are covered without edits here.
+// moduleResolution bundler and nodenext (the browser entries also in a second project without Node's types); the
+// shipped Markdown's links and the absence of source maps. Subpaths come from package.json, so new ones are covered
+// without edits here.
 import { execFile } from "node:child_process"
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
+import { dirname, join, posix } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -24,6 +26,10 @@ const INTERNALS = ["publicErrorCode", "encodeSync", "decodeSync", "DEFAULT_MAX_A
  * integrations and gatehouse/react import or mention their framework), linked from the repo.
  */
 const LINKED_PEERS = ["vitest", "pg", "@types/node", "@types/pg", "express", "@types/express", "hono", "next", "react", "@types/react"]
+/** The entries a browser bundle imports: they must type-check with the DOM library and no Node types at all. */
+const BROWSER_ENTRIES = ["./client", "./react", "./webauthn"]
+/** What a React app without @types/node has: React's types (and csstype, which they import). */
+const BROWSER_PEERS = ["react", "@types/react", "csstype"]
 
 /**
  * Child processes get the environment without the outer npm's per-run settings (`npm test` exports its whole config,
@@ -35,6 +41,7 @@ const sh = (file: string, args: string[], cwd: string) => run(file, args, { cwd,
 
 let work = ""
 let consumer = ""
+let browserConsumer = ""
 let packed: string[] = []
 
 beforeAll(async () => {
@@ -63,7 +70,19 @@ beforeAll(async () => {
     if (!existsSync(join(consumer, "node_modules", peer))) symlinkSync(join(REPO, "node_modules", peer), join(consumer, "node_modules", peer), "dir")
   }
   for (const file of ["usage.ts", "import-all.mjs"]) cpSync(join(FIXTURE, file), join(consumer, file))
-}, 120_000)
+
+  // A second install with nothing of Node's in reach: its own node_modules holds no @types/node, so a Node type
+  // named anywhere in the browser entries' declarations is an error rather than silently found.
+  browserConsumer = join(work, "browser-consumer")
+  mkdirSync(browserConsumer)
+  writeFileSync(join(browserConsumer, "package.json"), JSON.stringify({ name: "browser-consumer", private: true, type: "module" }))
+  await sh("npm", ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock", "--loglevel=error"], browserConsumer)
+  for (const peer of BROWSER_PEERS) {
+    mkdirSync(dirname(join(browserConsumer, "node_modules", peer)), { recursive: true })
+    symlinkSync(join(REPO, "node_modules", peer), join(browserConsumer, "node_modules", peer), "dir")
+  }
+  cpSync(join(FIXTURE, "browser.tsx"), join(browserConsumer, "browser.tsx"))
+}, 180_000)
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true })
@@ -117,4 +136,55 @@ describe("npm pack", { timeout: 60_000 }, () => {
     expect(ours).toEqual([])
     if (ours.length === 0 && result !== "") expect(result).toMatch(/node_modules\/next\//)
   })
+
+  it("type-checks the browser entries in a React project without Node's types (lib dom + es2022, skipLibCheck off)", async () => {
+    expect(existsSync(join(browserConsumer, "node_modules/@types/node")), "the browser project has no @types/node").toBe(false)
+    const used = readFileSync(join(browserConsumer, "browser.tsx"), "utf8")
+    for (const entry of BROWSER_ENTRIES) expect(used, `browser.tsx imports gatehouse/${entry.slice(2)}`).toContain(`from "gatehouse/${entry.slice(2)}"`)
+    const compilerOptions = {
+      strict: true, noEmit: true, skipLibCheck: false, target: "ES2022", lib: ["dom", "es2022"], types: [],
+      module: "ESNext", moduleResolution: "Bundler", jsx: "react-jsx",
+    }
+    writeFileSync(join(browserConsumer, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["browser.tsx"] }))
+    const tsc = join(REPO, "node_modules/typescript/bin/tsc")
+    const result = await sh(process.execPath, [tsc, "-p", "tsconfig.json"], browserConsumer).then(
+      () => "",
+      (error: { stdout?: string }) => error.stdout || String(error),
+    )
+    expect(result.split("\n").filter((line) => /error TS/.test(line))).toEqual([])
+  })
+
+  it("ships no source maps: dist/ is tsc's unbundled output, readable as it stands", () => {
+    expect(packed.filter((p) => p.endsWith(".map"))).toEqual([])
+    const pointing = packed.filter((p) => p.endsWith(".js") && readFileSync(join(consumer, "node_modules/gatehouse", p), "utf8").includes("sourceMappingURL"))
+    expect(pointing).toEqual([])
+  })
+
+  it("ships every file a link in its Markdown points to (README, docs, examples), as read in node_modules", () => {
+    const shipped = new Set(packed)
+    const markdown = packed.filter((p) => p.endsWith(".md"))
+    expect(markdown).toEqual(expect.arrayContaining(["README.md", "docs/migration.md", "examples/express/README.md"]))
+    const broken: string[] = []
+    for (const file of markdown) {
+      for (const target of relativeLinks(readFileSync(join(consumer, "node_modules/gatehouse", file), "utf8"))) {
+        const resolved = posix.normalize(posix.join(posix.dirname(file), decodeURI(target)))
+        if (!shipped.has(resolved)) broken.push(`${file}: ${target}`)
+      }
+    }
+    expect(broken).toEqual([])
+  })
 })
+
+/**
+ * The relative link targets in Markdown (inline links, images, reference definitions, HTML src/href), without their
+ * #fragment; code blocks and code spans are not links. Absolute URLs and in-page anchors are left out.
+ */
+function relativeLinks(markdown: string): string[] {
+  const prose = markdown.replace(/^(```|~~~)[\s\S]*?^\1/gm, "").replace(/(`+)[\s\S]*?\1/g, "")
+  const targets = [
+    ...[...prose.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+["'(][^)]*)?\)/g)].map((m) => m[1]!),
+    ...[...prose.matchAll(/^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)].map((m) => m[1]!),
+    ...[...prose.matchAll(/\s(?:src|href)=["']([^"']+)["']/g)].map((m) => m[1]!),
+  ]
+  return targets.filter((t) => !/^[a-z][a-z0-9+.-]*:|^\/\/|^#/i.test(t)).map((t) => t.split("#")[0]!)
+}

@@ -1,13 +1,11 @@
 // What a front door hands the pipeline: one request's method, URL, headers and body, read from a web Request
 // (Auth(), Hono, Next) or straight from a native server request (node:http, Express) without building one.
+import type { HeaderReader } from "../domain.js"
 import type { AuthError } from "../errors.js"
 import { readLimited } from "../lib/read-limited.js"
 import { refusalOf } from "./refused.js"
 
-/** Header lookup by name (case-insensitive); a `Headers` object is one. */
-export interface HeaderReader {
-  get(name: string): string | null
-}
+export type { HeaderReader } from "../domain.js"
 
 /** The origin parts of the URL a request arrived on, as the server saw it (before AUTH_URL / trustHost rules). */
 export interface ArrivalOrigin {

@@ -1,0 +1,33 @@
+// Browser code type-checked by test/pack.test.ts against the installed tarball as a React app without Node's types
+// would (lib dom + es2022, types [], skipLibCheck off): only gatehouse/client, gatehouse/react and gatehouse/webauthn.
+import { getSession, signIn, signOut, subscribe, type Session, type SignInResponse } from "gatehouse/client"
+import { SessionProvider, useSession } from "gatehouse/react"
+import { browserSupportsWebAuthn, bufferToBase64URL, signIn as passkeySignIn } from "gatehouse/webauthn"
+
+function Greeting() {
+  const { data, status, update } = useSession({ required: true })
+  const name: string | null | undefined = data?.user?.name
+  return (
+    <button type="button" onClick={() => void update({ name: "new" })}>
+      {status === "authenticated" ? `Signed in as ${name ?? "someone"}` : "Loading"}
+    </button>
+  )
+}
+
+export function App(props: { session: Session | null }) {
+  return (
+    <SessionProvider session={props.session} basePath="/auth" refetchInterval={60}>
+      <Greeting />
+    </SessionProvider>
+  )
+}
+
+export async function signInFlows(): Promise<string> {
+  const answer: SignInResponse = await signIn("credentials", { redirect: false, username: "demo" })
+  if (browserSupportsWebAuthn()) await passkeySignIn("passkey", { action: "authenticate", redirect: false })
+  const stop = subscribe(() => undefined)
+  stop()
+  const session: Session | null = await getSession()
+  await signOut({ redirectTo: "/" })
+  return `${answer.ok} ${session?.expires ?? ""} ${bufferToBase64URL(new Uint8Array([1, 2]))}`
+}
