@@ -31,11 +31,15 @@ export function demoAuthConfig({ adapter, secret, oidc, smtp }: DemoAuthParts): 
     experimental: { enableWebAuthn: true },
     // The inbox page doubles as the "check your e-mail" page: the link the demo just sent is at the top.
     pages: { verifyRequest: "/inbox" },
+    // The built-in pages name the app: "Sign in to Gatehouse demo".
+    theme: { brandName: "Gatehouse demo" },
     providers: [
       Credentials({
         credentials: {
-          username: { label: "Username", placeholder: PASSWORD_ACCOUNT.username, autocomplete: "username" },
-          password: { label: "Password", type: "password", placeholder: PASSWORD_ACCOUNT.password, autocomplete: "current-password" },
+          // No placeholders: the account's own values there would look like fields already filled in (the home page
+          // names the account).
+          username: { label: "Username", autocomplete: "username" },
+          password: { label: "Password", type: "password", autocomplete: "current-password" },
         },
         authorize: async ({ username, password }) => {
           if (username !== PASSWORD_ACCOUNT.username || password !== PASSWORD_ACCOUNT.password) return null
@@ -55,13 +59,16 @@ export function demoAuthConfig({ adapter, secret, oidc, smtp }: DemoAuthParts): 
         authorization: { params: { scope: "openid email profile", prompt: "login" } },
         // The demo's own provider verifies addresses, so its user may take over an e-mail account of the same address.
         allowDangerousEmailAccountLinking: true,
+        // Its mark on the sign-in page: an ID card, inline (the page loads nothing from elsewhere).
+        style: { logo: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Cg fill='none' stroke='%23fff' stroke-width='2' stroke-linecap='round'%3E%3Crect x='3' y='5' width='18' height='14' rx='2'/%3E%3Ccircle cx='9' cy='11' r='2'/%3E%3Cpath d='M6 16c.6-1.3 1.7-2 3-2s2.4.7 3 2M14 10h4M14 14h3'/%3E%3C/g%3E%3C/svg%3E", bg: "#0f766e", text: "#fff" },
       } satisfies OIDCConfig,
       Nodemailer({
         name: "Email",
         server: { host: smtp.host, port: smtp.port, secure: false, ignoreTLS: true },
         from: "Gatehouse demo <no-reply@gatehouse.localhost>",
       }),
-      // Sign up with an e-mail on the sign-in page, then sign in with the button alone (Touch ID, Windows Hello, a phone).
+      // Sign up under "Create a passkey" on the sign-in page, then sign in with the button alone (Touch ID, Windows
+      // Hello, a phone), or pick the passkey from the username field's autofill.
       Passkey(),
     ],
     callbacks: {

@@ -29,7 +29,7 @@ function signInOptions(): string {
 <li><strong>Local OIDC</strong>: the demo runs its own OpenID Provider. Press <em>Sign in with Local OIDC</em>; its login page comes filled in
   (<code>${OIDC_ACCOUNT.login}</code> / <code>${OIDC_ACCOUNT.password}</code>).</li>
 <li><strong>E-mail</strong>: type any address. The demo catches the e-mail and shows it in its <a href="/inbox">inbox</a>; click the link there.</li>
-<li><strong>Passkey</strong>: type an e-mail and press <em>Sign in with Passkey</em> to create one; next time the button alone signs you in.</li>
+<li><strong>Passkey</strong>: press <em>Create a passkey</em> and give any e-mail; next time <em>Sign in with a passkey</em> alone signs you in.</li>
 </ul>`
 }
 

@@ -152,7 +152,7 @@ function printBanner(parts: { issuer: string; smtp: MailCatcher; storage: string
       row("Password", `${PASSWORD_ACCOUNT.username} / ${PASSWORD_ACCOUNT.password}`),
       row("Local OIDC", `"Sign in with Local OIDC", then ${OIDC_ACCOUNT.login} / ${OIDC_ACCOUNT.password} (filled in on its login page)`),
       row("E-mail", `any address; open the link in ${appUrl}/inbox`),
-      row("Passkey", `type an e-mail and press "Sign in with Passkey"; afterwards the button alone signs you in`),
+      row("Passkey", `"Create a passkey" with any e-mail; afterwards "Sign in with a passkey" alone signs you in`),
       "",
       `Ready: ${appUrl}   (Ctrl-C stops everything)`,
     ].join("\n"),

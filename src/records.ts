@@ -57,6 +57,8 @@ export interface Theme {
   logo?: string
   brandColor?: string
   buttonText?: string
+  /** Gatehouse only: the app's name in the built-in pages' titles and the sign-in heading ("Sign in to Acme"). */
+  brandName?: string
 }
 
 export type TokenSet = Record<string, unknown>

@@ -554,7 +554,7 @@ describe("OIDC sign-in against a real OP", () => {
     expect(new URL(cb.url).searchParams.get("iss")).toBe(op.issuer)
     // Auth.js: every provider error is OAuthCallbackError (wire.md 6.2, verified). Gatehouse maps
     // access_denied to AccessDenied (security.md OA-10).
-    expect(cb.location).toBe(REFERENCE ? `${ORIGIN}/auth/signin?error=OAuthCallbackError` : `${ORIGIN}/auth/error?error=AccessDenied`)
+    expect(cb.location).toBe(REFERENCE ? `${ORIGIN}/auth/signin?error=OAuthCallbackError` : `${ORIGIN}/auth/error?error=AccessDenied&code=access_denied`)
     expect(await session(s.browser)).toBeNull()
   })
 })

@@ -166,7 +166,7 @@ describe("redirect proxy", () => {
     expect(`${target.origin}${target.pathname}`).toBe(PREVIEW_CALLBACK)
     expect(target.searchParams.get("error")).toBe("access_denied")
     const res = await Auth(get(`${target.pathname}${target.search}`, { cookie: jar.header() }), preview.config)
-    expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=AccessDenied`)
+    expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=AccessDenied&code=access_denied`)
     expect(proxy.errors).toEqual([])
   })
 

@@ -3,7 +3,8 @@ import type { AuthRequest, ResolvedConfig } from "../domain.js"
 import { ensureCsrfToken } from "../security/csrf.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import { chooseLocale, errorPage, pageHeaders, signInPage, signOutPage, verifyRequestPage } from "../pages/index.js"
-import type { ResponseInternal } from "../types.js"
+import { readKeptIdentifier } from "../response/kept-identifier.js"
+import type { Cookie, ResponseInternal } from "../types.js"
 
 function withQuery(page: string, params: URLSearchParams): string {
   const query = params.toString()
@@ -26,10 +27,14 @@ export async function signInPageAction(req: AuthRequest, config: ResolvedConfig)
   }
   const { token, cookie } = ensureCsrfToken(req, config)
   const { locale, fromRequest } = localeOf(req, config)
+  // What the user typed before a failed sign-in comes back only with the failure's banner; the cookie is spent either way.
+  const { kept, clear } = readKeptIdentifier(req, config)
   const page = signInPage({
     providers: config.providerList, basePath: config.basePath, origin: req.origin, csrfToken: token, callbackUrl, error, theme: config.theme, locale,
+    kept: error ? kept : undefined,
   })
-  return { status: 200, headers: pageHeaders(page.csp, fromRequest), body: page.html, cookies: cookie ? [cookie] : undefined }
+  const cookies: Cookie[] = [...(cookie ? [cookie] : []), ...(clear ? [clear] : [])]
+  return { status: 200, headers: pageHeaders(page.csp, fromRequest), body: page.html, cookies: cookies.length ? cookies : undefined }
 }
 
 export async function signOutPageAction(req: AuthRequest, config: ResolvedConfig): Promise<ResponseInternal> {
@@ -42,13 +47,29 @@ export async function signOutPageAction(req: AuthRequest, config: ResolvedConfig
   return { status: 200, headers: pageHeaders(page.csp, fromRequest), body: page.html, cookies: cookie ? [cookie] : undefined }
 }
 
-export function errorPageAction(req: AuthRequest, config: ResolvedConfig): ResponseInternal {
+/**
+ * Where "Continue" goes when a used sign-in link is opened on a browser that is signed in: the callbackUrl (query or
+ * cookie, through the redirect callback); undefined when this browser has no session. Asked only for `Verification`.
+ */
+async function continueUrlIfSignedIn(req: AuthRequest, config: ResolvedConfig): Promise<string | undefined> {
+  if (!config.adapter) return undefined
+  try {
+    if (!(await config.sessionStrategy.currentUser(req, config))) return undefined
+  } catch (error) {
+    config.logger.error(error instanceof Error ? error : new Error(String(error)))
+    return undefined
+  }
+  return resolveCallbackUrl(req, config)
+}
+
+export async function errorPageAction(req: AuthRequest, config: ResolvedConfig): Promise<ResponseInternal> {
   const error = req.query.get("error")
   if (config.pages.error) return { redirect: withQuery(config.pages.error, new URLSearchParams(error ? { error } : {})) }
   const { locale, fromRequest } = localeOf(req, config)
   // "Sign in" goes where signing in happens: the app's own page when configured, else ours under basePath.
   const signInUrl = config.pages.signIn ?? `${req.origin}${config.basePath}/signin`
-  const page = errorPage({ error, signInUrl, homeUrl: req.origin, theme: config.theme, locale })
+  const continueUrl = error === "Verification" ? await continueUrlIfSignedIn(req, config) : undefined
+  const page = errorPage({ error, code: req.query.get("code"), signInUrl, homeUrl: req.origin, continueUrl, theme: config.theme, locale })
   return { status: page.status, headers: pageHeaders(page.csp, fromRequest), body: page.html }
 }
 

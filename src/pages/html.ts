@@ -2,6 +2,7 @@
 import { contrastRatio, cssColor } from "../lib/css-color.js"
 import type { Theme } from "../types.js"
 import type { PageLocale } from "./locales/index.js"
+import { FORM_SCRIPT, FORM_SCRIPT_HASH } from "./form-script.js"
 import { PASSKEY_SCRIPT, PASSKEY_SCRIPT_HASH } from "./passkey-script.js"
 import { BASE_CSS, BASE_CSS_HASH, themeCssHash } from "./styles.js"
 
@@ -50,20 +51,35 @@ function themeCss(theme: Theme, extra: string): string {
 }
 
 /**
- * The policy of a built-in page: nothing loads by default; the inline style(s) and the passkey script by hash;
- * images from the app, https: and data:; the passkey script may call the app's own routes; no framing, no <base>.
+ * The policy of a built-in page: nothing loads by default; the inline style(s) and script(s) by hash; images from
+ * the app, https: and data:; the passkey script may call the app's own routes; no framing, no <base>.
  * No form-action: an OAuth sign-in form's answer redirects to the provider, which form-action would block.
  */
-export function pageCsp(styleHashes: readonly string[], script: boolean): string {
+export function pageCsp(styleHashes: readonly string[], scriptHashes: readonly string[], connect: boolean): string {
   return [
     "default-src 'none'",
-    `script-src ${script ? PASSKEY_SCRIPT_HASH : "'none'"}`,
+    `script-src ${scriptHashes.length ? scriptHashes.join(" ") : "'none'"}`,
     `style-src ${styleHashes.join(" ")}`,
     "img-src 'self' https: data:",
-    ...(script ? ["connect-src 'self'"] : []),
+    ...(connect ? ["connect-src 'self'"] : []),
     "base-uri 'none'",
     "frame-ancestors 'none'",
   ].join("; ")
+}
+
+/** Longest `theme.brandName` shown; a longer one (or one that is not a string) is not used. */
+const MAX_BRAND_NAME = 100
+
+/** The app's name from `theme.brandName`: a non-empty string of at most 100 characters, trimmed; else undefined. */
+export function brandNameOf(theme: Theme): string | undefined {
+  const name = typeof theme.brandName === "string" ? theme.brandName.trim() : ""
+  return name && name.length <= MAX_BRAND_NAME ? name : undefined
+}
+
+/** A page title with the app's name after it when the theme names one: "Sign out · Acme". */
+export function titleWithBrand(title: string, theme: Theme): string {
+  const brand = brandNameOf(theme)
+  return brand ? `${title} · ${brand}` : title
 }
 
 export interface ShellProps {
@@ -74,8 +90,10 @@ export interface ShellProps {
   locale: PageLocale
   /** Extra theme rules (provider button colours), built only from checked values. */
   extraCss?: string
-  /** Adds the passkey script after the content. */
-  script?: boolean
+  /** `form`: adds the sign-in page's form script (busy buttons, show/hide password) after the content. */
+  script?: "form"
+  /** Adds the passkey script too (and lets it call the app's routes). */
+  passkeyScript?: boolean
 }
 
 /**
@@ -94,7 +112,9 @@ export function documentShell(props: ShellProps): RenderedPage {
   const hashes = themeSheet ? [BASE_CSS_HASH, themeCssHash(themeSheet)] : [BASE_CSS_HASH]
   const logoUrl = safeImageUrl(theme.logo)
   const logo = logoUrl ? `<img class="brand-logo" src="${escapeHtml(logoUrl)}" alt="">` : ""
-  const script = props.script ? `<script>${PASSKEY_SCRIPT}</script>` : ""
+  const scripts = [...(props.script === "form" ? [FORM_SCRIPT] : []), ...(props.passkeyScript ? [PASSKEY_SCRIPT] : [])]
+  const scriptHashes = [...(props.script === "form" ? [FORM_SCRIPT_HASH] : []), ...(props.passkeyScript ? [PASSKEY_SCRIPT_HASH] : [])]
+  const script = scripts.map((text) => `<script>${text}</script>`).join("")
   const html = `<!DOCTYPE html><html lang="${escapeHtml(locale.lang)}"><head><meta charset="UTF-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="same-origin">${ICON}<title>${escapeHtml(props.title)}</title>${styles}</head><body class="__next-auth-theme-${scheme}"><main>${logo}<div class="card">${props.content}</div></main>${script}</body></html>`
-  return { html, csp: pageCsp(hashes, props.script === true) }
+  return { html, csp: pageCsp(hashes, scriptHashes, props.passkeyScript === true) }
 }

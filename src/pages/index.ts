@@ -1,10 +1,11 @@
 // The built-in pages as pure functions: props (with the chosen locale) -> HTML and its Content-Security-Policy.
 import type { Theme } from "../types.js"
-import { documentShell, escapeHtml, type RenderedPage } from "./html.js"
+import { documentShell, escapeHtml, titleWithBrand, type RenderedPage } from "./html.js"
 import type { ErrorPageCode, PageLocale } from "./locales/index.js"
 
+export { FORM_SCRIPT, FORM_SCRIPT_HASH } from "./form-script.js"
 export { PASSKEY_SCRIPT, PASSKEY_SCRIPT_HASH } from "./passkey-script.js"
-export { signInPage, signInPageHasScript, type SignInPageProps } from "./signin.js"
+export { identifierField, signInPage, signInPageHasScript, type KeptIdentifier, type SignInPageProps } from "./signin.js"
 export { pageCsp, type RenderedPage } from "./html.js"
 export { chooseLocale, en, PAGE_LOCALES } from "./locales/index.js"
 export { pageHeaders } from "./headers.js"
@@ -21,8 +22,8 @@ export interface SignOutPageProps {
 export function signOutPage(props: SignOutPageProps): RenderedPage {
   const t = props.locale.signOut
   const callback = props.callbackUrl === undefined ? "" : `<input type="hidden" name="callbackUrl" value="${escapeHtml(props.callbackUrl)}">`
-  const content = `<h1>${escapeHtml(t.heading)}</h1><p>${escapeHtml(t.message)}</p><form id="signout-form" action="${escapeHtml(props.action)}" method="POST"><input type="hidden" name="csrfToken" value="${escapeHtml(props.csrfToken)}">${callback}<button id="submitButton" class="button" type="submit">${escapeHtml(t.button)}</button></form>`
-  return documentShell({ title: t.title, content, theme: props.theme, locale: props.locale })
+  const content = `<h1>${escapeHtml(t.heading)}</h1><p>${escapeHtml(t.message)}</p><form id="signout-form" action="${escapeHtml(props.action)}" method="POST"><input type="hidden" name="csrfToken" value="${escapeHtml(props.csrfToken)}">${callback}<button id="submitButton" class="button primary" type="submit">${escapeHtml(t.button)}</button></form>`
+  return documentShell({ title: titleWithBrand(t.title, props.theme), content, theme: props.theme, locale: props.locale })
 }
 
 /** HTTP status per error-page code; every other code is a 200 generic page. */
@@ -38,9 +39,13 @@ const errorStatus: Record<ErrorPageCode, number> = {
 
 export interface ErrorPageProps {
   error: string | null
+  /** `?code=`: with `AccessDenied`, `access_denied` says the user cancelled at the provider (response/error.ts). */
+  code?: string | null
   /** The sign-in page: `${origin}${basePath}/signin`, or `pages.signIn` when configured. */
   signInUrl: string
   homeUrl: string
+  /** Set when this browser is signed in: where "Continue" goes (a used sign-in link then needs no new sign-in). */
+  continueUrl?: string
   theme: Theme
   locale: PageLocale
 }
@@ -48,22 +53,32 @@ export interface ErrorPageProps {
 /**
  * The error page for a public error code; unknown codes get the generic page and are never reflected
  * (docs/security.md RD-09). Every page links to the sign-in page (`a#signin-link`) and home (`a#home-link`), except
- * Configuration, where signing in cannot work: it links home only.
+ * Configuration, where signing in cannot work: it links home only. Two codes have a kinder page:
+ * - `AccessDenied` with `code=access_denied` (the user pressed Cancel at the provider): "Sign-in was cancelled", 200,
+ *   with "Try again" (`a#signin-link`); a signIn callback's refusal stays "Access denied".
+ * - `Verification` while signed in (a used sign-in link opened again): "You're already signed in", 200, with
+ *   "Continue" (`a#continue-link`) to `continueUrl`.
  */
 export function errorPage(props: ErrorPageProps): RenderedPage & { status: number } {
   const t = props.locale.error
   const code = props.error && Object.hasOwn(errorStatus, props.error) ? (props.error as ErrorPageCode) : undefined
-  const page = code ? t.pages[code] : t.default
+  const cancelled = code === "AccessDenied" && props.code === "access_denied"
+  const signedIn = code === "Verification" && props.continueUrl !== undefined
+  const page = cancelled ? t.cancelled : signedIn ? t.alreadySignedIn : code ? t.pages[code] : t.default
+  const home = (cls: string) => `<a id="home-link" class="${cls}" href="${escapeHtml(props.homeUrl)}">${escapeHtml(t.home)}</a>`
   const links = code === "Configuration"
-    ? `<a id="home-link" class="button" href="${escapeHtml(props.homeUrl)}">${escapeHtml(t.home)}</a>`
-    : `<a id="signin-link" class="button" href="${escapeHtml(props.signInUrl)}">${escapeHtml(t.signIn)}</a><a id="home-link" class="secondary" href="${escapeHtml(props.homeUrl)}">${escapeHtml(t.home)}</a>`
+    ? home("button primary")
+    : signedIn
+      ? `<a id="continue-link" class="button primary" href="${escapeHtml(props.continueUrl)}">${escapeHtml(t.continue)}</a>`
+      : `<a id="signin-link" class="button primary" href="${escapeHtml(props.signInUrl)}">${escapeHtml(cancelled ? t.tryAgain : t.signIn)}</a>${home("secondary")}`
   const content = `<h1>${escapeHtml(page.heading)}</h1><p>${escapeHtml(page.message)}</p>${links}`
-  return { status: code ? errorStatus[code] : 200, ...documentShell({ title: `${t.title}: ${page.heading}`, content, theme: props.theme, locale: props.locale }) }
+  const status = cancelled || signedIn ? 200 : code ? errorStatus[code] : 200
+  return { status, ...documentShell({ title: titleWithBrand(`${t.title}: ${page.heading}`, props.theme), content, theme: props.theme, locale: props.locale }) }
 }
 
 /** "Check your e-mail", with a link home (`a#home-link`). */
 export function verifyRequestPage(props: { homeUrl: string; theme: Theme; locale: PageLocale }): RenderedPage {
   const t = props.locale.verifyRequest
-  const content = `<h1>${escapeHtml(t.heading)}</h1><p>${escapeHtml(t.message)}</p><a id="home-link" class="button" href="${escapeHtml(props.homeUrl)}">${escapeHtml(props.locale.error.home)}</a>`
-  return documentShell({ title: t.title, content, theme: props.theme, locale: props.locale })
+  const content = `<h1>${escapeHtml(t.heading)}</h1><p>${escapeHtml(t.message)}</p><a id="home-link" class="button primary" href="${escapeHtml(props.homeUrl)}">${escapeHtml(props.locale.error.home)}</a>`
+  return documentShell({ title: titleWithBrand(t.title, props.theme), content, theme: props.theme, locale: props.locale })
 }

@@ -4,14 +4,17 @@
 import { createHash } from "node:crypto"
 
 /**
- * For each `form[data-webauthn-provider]`: submit (the button, or Enter) aborts a waiting autofill request, asks
- * `{basePath}/webauthn-options/<id>` (with the typed fields, so the server picks register or authenticate; with
- * `action=authenticate` when nothing is typed), runs the ceremony, posts the callback with X-Auth-Return-Redirect
- * and goes to the returned URL when it is http(s) (the callbackUrl, or signin?error=…; anything else goes to the
- * error page, so a script URL never reaches location). With `data-conditional="true"` it arms an
- * autofill (conditional) request on load. `data-state`: idle | waiting (autofill armed) | busy | error | done.
- * The messages it shows come from `data-msg-unsupported`, `-cancelled`, `-registered` and `-failed` (the page
- * locale), with English as the fallback.
+ * For each passkey sign-in form (`form[data-webauthn-provider]`, only a button): submitting it (the button, or
+ * Enter) aborts a waiting autofill request and asks `{basePath}/webauthn-options/<id>?action=authenticate` with no
+ * e-mail, so the browser offers every passkey it holds for the site (a discoverable credential). The registration
+ * form named by `data-register-form` asks with the typed fields instead, so the server picks register (a new
+ * address) or authenticate. Then the ceremony runs, the callback is posted with X-Auth-Return-Redirect, and the
+ * browser goes to the returned URL when it is http(s) (the callbackUrl, or signin?error=…; anything else goes to the
+ * error page, so a script URL never reaches location). With `data-conditional="true"` it arms an autofill
+ * (conditional) request on load, answered from any field on the page whose autocomplete has `webauthn`.
+ * `data-state` on the sign-in form: idle | waiting (autofill armed) | busy | error | done. The button at work gets
+ * `data-busy` (a spinner). Messages come from `data-msg-unsupported`, `-cancelled`, `-registered` and `-failed`
+ * (the page locale), with English as the fallback, shown in the message line of the form that was used.
  */
 export const PASSKEY_SCRIPT = `(() => {
   "use strict";
@@ -57,37 +60,42 @@ export const PASSKEY_SCRIPT = `(() => {
     const d = form.dataset;
     const base = d.basePath + "/";
     const id = encodeURIComponent(d.webauthnProvider);
-    const button = form.querySelector("button");
-    const message = form.querySelector("[data-passkey-error]");
-    const show = (text) => { message.textContent = text; message.hidden = false; };
+    const register = d.registerForm ? document.getElementById(d.registerForm) : null;
+    const parts = [form, register].filter(Boolean).map((f) => ({ form: f, button: f.querySelector("button[type=submit]"), message: f.querySelector("[data-passkey-error]") }));
+    const show = (part, text) => { part.message.textContent = text; part.message.hidden = false; };
     if (!window.PublicKeyCredential || !navigator.credentials) {
-      button.disabled = true;
-      show(d.msgUnsupported || "This browser does not support passkeys.");
+      parts.forEach((part) => { part.button.disabled = true; });
+      show(parts[0], d.msgUnsupported || "This browser does not support passkeys.");
       return;
     }
-    const fields = () => {
+    const fields = (part) => {
       const values = new URLSearchParams();
-      for (const input of form.querySelectorAll("input[name]")) if (input.value) values.set(input.name, input.value);
+      if (part && part.form !== form) for (const input of part.form.querySelectorAll("input[name]")) if (input.value) values.set(input.name, input.value);
       return values;
     };
-    const run = async (conditional) => {
+    const busy = (part, on) => {
+      part.button.disabled = on;
+      if (on) part.button.setAttribute("data-busy", ""); else part.button.removeAttribute("data-busy");
+    };
+    const run = async (part) => {
       if (pending) pending.abort();
       const controller = new AbortController();
       pending = controller;
-      const typed = fields();
-      const query = conditional || typed.toString() === "" ? new URLSearchParams({ action: "authenticate" }) : typed;
+      const typed = fields(part);
+      const query = typed.toString() === "" ? new URLSearchParams({ action: "authenticate" }) : typed;
       const res = await fetch(base + "webauthn-options/" + id + "?" + query, { headers: { accept: "application/json" }, credentials: "same-origin", cache: "no-store" });
       const body = await res.json().catch(() => null);
       if (!res.ok || !body || !body.options) throw new Error("no WebAuthn options (" + res.status + ")");
       const o = body.options;
+      const conditional = !part;
       const credential = body.action === "register"
         ? await navigator.credentials.create({ signal: controller.signal, publicKey: { ...o, challenge: fromB64(o.challenge), user: { ...o.user, id: fromB64(o.user.id) }, excludeCredentials: descriptors(o.excludeCredentials) } })
         : await navigator.credentials.get({ signal: controller.signal, mediation: conditional ? "conditional" : "optional", publicKey: { ...o, challenge: fromB64(o.challenge), allowCredentials: conditional ? [] : descriptors(o.allowCredentials) } });
       if (pending === controller) pending = null;
       if (!credential) throw new Error("no credential");
       d.state = "busy";
-      button.disabled = true;
-      const post = fields();
+      busy(part || parts[0], true);
+      const post = body.action === "register" ? fields(part) : new URLSearchParams();
       post.set("action", body.action);
       post.set("data", JSON.stringify(encode(credential)));
       post.set("csrfToken", d.csrfToken);
@@ -99,23 +107,26 @@ export const PASSKEY_SCRIPT = `(() => {
       window.location.href = next && (next.protocol === "https:" || next.protocol === "http:") ? next.href : base + "error?error=Configuration";
     };
     let autofill = false;
-    const start = (conditional) => {
-      d.state = conditional ? "waiting" : "busy";
-      if (!conditional) { button.disabled = true; message.hidden = true; }
-      run(conditional).catch((error) => {
+    const start = (part) => {
+      d.state = part ? "busy" : "waiting";
+      if (part) {
+        parts.forEach((p) => { p.message.hidden = true; });
+        busy(part, true);
+      }
+      run(part).catch((error) => {
         const name = error && error.name;
         if (name === "AbortError") return;
-        if (conditional) { if (d.state === "waiting") d.state = "idle"; return; }
-        button.disabled = false;
+        if (!part) { if (d.state === "waiting") d.state = "idle"; return; }
+        busy(part, false);
         d.state = "error";
-        show(name === "NotAllowedError" ? d.msgCancelled || "The passkey request was cancelled or timed out." : name === "InvalidStateError" ? d.msgRegistered || "This passkey is already registered. Sign in with it instead." : d.msgFailed || "Passkey sign-in failed. Please try again.");
-        if (autofill) start(true);
+        show(part, name === "NotAllowedError" ? d.msgCancelled || "The passkey request was cancelled or timed out." : name === "InvalidStateError" ? d.msgRegistered || "This passkey is already registered. Sign in with it instead." : d.msgFailed || "Passkey sign-in failed. Please try again.");
+        if (autofill) start(null);
       });
     };
-    form.addEventListener("submit", (event) => { event.preventDefault(); start(false); });
-    if (d.conditional === "true" && form.querySelector('input[autocomplete~="webauthn"]') && typeof PublicKeyCredential.isConditionalMediationAvailable === "function") {
+    parts.forEach((part) => part.form.addEventListener("submit", (event) => { event.preventDefault(); start(part); }));
+    if (d.conditional === "true" && document.querySelector('input[autocomplete~="webauthn"]') && typeof PublicKeyCredential.isConditionalMediationAvailable === "function") {
       PublicKeyCredential.isConditionalMediationAvailable().then((available) => {
-        if (available && d.state === "idle") { autofill = true; start(true); }
+        if (available && d.state === "idle") { autofill = true; start(null); }
       }, () => {});
     }
   };

@@ -1,9 +1,17 @@
-// The sign-in page: a button per OAuth provider (logo and colours), the e-mail, credentials and passkey forms,
-// dividers between sections, and the `?error=` banner. Pure: props in, HTML and its CSP out.
+// The sign-in page: OAuth/OIDC buttons first, then one main form (the first e-mail or credentials provider) with the
+// page's only primary button, then the further methods (passkey sign-in, the other forms behind a disclosure each);
+// the `?error=` banner. Pure: props in, HTML and its CSP out.
 import type { ResolvedProvider } from "../domain.js"
 import type { Theme } from "../types.js"
-import { buttonColors, documentShell, escapeHtml, safeImageUrl, type RenderedPage } from "./html.js"
-import { withProvider, type PageLocale, type SignInErrorCode } from "./locales/index.js"
+import { brandNameOf, buttonColors, documentShell, escapeHtml, safeImageUrl, type RenderedPage } from "./html.js"
+import { withBrand, withProvider, type PageLocale, type SignInErrorCode } from "./locales/index.js"
+
+/** What the user typed into a form that just failed (response/kept-identifier.ts), shown again in that field. */
+export interface KeptIdentifier {
+  providerId: string
+  field: string
+  value: string
+}
 
 export interface SignInPageProps {
   providers: readonly ResolvedProvider[]
@@ -14,6 +22,8 @@ export interface SignInPageProps {
   error?: string | null
   theme: Theme
   locale: PageLocale
+  /** Shown again in its field (escaped) after a failed sign-in; never a password field. */
+  kept?: KeptIdentifier
 }
 
 /** A form-field attribute as page text: only a string is used; anything else (a signal, a number) is the default. */
@@ -46,11 +56,22 @@ export function autocompleteFor(name: string, field: FieldSpec): string | undefi
   return undefined
 }
 
-/** Label and input, tied by `for`/`id`; `describedBy` names the element (the form's button) that tells it apart. */
-function field(id: string, name: string, f: FieldSpec, label: string, describedBy?: string): string {
-  const autocomplete = autocompleteFor(name, f)
-  const extra = `${autocomplete ? ` autocomplete="${escapeHtml(autocomplete)}"` : ""}${f.required === true ? " required" : ""}${describedBy ? ` aria-describedby="${escapeHtml(describedBy)}"` : ""}`
-  return `<label for="${escapeHtml(id)}">${escapeHtml(label)}</label><input id="${escapeHtml(id)}" name="${escapeHtml(name)}" type="${escapeHtml(stringOr(f.type, "text"))}" placeholder="${escapeHtml(stringOr(f.placeholder, ""))}"${extra}>`
+const isPasswordType = (f: FieldSpec) => stringOr(f.type, "text").toLowerCase() === "password"
+
+/**
+ * The field of an e-mail or credentials provider that names the user (kept after a failed sign-in, and where the
+ * browser offers passkeys): the e-mail provider's `email`; a credentials field whose autocomplete is `username` or
+ * `email` and that is not a password field. Undefined for any other provider, or when no field qualifies.
+ */
+export function identifierField(p: ResolvedProvider): string | undefined {
+  if (p.type === "email") return "email"
+  if (p.type !== "credentials") return undefined
+  for (const [name, spec] of fieldsOf("credentials" in p ? p.credentials : undefined)) {
+    if (isPasswordType(spec)) continue
+    const tokens = (autocompleteFor(name, spec) ?? "").toLowerCase().split(/\s+/)
+    if (tokens.includes("username") || tokens.includes("email")) return name
+  }
+  return undefined
 }
 
 /** True for a field label left at Auth.js's default "Email" (or unset) on a field named `email`. */
@@ -87,14 +108,9 @@ function signInBanner(error: string | null | undefined, locale: PageLocale): str
   return `<div id="signin-error" class="error" role="alert">${escapeHtml(known ?? locale.signIn.defaultError)}</div>`
 }
 
-/** True when the sign-in page for these providers carries the passkey script (its CSP then allows it by hash). */
+/** True when the sign-in page for these providers carries the passkey script (the form script it always carries). */
 export function signInPageHasScript(providers: readonly ResolvedProvider[]): boolean {
   return providers.some((p) => p.type === "webauthn")
-}
-
-interface Section {
-  kind: "oauth" | "form"
-  html: string[]
 }
 
 /** A field of a form on the page, planned before any is rendered so labels and ids can be checked page-wide. */
@@ -104,10 +120,10 @@ interface PlannedField {
   label: string
 }
 
-/** Auth.js's default `formFields` of the WebAuthn/Passkey providers: the field autofill offers passkeys in. */
-const DEFAULT_PASSKEY_FIELDS: Readonly<Record<string, FieldSpec>> = { email: { autocomplete: "username webauthn" } }
+/** Auth.js's default `formFields` of the WebAuthn/Passkey providers: the field a new passkey is registered under. */
+const DEFAULT_PASSKEY_FIELDS: Readonly<Record<string, FieldSpec>> = { email: { autocomplete: "username webauthn", required: true } }
 
-/** The fields of the e-mail, credentials or passkey form of `p`, with their labels (empty for an OAuth provider). */
+/** The fields of the e-mail, credentials or passkey-registration form of `p`, with their labels (none for OAuth). */
 function plannedFields(p: ResolvedProvider, locale: PageLocale): PlannedField[] {
   if (p.type === "email") {
     return [{ name: "email", spec: { type: "email", placeholder: locale.signIn.emailPlaceholder, autocomplete: "email", required: true }, label: locale.signIn.emailLabel }]
@@ -118,24 +134,44 @@ function plannedFields(p: ResolvedProvider, locale: PageLocale): PlannedField[] 
   if (p.type === "webauthn") {
     const configured = "formFields" in p ? p.formFields : undefined
     const fields = fieldsOf(typeof configured === "object" && configured !== null ? configured : DEFAULT_PASSKEY_FIELDS)
-    // No `required`: the form is novalidate, and an empty field means "sign in with any passkey".
-    return fields.map(([name, spec]) => ({ name, spec: { ...spec, required: undefined }, label: fieldLabel(name, spec, locale, true) }))
+    return fields.map(([name, spec]) => ({ name, spec, label: fieldLabel(name, spec, locale, true) }))
   }
   return []
+}
+
+/** `autocomplete` with the `webauthn` token last (the browser then offers passkeys in this field's autofill). */
+function withWebAuthnToken(autocomplete: string | undefined): string {
+  const tokens = (autocomplete ?? "username").split(/\s+/).filter((t) => t !== "" && t !== "webauthn")
+  return [...tokens, "webauthn"].join(" ")
+}
+
+/** `autocomplete` without the `webauthn` token (undefined when nothing is left). */
+function withoutWebAuthnToken(autocomplete: string | undefined): string | undefined {
+  const tokens = (autocomplete ?? "").split(/\s+/).filter((t) => t !== "" && t !== "webauthn")
+  return tokens.length ? tokens.join(" ") : undefined
 }
 
 /** A label compared with the others on the page: case and surrounding space do not tell two fields apart. */
 const labelKey = (label: string) => label.trim().toLowerCase()
 
-/** Renders the planned fields of one form; `buttonId` is the form's submit button. */
-type FieldRenderer = (providerId: string, fields: readonly PlannedField[], buttonId: string) => string
+/** How one field is rendered beyond its spec. */
+interface FieldState {
+  /** The element (the form's button or disclosure) that tells apart two fields with the same label. */
+  describedBy: string
+  value?: string
+  autofocus?: boolean
+}
+
+/** Renders one planned field of a provider's form. */
+type FieldRenderer = (providerId: string, f: PlannedField, state: FieldState) => string
 
 /**
  * The field renderer of a page with these fields. Ids are `input-<name>-for-<provider id>`, made unique on the page
  * should two ever coincide. A field whose label another field on the page also has (labels an app set itself, e.g. a
- * credentials "Email" next to the e-mail provider's) is described by its form's button, which names the provider.
+ * credentials "Email" next to the e-mail provider's) is described by `state.describedBy`, which names the provider.
+ * A password field gets a show/hide button, hidden until the form script runs (without it the button could do nothing).
  */
-function fieldRenderer(all: readonly PlannedField[]): FieldRenderer {
+function fieldRenderer(all: readonly PlannedField[], locale: PageLocale): FieldRenderer {
   const counts = new Map<string, number>()
   for (const f of all) counts.set(labelKey(f.label), (counts.get(labelKey(f.label)) ?? 0) + 1)
   const used = new Set<string>()
@@ -145,72 +181,152 @@ function fieldRenderer(all: readonly PlannedField[]): FieldRenderer {
     used.add(id)
     return id
   }
-  return (providerId, fields, buttonId) => fields.map((f) => {
+  const t = locale.signIn
+  return (providerId, f, state) => {
+    const id = escapeHtml(uniqueId(`input-${f.name}-for-${providerId}`))
     const shared = (counts.get(labelKey(f.label)) ?? 0) > 1
-    return field(uniqueId(`input-${f.name}-for-${providerId}`), f.name, f.spec, f.label, shared ? buttonId : undefined)
-  }).join("")
+    const password = isPasswordType(f.spec)
+    const autocomplete = autocompleteFor(f.name, f.spec)
+    const placeholder = stringOr(f.spec.placeholder, "")
+    // A password field never gets a value, whatever a caller passes.
+    const value = state.value !== undefined && !password ? ` value="${escapeHtml(state.value)}"` : ""
+    const attrs = `${placeholder ? ` placeholder="${escapeHtml(placeholder)}"` : ""}${value}${autocomplete ? ` autocomplete="${escapeHtml(autocomplete)}"` : ""}${f.spec.required === true ? " required" : ""}${state.autofocus ? " autofocus" : ""}${shared ? ` aria-describedby="${escapeHtml(state.describedBy)}"` : ""}`
+    const input = `<input id="${id}" name="${escapeHtml(f.name)}" type="${escapeHtml(stringOr(f.spec.type, "text"))}"${attrs}>`
+    const label = `<label for="${id}">${escapeHtml(f.label)}</label>`
+    if (!password) return `${label}${input}`
+    const reveal = `<button class="reveal" type="button" aria-controls="${id}" aria-label="${escapeHtml(t.showPasswordLabel)}" data-reveal data-show="${escapeHtml(t.showPassword)}" data-hide="${escapeHtml(t.hidePassword)}" data-show-label="${escapeHtml(t.showPasswordLabel)}" data-hide-label="${escapeHtml(t.hidePasswordLabel)}" hidden>${escapeHtml(t.showPassword)}</button>`
+    return `${label}<div class="password">${input}${reveal}</div>`
+  }
+}
+
+/** The key drawn on the passkey button (inline SVG: no request, and presentation attributes, which the CSP allows). */
+const PASSKEY_MARK = `<span class="mark"><svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false"><g fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"><circle cx="9" cy="7.5" r="3.75"/><path d="M2.5 20.5v-.75A5.75 5.75 0 0 1 8.25 14H11"/><circle cx="17.5" cy="12.5" r="2.75"/><path d="M17.5 15.25v6.25M17.5 18.5h2M17.5 20.5h1.5"/></g></svg></span>`
+
+/** A WebAuthn provider left at the default name of Passkey() or WebAuthn(): its button says "Sign in with a passkey". */
+function isDefaultPasskeyName(p: ResolvedProvider): boolean {
+  return p.name === "Passkey" || p.name === "WebAuthn"
+}
+
+const isOAuth = (p: ResolvedProvider) => p.type === "oauth" || p.type === "oidc"
+const isConditional = (p: ResolvedProvider) => p.type === "webauthn" && "enableConditionalUI" in p && p.enableConditionalUI === true
+
+/** The e-mail or credentials provider whose form a failure was about: the kept identifier's, else by error code. */
+function failedForm(forms: readonly ResolvedProvider[], error: string | null | undefined, kept: KeptIdentifier | undefined): ResolvedProvider | undefined {
+  if (kept) return forms.find((p) => p.id === kept.providerId)
+  if (error === "CredentialsSignin") return forms.find((p) => p.type === "credentials")
+  if (error === "EmailSignin") return forms.find((p) => p.type === "email")
+  return undefined
 }
 
 /**
- * The sign-in page. Sections keep the configured order; consecutive OAuth buttons share one section, and a divider
- * ("or") separates sections. Provider colours become `.provider-<n>` rules in the theme sheet (never a style
- * attribute, which the CSP would refuse), keyed by position so no provider id reaches the CSS.
+ * The sign-in page, in three parts:
+ * 1. the OAuth/OIDC buttons, in configured order: neutral buttons, each with the provider's mark on a tile of its
+ *    colour (`.provider-<n>` rules in the theme sheet, keyed by position so no provider id reaches the CSS; never a
+ *    style attribute, which the CSP would refuse);
+ * 2. after an "or" divider, the main form: the first e-mail or credentials provider, with the page's only primary
+ *    button (with no such provider, the first passkey button is the primary action);
+ * 3. the further methods: the passkey button(s), and every other e-mail or credentials form behind a disclosure of
+ *    its own (open when its sign-in just failed); last, per passkey provider, a "Create a passkey" disclosure that
+ *    asks for the e-mail.
+ * With a passkey provider that enables conditional UI, the main form's identifier field gets the `webauthn`
+ * autocomplete token, so the browser offers passkeys where the user starts typing; without a main form, the
+ * registration field keeps it.
  */
 export function signInPage(props: SignInPageProps): RenderedPage {
-  const { providers, basePath, origin, csrfToken, callbackUrl, error, theme, locale } = props
+  const { providers, basePath, origin, csrfToken, callbackUrl, error, theme, locale, kept } = props
   const hidden = `<input type="hidden" name="csrfToken" value="${escapeHtml(csrfToken)}"><input type="hidden" name="callbackUrl" value="${escapeHtml(callbackUrl)}">`
-  const sections: Section[] = []
-  const add = (kind: Section["kind"], html: string) => {
-    const last = sections.at(-1)
-    if (kind === "oauth" && last?.kind === "oauth") last.html.push(html)
-    else sections.push({ kind, html: [html] })
+  const planned = new Map(providers.map((p) => [p, plannedFields(p, locale)]))
+  const forms = providers.filter((p) => p.type === "email" || (p.type === "credentials" && (planned.get(p) ?? []).length > 0))
+  const passkeys = providers.filter((p) => p.type === "webauthn")
+  const main = forms[0]
+  const conditional = passkeys.find(isConditional)
+  const autofillField = main && conditional ? identifierField(main) : undefined
+  if (main && autofillField !== undefined) {
+    planned.set(main, (planned.get(main) ?? []).map((f) => (f.name === autofillField ? { ...f, spec: { ...f.spec, autocomplete: withWebAuthnToken(autocompleteFor(f.name, f.spec)) } } : f)))
+    // The registration field asks for a new passkey's e-mail: passkeys are offered in the main form instead.
+    for (const p of passkeys) planned.set(p, (planned.get(p) ?? []).map((f) => ({ ...f, spec: { ...f.spec, autocomplete: withoutWebAuthnToken(autocompleteFor(f.name, f.spec)) } })))
   }
-  const planned = providers.map((p) => plannedFields(p, locale))
-  const fields = fieldRenderer(planned.flat())
+  const render = fieldRenderer(providers.flatMap((p) => planned.get(p) ?? []), locale)
+  const failed = failedForm(forms, error, kept)
+
+  /** The fields of an e-mail or credentials form, the kept identifier filled in and focus where the user goes on. */
+  const formFields = (p: ResolvedProvider, describedBy: string) => {
+    const own = planned.get(p) ?? []
+    const keep = kept && kept.providerId === p.id ? kept : undefined
+    const focusName = keep ? (own.find((f) => isPasswordType(f.spec)) ?? own.find((f) => f.name === keep.field))?.name : undefined
+    return own.map((f) => render(p.id, f, { describedBy, value: keep && f.name === keep.field ? keep.value : undefined, autofocus: f.name === focusName })).join("")
+  }
+  const actionOf = (p: ResolvedProvider) => escapeHtml(`${origin}${basePath}/${p.type === "email" ? "signin" : "callback"}/${p.id}`)
+
   let css = ""
-  let passkeys = 0
-  providers.forEach((p, index) => {
+  const oauthButtons = providers.map((p, index) => {
+    if (!isOAuth(p)) return ""
     const id = escapeHtml(p.id)
-    const own = planned[index] as PlannedField[]
-    if (p.type === "oauth" || p.type === "oidc") {
-      const style = "style" in p ? (p.style as Record<string, unknown> | undefined) : undefined
-      const colors = buttonColors(style?.bg, style?.text)
-      if (colors) css += `.provider-${index}{--p-bg:${colors.bg};--p-text:${colors.text}}`
-      const logoUrl = safeImageUrl(style?.logo)
-      const logo = logoUrl ? `<img src="${escapeHtml(logoUrl)}" alt="" width="20" height="20">` : ""
-      add("oauth", `<form id="signin-form-${id}" action="${escapeHtml(`${origin}${basePath}/signin/${p.id}`)}" method="POST" data-provider="${id}">${hidden}<button id="signin-button-${id}" class="button provider provider-${index}" type="submit">${logo}<span>${buttonText(p, locale)}</span></button></form>`)
-    } else if (p.type === "email") {
-      const inputs = fields(p.id, own, `signin-button-${p.id}`)
-      add("form", `<form id="signin-form-${id}" action="${escapeHtml(`${origin}${basePath}/signin/${p.id}`)}" method="POST" data-provider="${id}">${hidden}${inputs}<button id="signin-button-${id}" class="button" type="submit">${buttonText(p, locale)}</button></form>`)
-    } else if (p.type === "credentials") {
-      if (own.length === 0) return
-      const inputs = fields(p.id, own, `signin-button-${p.id}`)
-      add("form", `<form id="signin-form-${id}" action="${escapeHtml(`${origin}${basePath}/callback/${p.id}`)}" method="POST" data-provider="${id}">${hidden}${inputs}<button id="signin-button-${id}" class="button" type="submit">${buttonText(p, locale)}</button></form>`)
-    } else if (p.type === "webauthn") {
-      add("form", passkeyForm(p, passkeys++, own, fields, props))
-    }
+    const style = "style" in p ? (p.style as Record<string, unknown> | undefined) : undefined
+    const colors = buttonColors(style?.bg, style?.text)
+    if (colors) css += `.provider-${index}{--p-bg:${colors.bg}}`
+    const logoUrl = safeImageUrl(style?.logo)
+    const logo = logoUrl ? `<span class="mark"><img src="${escapeHtml(logoUrl)}" alt="" width="20" height="20"></span>` : ""
+    return `<form id="signin-form-${id}" action="${escapeHtml(`${origin}${basePath}/signin/${p.id}`)}" method="POST" data-provider="${id}">${hidden}<button id="signin-button-${id}" class="button provider provider-${index}" type="submit">${logo}<span>${buttonText(p, locale)}</span></button></form>`
+  }).join("")
+
+  let primary = ""
+  if (main) {
+    const id = escapeHtml(main.id)
+    primary = `<form id="signin-form-${id}" class="main" action="${actionOf(main)}" method="POST" data-provider="${id}">${hidden}${formFields(main, `signin-button-${main.id}`)}<button id="signin-button-${id}" class="button primary" type="submit">${buttonText(main, locale)}</button></form>`
+  }
+  const further: string[] = []
+  const creates: string[] = []
+  passkeys.forEach((p, index) => {
+    const block = passkeyBlock(p, index, { primary: !main && index === 0, render, planned: planned.get(p) ?? [], props })
+    if (!main && index === 0) primary = block.signIn
+    else further.push(block.signIn)
+    creates.push(block.create)
   })
-  const body = sections.map((s) => (s.kind === "oauth" ? `<div class="providers">${s.html.join("")}</div>` : s.html.join("")))
-  const divider = `<div class="divider" role="separator">${escapeHtml(locale.signIn.or)}</div>`
-  const content = `<h1>${escapeHtml(locale.signIn.heading)}</h1>${signInBanner(error, locale)}${body.join(divider)}`
-  return documentShell({ title: locale.signIn.title, content, theme, locale, extraCss: css, script: passkeys > 0 })
+  for (const p of forms.slice(1)) {
+    const id = escapeHtml(p.id)
+    const summaryId = `signin-method-${p.id}`
+    const form = `<form id="signin-form-${id}" action="${actionOf(p)}" method="POST" data-provider="${id}">${hidden}${formFields(p, summaryId)}<button id="signin-button-${id}" class="button" type="submit">${escapeHtml(locale.signIn.continue)}</button></form>`
+    further.push(`<details class="method"${p === failed ? " open" : ""}><summary id="${escapeHtml(summaryId)}" class="button">${buttonText(p, locale)}</summary>${form}</details>`)
+  }
+
+  const brand = brandNameOf(theme)
+  const heading = brand ? withBrand(locale.signIn.headingWithBrand, brand) : locale.signIn.heading
+  const divider = oauthButtons && (primary || further.length) ? `<div class="divider" role="separator">${escapeHtml(locale.signIn.or)}</div>` : ""
+  const content = `<h1>${escapeHtml(heading)}</h1>${signInBanner(error, locale)}${oauthButtons ? `<div class="providers">${oauthButtons}</div>` : ""}${divider}${primary}${further.length ? `<div class="methods">${further.join("")}</div>` : ""}${creates.join("")}`
+  const title = brand ? heading : locale.signIn.title
+  return documentShell({ title, content, theme, locale, extraCss: css, script: "form", passkeyScript: passkeys.length > 0 })
+}
+
+interface PasskeyBlockOptions {
+  primary: boolean
+  render: FieldRenderer
+  planned: readonly PlannedField[]
+  props: SignInPageProps
 }
 
 /**
- * One passkey form: its fields, the button, an error line; data- attributes (escaped) tell the page script where to
- * go and what to say. The first passkey provider's elements have the stable ids `passkey-form`, `passkey-signin`,
- * `passkey-error`; later ones get `-<provider id>` appended.
+ * One passkey provider: a sign-in form that is only its button (a discoverable credential: no e-mail asked) and its
+ * message line; and, placed at the end of the page, a "Create a passkey" disclosure with the registration form (the
+ * provider's `formFields`). Both forms carry `data-passkey`, which the form script leaves to the passkey script.
+ * data- attributes (escaped) tell the page script where to go and what to say. The first passkey provider's elements
+ * have the stable ids `passkey-form`, `passkey-signin`, `passkey-error`, `passkey-register`,
+ * `passkey-register-button`, `passkey-register-error`; later ones get `-<provider id>` appended.
  */
-function passkeyForm(p: ResolvedProvider, index: number, own: readonly PlannedField[], fields: FieldRenderer, props: SignInPageProps): string {
+function passkeyBlock(p: ResolvedProvider, index: number, options: PasskeyBlockOptions): { signIn: string; create: string } {
+  const { props, render } = options
   const { locale } = props
   const rawSuffix = index === 0 ? "" : `-${p.id}`
   const suffix = escapeHtml(rawSuffix)
   const id = escapeHtml(p.id)
-  // The WebAuthn/Passkey provider functions default it to true; the config check holds it to one provider.
-  const conditional = "enableConditionalUI" in p && p.enableConditionalUI === true
-  const inputs = fields(p.id, own, `passkey-signin${rawSuffix}`)
+  const action = escapeHtml(`${props.origin}${props.basePath}/callback/${p.id}`)
   const m = locale.passkey
   const messages = `data-msg-unsupported="${escapeHtml(m.unsupported)}" data-msg-cancelled="${escapeHtml(m.cancelled)}" data-msg-registered="${escapeHtml(m.alreadyRegistered)}" data-msg-failed="${escapeHtml(m.failed)}"`
-  const data = `data-webauthn-provider="${id}" data-base-path="${escapeHtml(props.basePath)}" data-csrf-token="${escapeHtml(props.csrfToken)}" data-callback-url="${escapeHtml(props.callbackUrl)}" data-conditional="${conditional}" data-state="idle" ${messages}`
-  return `<form id="passkey-form${suffix}" action="${escapeHtml(`${props.origin}${props.basePath}/callback/${p.id}`)}" method="POST" novalidate ${data}>${inputs}<button id="passkey-signin${suffix}" class="button" type="submit">${buttonText(p, locale)}</button><p id="passkey-error${suffix}" class="error" role="alert" data-passkey-error hidden></p></form>`
+  const data = `data-webauthn-provider="${id}" data-base-path="${escapeHtml(props.basePath)}" data-csrf-token="${escapeHtml(props.csrfToken)}" data-callback-url="${escapeHtml(props.callbackUrl)}" data-conditional="${isConditional(p)}" data-register-form="passkey-register${suffix}" data-state="idle" ${messages}`
+  const text = isDefaultPasskeyName(p) ? escapeHtml(locale.signIn.passkeySignIn) : buttonText(p, locale)
+  const signIn = `<form id="passkey-form${suffix}" action="${action}" method="POST" novalidate data-passkey ${data}><button id="passkey-signin${suffix}" class="button${options.primary ? " primary" : ""}" type="submit">${options.primary ? "" : PASSKEY_MARK}<span>${text}</span></button><p id="passkey-error${suffix}" class="error" role="alert" data-passkey-error hidden></p></form>`
+  const fields = options.planned.map((f) => render(p.id, f, { describedBy: `passkey-register-button${rawSuffix}` })).join("")
+  const create = escapeHtml(locale.signIn.createPasskey)
+  const register = `<form id="passkey-register${suffix}" action="${action}" method="POST" data-passkey><p class="hint">${escapeHtml(locale.signIn.createPasskeyHint)}</p>${fields}<button id="passkey-register-button${suffix}" class="button" type="submit">${create}</button><p id="passkey-register-error${suffix}" class="error" role="alert" data-passkey-error hidden></p></form>`
+  return { signIn, create: `<details class="create"><summary>${create}</summary>${register}</details>` }
 }

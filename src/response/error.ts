@@ -1,5 +1,5 @@
 // AnyAuthError -> internal response: 4xx JSON for requests we refuse, else the sign-in/error page redirect Auth.js clients expect.
-import { AuthError, CredentialsSignin, InvalidRequest, RateLimited, UnknownAction, UntrustedHost } from "../errors.js"
+import { AccessDenied, AuthError, CredentialsSignin, EmailSignInError, InvalidRequest, RateLimited, UnknownAction, UntrustedHost } from "../errors.js"
 import { publicErrorCode } from "../lib/error-code.js"
 import { actionRule } from "../actions/table.js"
 import type { AuthRequest, ResolvedConfig } from "../domain.js"
@@ -9,6 +9,7 @@ import type { RequestInput } from "../request/input.js"
 import { JSON_HEADERS } from "./build.js"
 import { chooseLocale, errorPage, pageHeaders } from "../pages/index.js"
 import { clearChecks } from "../security/checks.js"
+import { keptIdentifierCookie } from "./kept-identifier.js"
 
 const CONFIGURATION_MESSAGE = "There was a problem with the server configuration. Check the server logs for more information."
 
@@ -35,6 +36,31 @@ function rateLimitedResponse(error: RateLimited, req: AuthRequest | undefined, s
   return { redirect: signInUrl, headers: retryAfter }
 }
 
+/**
+ * Whether an AccessDenied is the user's own Cancel at the provider: an OAuth/OIDC callback whose parameters carry the
+ * provider's `error=access_denied` (RFC 6749 §4.1.2.1), or OAuth 1's `denied`. A signIn callback's refusal never
+ * does: such a callback throws before the signIn callback runs.
+ */
+function cancelledAtProvider(error: unknown, req: AuthRequest | undefined, config: ResolvedConfig): boolean {
+  if (!(error instanceof AccessDenied) || req?.action !== "callback" || req.providerId === undefined) return false
+  const provider = config.providers.get(req.providerId)
+  if (provider?.type !== "oauth" && provider?.type !== "oidc") return false
+  return req.query.get("error") === "access_denied" || req.body.error === "access_denied" || req.query.has("denied")
+}
+
+/**
+ * The cookie that keeps what the user typed into a credentials or e-mail form that failed (response/kept-identifier.ts):
+ * only for failures that come after the CSRF check (wrong credentials, the rate limit, an e-mail that could not be sent).
+ */
+function keptIdentifier(error: unknown, req: AuthRequest | undefined, config: ResolvedConfig) {
+  if (!req || req.providerId === undefined) return undefined
+  if (!(error instanceof CredentialsSignin || error instanceof RateLimited || error instanceof EmailSignInError)) return undefined
+  const provider = config.providers.get(req.providerId)
+  if (!provider) return undefined
+  const fromForm = (provider.type === "credentials" && req.action === "callback") || (provider.type === "email" && req.action === "signin")
+  return fromForm ? keptIdentifierCookie(req, config, provider) : undefined
+}
+
 /** The response for a request that failed; `req` is undefined when the request could not be parsed. */
 export function errorResponse(error: unknown, req: AuthRequest | undefined, input: RequestInput, config: ResolvedConfig): ResponseInternal {
   if (error instanceof UnknownAction) return requestError(error, error.allow ? 405 : 400, error.allow)
@@ -43,12 +69,18 @@ export function errorResponse(error: unknown, req: AuthRequest | undefined, inpu
   const kind = error instanceof AuthError ? error.kind : "error"
   const params = new URLSearchParams({ error: publicErrorCode(error) })
   if (error instanceof CredentialsSignin) params.set("code", error.code)
+  // Tells the error page a Cancel from a refusal, both AccessDenied (Auth.js's code, which apps may check, stays).
+  if (cancelledAtProvider(error, req, config)) params.set("code", "access_denied")
   const page = (kind === "signIn" ? config.pages.signIn : config.pages.error) ?? `${config.basePath}/${kind === "signIn" ? "signin" : "error"}`
   const origin = req?.origin ?? input.url.origin
-  if (error instanceof RateLimited) return rateLimitedResponse(error, req, `${origin}${page}?${params}`)
+  const kept = keptIdentifier(error, req, config)
+  if (error instanceof RateLimited) {
+    const limited = rateLimitedResponse(error, req, `${origin}${page}?${params}`)
+    return kept ? { ...limited, cookies: [kept] } : limited
+  }
   // A failed callback still expires the check cookies it carried: they are single-use.
-  const cookies = req?.action === "callback" ? clearChecks(req, config) : undefined
-  return { redirect: `${origin}${page}?${params}`, ...(cookies?.length ? { cookies } : {}) }
+  const cookies = [...(req?.action === "callback" ? clearChecks(req, config) : []), ...(kept ? [kept] : [])]
+  return { redirect: `${origin}${page}?${params}`, ...(cookies.length ? { cookies } : {}) }
 }
 
 /**

@@ -5,8 +5,8 @@
 //    provider's style.logo, and a Content-Security-Policy whose img-src allows data:.
 // 2. In headless Chromium (one page load): per provider exactly one button, its visible text naming the provider, its
 //    logo <img> with the provider's data: URI decoded (complete, naturalWidth > 0) and painting pixels that stand out
-//    from the button's background, the button in the provider's bg/text colours when the pair meets 4.5:1 (else the
-//    page's neutral card/fg colours: the rule of src/pages/html.ts buttonColors, restated here); no console error, no
+//    from the tile it sits on; the button in the page's neutral card/fg colours, the tile in the provider's bg when its
+//    bg/text pair meets 4.5:1 (else none: the rule of src/pages/html.ts buttonColors, restated here); no console error, no
 //    CSP violation, no request off 127.0.0.1 (browser or server), axe-core without serious/critical violations. A
 //    full-page screenshot goes to test/e2e/artifacts/catalogue-buttons.png.
 import { mkdirSync, readFileSync } from "node:fs"
@@ -194,11 +194,13 @@ interface Seen {
   complete: boolean
   naturalWidth: number
   naturalHeight: number
-  /** Pixels (of a 40×40 draw) that the logo paints at all, and that differ clearly from the button's background. */
+  /** Pixels (of a 40×40 draw) that the logo paints at all, and that differ clearly from what it sits on (its tile). */
   painted: number
   visible: number
   bg: string
   color: string
+  /** The background of the tile (`.mark`) the logo sits on: the provider's colour, or transparent. */
+  tile: string
 }
 
 describe.skipIf(skipReason !== undefined)(`catalogue sign-in page in Chromium${skipReason ? ` (skipped: ${skipReason})` : ""}`, () => {
@@ -277,6 +279,8 @@ describe.skipIf(skipReason !== undefined)(`catalogue sign-in page in Chromium${s
         const imgs = button ? [...button.querySelectorAll("img")] : []
         const img = imgs[0]
         const style = button ? getComputedStyle(button) : undefined
+        const tile = img?.parentElement?.classList.contains("mark") ? getComputedStyle(img.parentElement).backgroundColor : ""
+        const transparent = (c: string) => c === "" || c === "transparent" || /rgba\(.*,\s*0\)$/.test(c)
         let painted = 0
         let visible = 0
         if (img && img.complete && img.naturalWidth > 0 && style) {
@@ -285,7 +289,7 @@ describe.skipIf(skipReason !== undefined)(`catalogue sign-in page in Chromium${s
           ctx.drawImage(img, 0, 0, 40, 40)
           const alone = ctx.getImageData(0, 0, 40, 40).data
           for (let i = 3; i < alone.length; i += 4) if (alone[i]! > 0) painted++
-          ctx.fillStyle = style.backgroundColor
+          ctx.fillStyle = transparent(tile) ? style.backgroundColor : tile
           ctx.fillRect(0, 0, 40, 40)
           const bg = ctx.getImageData(0, 0, 1, 1).data
           ctx.drawImage(img, 0, 0, 40, 40)
@@ -307,6 +311,7 @@ describe.skipIf(skipReason !== undefined)(`catalogue sign-in page in Chromium${s
           visible,
           bg: style?.backgroundColor ?? "",
           color: style?.color ?? "",
+          tile,
         }
       }
       return out
@@ -335,20 +340,17 @@ describe.skipIf(skipReason !== undefined)(`catalogue sign-in page in Chromium${s
         if (!s.complete || s.naturalWidth === 0 || s.naturalHeight === 0) problems.push(`${tag}: logo did not load (complete ${s.complete}, natural ${s.naturalWidth}x${s.naturalHeight})`)
         else if (s.painted === 0) problems.push(`${tag}: logo paints nothing`)
         // At least 2% of the drawn square stands out from the button's own background.
-        else if (s.visible < 32) problems.push(`${tag}: logo hardly visible on its button (${s.visible} of 1600 pixels differ from background ${s.bg})`)
+        else if (s.visible < 32) problems.push(`${tag}: logo hardly visible on its tile (${s.visible} of 1600 pixels differ from background ${s.tile} on ${s.bg})`)
       }
+      // Every button is neutral (a secondary action); the provider's colour is its mark's tile, when the pair is used.
       const own = usesProviderColours(p)
-      const want = own
-        ? { bg: rgbOf(String(p.bg)), color: rgbOf(String(p.text)) }
-        : neutral
-      if (own && (hexLuminance(p.bg) === undefined || hexLuminance(p.text) === undefined)) {
+      let wantTile = own ? rgbOf(String(p.bg)) : "rgba(0, 0, 0, 0)"
+      if (own && hexLuminance(p.bg) === undefined) {
         // A non-hex colour the page uses as given: compare with the browser's own reading of it.
-        want.bg = await page.evaluate((c) => { const e = document.createElement("i"); e.style.color = c; document.body.append(e); const v = getComputedStyle(e).color; e.remove(); return v }, String(p.bg))
-        want.color = await page.evaluate((c) => { const e = document.createElement("i"); e.style.color = c; document.body.append(e); const v = getComputedStyle(e).color; e.remove(); return v }, String(p.text))
+        wantTile = await page.evaluate((c) => { const e = document.createElement("i"); e.style.color = c; document.body.append(e); const v = getComputedStyle(e).color; e.remove(); return v }, String(p.bg))
       }
-      if (s.bg !== want.bg || s.color !== want.color) {
-        problems.push(`${tag}: colours ${s.bg} / ${s.color}, expected ${own ? "its own" : "the neutral fallback"} ${want.bg} / ${want.color} (style ${String(p.bg)} / ${String(p.text)})`)
-      }
+      if (s.bg !== neutral.bg || s.color !== neutral.color) problems.push(`${tag}: button colours ${s.bg} / ${s.color}, expected the neutral ${neutral.bg} / ${neutral.color}`)
+      if (s.imgs === 1 && s.tile !== wantTile) problems.push(`${tag}: tile ${s.tile}, expected ${own ? "its own colour" : "none"} ${wantTile} (style ${String(p.bg)} / ${String(p.text)})`)
     }
     expect(problems, "providers whose button or logo is not right").toEqual([])
     expect(providerButtons, "provider buttons on the page").toBe(expected.length)

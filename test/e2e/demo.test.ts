@@ -129,9 +129,6 @@ describe.skipIf(skipReason !== undefined)(`the demo in Chromium: a full sign-in 
     await Promise.all([page.waitForURL(/\/auth\/signin/), page.getByRole("link", { name: "Sign in", exact: true }).first().click()])
   }
 
-  /** The sign-in form whose submit button names `provider` (e.g. "Email", "Passkey"). */
-  const formOf = (page: Page, provider: RegExp) => page.locator("form").filter({ has: page.getByRole("button", { name: provider }) })
-
   /** The session answer and the home page both show the user. */
   async function expectSignedIn(context: BrowserContext, page: Page, email: string): Promise<void> {
     const answer = (await (await context.request.get(`${demo.app}/auth/session`)).json()) as { user?: { email?: string } } | null
@@ -160,11 +157,15 @@ describe.skipIf(skipReason !== undefined)(`the demo in Chromium: a full sign-in 
     return async () => ((await cdp.send("WebAuthn.getCredentials", { authenticatorId })) as { credentials: unknown[] }).credentials
   }
 
-  /** demo / demo in the password form, to the home page. */
+  /** demo / demo in the password form (the page's main form, its fields empty: no placeholders), to the home page. */
   async function passwordSignIn(page: Page): Promise<void> {
-    await page.getByLabel("Username").fill("demo")
-    await page.getByLabel("Password").fill("demo")
-    await Promise.all([page.waitForURL(home()), page.getByLabel("Password").press("Enter")])
+    const username = page.getByLabel("Username", { exact: true })
+    const password = page.getByLabel("Password", { exact: true })
+    expect(await username.getAttribute("placeholder"), "no placeholder that looks filled in").toBeNull()
+    expect(await password.getAttribute("placeholder"), "no placeholder that looks filled in").toBeNull()
+    await username.fill("demo")
+    await password.fill("demo")
+    await Promise.all([page.waitForURL(home()), password.press("Enter")])
   }
 
   /** A provider kind: the steps from the sign-in page to the home page with a session for `email`. */
@@ -199,10 +200,12 @@ describe.skipIf(skipReason !== undefined)(`the demo in Chromium: a full sign-in 
       title: "e-mail: the address sent → the demo's inbox → the link clicked → session → sign-out",
       email: () => `reader-${Date.now()}@example.com`,
       async steps(page, address) {
-        const form = formOf(page, /Email/)
-        await form.getByRole("textbox").fill(address)
+        // E-mail is a further method: its form opens under its own "Sign in with Email".
+        const method = page.locator("details", { has: page.locator("summary", { hasText: "Sign in with Email" }) })
+        await method.locator("summary").click()
+        await method.getByRole("textbox").fill(address)
         // The demo's verify-request page is its inbox.
-        await Promise.all([page.waitForURL((url) => url.pathname === new URL(demo.inbox).pathname), form.getByRole("button").click()])
+        await Promise.all([page.waitForURL((url) => url.pathname === new URL(demo.inbox).pathname), method.getByRole("button", { name: "Continue" }).click()])
         const mail = page.locator("article", { hasText: address }).first()
         const link = mail.locator('a[href*="/auth/callback/"]').first()
         expect(await link.count(), `no sign-in link for ${address} in the inbox:\n${await page.locator("main").innerText()}`).toBe(1)
@@ -214,9 +217,10 @@ describe.skipIf(skipReason !== undefined)(`the demo in Chromium: a full sign-in 
       email: () => `passkey-${Date.now()}@example.com`,
       passkey: true,
       async steps(page, address) {
-        const form = formOf(page, /Passkey/)
-        await form.getByRole("textbox").fill(address)
-        await Promise.all([page.waitForURL(home()), form.getByRole("button", { name: /Passkey/ }).click()])
+        // The e-mail is asked for only to create a passkey.
+        await page.locator("summary", { hasText: "Create a passkey" }).click()
+        await page.getByLabel("Email for your passkey").fill(address)
+        await Promise.all([page.waitForURL(home()), page.getByRole("button", { name: "Create a passkey" }).click()])
       },
     },
     {
@@ -248,7 +252,7 @@ describe.skipIf(skipReason !== undefined)(`the demo in Chromium: a full sign-in 
         if (kind.passkey) {
           await openSignIn(page)
           const landed = await page.waitForURL(home(), { timeout: 2_000 }).then(() => true, () => false)
-          if (!landed) await Promise.all([page.waitForURL(home()), formOf(page, /Passkey/).getByRole("button", { name: /Passkey/ }).click()])
+          if (!landed) await Promise.all([page.waitForURL(home()), page.getByRole("button", { name: "Sign in with a passkey" }).click()])
           await expectSignedIn(context, page, email)
           await signOut(context, page)
         }

@@ -4,8 +4,9 @@
 // app's origin, no console error, no CSP violation, the security headers, working links, unique ids and field labels;
 // no /favicon.ico request (checked without request interception, which hides it). Framing by another origin
 // refused in the browser. Keyboard-only sign-in with visible focus. Hostile input (query, provider name, field label,
-// theme) rendered inert. UPDATE_DOC_SCREENSHOTS=1 also
-// copies the screenshots docs/pages.md shows into docs/pages/.
+// theme) rendered inert. The sign-in page guides the eye: OAuth buttons first, one primary action, the passkey button
+// asks for no e-mail, a failed sign-in keeps the username, a busy button, show/hide password, the cancelled and brand
+// copy. UPDATE_DOC_SCREENSHOTS=1 also copies the screenshots docs/pages.md shows into docs/pages/.
 import { copyFileSync, mkdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import type { Browser, BrowserContext, Page, Response } from "playwright-core"
@@ -33,6 +34,9 @@ const DOC_COPIES: Record<string, string> = {
   "verify-request-dark-390.png": "verify-request-dark-390.png",
   "error-light-1280.png": "error-verification-light-1280.png",
   "error-dark-390.png": "error-verification-dark-390.png",
+  "error-cancelled-light-1280.png": "error-cancelled-light-1280.png",
+  "signin-failed-light-390.png": "signin-failed-light-390.png",
+  "signin-failed-dark-1280.png": "signin-failed-dark-1280.png",
 }
 
 /** Every built-in page, with the status it answers. */
@@ -43,6 +47,7 @@ const PAGES = [
   { name: "verify-request", path: "/verify-request", status: 200 },
   { name: "error-verification", path: "/error?error=Verification", status: 403 },
   { name: "error-configuration", path: "/error?error=Configuration", status: 500 },
+  { name: "error-cancelled", path: "/error?error=AccessDenied&code=access_denied", status: 200 },
 ] as const
 
 /**
@@ -50,8 +55,8 @@ const PAGES = [
  * "auto" under a dark system preference. `dark` says which way the page must come out.
  */
 const SCHEMES = [
-  { name: "light", basePath: "/light", theme: { colorScheme: "light" }, system: "dark", dark: false },
-  { name: "dark", basePath: "/dark", theme: { colorScheme: "dark" }, system: "light", dark: true },
+  { name: "light", basePath: "/light", theme: { colorScheme: "light", brandName: "Acme" }, system: "dark", dark: false },
+  { name: "dark", basePath: "/dark", theme: { colorScheme: "dark", brandName: "Acme" }, system: "light", dark: true },
   { name: "auto-dark", basePath: "/auto", theme: { colorScheme: "auto" }, system: "dark", dark: true },
 ] as const satisfies readonly { name: string; basePath: string; theme: Theme; system: "light" | "dark"; dark: boolean }[]
 
@@ -348,7 +353,7 @@ describe.skipIf(skipReason !== undefined)(`built-in pages in Chromium${skipReaso
   })
 
   describe("keyboard only", () => {
-    it("Tab reaches the credentials fields with a visible focus ring at every stop; typing and Enter sign in", async () => {
+    it("Tab reaches the credentials disclosure, Enter opens it, Tab reaches its fields, with a visible focus ring at every stop; typing and Enter sign in", async () => {
       const observed: Observed = { console: [], csp: [], offsite: [] }
       const context = await watchedContext(browser, app, { viewport: { width: 1280, height: 800 } }, observed)
       try {
@@ -362,8 +367,10 @@ describe.skipIf(skipReason !== undefined)(`built-in pages in Chromium${skipReaso
           const el = document.activeElement
           return el instanceof HTMLInputElement && el.form?.action.includes("/callback/credentials") ? el.name : undefined
         })
+        const onDisclosure = () => page.evaluate(() => document.activeElement?.id === "signin-method-credentials" && !(document.activeElement.parentElement as HTMLDetailsElement).open)
         for (let i = 0; i < 30 && (await focusedName()) !== "username"; i++) {
-          await page.keyboard.press("Tab")
+          // The credentials form waits behind its disclosure: Enter on its summary opens it.
+          await page.keyboard.press((await onDisclosure()) ? "Enter" : "Tab")
           const focus = await focusIndicator(page)
           stops.push(focus.tag)
           if (!focus.visible) invisible.push(`${focus.tag} (outline ${focus.outline}; box-shadow ${focus.shadow})`)
@@ -385,6 +392,179 @@ describe.skipIf(skipReason !== undefined)(`built-in pages in Chromium${skipReaso
       } finally {
         await context.close()
       }
+    })
+  })
+
+  describe("the sign-in page guides the eye", () => {
+    /** A watched page of its own, at this viewport and scheme; `run` gets it, then the findings must be empty. */
+    async function withPage(options: { width?: number; system?: "light" | "dark" }, run: (page: Page, context: BrowserContext) => Promise<void>): Promise<void> {
+      const observed: Observed = { console: [], csp: [], offsite: [] }
+      const context = await watchedContext(browser, app, { viewport: { width: options.width ?? 1280, height: 800 }, colorScheme: options.system ?? "light" }, observed)
+      try {
+        const page = await context.newPage()
+        collectConsole(page, observed, () => undefined)
+        await run(page, context)
+        expect(observed).toEqual({ console: [], csp: [], offsite: [] })
+      } finally {
+        await context.close()
+      }
+    }
+
+    /** The visible controls of the card, top to bottom: tag, id, text, and whether it is painted in the brand colour. */
+    const controls = (page: Page) => page.evaluate(() => {
+      const brand = getComputedStyle(document.documentElement).getPropertyValue("--brand").trim()
+      const probe = document.createElement("div")
+      probe.style.color = brand
+      document.body.append(probe)
+      const brandRgb = getComputedStyle(probe).color
+      probe.remove()
+      return [...document.querySelectorAll(".card button, .card a[href], .card summary, .card input:not([type=hidden])")]
+        .filter((el) => (el as HTMLElement).checkVisibility())
+        .map((el) => ({
+          tag: el.tagName.toLowerCase(),
+          id: el.id,
+          text: (el.textContent ?? "").trim(),
+          top: el.getBoundingClientRect().top,
+          primary: getComputedStyle(el).backgroundColor === brandRgb,
+        }))
+    })
+
+    it("the app's name heads the page; OAuth first, then one divider and the one primary action; the passkey button asks for no e-mail; the other methods under it", async () => {
+      await withPage({}, async (page) => {
+        await page.goto(`${app.origin}/light/signin`)
+        expect(await page.title()).toBe("Sign in to Acme")
+        expect(await page.locator("h1").innerText()).toBe("Sign in to Acme")
+        const seen = await controls(page)
+        expect(seen[0]?.id, "the first control is the OAuth button").toBe("signin-button-github")
+        expect(seen.filter((c) => c.primary).map((c) => c.id), "exactly one control in the brand colour").toEqual(["signin-button-email"])
+        const divider = await page.locator(".divider").boundingBox()
+        expect(await page.locator(".divider").count()).toBe(1)
+        expect(seen[0]!.top).toBeLessThan(divider!.y)
+        expect(seen.find((c) => c.id === "signin-button-email")!.top).toBeGreaterThan(divider!.y)
+        // Under the primary action: the passkey button (no field of its own), the credentials disclosure, "Create a passkey".
+        const order = seen.map((c) => c.id || c.text)
+        expect(order.slice(order.indexOf("signin-button-email") + 1)).toEqual(["passkey-signin", "signin-method-credentials", "Create a passkey"])
+        expect(await page.locator("#passkey-form input:not([type=hidden])").count()).toBe(0)
+        expect(await page.locator("#input-email-for-passkey").isVisible(), "the passkey e-mail waits behind 'Create a passkey'").toBe(false)
+        // The e-mail is asked for only to create a passkey.
+        await page.locator("details.create > summary").click()
+        expect(await page.locator("#input-email-for-passkey").isVisible()).toBe(true)
+        expect(await page.getAttribute("#input-email-for-passkey", "required")).toBe("")
+        // Autofill offers passkeys in the main form's e-mail field.
+        expect(await page.getAttribute("#input-email-for-email", "autocomplete")).toBe("email webauthn")
+        // Last (its ceremony stays open): pressing the passkey button asks for options with no e-mail (a discoverable credential), even with one typed.
+        await page.fill("#input-email-for-email", "ada@example.com")
+        const requested: string[] = []
+        page.on("request", (r) => void (r.url().includes("/webauthn-options/") && requested.push(new URL(r.url()).search)))
+        await Promise.all([page.waitForRequest((r) => r.url().includes("/webauthn-options/passkey")), page.click("#passkey-signin")])
+        expect(requested).toEqual(["?action=authenticate"])
+      })
+    })
+
+    it("a failed password sign-in keeps the username (escaped, never the password), opens its form and focuses the password; the button showed it was working; show/hide works", async () => {
+      for (const [scheme, width, system] of [["light", 390, "light"], ["dark", 1280, "dark"]] as const) {
+        await withPage({ width, system }, async (page) => {
+          await page.goto(`${app.origin}/${scheme}/signin`)
+          await page.click("#signin-method-credentials")
+          const typed = `ada"><b>x</b>`
+          await page.fill("#input-username-for-credentials", typed)
+          await page.fill("#input-password-for-credentials", "wrong-password-1815")
+          // Show/hide: a real button that switches the field and says what it will do next.
+          const reveal = page.locator('#signin-form-credentials button[aria-controls="input-password-for-credentials"]')
+          expect(await reveal.isVisible()).toBe(true)
+          expect(await reveal.getAttribute("aria-label")).toBe("Show password")
+          await reveal.click()
+          expect(await page.getAttribute("#input-password-for-credentials", "type")).toBe("text")
+          expect(await reveal.innerText()).toBe("Hide")
+          expect(await reveal.getAttribute("aria-label")).toBe("Hide password")
+          // The first submit is held in the page (a window listener, after the form script's, cancels it) to see the
+          // button at work; a second press while busy is dropped by the form script; then the form goes for real.
+          const posts = () => app.state.requests.filter((r) => r.startsWith(`POST /${scheme}/callback/credentials`)).length
+          await page.evaluate(() => {
+            const hold = (event: Event) => {
+              event.preventDefault()
+              window.removeEventListener("submit", hold)
+            }
+            window.addEventListener("submit", hold)
+          })
+          const button = page.locator("#signin-button-credentials")
+          await button.click()
+          expect(await button.getAttribute("aria-disabled")).toBe("true")
+          expect(await button.getAttribute("data-busy")).toBe("")
+          expect(await page.getAttribute("#signin-form-credentials", "aria-busy")).toBe("true")
+          expect(await button.evaluate((el) => getComputedStyle(el, "::before").animationName)).toBe("spin")
+          // Submitting hid the password again, so a password manager sees a password field.
+          expect(await page.getAttribute("#input-password-for-credentials", "type")).toBe("password")
+          expect(await reveal.innerText()).toBe("Show")
+          const before = posts()
+          await button.click({ force: true })
+          await page.waitForTimeout(200)
+          expect(posts(), "a press while busy sends nothing").toBe(before)
+          // Coming back through the back/forward cache makes the form idle again; then it goes.
+          await page.evaluate(() => window.dispatchEvent(new PageTransitionEvent("pageshow", { persisted: true })))
+          expect(await button.getAttribute("aria-disabled")).toBeNull()
+          expect(await page.getAttribute("#signin-form-credentials", "aria-busy")).toBeNull()
+          await Promise.all([page.waitForURL(`${app.origin}/${scheme}/signin?error=CredentialsSignin&code=credentials`), button.click()])
+          expect(posts()).toBe(before + 1)
+          await page.waitForLoadState("load")
+          expect(await page.locator("#signin-error").innerText()).toContain("Sign in failed")
+          expect(await page.inputValue("#input-username-for-credentials")).toBe(typed)
+          expect(await page.inputValue("#input-password-for-credentials")).toBe("")
+          expect(await page.content()).not.toContain("wrong-password-1815")
+          expect(await page.locator("b").count(), "the typed markup stays text").toBe(0)
+          expect(await page.locator("#input-username-for-credentials").isVisible(), "its disclosure is open").toBe(true)
+          expect(await page.evaluate(() => document.activeElement?.id)).toBe("input-password-for-credentials")
+          expect(page.url()).not.toContain("ada")
+          await page.screenshot({ path: `${ARTIFACTS}signin-failed-${scheme}-${width}.png`, fullPage: true })
+          await expectNoSeriousAxeViolations(page, `failed sign-in (${scheme}, ${width}px)`)
+        })
+      }
+    }, 60_000)
+
+    it("passkeys next to other methods: 'Create a passkey' registers with the e-mail; later the main form's autofill (conditional UI) signs in, and so does the button alone", async () => {
+      await withPage({}, async (page, context) => {
+        const cdp = await context.newCDPSession(page)
+        await cdp.send("WebAuthn.enable")
+        const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+          options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+        })
+        const home = `${app.origin}/`
+        const signIn = `${app.origin}/light/signin?${new URLSearchParams({ callbackUrl: home })}`
+        const address = `pk-${Date.now()}@example.com`
+        const sessionEmail = async () => ((await (await context.request.get(`${app.origin}/light/session`)).json()) as { user?: { email?: string } } | null)?.user?.email
+        await page.goto(signIn)
+        await page.waitForFunction(() => document.getElementById("passkey-form")?.dataset.state === "idle")
+        await page.locator("details.create > summary").click()
+        await page.fill("#input-email-for-passkey", address)
+        await Promise.all([page.waitForURL(home), page.click("#passkey-register-button")])
+        expect(await sessionEmail()).toBe(address)
+        // Signed out, the page's autofill request (armed on the e-mail provider's field) is answered by the saved passkey.
+        await context.clearCookies()
+        await page.goto(signIn)
+        await page.waitForURL(home)
+        expect(await sessionEmail()).toBe(address)
+        // Without autofill (the credential put back after the page armed it), the button alone: no e-mail typed.
+        const { credentials } = (await cdp.send("WebAuthn.getCredentials", { authenticatorId })) as { credentials: { credentialId: string }[] }
+        await cdp.send("WebAuthn.removeCredential", { authenticatorId, credentialId: credentials[0]!.credentialId })
+        await context.clearCookies()
+        await page.goto(signIn)
+        await page.waitForFunction(() => document.getElementById("passkey-form")?.dataset.state === "idle")
+        await cdp.send("WebAuthn.addCredential", { authenticatorId, credential: credentials[0] as never })
+        await Promise.all([page.waitForURL(home), page.click("#passkey-signin")])
+        expect(await sessionEmail()).toBe(address)
+      })
+    }, 60_000)
+
+    it("Cancel at the provider: 'Sign-in was cancelled' with Try again, which leads back to the sign-in page", async () => {
+      await withPage({}, async (page) => {
+        // The provider sends the user back with error=access_denied (the GitHub button's provider; here, the callback directly).
+        await page.goto(`${app.origin}/light/callback/github?error=access_denied`)
+        expect(page.url()).toBe(`${app.origin}/light/error?error=AccessDenied&code=access_denied`)
+        expect(await page.locator("h1").innerText()).toBe("Sign-in was cancelled")
+        expect(await page.locator("body").innerText()).not.toMatch(/permission|Access denied/i)
+        await Promise.all([page.waitForURL(`${app.origin}/light/signin`), page.getByRole("link", { name: "Try again" }).click()])
+        expect(await page.locator("h1").innerText()).toBe("Sign in to Acme")
+      })
     })
   })
 
@@ -475,11 +655,18 @@ describe.skipIf(skipReason !== undefined)(`built-in pages in Chromium${skipReaso
       const h = await hostileContext()
       try {
         const page = await open(h, path)
-        const count = await page.locator("button, a[href], input[type=submit]").count()
+        // What a user can click: the visible controls, and those a closed disclosure shows once opened.
+        const CLICKABLE = "button:visible, a[href]:visible, input[type=submit]:visible, summary:visible"
+        const openAll = () => page.evaluate(() => document.querySelectorAll("details").forEach((d) => void (d.open = true)))
+        await openAll()
+        const count = await page.locator(CLICKABLE).count()
         expect(count).toBeGreaterThan(0)
         for (let i = 0; i < count; i++) {
-          if (i > 0) await page.goto(`${app.origin}${path}`, { waitUntil: "load" })
-          const target = page.locator("button, a[href], input[type=submit]").nth(i)
+          if (i > 0) {
+            await page.goto(`${app.origin}${path}`, { waitUntil: "load" })
+            await openAll()
+          }
+          const target = page.locator(CLICKABLE).nth(i)
           const label = (await target.textContent())?.trim() ?? `#${i}`
           await target.click({ noWaitAfter: true, timeout: 2_000 })
           // The click may navigate (a form post, its redirects, a link): check the page it settles on.

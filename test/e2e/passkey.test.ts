@@ -222,13 +222,14 @@ describe.skipIf(skipReason !== undefined)(`passkeys in Chromium with a virtual a
     const formState = (d: Device, state: string) =>
       d.page.waitForFunction((s) => document.getElementById("passkey-form")?.dataset.state === s, state, { timeout: 5_000 })
 
-    /** Signs up `address` on the built-in sign-in page: type the e-mail, click the passkey button → the callbackUrl. */
+    /** Signs up `address` on the built-in sign-in page: open "Create a passkey", type the e-mail, click its button → the callbackUrl. */
     async function registerOnPage(d: Device, address: string): Promise<void> {
       await d.page.goto(signInPage())
       // No credential yet: the page's autofill request ends at once in the virtual environment, the form goes idle.
       await formState(d, "idle")
+      await d.page.click("details.create > summary")
       await d.page.fill("#input-email-for-passkey", address)
-      await d.page.click("#passkey-signin")
+      await d.page.click("#passkey-register-button")
       await d.page.waitForURL(callbackUrl())
     }
 
@@ -248,7 +249,7 @@ describe.skipIf(skipReason !== undefined)(`passkeys in Chromium with a virtual a
 
     const refusedOnServer = (errors: LoggedError[]) => errors.filter((e) => e.name === "WebAuthnVerificationError")
 
-    it("1. signs up on the built-in page (e-mail + passkey button): callbackUrl, session, 1 user, 1 webauthn account, 1 authenticator", async () => {
+    it("1. signs up on the built-in page ('Create a passkey': e-mail + its button): callbackUrl, session, 1 user, 1 webauthn account, 1 authenticator", async () => {
       const d = await device()
       const address = email()
       await registerOnPage(d, address)
@@ -488,11 +489,14 @@ describe.skipIf(skipReason !== undefined)(`passkeys in Chromium with a virtual a
       expect(await backend.rows()).toMatchObject({ users: 1, authenticators: 1 })
     })
 
-    it("7. the sign-in page: autocomplete 'username webauthn', CSP by hash with no violation, a conditional request that signs in", async () => {
+    it("7. the sign-in page: one passkey button (no e-mail asked), the e-mail only under 'Create a passkey' with autocomplete 'username webauthn', CSP by hash with no violation, a conditional request that signs in", async () => {
       const d = await device()
       const response = await d.page.goto(signInPage())
       const csp = response!.headers()["content-security-policy"]
-      expect(csp).toMatch(/; script-src 'sha256-[A-Za-z0-9+/]+=*'; /)
+      // The form script and the passkey script, each by its hash.
+      expect(csp).toMatch(/; script-src 'sha256-[A-Za-z0-9+/]+=*' 'sha256-[A-Za-z0-9+/]+=*'; /)
+      expect(await d.page.locator("#passkey-form input:not([type=hidden])").count()).toBe(0)
+      expect(await d.page.locator("#input-email-for-passkey").isVisible()).toBe(false)
       expect(csp).toContain("connect-src 'self'")
       expect(csp).toContain("frame-ancestors 'none'")
       expect(await d.page.getAttribute("#input-email-for-passkey", "autocomplete")).toBe("username webauthn")
@@ -501,8 +505,9 @@ describe.skipIf(skipReason !== undefined)(`passkeys in Chromium with a virtual a
       expect(ceremonies).toEqual(["get:conditional"])
       expect(app.requests.filter((r) => r.startsWith("GET /auth/webauthn-options/passkey")).at(-1)).toBe("GET /auth/webauthn-options/passkey?action=authenticate")
       const address = email()
+      await d.page.click("details.create > summary")
       await d.page.fill("#input-email-for-passkey", address)
-      await d.page.click("#passkey-signin")
+      await d.page.click("#passkey-register-button")
       await d.page.waitForURL(callbackUrl())
       await context.clearCookies()
       ceremonies.length = 0

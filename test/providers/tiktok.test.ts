@@ -324,7 +324,7 @@ describe("TikTok", () => {
       tt.decision = "deny"
       const { s, back, res } = await fullSignIn(tiktok().provider)
       expect(back.searchParams.get("error")).toBe("access_denied")
-      expectRejected(res, s.log, ERROR_PAGE("AccessDenied"), "AccessDenied")
+      expectRejected(res, s.log, ERROR_PAGE("AccessDenied&code=access_denied"), "AccessDenied")
       expect(tt.to(TOKEN)).toHaveLength(0)
     })
   })

@@ -139,7 +139,7 @@ describe("Twitter OAuth 1.0a (default)", () => {
     const back = await visitProvider(started.location!)
     expect(back.searchParams.get("denied")).toBe(started.location!.searchParams.get("oauth_token"))
     const res = await callback(s.config, back, started.jar)
-    expectRejected(res, s.log, ERROR_PAGE("AccessDenied"), "AccessDenied")
+    expectRejected(res, s.log, ERROR_PAGE("AccessDenied&code=access_denied"), "AccessDenied")
     expect(tw.to("/oauth/access_token")).toHaveLength(0)
   })
 
@@ -296,7 +296,7 @@ describe("Twitter OAuth 2 (version: \"2.0\")", () => {
     const back = await visitProvider(started.location!)
     expect(back.searchParams.get("error")).toBe("access_denied")
     const res = await callback(s.config, back, started.jar)
-    expectRejected(res, s.log, ERROR_PAGE("AccessDenied"), "AccessDenied")
+    expectRejected(res, s.log, ERROR_PAGE("AccessDenied&code=access_denied"), "AccessDenied")
     expect(tw.to("/2/oauth2/token")).toHaveLength(0)
   })
 

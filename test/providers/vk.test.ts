@@ -240,7 +240,7 @@ describe("VK", () => {
     vk.decision = "deny"
     const { s, back, res } = await fullSignIn(vkProvider())
     expect(back.searchParams.get("error")).toBe("access_denied")
-    expectRejected(res, s.log, ERROR_PAGE("AccessDenied"), "AccessDenied")
+    expectRejected(res, s.log, ERROR_PAGE("AccessDenied&code=access_denied"), "AccessDenied")
     expect(vk.to("/access_token")).toHaveLength(0)
   })
 

@@ -14,6 +14,7 @@ import Twitter from "../../src/providers/twitter.js"
 import VK from "../../src/providers/vk.js"
 import { CookieJar, fetchCsrf, get, setCookies, signIn } from "../helpers.js"
 import { CSRF, setup } from "../support/routes-kit.js"
+import { FORM_SCRIPT, FORM_SCRIPT_HASH } from "../../src/pages/index.js"
 
 describe("GET /signin (page)", () => {
   it("renders a credentials form with one input per field, hidden csrfToken and callbackUrl", async () => {
@@ -23,7 +24,7 @@ describe("GET /signin (page)", () => {
     expect(res.headers.get("content-type")).toBe("text/html")
     const token = setCookies(res).get(CSRF)!.value.split("|")[0] as string
     const html = await res.text()
-    const form = /<form id="signin-form-credentials" action="http:\/\/localhost:3000\/auth\/callback\/credentials" method="POST" data-provider="credentials">(.*?)<\/form>/.exec(html)
+    const form = /<form id="signin-form-credentials" class="main" action="http:\/\/localhost:3000\/auth\/callback\/credentials" method="POST" data-provider="credentials">(.*?)<\/form>/.exec(html)
     expect(form).not.toBeNull()
     const inner = form![1] as string
     expect(inner).toContain(`<input type="hidden" name="csrfToken" value="${token}">`)
@@ -43,7 +44,8 @@ describe("GET /signin (page)", () => {
     const html = await (await Auth(get("/auth/signin"), config)).text()
     expect(html).toContain('name="callbackUrl" value="http://localhost:3000"')
     expect(html.match(/<form /g)).toHaveLength(2)
-    expect(html).toContain('<form id="signin-form-otp" action="http://localhost:3000/auth/callback/otp" method="POST" data-provider="otp">')
+    // The first form is the main one; the second waits behind its own disclosure, named after its provider.
+    expect(html).toContain('<details class="method"><summary id="signin-method-otp" class="button">Sign in with Code</summary><form id="signin-form-otp" action="http://localhost:3000/auth/callback/otp" method="POST" data-provider="otp">')
     expect(html).toContain('name="code" type="text" placeholder="123456"')
   })
 
@@ -59,8 +61,8 @@ describe("GET /signin (page)", () => {
     expect(html).not.toContain("<b>Name")
     expect(html).toContain('>&lt;b&gt;Name&lt;/b&gt;</label>')
     expect(html).toContain('name="quoted" type="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;" placeholder="a&quot; onfocus=&quot;x"')
-    expect(html).toContain('name="signal" type="text" placeholder=""')
-    expect(html).toContain('>number</label><input id="input-number-for-credentials" name="number" type="text" placeholder=""')
+    expect(html).toContain('name="signal" type="text">')
+    expect(html).toContain('>number</label><input id="input-number-for-credentials" name="number" type="text">')
     expect(html).not.toContain("[object Object]")
   })
 
@@ -135,7 +137,7 @@ describe("GET /error", () => {
     expect(res.status).toBe(200)
     const html = await res.text()
     expect(html).toContain("The passkey could not be verified.")
-    expect(html).toMatch(/<a id="signin-link" class="button" href="[^"]*\/auth\/signin">Sign in<\/a>/)
+    expect(html).toMatch(/<a id="signin-link" class="button primary" href="[^"]*\/auth\/signin">Sign in<\/a>/)
   })
 
   it("an unknown code: 200, the generic page, the code not reflected", async () => {
@@ -201,7 +203,7 @@ function inlineHashes(html: string, tag: "style" | "script"): string[] {
 }
 
 describe("built-in pages: security headers", () => {
-  it.each(PAGES)("%s sends CSP, frame, cache and referrer headers; its inline styles are allowed by hash and no script runs", async (path) => {
+  it.each(PAGES)("%s sends CSP, frame, cache and referrer headers; its inline styles are allowed by hash, and scripts only the sign-in page's own, by hash", async (path) => {
     const { config } = setup()
     const res = await Auth(get(path), config)
     expect(res.headers.get("x-frame-options")).toBe("DENY")
@@ -210,12 +212,14 @@ describe("built-in pages: security headers", () => {
     expect(res.headers.get("x-content-type-options")).toBe("nosniff")
     const csp = cspOf(res)
     expect(csp.get("default-src")).toBe("'none'")
-    expect(csp.get("script-src")).toBe("'none'")
     expect(csp.get("frame-ancestors")).toBe("'none'")
     expect(csp.get("base-uri")).toBe("'none'")
     expect(csp.get("img-src")).toBe("'self' https: data:")
     const html = await res.text()
-    expect(inlineHashes(html, "script")).toEqual([])
+    // The sign-in page carries the form script (busy buttons, show/hide password); no other page runs any.
+    const scripts = inlineHashes(html, "script")
+    expect(scripts).toEqual(path.startsWith("/auth/signin") ? [FORM_SCRIPT_HASH] : [])
+    expect(csp.get("script-src")).toBe(scripts.length ? scripts.join(" ") : "'none'")
     const styles = inlineHashes(html, "style")
     expect(styles.length).toBeGreaterThan(0)
     expect((csp.get("style-src") ?? "").split(" ").sort()).toEqual([...styles].sort())
@@ -235,7 +239,7 @@ describe("built-in pages: security headers", () => {
     const { config } = setup({ theme: { brandColor: "#112233", buttonText: "#fefefe" }, providers: [GitHub({ clientId: "a", clientSecret: "b" })] })
     const first = await Auth(get("/auth/signin"), config)
     const html = await first.text()
-    expect(html).toContain(":root{--brand:#112233;--button-text:#fefefe;}.provider-0{--p-bg:#24292f;--p-text:#fff}")
+    expect(html).toContain(":root{--brand:#112233;--button-text:#fefefe;}.provider-0{--p-bg:#24292f}")
     const hashes = inlineHashes(html, "style")
     expect(hashes).toHaveLength(2)
     expect(cspOf(first).get("style-src")).toBe(hashes.join(" "))
@@ -291,7 +295,7 @@ describe("built-in pages: hostile input is inert", () => {
     })
     const res = await Auth(get("/auth/signin"), config)
     const html = await res.text()
-    expect(html).not.toContain("<script")
+    expect(html.replace(`<script>${FORM_SCRIPT}</script>`, "")).not.toContain("<script")
     expect(html).not.toContain("javascript:")
     expect(html).not.toContain("body{display:none")
     expect(html).not.toContain("url(")
@@ -334,7 +338,7 @@ describe("built-in pages: built-in provider logos are inline", () => {
     for (const id of ["github", "google", "twitter", "vk", "tiktok"]) {
       const button = new RegExp(`<button id="signin-button-${id}"[^>]*>(.*?)</button>`).exec(html)?.[1]
       expect(button, id).toBeDefined()
-      expect(button).toMatch(/^<img src="data:image\/svg\+xml,[^"]+" alt="" width="20" height="20">/)
+      expect(button).toMatch(/^<span class="mark"><img src="data:image\/svg\+xml,[^"]+" alt="" width="20" height="20"><\/span>/)
       // The SVG's xmlns is a name, not a request; no src or href points at the network.
       expect(button).not.toMatch(/(?:src|href)="https?:/)
     }
@@ -374,9 +378,9 @@ describe("built-in pages: forms", () => {
       expect(labelsOf(html)).toEqual([{ for: `input-email-for-${id}`, text: emailLabel }, { for: "input-email-for-passkey", text: passkeyLabel }])
       const ids = [...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1])
       expect(new Set(ids).size, `ids unique: ${ids.join(" ")}`).toBe(ids.length)
-      // The passkey field still offers passkeys in autofill (conditional UI).
-      expect(html).toContain('<input id="input-email-for-passkey" name="email" type="text" placeholder="" autocomplete="username webauthn">')
-      expect(html).toMatch(new RegExp(`<input id="input-email-for-${id}" name="email" type="email" [^>]*autocomplete="email" required>`))
+      // Autofill offers passkeys in the main form's e-mail field (conditional UI); the registration field asks for a new one's address.
+      expect(html).toContain('<input id="input-email-for-passkey" name="email" type="text" autocomplete="username" required>')
+      expect(html).toMatch(new RegExp(`<input id="input-email-for-${id}" name="email" type="email" [^>]*autocomplete="email webauthn" required>`))
     }
   })
 
@@ -392,13 +396,15 @@ describe("built-in pages: forms", () => {
     })
     const html = await (await Auth(get("/auth/signin"), config)).text()
     expect(labelsOf(html).map((l) => l.text)).toEqual(["Email", "Email", "Password", "Work email"])
-    expect(html).toContain('<input id="input-email-for-email" name="email" type="email" placeholder="you@example.com" autocomplete="email" required aria-describedby="signin-button-email">')
-    expect(html).toContain('<input id="input-email-for-credentials" name="email" type="email" placeholder="" autocomplete="email" aria-describedby="signin-button-credentials">')
-    expect(html).toContain('<button id="signin-button-email" class="button" type="submit">Sign in with Email</button>')
-    expect(html).toContain('<button id="signin-button-credentials" class="button" type="submit">Sign in with Credentials</button>')
+    expect(html).toContain('<input id="input-email-for-email" name="email" type="email" placeholder="you@example.com" autocomplete="email webauthn" required aria-describedby="signin-button-email">')
+    expect(html).toContain('<input id="input-email-for-credentials" name="email" type="email" autocomplete="email" aria-describedby="signin-method-credentials">')
+    expect(html).toContain('<button id="signin-button-email" class="button primary" type="submit">Sign in with Email</button>')
+    // The credentials form waits behind its disclosure, which names it (its button says Continue).
+    expect(html).toContain('<summary id="signin-method-credentials" class="button">Sign in with Credentials</summary>')
+    expect(html).toContain('<button id="signin-button-credentials" class="button" type="submit">Continue</button>')
     // Fields with a label of their own carry no description.
     expect(html).toMatch(/<input id="input-password-for-credentials" [^>]*autocomplete="current-password">/)
-    expect(html).toMatch(/<input id="input-email-for-passkey" [^>]*autocomplete="username webauthn">/)
+    expect(html).toMatch(/<input id="input-email-for-passkey" [^>]*autocomplete="username">/)
   })
 
   it("autocomplete: from the field, else current-password / email / username by type and name", async () => {
@@ -411,21 +417,31 @@ describe("built-in pages: forms", () => {
     }
     const { config } = setup({ providers: [Credentials({ credentials, authorize: () => null })] })
     const html = await (await Auth(get("/auth/signin"), config)).text()
-    expect(html).toMatch(/name="username" type="text" placeholder="" autocomplete="username">/)
-    expect(html).toMatch(/name="password" type="password" placeholder="" autocomplete="current-password">/)
-    expect(html).toMatch(/name="mail" type="email" placeholder="" autocomplete="email">/)
-    expect(html).toMatch(/name="code" type="text" placeholder="" autocomplete="one-time-code">/)
-    expect(html).toMatch(/name="note" type="text" placeholder="">/)
+    expect(html).toMatch(/name="username" type="text" autocomplete="username">/)
+    expect(html).toMatch(/name="password" type="password" autocomplete="current-password">/)
+    expect(html).toMatch(/name="mail" type="email" autocomplete="email">/)
+    expect(html).toMatch(/name="code" type="text" autocomplete="one-time-code">/)
+    expect(html).toMatch(/name="note" type="text">/)
   })
 
-  it("sections are separated by one divider each; OAuth buttons share a section", async () => {
+  it("OAuth buttons first (whatever the configured order), one divider, the main form with the only primary button, the other methods under it", async () => {
     const { config } = setup({
-      providers: [GitHub({ clientId: "a", clientSecret: "b" }), Google({ clientId: "a", clientSecret: "b" }), Nodemailer({ server: "smtp://127.0.0.1:1", from: "a@b.test" }), Credentials({ credentials: { username: {} }, authorize: () => null })],
+      providers: [Nodemailer({ server: "smtp://127.0.0.1:1", from: "a@b.test" }), GitHub({ clientId: "a", clientSecret: "b" }), Credentials({ credentials: { username: {} }, authorize: () => null }), Google({ clientId: "a", clientSecret: "b" })],
       adapter: MemoryAdapter(),
     })
     const html = await (await Auth(get("/auth/signin"), config)).text()
-    expect(html.match(/class="divider"/g)).toHaveLength(2)
-    expect(html).toMatch(/<div class="providers"><form id="signin-form-github"[^]*?<\/form><form id="signin-form-google"[^]*?<\/form><\/div><div class="divider"/)
+    expect(html.match(/class="divider"/g)).toHaveLength(1)
+    expect(html.match(/class="button primary"/g)).toHaveLength(1)
+    expect(html).toMatch(/<div class="providers"><form id="signin-form-github"[^]*?<\/form><form id="signin-form-google"[^]*?<\/form><\/div><div class="divider" role="separator">or<\/div><form id="signin-form-nodemailer" class="main"[^]*?<button id="signin-button-nodemailer" class="button primary" type="submit">Sign in with Nodemailer<\/button><\/form><div class="methods"><details class="method"><summary id="signin-method-credentials" class="button">Sign in with Credentials<\/summary>/)
+    // Provider buttons are neutral: the provider's colour is the tile under its mark only.
+    expect(html).toMatch(/<button id="signin-button-github" class="button provider provider-1" type="submit"><span class="mark"><img [^>]+><\/span><span>Sign in with GitHub<\/span><\/button>/)
+  })
+
+  it("only OAuth providers: their buttons, no divider and no primary action", async () => {
+    const { config } = setup({ providers: [GitHub({ clientId: "a", clientSecret: "b" }), Google({ clientId: "a", clientSecret: "b" })] })
+    const html = await (await Auth(get("/auth/signin"), config)).text()
+    expect(html).not.toContain('class="divider"')
+    expect(html).not.toMatch(/class="[^"]*\bprimary\b/)
   })
 })
 
@@ -447,15 +463,16 @@ describe("built-in pages: locale", () => {
       providers: [Email({ sendVerificationRequest: async () => {} }), Credentials({ credentials: { username: { label: "Benutzername" } }, authorize: () => null })],
     })
     const html = await (await Auth(get("/auth/signin"), defaults.config)).text()
-    expect(html).toContain('<button id="signin-button-email" class="button" type="submit">Mit E-Mail anmelden</button>')
+    expect(html).toContain('<button id="signin-button-email" class="button primary" type="submit">Mit E-Mail anmelden</button>')
     expect(html).toContain('<label for="input-email-for-email">E-Mail</label>')
-    expect(html).toContain('<button id="signin-button-credentials" class="button" type="submit">Mit Zugangsdaten anmelden</button>')
+    expect(html).toContain('<summary id="signin-method-credentials" class="button">Mit Zugangsdaten anmelden</summary>')
+    expect(html).toContain('<button id="signin-button-credentials" class="button" type="submit">Weiter</button>')
     expect(html).not.toContain("Email") // case-sensitive: name="email" and type="email" are not text
     expect(html).not.toContain("Credentials")
     // English keeps Auth.js's names.
     const english = await (await Auth(get("/auth/signin"), setup({ locale: "en", adapter: MemoryAdapter(), providers: defaults.config.providers }).config)).text()
     expect(english).toContain(">Sign in with Email</button>")
-    expect(english).toContain(">Sign in with Credentials</button>")
+    expect(english).toContain(">Sign in with Credentials</summary>")
     // A name the app chose is its own, in any language.
     const named = setup({
       locale: "de",
@@ -464,8 +481,8 @@ describe("built-in pages: locale", () => {
     })
     const namedHtml = await (await Auth(get("/auth/signin"), named.config)).text()
     expect(namedHtml).toContain(">Mit Magic Link anmelden</button>")
-    expect(namedHtml).toContain(">Mit Passwort anmelden</button>")
-    expect(namedHtml).toContain(">Mit Nodemailer anmelden</button>")
+    expect(namedHtml).toContain(">Mit Passwort anmelden</summary>")
+    expect(namedHtml).toContain(">Mit Nodemailer anmelden</summary>")
   })
 
   it("Accept-Language with q-values picks German; the response varies on Accept-Language", async () => {
@@ -500,20 +517,20 @@ describe("GET /error: links", () => {
   it("with a custom basePath, Sign in goes to <origin><basePath>/signin and Home to the origin", async () => {
     const { config } = setup({ basePath: "/api/auth" })
     const html = await (await Auth(get("/api/auth/error?error=Verification"), config)).text()
-    expect(html).toContain('<a id="signin-link" class="button" href="http://localhost:3000/api/auth/signin">Sign in</a>')
+    expect(html).toContain('<a id="signin-link" class="button primary" href="http://localhost:3000/api/auth/signin">Sign in</a>')
     expect(html).toContain('<a id="home-link" class="secondary" href="http://localhost:3000">Home</a>')
   })
 
   it("with pages.signIn, Sign in goes to the app's own page", async () => {
     const { config } = setup({ pages: { signIn: "/login" } })
     const html = await (await Auth(get("/auth/error?error=AccessDenied"), config)).text()
-    expect(html).toContain('<a id="signin-link" class="button" href="/login">Sign in</a>')
+    expect(html).toContain('<a id="signin-link" class="button primary" href="/login">Sign in</a>')
   })
 
   it("Configuration links home only", async () => {
     const { config } = setup()
     const html = await (await Auth(get("/auth/error?error=Configuration"), config)).text()
     expect(html).not.toContain("signin-link")
-    expect(html).toContain('<a id="home-link" class="button" href="http://localhost:3000">Home</a>')
+    expect(html).toContain('<a id="home-link" class="button primary" href="http://localhost:3000">Home</a>')
   })
 })

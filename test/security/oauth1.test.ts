@@ -214,7 +214,7 @@ describe("O1-03: denied=<token>", () => {
     const { jar, back, requestToken } = await authorized(s)
     expect(back.searchParams.get("denied")).toBe(requestToken)
     const res = await callback(s.config, back, jar)
-    await expectReject(s, res, { location: ERROR_PAGE("AccessDenied"), type: "AccessDenied", writes: s.writes, before: { access: 0, profile: 0 }, carriedTemp: true })
+    await expectReject(s, res, { location: ERROR_PAGE("AccessDenied&code=access_denied"), type: "AccessDenied", writes: s.writes, before: { access: 0, profile: 0 }, carriedTemp: true })
     expect(jar.cookies.has(TEMP_COOKIE), "browser no longer holds the temp cookie").toBe(false)
   })
 
@@ -223,7 +223,7 @@ describe("O1-03: denied=<token>", () => {
     const { jar, back, requestToken } = await authorized(s)
     back.searchParams.set("denied", requestToken)
     const res = await callback(s.config, back, jar)
-    await expectReject(s, res, { location: ERROR_PAGE("AccessDenied"), type: "AccessDenied", writes: s.writes, before: { access: 0, profile: 0 }, carriedTemp: true })
+    await expectReject(s, res, { location: ERROR_PAGE("AccessDenied&code=access_denied"), type: "AccessDenied", writes: s.writes, before: { access: 0, profile: 0 }, carriedTemp: true })
   })
 })
 

@@ -27,7 +27,8 @@ export const SIGNED_IN = `${ORIGIN}/dashboard`
 /** Where each internal type lands (security.md §1 conventions; error.ts / publicErrorCode). */
 export const REJECT_LOCATION = {
   InvalidCheck: `${ERROR_PAGE}?error=Configuration`,
-  AccessDenied: `${ERROR_PAGE}?error=AccessDenied`,
+  // The provider's access_denied (the user pressed Cancel): AccessDenied, told apart from a refusal by its code.
+  AccessDenied: `${ERROR_PAGE}?error=AccessDenied&code=access_denied`,
   OAuthCallbackError: `${SIGNIN_PAGE}?error=OAuthCallbackError`,
   OAuthAccountNotLinked: `${SIGNIN_PAGE}?error=OAuthAccountNotLinked`,
   // A failed sign-in start is OAuthSignInError, a sign-in-page error (wire.md 6.1): the user lands back on the

@@ -8,11 +8,20 @@ export const de: PageLocale = {
   signIn: {
     title: "Anmelden",
     heading: "Anmelden",
+    headingWithBrand: "Bei {brand} anmelden",
     withProvider: "Mit {provider} anmelden",
     or: "oder",
     emailLabel: "E-Mail",
     passkeyEmailLabel: "E-Mail für Ihren Passkey",
     emailPlaceholder: "sie@beispiel.de",
+    passkeySignIn: "Mit Passkey anmelden",
+    createPasskey: "Passkey erstellen",
+    createPasskeyHint: "Ihr Gerät speichert einen neuen Passkey für dieses Konto.",
+    continue: "Weiter",
+    showPassword: "Anzeigen",
+    hidePassword: "Verbergen",
+    showPasswordLabel: "Passwort anzeigen",
+    hidePasswordLabel: "Passwort verbergen",
     providerNames: { email: "E-Mail", credentials: "Zugangsdaten" },
     errors: {
       Signin: differentAccount,
@@ -48,6 +57,8 @@ export const de: PageLocale = {
     title: "Fehler",
     signIn: "Anmelden",
     home: "Startseite",
+    tryAgain: "Erneut versuchen",
+    continue: "Weiter",
     pages: {
       Configuration: { heading: "Serverfehler", message: "Die Serverkonfiguration ist fehlerhaft. Details stehen in den Server-Logs." },
       AccessDenied: { heading: "Zugriff verweigert", message: "Sie haben keine Berechtigung, sich anzumelden." },
@@ -56,6 +67,8 @@ export const de: PageLocale = {
       RateLimited: { heading: "Zu viele Versuche", message: "Zu viele Anmeldeversuche. Warten Sie einen Moment und versuchen Sie es dann erneut." },
       WebAuthnVerificationError: { heading: "Anmeldung nicht möglich", message: "Der Passkey konnte nicht geprüft werden. Versuchen Sie es erneut oder wählen Sie eine andere Anmeldeart." },
     },
+    cancelled: { heading: "Anmeldung abgebrochen", message: "Sie haben die Anmeldung abgebrochen; es hat sich nichts geändert. Versuchen Sie es erneut oder wählen Sie eine andere Anmeldeart." },
+    alreadySignedIn: { heading: "Sie sind bereits angemeldet", message: "Dieser Anmeldelink wurde schon benutzt, und in diesem Browser sind Sie angemeldet." },
     default: { heading: "Fehler", message: "Bei der Anmeldung ist etwas schiefgegangen." },
   },
 }

@@ -8,11 +8,20 @@ export const en: PageLocale = {
   signIn: {
     title: "Sign in",
     heading: "Sign in",
+    headingWithBrand: "Sign in to {brand}",
     withProvider: "Sign in with {provider}",
     or: "or",
     emailLabel: "Email",
     passkeyEmailLabel: "Email for your passkey",
     emailPlaceholder: "you@example.com",
+    passkeySignIn: "Sign in with a passkey",
+    createPasskey: "Create a passkey",
+    createPasskeyHint: "Your device saves a new passkey for this account.",
+    continue: "Continue",
+    showPassword: "Show",
+    hidePassword: "Hide",
+    showPasswordLabel: "Show password",
+    hidePasswordLabel: "Hide password",
     providerNames: { email: "Email", credentials: "Credentials" },
     errors: {
       Signin: differentAccount,
@@ -48,6 +57,8 @@ export const en: PageLocale = {
     title: "Error",
     signIn: "Sign in",
     home: "Home",
+    tryAgain: "Try again",
+    continue: "Continue",
     pages: {
       Configuration: { heading: "Server error", message: "There is a problem with the server configuration. Check the server logs for more information." },
       AccessDenied: { heading: "Access denied", message: "You do not have permission to sign in." },
@@ -56,6 +67,8 @@ export const en: PageLocale = {
       RateLimited: { heading: "Too many attempts", message: "Too many sign-in attempts. Wait a moment, then try again." },
       WebAuthnVerificationError: { heading: "Unable to sign in", message: "The passkey could not be verified. Try again, or use another sign-in method." },
     },
+    cancelled: { heading: "Sign-in was cancelled", message: "You cancelled signing in, so nothing has changed. Try again, or choose another way to sign in." },
+    alreadySignedIn: { heading: "You're already signed in", message: "This sign-in link has been used already, and you are signed in on this browser." },
     default: { heading: "Error", message: "Something went wrong while signing in." },
   },
 }

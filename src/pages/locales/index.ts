@@ -56,3 +56,8 @@ export function chooseLocale(configLocale: string | undefined, acceptLanguage: s
 export function withProvider(template: string, provider: string): string {
   return template.split("{provider}").join(provider)
 }
+
+/** Fills `{brand}` in a locale template. */
+export function withBrand(template: string, brand: string): string {
+  return template.split("{brand}").join(brand)
+}

@@ -25,6 +25,8 @@ export interface PageLocale {
   signIn: {
     title: string
     heading: string
+    /** Title and heading when the theme names the app (`theme.brandName`): `Sign in to {brand}`. */
+    headingWithBrand: string
     /** Button of an OAuth, e-mail, credentials or passkey provider: `Sign in with {provider}`. */
     withProvider: string
     /** The divider between sections. */
@@ -37,6 +39,19 @@ export interface PageLocale {
      */
     passkeyEmailLabel: string
     emailPlaceholder: string
+    /** The one-click passkey button of a passkey provider left at its default name ("Passkey" or "WebAuthn"). */
+    passkeySignIn: string
+    /** The disclosure (and its button) that asks for an e-mail and registers a new passkey. */
+    createPasskey: string
+    /** The line above the registration form's fields. */
+    createPasskeyHint: string
+    /** The submit button of a sign-in method shown under "further methods" (its disclosure already names it). */
+    continue: string
+    /** The password show/hide control: visible text, and the accessible name that contains it. */
+    showPassword: string
+    hidePassword: string
+    showPasswordLabel: string
+    hidePasswordLabel: string
     /**
      * Provider names shown in place of Auth.js's default ones: an e-mail provider named "Email", a credentials
      * provider named "Credentials". Any other name (one the app set, or a brand such as "Nodemailer") is shown as is.
@@ -59,7 +74,15 @@ export interface PageLocale {
     title: string
     signIn: string
     home: string
+    /** The sign-in link of a page where trying again is the way on (a cancelled sign-in). */
+    tryAgain: string
+    /** The link on to the app (a used sign-in link opened while signed in). */
+    continue: string
     pages: Record<ErrorPageCode, PageMessage>
+    /** `AccessDenied` because the user pressed Cancel at the provider (`code=access_denied`), not a refusal. */
+    cancelled: PageMessage
+    /** `Verification` (the link was used) while this browser is signed in. */
+    alreadySignedIn: PageMessage
     /** The page for a code not in `pages` (the code itself is never shown). */
     default: PageMessage
   }
