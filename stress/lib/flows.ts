@@ -91,3 +91,16 @@ export async function oauthSignIn(client: Client, op: MockOp, subject: string, j
 export function signedIn(res: HttpResponse, origin: string): boolean {
   return res.status === 302 && res.location !== undefined && !res.location.startsWith(`${origin}/auth/`) && sessionCookieOf(res)?.kind === "set"
 }
+
+/**
+ * An e-mail sign-in up to the mailed link: csrf, POST /auth/signin/email, then the link the app's provider "sent"
+ * (taken with `takeMail`). Returns the link's path and query, or undefined when no mail went out.
+ */
+export async function emailLink(client: Client, jar: Jar, takeMail: (email: string) => Promise<string | null>, address: string): Promise<{ res: HttpResponse; path: string | undefined }> {
+  const csrfToken = await csrf(client, jar)
+  const res = await client.send("POST", "/auth/signin/email", { jar, form: { csrfToken, email: address } })
+  const link = res.status === 302 ? await takeMail(address) : null
+  if (!link) return { res, path: undefined }
+  const url = new URL(link)
+  return { res, path: url.pathname + url.search }
+}
