@@ -119,6 +119,17 @@ describe("a failed sign-in keeps the identifier", () => {
     expect(setCookie(failed.res, KEPT)).toBeUndefined()
   })
 
+  it("an e-mail that could not be sent: the address comes back in the e-mail field", async () => {
+    const email = emailSetup({}, MemoryAdapter(), { fail: true })
+    const jar = new CookieJar()
+    const res = await requestLink(email.config, "ada@example.com", { jar })
+    const location = res.headers.get("location") as string
+    expect(location).toBe(`${ORIGIN}/auth/signin?error=EmailSignin`)
+    const html = await (await click(email.config, location, jar)).text()
+    expect(inputValue(html, "input-email-for-email")).toBe("ada@example.com")
+    expect(html).toMatch(/<input id="input-email-for-email" [^>]*autofocus/)
+  })
+
   it("in a further method's form: its disclosure opens with the kept e-mail and the password focused", async () => {
     const { config } = setup({
       adapter: MemoryAdapter(),
