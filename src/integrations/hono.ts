@@ -1,4 +1,4 @@
-// gatehouse/hono: the @hono/auth-js API (initAuthConfig, authHandler, verifyAuth, getAuthUser) as a front door to the one pipeline.
+// gatehouse/hono: the @hono/auth-js API (initAuthConfig, authHandler, verifyAuth, getAuthUser, and its two env helpers) as a front door to the one pipeline.
 import type { Context, MiddlewareHandler } from "hono"
 import { env } from "hono/adapter"
 import { HTTPException } from "hono/http-exception"
@@ -44,6 +44,46 @@ declare module "hono" {
     authUser: AuthUser
     authConfig: AuthConfig
   }
+}
+
+/**
+ * @hono/auth-js's helper, kept for apps that call it themselves: fills `config` in place from `envObject`, `secret`
+ * from AUTH_SECRET first, then the rest as `setEnvDefaults` from `gatehouse` does (basePath from AUTH_URL, else
+ * `/auth`; AUTH_SECRET_1..3; trustHost; AUTH_<PROVIDER>_*). The middlewares below never call it: they derive a copy.
+ */
+export function setEnvDefaults(envObject: AuthEnv, config: AuthConfig): void {
+  config.secret ??= envObject.AUTH_SECRET
+  applyEnvDefaults(envObject, config)
+}
+
+/** The URL parts AUTH_URL overrides, in @hono/auth-js's order; a part AUTH_URL leaves empty (no port) stays. */
+const ENV_URL_PARTS = ["hostname", "protocol", "port", "password", "username"] as const
+
+/**
+ * @hono/auth-js's helper: a copy of `req` whose URL takes its origin from `authUrl` (the path stays the request's),
+ * or, without `authUrl`, from X-Forwarded-Proto and X-Forwarded-Host (else Host), which then becomes the Host header.
+ * It trusts those headers as they come, as @hono/auth-js does; the middlewares below do not use it (they apply
+ * `trustHost` and AUTH_URL themselves).
+ */
+export function reqWithEnvUrl(req: Request, authUrl?: string): Request {
+  const url = new URL(req.url)
+  if (authUrl) {
+    const envUrl = new URL(authUrl)
+    for (const part of ENV_URL_PARTS) if (envUrl[part]) url[part] = envUrl[part]
+    return new Request(url.href, req)
+  }
+  const copy = new Request(url.href, req)
+  const proto = copy.headers.get("x-forwarded-proto")
+  const host = copy.headers.get("x-forwarded-host") ?? copy.headers.get("host")
+  if (proto !== null) url.protocol = proto.endsWith(":") ? proto : `${proto}:`
+  if (host !== null) {
+    url.host = host
+    // The host setter keeps the old port when the new host has none: clear it unless the header names one.
+    url.port = /:(\d+)$/.exec(host)?.[1] ?? ""
+    copy.headers.delete("x-forwarded-host")
+    copy.headers.set("host", host)
+  }
+  return new Request(url.href, copy)
 }
 
 /** @hono/auth-js's documented default; AUTH_URL's path replaces it when the config sets no basePath. */

@@ -6,7 +6,7 @@ import { defaultCookies } from "../cookies/policy.js"
 import type { JWT, JWTDecodeParams, JWTEncodeParams, LoggerInstance } from "../types.js"
 import { decodeSync, encodeSync } from "./jwe.js"
 
-export type { JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "../types.js"
+export type { DefaultJWT, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "../types.js"
 
 /** Encrypts a token as Auth.js does (JWE `dir` + A256CBC-HS512, HKDF key, `kid`); adds `iat`, `exp` and `jti`. */
 export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): Promise<string> {
