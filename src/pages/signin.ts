@@ -199,7 +199,7 @@ function fieldRenderer(all: readonly PlannedField[], locale: PageLocale): FieldR
   }
 }
 
-/** The key drawn on the passkey button (inline SVG: no request, and presentation attributes, which the CSP allows). */
+/** The passkey mark (a person and a key) on the passkey button (inline SVG: no request, and presentation attributes, which the CSP allows). */
 const PASSKEY_MARK = `<span class="mark"><svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false"><g fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"><circle cx="9" cy="7.5" r="3.75"/><path d="M2.5 20.5v-.75A5.75 5.75 0 0 1 8.25 14H11"/><circle cx="17.5" cy="12.5" r="2.75"/><path d="M17.5 15.25v6.25M17.5 18.5h2M17.5 20.5h1.5"/></g></svg></span>`
 
 /** A WebAuthn provider left at the default name of Passkey() or WebAuthn(): its button says "Sign in with a passkey". */

@@ -121,20 +121,30 @@ describe("gatehouse/webauthn signIn against the server", () => {
       const attr = (name: string) => (new RegExp(`${name}="([^"]*)"`).exec(formTag)?.[1] ?? "").replace(/&amp;/g, "&")
       const dataset: Record<string, string> = {
         webauthnProvider: attr("data-webauthn-provider"), basePath: attr("data-base-path"), csrfToken: attr("data-csrf-token"),
-        callbackUrl: attr("data-callback-url"), conditional: "false", state: "idle",
+        callbackUrl: attr("data-callback-url"), conditional: "false", registerForm: attr("data-register-form"), state: "idle",
       }
-      const script = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] as string
+      // The page's passkey script (the other one is the form script): the one that asks for WebAuthn options.
+      const script = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1] as string).find((text) => text.includes("webauthn-options/")) as string
       const input = { name: "email", value: email }
-      let submit: (() => void) | undefined
-      const form = {
-        dataset, querySelectorAll: () => [input], addEventListener: (_: string, fn: (e: { preventDefault(): void }) => void) => { submit = () => fn({ preventDefault() {} }) },
-        querySelector: (selector: string) => (selector === "button" ? { disabled: false } : selector === "[data-passkey-error]" ? { hidden: true, textContent: "" } : input),
+      /** A form of the page: the sign-in form (a button only) or the registration form (the e-mail field). */
+      const fakeForm = (fields: object[], extra: object = {}) => {
+        const listeners: ((e: { preventDefault(): void }) => void)[] = []
+        const button = { disabled: false, setAttribute() {}, removeAttribute() {} }
+        return {
+          ...extra, listeners, querySelectorAll: () => fields, addEventListener: (_: string, fn: (e: { preventDefault(): void }) => void) => void listeners.push(fn),
+          querySelector: (selector: string) => (selector === "button[type=submit]" ? button : selector === "[data-passkey-error]" ? { hidden: true, textContent: "" } : null),
+        }
       }
+      const form = fakeForm([], { dataset })
+      const register = fakeForm([input])
       const location = { href: `${ORIGIN}/auth/signin` }
       new Function("window", "document", "navigator", "fetch", "PublicKeyCredential", script)(
-        { PublicKeyCredential: globalThis.PublicKeyCredential, location }, { querySelectorAll: () => [form] }, navigator, fetch, globalThis.PublicKeyCredential,
+        { PublicKeyCredential: globalThis.PublicKeyCredential, location },
+        { querySelectorAll: () => [form], getElementById: (id: string) => (id === dataset.registerForm ? register : null), querySelector: () => null },
+        navigator, fetch, globalThis.PublicKeyCredential,
       )
-      submit?.()
+      // Signing up goes through "Create a passkey" with the e-mail; signing in is the button alone.
+      for (const listener of (email ? register : form).listeners) listener({ preventDefault() {} })
       await vi.waitFor(() => expect(dataset.state).toBe("done"))
       return location.href
     }
