@@ -4,36 +4,92 @@
 
 export type Awaitable<T> = T | PromiseLike<T>
 
-/** A signed-in user as a provider or `authorize` returns it. */
-export interface User {
+/** JSON values as token responses carry them: the index signature of accounts and token sets (the shape @auth/core uses). */
+export type JsonPrimitive = string | number | boolean | null
+export type JsonObject = { [Key in string]?: JsonValue }
+export type JsonArray = JsonValue[]
+export type JsonValue = JsonPrimitive | JsonObject | JsonArray
+
+/** One entry of a token response's `authorization_details` (RFC 9396 §7). */
+export interface AuthorizationDetails {
+  type: string
+  locations?: string[]
+  actions?: string[]
+  datatypes?: string[]
+  privileges?: string[]
+  identifier?: string
+  [parameter: string]: JsonValue | undefined
+}
+
+/**
+ * The fields of a token response (RFC 6749 §5.1), all optional, plus `expires_at` (seconds since the epoch). Other
+ * members are JSON values, as in @auth/core's TokenSet, so app code reading `tokens.access_token` type-checks unchanged.
+ */
+export interface TokenSet {
+  access_token?: string
+  token_type?: Lowercase<string>
+  expires_in?: number
+  expires_at?: number
+  refresh_token?: string
+  scope?: string
+  id_token?: string
+  authorization_details?: AuthorizationDetails[]
+  [parameter: string]: JsonValue | undefined
+}
+
+/** The user fields every sign-in knows (Auth.js's `DefaultUser`); `User` extends it. */
+export interface DefaultUser {
   id?: string
   name?: string | null
   email?: string | null
   image?: string | null
 }
 
-/** The provider account used to sign in (for credentials: `{ provider, type, providerAccountId }`). */
-export interface Account {
+/** A signed-in user as a provider or `authorize` returns it. Add fields by module augmentation of `gatehouse/types`. */
+export interface User extends DefaultUser {}
+
+/**
+ * The provider account used to sign in (for credentials: `{ provider, type, providerAccountId }`): the token response's
+ * fields plus who it belongs to, as in @auth/core.
+ */
+export interface Account extends TokenSet {
   provider: string
   type: "oauth" | "oidc" | "email" | "credentials" | "webauthn"
   providerAccountId: string
   userId?: string
-  access_token?: string
-  refresh_token?: string
-  expires_at?: number
-  token_type?: string
-  scope?: string
-  id_token?: string
   session_state?: string | null
-  [key: string]: unknown
 }
 
-/** The OAuth profile as the provider returned it. */
+/** The OAuth profile as the provider returned it: the OpenID Connect standard claims (OIDC Core §5.1), and any others. */
 export interface Profile {
+  id?: string | null
   sub?: string | null
   name?: string | null
+  given_name?: string | null
+  family_name?: string | null
+  middle_name?: string | null
+  nickname?: string | null
+  preferred_username?: string | null
+  profile?: string | null
+  /** `any`, as in @auth/core: providers send a URL string, some an object (Facebook's `{ data: { url } }`). */
+  picture?: any // eslint-disable-line @typescript-eslint/no-explicit-any -- as in Auth.js
+  website?: string | null
   email?: string | null
-  image?: string | null
+  email_verified?: boolean | null
+  gender?: string | null
+  birthdate?: string | null
+  zoneinfo?: string | null
+  locale?: string | null
+  phone_number?: string | null
+  updated_at?: Date | string | number | null
+  address?: {
+    formatted?: string | null
+    street_address?: string | null
+    locality?: string | null
+    region?: string | null
+    postal_code?: string | null
+    country?: string | null
+  } | null
   [claim: string]: unknown
 }
 
@@ -61,4 +117,3 @@ export interface Theme {
   brandName?: string
 }
 
-export type TokenSet = Record<string, unknown>

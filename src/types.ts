@@ -6,14 +6,46 @@ import type { Provider } from "./providers/types.js"
 import type { RateLimitOptions } from "./rate-limit/index.js"
 import type { SharedStore } from "./stores/index.js"
 import type { Account, Awaitable, CredentialInput, Profile, Theme, TokenSet, User } from "./records.js"
+import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "./webauthn/types.js"
 
-export type { Account, Awaitable, CredentialInput, Profile, Theme, TokenSet, User } from "./records.js"
+export type {
+  Account, AuthorizationDetails, Awaitable, CredentialInput, DefaultUser, JsonValue, Profile, Theme, TokenSet, User,
+} from "./records.js"
+export type { AdapterAuthenticator as Authenticator } from "./adapters/index.js"
+
+/** The value a promise resolves to (Auth.js exports this helper from its types). */
+export type Awaited<T> = T extends Promise<infer U> ? U : T
+
+/** A version such as `v9`, `v9.0` or `v9.0.1`. */
+export type SemverString = `v${number}` | `v${number}.${number}` | `v${number}.${number}.${number}`
+
+/** The `?error=` codes of the error page. */
+export type ErrorPageParam = "Configuration" | "AccessDenied" | "Verification"
+
+/** The `?error=` codes the sign-in page shows. */
+export type SignInPageErrorParam =
+  | "Signin" | "OAuthSignin" | "OAuthCallbackError" | "OAuthCreateAccount" | "EmailCreateAccount" | "Callback"
+  | "OAuthAccountNotLinked" | "EmailSignin" | "CredentialsSignin" | "SessionRequired"
+
+/** A provider as `GET /providers` lists it. */
+export interface PublicProvider {
+  id: string
+  name: string
+  type: string
+  signinUrl: string
+  callbackUrl: string
+}
+
+/** What `GET /webauthn-options/<id>` answers: the options for the ceremony the server chose. */
+export type WebAuthnOptionsResponseBody =
+  | { action: "authenticate"; options: PublicKeyCredentialRequestOptionsJSON }
+  | { action: "register"; options: PublicKeyCredentialCreationOptionsJSON }
 
 /** Every action the handler answers, as the first path segment after `basePath` (the keys of actions/table.ts). */
 export type AuthAction = ActionName
 
-/** The JWT kept (encrypted) in the session cookie under the `jwt` strategy. */
-export interface JWT extends Record<string, unknown> {
+/** The claims Gatehouse puts in every session JWT (Auth.js's `DefaultJWT`). */
+export interface DefaultJWT extends Record<string, unknown> {
   name?: string | null
   email?: string | null
   picture?: string | null
@@ -23,12 +55,21 @@ export interface JWT extends Record<string, unknown> {
   jti?: string
 }
 
-/** What `/session` returns by default: the user's name, e-mail and image, and the expiry (ISO date). */
+/**
+ * The JWT kept (encrypted) in the session cookie under the `jwt` strategy. Add claims by module augmentation:
+ * `declare module "gatehouse/jwt" { interface JWT { role?: string } }` (or of `gatehouse/types`).
+ */
+export interface JWT extends DefaultJWT {}
+
+/**
+ * What `/session` returns by default: the user's name, e-mail and image, and the expiry (ISO date). When a provider's
+ * access token could not be refreshed (`refreshAccessToken`), the default session also carries
+ * `error: "RefreshTokenError"`; declare it on `Session` by augmentation to read it typed (it is not declared here, so
+ * an app's own `error` declaration, of whatever type, does not clash).
+ */
 export interface DefaultSession {
   user?: User
   expires: string
-  /** Gatehouse: set when a provider's access token could not be refreshed (`refreshAccessToken`). */
-  error?: "RefreshTokenError"
 }
 
 /**
@@ -123,7 +164,8 @@ export interface CallbacksOptions {
     account?: Account | null
     profile?: Profile
     email?: { verificationRequest?: boolean }
-    credentials?: Record<string, unknown>
+    /** The credentials as submitted (their values are strings); typed as in Auth.js so its callbacks compile. */
+    credentials?: Record<string, CredentialInput>
   }): Awaitable<boolean | string>
   redirect?(params: { url: string; baseUrl: string }): Awaitable<string>
   /**
@@ -145,7 +187,8 @@ export interface CallbacksOptions {
     profile?: Profile
     trigger?: "signIn" | "signUp" | "update"
     isNewUser?: boolean
-    session?: unknown
+    /** The client's update data (`trigger: "update"`); validate before use. */
+    session?: any // eslint-disable-line @typescript-eslint/no-explicit-any -- as in Auth.js: arbitrary client data
   }): Awaitable<JWT | null>
 }
 

@@ -1,8 +1,8 @@
 // The published package: `npm pack` on a copy of the working tree (prepack builds dist/), the tarball installed in a
 // fresh consumer project, every subpath of the exports map imported by node, and consumer code type-checked with
-// moduleResolution bundler and nodenext (the browser entries also in a second project without Node's types); the
-// shipped Markdown's links and the absence of source maps. Subpaths come from package.json, so new ones are covered
-// without edits here.
+// moduleResolution bundler and nodenext (the browser entries also in a second project without Node's types), Auth.js-shaped
+// app code checked against the tarball and, imports swapped, against @auth/core; the shipped Markdown's links and the
+// absence of source maps. Subpaths come from package.json, so new ones are covered without edits here.
 import { execFile } from "node:child_process"
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -26,6 +26,8 @@ const INTERNALS = ["publicErrorCode", "encodeSync", "decodeSync", "DEFAULT_MAX_A
  * integrations and gatehouse/react import or mention their framework), linked from the repo.
  */
 const LINKED_PEERS = ["vitest", "pg", "@types/node", "@types/pg", "express", "@types/express", "hono", "next", "react", "@types/react"]
+/** The oracle for Auth.js-shaped app code: the same code must compile against it (linked from the repo's dev dependencies). */
+const AUTHJS = "@auth/core"
 /** The entries a browser bundle imports: they must type-check with the DOM library and no Node types at all. */
 const BROWSER_ENTRIES = ["./client", "./react", "./webauthn"]
 /** What a React app without @types/node has: React's types (and csstype, which they import). */
@@ -65,11 +67,11 @@ beforeAll(async () => {
   mkdirSync(consumer)
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }))
   await sh("npm", ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock", "--loglevel=error"], consumer)
-  for (const peer of LINKED_PEERS) {
+  for (const peer of [...LINKED_PEERS, AUTHJS]) {
     mkdirSync(dirname(join(consumer, "node_modules", peer)), { recursive: true })
     if (!existsSync(join(consumer, "node_modules", peer))) symlinkSync(join(REPO, "node_modules", peer), join(consumer, "node_modules", peer), "dir")
   }
-  for (const file of ["usage.ts", "import-all.mjs"]) cpSync(join(FIXTURE, file), join(consumer, file))
+  for (const file of ["usage.ts", "authjs-app.ts", "import-all.mjs"]) cpSync(join(FIXTURE, file), join(consumer, file))
 
   // A second install with nothing of Node's in reach: its own node_modules holds no @types/node, so a Node type
   // named anywhere in the browser entries' declarations is an error rather than silently found.
@@ -135,6 +137,30 @@ describe("npm pack", { timeout: 60_000 }, () => {
     const ours = result.split("\n").filter((line) => /error TS/.test(line) && !/node_modules\/(?!gatehouse\/)/.test(line))
     expect(ours).toEqual([])
     if (ours.length === 0 && result !== "") expect(result).toMatch(/node_modules\/next\//)
+  })
+
+  it.each(["bundler", "nodenext"])("type-checks Auth.js-shaped app code against the tarball, and the same code with @auth/core imports against @auth/core (moduleResolution %s)", async (resolution) => {
+    // authjs-app.ts imports only "gatehouse…"; its oracle copy spells each of those "@auth/core…" (module augmentation too).
+    const source = readFileSync(join(consumer, "authjs-app.ts"), "utf8")
+    const oracle = source.replace(/(["'])gatehouse(?=["'/])/g, "$1@auth/core")
+    expect(oracle).not.toMatch(/from ["']gatehouse/)
+    writeFileSync(join(consumer, "authjs-app.oracle.ts"), oracle)
+    const compilerOptions = {
+      strict: true, noEmit: true, skipLibCheck: false, target: "ES2022", lib: ["ES2023", "DOM", "DOM.Iterable"], types: ["node"],
+      module: resolution === "bundler" ? "ESNext" : "NodeNext", moduleResolution: resolution === "bundler" ? "Bundler" : "NodeNext",
+    }
+    const tsc = join(REPO, "node_modules/typescript/bin/tsc")
+    for (const file of ["authjs-app.oracle.ts", "authjs-app.ts"]) {
+      // One file per program: each augments its own library's Session, User and JWT.
+      const project = `tsconfig.${file}.${resolution}.json`
+      writeFileSync(join(consumer, project), JSON.stringify({ compilerOptions, files: [file] }))
+      const result = await sh(process.execPath, [tsc, "-p", project], consumer).then(
+        () => "",
+        (error: { stdout?: string }) => error.stdout || String(error),
+      )
+      // As above: errors inside another package's declarations are that package's (with skipLibCheck off).
+      expect(result.split("\n").filter((line) => /error TS/.test(line) && !/node_modules\/(?!gatehouse\/)/.test(line)), file).toEqual([])
+    }
   })
 
   it("type-checks the browser entries in a React project without Node's types (lib dom + es2022, skipLibCheck off)", async () => {

@@ -9,7 +9,7 @@ import type { AuthRequest, LinkOutcome, ResolvedConfig, VerifiedIdentity } from 
 import { emitEvent } from "../events.js"
 import { domainToUnicode } from "../lib/idn.js"
 import { applyRedirect } from "../security/redirect.js"
-import type { Account, TokenSet } from "../types.js"
+import type { Account, CredentialInput, TokenSet } from "../types.js"
 
 /**
  * Runs the `signIn` callback: `true` continues (undefined), a string ends the sign-in with a redirect
@@ -27,7 +27,8 @@ export async function authorizeSignIn(
       user: identity.user,
       account: identity.account,
       ...(identity.profile ? { profile: identity.profile } : {}),
-      ...(identity.credentials ? { credentials: identity.credentials } : {}),
+      // The submitted strings, under the type Auth.js gives this parameter (its signIn callbacks compile unchanged).
+      ...(identity.credentials ? { credentials: identity.credentials as unknown as Record<string, CredentialInput> } : {}),
       ...(email ? { email } : {}),
     })
   } catch (error) {

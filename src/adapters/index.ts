@@ -1,11 +1,18 @@
 // The Adapter interface and record types, identical in shape to @auth/core/adapters.
-import type { Awaitable, User } from "../records.js"
+import type { AuthorizationDetails, Awaitable, JsonValue, User } from "../records.js"
 
-/** JSON values as token responses carry them: the index signature of account rows (the same shape @auth/core uses). */
-export type JsonPrimitive = string | number | boolean | null
-export type JsonObject = { [Key in string]?: JsonValue }
-export type JsonArray = JsonValue[]
-export type JsonValue = JsonPrimitive | JsonObject | JsonArray
+export type { JsonArray, JsonObject, JsonPrimitive, JsonValue } from "../records.js"
+
+/** The provider kinds that store an account row (credentials sign-ins store none). */
+export type AdapterAccountType = "oauth" | "oidc" | "email" | "webauthn"
+
+/**
+ * Whether a value is an ISO 8601 date-time string (`2024-05-01T10:00:00.000Z`): for adapters whose database returns
+ * dates as text, to turn them back into `Date`s. The same helper @auth/core/adapters exports.
+ */
+export function isDate(value: unknown): value is string {
+  return typeof value === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value))
+}
 
 /** A user row. It extends User (as in @auth/core), so `declare module "gatehouse/types" { interface User { … } }` reaches it. */
 export interface AdapterUser extends User {
@@ -16,17 +23,19 @@ export interface AdapterUser extends User {
 
 export interface AdapterAccount {
   userId: string
-  type: "oauth" | "oidc" | "email" | "webauthn"
+  type: AdapterAccountType
   provider: string
   providerAccountId: string
   access_token?: string
   refresh_token?: string
+  expires_in?: number
   expires_at?: number
   /** Lower-cased, as oauth4webapi normalises it. */
   token_type?: Lowercase<string>
   scope?: string
   id_token?: string
   session_state?: string | null
+  authorization_details?: AuthorizationDetails[]
   [key: string]: JsonValue | undefined
 }
 

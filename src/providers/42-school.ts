@@ -6,20 +6,20 @@ export interface FortyTwoProfile {
   id: number
   email: string
   login: string
-  first_name?: string
-  last_name?: string
-  usual_full_name?: string
-  displayname?: string
-  url?: string
-  image?: { link: string | null; versions?: Record<string, string | null> }
-  [key: string]: unknown
+  first_name: string
+  last_name: string
+  usual_full_name: null | string
+  displayname: string
+  url: string
+  image: { link: string; versions: { micro: string; small: string; medium: string; large: string } }
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
  * 42 School sign-in. Callback URL to register: `<origin><basePath>/callback/42-school`.
  * Env: AUTH_42_SCHOOL_ID, AUTH_42_SCHOOL_SECRET.
  */
-export default function FortyTwo(options: OAuthUserConfig<FortyTwoProfile> = {}): OAuthConfigBase<FortyTwoProfile> {
+export default function FortyTwo<P extends FortyTwoProfile>(options: OAuthUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "42-school",
     name: "42 School",

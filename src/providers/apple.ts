@@ -8,24 +8,24 @@ export interface AppleProfile {
   iat: number
   exp: number
   sub: string
-  nonce?: string
-  nonce_supported?: boolean
-  email?: string
+  nonce: string
+  nonce_supported: boolean
+  email: string
   email_verified?: boolean | "true" | "false"
-  is_private_email?: boolean | "true" | "false"
-  real_user_status?: 0 | 1 | 2
-  transfer_sub?: string
-  at_hash?: string
-  auth_time?: number
+  is_private_email: boolean | "true" | "false"
+  real_user_status: 0 | 1 | 2
+  transfer_sub: string
+  at_hash: string
+  auth_time: number
   /** The `user` form field Apple posts on the first consent only (copied here through `profileCallbackFields`). */
   user?: AppleNonConformUser
-  [claim: string]: unknown
+  [claim: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /** The `user` JSON Apple posts with the authorization response, the first time the user consents. */
 export interface AppleNonConformUser {
-  name?: { firstName?: string; lastName?: string }
-  email?: string
+  name: { firstName: string; lastName: string }
+  email: string
 }
 
 /**

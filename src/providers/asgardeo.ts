@@ -11,14 +11,14 @@ export interface AsgardeoProfile {
   azp?: string
   org_id?: string
   org_name?: string
-  email?: string
+  email: string
   email_verified?: boolean
   name?: string
-  given_name?: string
+  given_name: string
   family_name?: string
   username?: string
-  picture?: string
-  [claim: string]: unknown
+  picture: string
+  [claim: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**

@@ -12,7 +12,7 @@ export interface AtlassianProfile {
   nickname?: string
   picture: string
   locale?: string
-  [key: string]: unknown
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**

@@ -9,15 +9,15 @@ export interface Auth0Profile {
   exp: number
   iat: number
   sid?: string
-  email?: string
-  email_verified?: boolean
-  name?: string
-  nickname?: string
-  given_name?: string
-  family_name?: string
-  picture?: string
+  email: string
+  email_verified: boolean
+  name: string
+  nickname: string
+  given_name: string
+  family_name: string
+  picture: string
   updated_at?: string
-  [claim: string]: unknown
+  [claim: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**

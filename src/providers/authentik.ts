@@ -9,18 +9,18 @@ export interface AuthentikProfile {
   aud: string
   exp: number
   iat: number
-  auth_time?: number
-  acr?: string
-  email?: string
-  email_verified?: boolean
-  name?: string
-  given_name?: string
-  family_name?: string
-  preferred_username?: string
-  nickname?: string
-  groups?: string[]
+  auth_time: number
+  acr: string
+  email: string
+  email_verified: boolean
+  name: string
+  given_name: string
+  family_name: string
+  preferred_username: string
+  nickname: string
+  groups: string[]
   picture?: string
-  [claim: string]: unknown
+  [claim: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
@@ -28,7 +28,7 @@ export interface AuthentikProfile {
  * Env: AUTH_AUTHENTIK_ID, AUTH_AUTHENTIK_SECRET, AUTH_AUTHENTIK_ISSUER
  * (`https://authentik.example.com/application/o/<slug>`, no trailing slash).
  */
-export default function Authentik(options: OIDCUserConfig<AuthentikProfile> = {}): OAuthConfigBase<AuthentikProfile> {
+export default function Authentik<P extends AuthentikProfile>(options: OIDCUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "authentik",
     name: "Authentik",

@@ -8,17 +8,20 @@ export interface AzureADB2CProfile {
   aud: string
   exp: number
   iat: number
-  nbf?: number
-  auth_time?: number
+  nbf: number
+  auth_time: number
   /** The user flow (policy) that issued the token. */
-  tfp?: string
-  oid?: string
-  name?: string
+  tfp: string
+  oid: string
+  name: string
   given_name?: string
   family_name?: string
-  preferred_username?: string
-  emails?: string[]
+  preferred_username: string
+  emails: string[]
   idp?: string
+  ver: string
+  country: string
+  postalCode: string
   [claim: string]: unknown
 }
 

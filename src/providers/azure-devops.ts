@@ -2,6 +2,7 @@
 // with the client secret as the client assertion. Deprecated by Microsoft: no new app registrations since 2025, and
 // retirement planned for 2026; new apps should use Microsoft Entra ID.
 import type { OAuthConfigBase, OAuthUserConfig, TokenRequestContext } from "./types.js"
+import type { TokenSet } from "../records.js"
 
 /** The body of `GET https://app.vssps.visualstudio.com/_apis/profile/profiles/me?details=true&coreAttributes=Avatar`. */
 export interface AzureDevOpsProfile {
@@ -13,8 +14,8 @@ export interface AzureDevOpsProfile {
   timeStamp?: string
   revision?: number
   /** With `coreAttributes=Avatar`: the avatar image, base64-encoded. */
-  coreAttributes?: { Avatar?: { value?: { value?: string; contentType?: string } } }
-  [key: string]: unknown
+  coreAttributes: { Avatar: { value: { value: string; contentType?: string } } }
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 const HOST = "https://app.vssps.visualstudio.com"
@@ -37,7 +38,7 @@ async function assertionGrant({ grantType, params, refreshToken, provider, url, 
     body,
   })
   // A failed grant is passed on as it came (an error body, or none): the token-response checks reject it.
-  const tokens = (await response.json().catch(() => ({}))) as Record<string, unknown>
+  const tokens = (await response.json().catch(() => ({}))) as TokenSet
   // Azure DevOps names its token type "jwt-bearer": a JWT used as a bearer token (RFC 6750), as the profile call does.
   if (response.ok && tokens.token_type === "jwt-bearer") tokens.token_type = "bearer"
   return { tokens }
@@ -49,7 +50,7 @@ async function assertionGrant({ grantType, params, refreshToken, provider, url, 
  * Client Secret). `scope`: the scopes registered with the app (default `vso.profile`). Refreshing the access token
  * (`refreshAccessToken: true`) sends the callback URL too, so it needs AUTH_URL.
  */
-export default function AzureDevOps(options: OAuthUserConfig<AzureDevOpsProfile> & { scope?: string } = {}): OAuthConfigBase<AzureDevOpsProfile> {
+export default function AzureDevOps<P extends AzureDevOpsProfile>(options: OAuthUserConfig<P> & { scope?: string } = {}): OAuthConfigBase<P> {
   const { scope = "vso.profile", ...rest } = options
   return {
     id: "azure-devops",

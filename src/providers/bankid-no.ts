@@ -4,15 +4,43 @@ import type { OAuthConfigBase, OIDCUserConfig } from "./types.js"
 /** The userinfo BankID (via the OIDC service) returns for the openid and profile scopes. */
 export interface BankIDNorwayProfile {
   sub: string
-  iss?: string
+  iss: string
   name: string
-  given_name?: string
-  family_name?: string
-  birthdate?: string
+  given_name: string
+  family_name: string
+  birthdate: string
   email?: string
   email_verified?: boolean
   /** Norwegian national identity number (with the nnin scope). */
   nnin?: string
+  exp: number
+  iat: number
+  auth_time: number
+  jti: string
+  aud: string
+  typ: "ID"
+  azp: string
+  session_state: string
+  at_hash: string
+  updated_at: number
+  acr: string
+  sid: string
+  amr: "BID" | "BIM" | "BIS"
+  bankid_altsub: string
+  originator: string
+  tid: string
+  nnin_altsub?: string
+  additionalCertInfo: {
+    certValidFrom: number
+    serialNumber: string
+    keyAlgorithm: string
+    keySize: string
+    policyOid: string
+    certQualified: boolean
+    certValidTo: number
+    versionNumber: string
+    subjectName: string
+  }
   [claim: string]: unknown
 }
 

@@ -4,10 +4,10 @@ import type { OAuthConfigBase, OIDCUserConfig } from "./types.js"
 /** The claims of a Battle.net ID token. */
 export interface BattleNetProfile {
   sub: string
-  battle_tag?: string
+  battle_tag: string
   iss?: string
   aud?: string
-  [claim: string]: unknown
+  [claim: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /** The Battle.net issuers: the global one, the China one (two spellings) and the regional ones. */

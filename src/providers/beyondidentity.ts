@@ -4,9 +4,9 @@ import type { OAuthConfigBase, OIDCUserConfig } from "./types.js"
 /** The claims of a Beyond Identity ID token. */
 export interface BeyondIdentityProfile {
   sub: string
-  email?: string
-  name?: string
-  preferred_username?: string
+  email: string
+  name: string
+  preferred_username: string
   [claim: string]: unknown
 }
 

@@ -6,10 +6,24 @@ export interface BitbucketProfile {
   /** The Atlassian account id. */
   account_id: string
   uuid: string
-  username?: string
-  display_name: string | null
-  nickname?: string
-  links: { avatar?: { href: string }; html?: { href: string }; [link: string]: { href: string } | undefined }
+  username: string
+  display_name: string
+  nickname: string
+  links: {
+    self: { href?: string }
+    avatar: { href?: string }
+    repositories: { href?: string }
+    snippets: { href?: string }
+    html: { href?: string }
+    hooks: { href?: string }
+    [link: string]: { href?: string }
+  }
+  created_on: string
+  type: string
+  has_2fa_enabled: boolean | null
+  is_staff: boolean
+  account_status: string
+  location: string | null
   [key: string]: unknown
 }
 

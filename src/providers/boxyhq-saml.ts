@@ -9,7 +9,7 @@ export interface BoxyHQSAMLProfile {
   lastName?: string
   requested?: Record<string, unknown>
   raw?: Record<string, unknown>
-  [field: string]: unknown
+  [field: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
@@ -18,7 +18,7 @@ export interface BoxyHQSAMLProfile {
  * as authorization params), AUTH_BOXYHQ_SAML_SECRET, AUTH_BOXYHQ_SAML_ISSUER (the Jackson URL, e.g.
  * `https://jackson.example.com`). Endpoints: <issuer>/api/oauth/authorize, /api/oauth/token, /api/oauth/userinfo.
  */
-export default function SAMLJackson(options: OAuthUserConfig<BoxyHQSAMLProfile> = {}): OAuthConfigBase<BoxyHQSAMLProfile> {
+export default function SAMLJackson<P extends BoxyHQSAMLProfile>(options: OAuthUserConfig<P> = {}): OAuthConfigBase<P> {
   const base = options.issuer?.replace(/\/+$/, "")
   return {
     id: "boxyhq-saml",

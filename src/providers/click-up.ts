@@ -5,10 +5,10 @@ import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
 export interface ClickUpProfile {
   user: {
     id: number
-    username: string | null
+    username: string
     email?: string | null
-    color?: string | null
-    profilePicture?: string | null
+    color: string
+    profilePicture: string
     initials?: string
     [key: string]: unknown
   }

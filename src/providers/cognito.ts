@@ -12,14 +12,14 @@ export interface CognitoProfile {
   auth_time?: number
   "cognito:username"?: string
   "cognito:groups"?: string[]
-  email?: string
+  email: string
   email_verified?: boolean
-  name?: string
+  name: string
   given_name?: string
   family_name?: string
   preferred_username?: string
-  picture?: string
-  [claim: string]: unknown
+  picture: string
+  [claim: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
@@ -27,7 +27,7 @@ export interface CognitoProfile {
  * Env: AUTH_COGNITO_ID, AUTH_COGNITO_SECRET, AUTH_COGNITO_ISSUER
  * (`https://cognito-idp.<region>.amazonaws.com/<user pool id>`).
  */
-export default function Cognito(options: OIDCUserConfig<CognitoProfile> = {}): OAuthConfigBase<CognitoProfile> {
+export default function Cognito<P extends CognitoProfile>(options: OIDCUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "cognito",
     name: "Cognito",

@@ -12,7 +12,7 @@ export interface Concept2Profile {
     profile_image?: string | null
     [key: string]: unknown
   }
-  [key: string]: unknown
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**

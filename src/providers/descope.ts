@@ -5,14 +5,14 @@ import type { OAuthConfigBase, OIDCUserConfig } from "./types.js"
 export interface DescopeProfile {
   sub: string
   iss?: string
-  email?: string
-  email_verified?: boolean
-  name?: string
+  email: string
+  email_verified: boolean
+  name: string
   given_name?: string
   family_name?: string
-  picture?: string
-  phone_number?: string
-  phone_number_verified?: boolean
+  picture: string
+  phone_number: string
+  phone_number_verified: boolean
   [claim: string]: unknown
 }
 

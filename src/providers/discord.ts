@@ -11,11 +11,11 @@ export interface DiscordProfile {
   global_name: string | null
   /** The avatar hash (`a_…` for an animated one), or null for the default avatar. */
   avatar: string | null
-  email?: string | null
-  verified?: boolean
+  email: string | null
+  verified: boolean
   /** Set by the default `profile` callback: the avatar's CDN URL. */
-  image_url?: string
-  [key: string]: unknown
+  image_url: string
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /** The CDN URL of the user's avatar, or of the default avatar Discord shows when none is set. */
@@ -29,7 +29,7 @@ function avatarUrl(p: DiscordProfile): string {
  * Discord sign-in. Callback URL to register: `<origin><basePath>/callback/discord`.
  * Env: AUTH_DISCORD_ID, AUTH_DISCORD_SECRET.
  */
-export default function Discord(options: OAuthUserConfig<DiscordProfile> = {}): OAuthConfigBase<DiscordProfile> {
+export default function Discord<P extends DiscordProfile>(options: OAuthUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "discord",
     name: "Discord",

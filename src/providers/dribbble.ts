@@ -6,9 +6,9 @@ export interface DribbbleProfile {
   id: number
   login?: string
   name: string
-  email?: string | null
-  avatar_url?: string | null
-  [key: string]: unknown
+  email: string
+  avatar_url: string
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 export interface DribbbleOptions extends OAuthUserConfig<DribbbleProfile> {

@@ -5,18 +5,18 @@ import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
 export interface EventbriteProfile {
   id: string
   name: string
-  first_name?: string
-  last_name?: string
+  first_name: string
+  last_name: string
   emails: { email: string; verified: boolean; primary: boolean }[]
-  image_id?: string | null
-  [key: string]: unknown
+  image_id: string
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
  * Eventbrite sign-in. Callback URL to register (the app's OAuth Redirect URI): `<origin><basePath>/callback/eventbrite`.
  * Env: AUTH_EVENTBRITE_ID (the API key), AUTH_EVENTBRITE_SECRET (the client secret).
  */
-export default function Eventbrite(options: OAuthUserConfig<EventbriteProfile> = {}): OAuthConfigBase<EventbriteProfile> {
+export default function Eventbrite<P extends EventbriteProfile>(options: OAuthUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "eventbrite",
     name: "Eventbrite",

@@ -6,12 +6,12 @@ import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
 export interface EVEOnlineProfile {
   CharacterID: number
   CharacterName: string
-  ExpiresOn?: string
-  Scopes?: string
-  TokenType?: string
-  CharacterOwnerHash?: string
-  IntellectualProperty?: string
-  [key: string]: unknown
+  ExpiresOn: string
+  Scopes: string
+  TokenType: string
+  CharacterOwnerHash: string
+  IntellectualProperty: string
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 const SSO = "https://login.eveonline.com"
@@ -54,7 +54,7 @@ async function characterFromToken(token: string, clientId: string | undefined, f
  * EVE Online sign-in. Callback URL to register: `<origin><basePath>/callback/eveonline`.
  * Env: AUTH_EVEONLINE_ID, AUTH_EVEONLINE_SECRET. EVE shares no e-mail address; the image is the character portrait.
  */
-export default function EVEOnline(options: OAuthUserConfig<EVEOnlineProfile> = {}): OAuthConfigBase<EVEOnlineProfile> {
+export default function EVEOnline<P extends EVEOnlineProfile>(options: OAuthUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "eveonline",
     name: "EVE Online",

@@ -7,8 +7,8 @@ export interface FacebookProfile {
   name?: string
   /** Only when the user granted the `email` permission and has a confirmed address. */
   email?: string
-  picture?: { data?: { url?: string; width?: number; height?: number; is_silhouette?: boolean } }
-  [key: string]: unknown
+  picture: { data: { url: string; width?: number; height?: number; is_silhouette?: boolean } }
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
@@ -16,7 +16,7 @@ export interface FacebookProfile {
  * Env: AUTH_FACEBOOK_ID, AUTH_FACEBOOK_SECRET. The dialog is unversioned, so it follows the API version set in the app
  * dashboard; pin one with `authorization: { url: "https://www.facebook.com/v23.0/dialog/oauth" }`.
  */
-export default function Facebook(options: OAuthUserConfig<FacebookProfile> = {}): OAuthConfigBase<FacebookProfile> {
+export default function Facebook<P extends FacebookProfile>(options: OAuthUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "facebook",
     name: "Facebook",

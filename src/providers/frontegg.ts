@@ -4,14 +4,14 @@ import type { OAuthConfigBase, OIDCUserConfig } from "./types.js"
 /** The claims of a Frontegg ID token / user profile. */
 export interface FronteggProfile {
   sub: string
-  email?: string
-  email_verified?: boolean
-  name?: string
+  email: string
+  email_verified: boolean
+  name: string
   picture?: string
-  profilePictureUrl?: string
+  profilePictureUrl: string
   tenantId?: string
   tenantIds?: string[]
-  roles?: string[]
+  roles: string[]
   [claim: string]: unknown
 }
 

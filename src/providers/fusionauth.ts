@@ -8,11 +8,11 @@ export interface FusionAuthProfile {
   aud: string
   exp: number
   iat: number
-  authenticationType?: string
+  authenticationType: string
   applicationId?: string
   tid?: string
-  email?: string
-  email_verified?: boolean
+  email: string
+  email_verified: boolean
   name?: string
   given_name?: string
   middle_name?: string
@@ -20,7 +20,7 @@ export interface FusionAuthProfile {
   preferred_username?: string
   picture?: string
   roles?: string[]
-  [claim: string]: unknown
+  [claim: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /** `tenantId` is needed only when the instance has more than one tenant. */

@@ -9,7 +9,41 @@ export interface GitHubProfile {
   name: string | null
   email: string | null
   avatar_url: string
-  html_url?: string
+  html_url: string
+  node_id: string
+  gravatar_id: string | null
+  url: string
+  followers_url: string
+  following_url: string
+  gists_url: string
+  starred_url: string
+  subscriptions_url: string
+  organizations_url: string
+  repos_url: string
+  events_url: string
+  received_events_url: string
+  type: string
+  site_admin: boolean
+  company: string | null
+  blog: string | null
+  location: string | null
+  hireable: boolean | null
+  bio: string | null
+  twitter_username?: string | null
+  public_repos: number
+  public_gists: number
+  followers: number
+  following: number
+  created_at: string
+  updated_at: string
+  private_gists?: number
+  total_private_repos?: number
+  owned_private_repos?: number
+  disk_usage?: number
+  suspended_at?: string | null
+  collaborators?: number
+  two_factor_authentication: boolean
+  plan?: { collaborators: number; name: string; space: number; private_repos: number }
   [key: string]: unknown
 }
 

@@ -5,12 +5,12 @@ import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
 export interface GitLabProfile {
   id: number
   username: string
-  name: string | null
-  email?: string | null
-  avatar_url?: string | null
-  web_url?: string
-  state?: string
-  [key: string]: unknown
+  name: string
+  email: string
+  avatar_url: string
+  web_url: string
+  state: string
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 export interface GitLabOptions extends OAuthUserConfig<GitLabProfile> {

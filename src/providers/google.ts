@@ -6,18 +6,18 @@ export interface GoogleProfile {
   iss: string
   sub: string
   aud: string
-  azp?: string
+  azp: string
   email: string
   email_verified: boolean
-  name?: string
-  given_name?: string
+  name: string
+  given_name: string
   family_name?: string
-  picture?: string
+  picture: string
   locale?: string
   hd?: string
   iat: number
   exp: number
-  [claim: string]: unknown
+  [claim: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
@@ -25,7 +25,7 @@ export interface GoogleProfile {
  * Env: AUTH_GOOGLE_ID, AUTH_GOOGLE_SECRET. Add `authorization: { params: { prompt: "consent", access_type: "offline" } }`
  * to receive a refresh token.
  */
-export default function Google(options: OAuthUserConfig<GoogleProfile> = {}): OAuthConfigBase<GoogleProfile> {
+export default function Google<P extends GoogleProfile>(options: OAuthUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "google",
     name: "Google",

@@ -20,7 +20,7 @@ export interface HubSpotProfile {
  * HubSpot sign-in. Callback URL to register: `<origin><basePath>/callback/hubspot`.
  * Env: AUTH_HUBSPOT_ID, AUTH_HUBSPOT_SECRET.
  */
-export default function HubSpot(options: OAuthUserConfig<HubSpotProfile> = {}): OAuthConfigBase<HubSpotProfile> {
+export default function HubSpot<P extends HubSpotProfile>(options: OAuthUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "hubspot",
     name: "HubSpot",

@@ -12,7 +12,21 @@ export interface HuggingfaceProfile {
   website?: string
   email?: string
   email_verified?: boolean
-  isPro?: boolean
+  isPro: boolean
+  canPay?: boolean
+  /** The organizations the app was granted; the optional fields need that grant too. */
+  orgs: Array<{
+    sub: string
+    name: string
+    picture: string
+    preferred_username: string
+    isEnterprise: boolean
+    canPay?: boolean
+    roleInOrg?: "admin" | "write" | "read" | "contributor"
+    pendingSSO?: boolean
+    missingMFA?: boolean
+    resourceGroups?: Array<{ sub: string; name: string; role: "read" | "write" | "admin" | "contributor" }>
+  }>
   [claim: string]: unknown
 }
 

@@ -1,6 +1,12 @@
 // Kakao (OAuth 2): Kakao Login endpoints, client_secret_post, and the kakao_account → user mapping.
 import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
 
+/** Value types of Kakao's account fields, under the names @auth/core exports. */
+export type DateTime = string
+export type Gender = "female" | "male"
+export type Birthday = "SOLAR" | "LUNAR"
+export type AgeRange = "1-9" | "10-14" | "15-19" | "20-29" | "30-39" | "40-49" | "50-59" | "60-69" | "70-79" | "80-89" | "90-"
+
 /** The user as `GET https://kapi.kakao.com/v2/user/me` returns it (the fields Gatehouse reads; Kakao sends more). */
 export interface KakaoProfile {
   id: number
@@ -14,7 +20,7 @@ export interface KakaoProfile {
     name?: string
     [key: string]: unknown
   }
-  [key: string]: unknown
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
@@ -22,7 +28,7 @@ export interface KakaoProfile {
  * Env: AUTH_KAKAO_ID (the REST API key), AUTH_KAKAO_SECRET (the client secret). The consent items (scope) are chosen
  * in the Kakao developer console; pass `authorization: { params: { scope: "..." } }` to ask for more.
  */
-export default function Kakao(options: OAuthUserConfig<KakaoProfile> = {}): OAuthConfigBase<KakaoProfile> {
+export default function Kakao<P extends KakaoProfile>(options: OAuthUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "kakao",
     name: "Kakao",

@@ -9,15 +9,15 @@ export interface KeycloakProfile {
   aud: string
   exp: number
   iat: number
-  azp?: string
-  email?: string
-  email_verified?: boolean
-  name?: string
-  preferred_username?: string
-  given_name?: string
-  family_name?: string
-  picture?: string
-  [claim: string]: unknown
+  azp: string
+  email: string
+  email_verified: boolean
+  name: string
+  preferred_username: string
+  given_name: string
+  family_name: string
+  picture: string
+  [claim: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
@@ -25,7 +25,7 @@ export interface KeycloakProfile {
  * Env: AUTH_KEYCLOAK_ID, AUTH_KEYCLOAK_SECRET, AUTH_KEYCLOAK_ISSUER (the realm URL, e.g.
  * `https://keycloak.example.com/realms/my-realm`, no trailing slash).
  */
-export default function Keycloak(options: OIDCUserConfig<KeycloakProfile> = {}): OAuthConfigBase<KeycloakProfile> {
+export default function Keycloak<P extends KeycloakProfile>(options: OIDCUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "keycloak",
     name: "Keycloak",

@@ -18,9 +18,9 @@ export interface KindeProfile {
   name?: string
   given_name?: string
   family_name?: string
-  picture?: string
+  picture: string
   updated_at?: number
-  [claim: string]: unknown
+  [claim: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**

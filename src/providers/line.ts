@@ -9,11 +9,11 @@ export interface LineProfile {
   exp: number
   iat: number
   nonce?: string
-  amr?: string[]
-  name?: string
-  picture?: string
+  amr: string[]
+  name: string
+  picture: string
   email?: string
-  [claim: string]: unknown
+  [claim: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
@@ -22,7 +22,7 @@ export interface LineProfile {
  * The default scope is `openid profile email`; the e-mail is only in the ID token once LINE granted the channel that
  * permission.
  */
-export default function LINE(options: OIDCUserConfig<LineProfile> = {}): OAuthConfigBase<LineProfile> {
+export default function LINE<P extends LineProfile>(options: OIDCUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "line",
     name: "LINE",

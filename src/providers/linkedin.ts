@@ -6,21 +6,21 @@ export interface LinkedInProfile {
   iss: string
   sub: string
   aud: string
-  name?: string
-  given_name?: string
-  family_name?: string
-  picture?: string
+  name: string
+  given_name: string
+  family_name: string
+  picture: string
   locale?: string | { country: string; language: string }
-  email?: string
-  email_verified?: boolean
-  [claim: string]: unknown
+  email: string
+  email_verified: boolean
+  [claim: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
  * LinkedIn sign-in. Callback URL to register: `<origin><basePath>/callback/linkedin`.
  * Env: AUTH_LINKEDIN_ID, AUTH_LINKEDIN_SECRET. The app needs the "Sign In with LinkedIn using OpenID Connect" product.
  */
-export default function LinkedIn(options: OIDCUserConfig<LinkedInProfile> = {}): OAuthConfigBase<LinkedInProfile> {
+export default function LinkedIn<P extends LinkedInProfile>(options: OIDCUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "linkedin",
     name: "LinkedIn",

@@ -9,13 +9,20 @@ export interface LogtoProfile {
   exp: number
   iat: number
   at_hash?: string
-  name?: string | null
-  username?: string | null
-  picture?: string | null
-  email?: string | null
-  email_verified?: boolean
-  phone_number?: string | null
-  phone_number_verified?: boolean
+  name: string
+  username: string
+  picture: string
+  email: string
+  email_verified: boolean
+  phone_number: string
+  phone_number_verified: boolean
+  address: string
+  custom_data: object
+  identities: object
+  sso_identities: object[]
+  organizations: string[]
+  organization_data: object[]
+  organization_roles: string[]
   [claim: string]: unknown
 }
 

@@ -8,6 +8,8 @@ export type { EmailConfig, EmailUserConfig } from "./types.js"
 
 /** Loops's options: the mail-API ones plus the id of the transactional e-mail (made in Loops, with a `url` data variable). */
 export type LoopsUserConfig = MailApiUserConfig & { transactionalId?: string }
+/** What `Loops()` returns: an e-mail provider plus the Loops template id. */
+export type LoopsConfig = EmailConfig & { transactionalId: string }
 
 type View = EmailConfig & { transactionalId?: unknown; [customFetch]?: unknown }
 

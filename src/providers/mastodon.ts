@@ -10,10 +10,10 @@ export interface MastodonProfile {
   url: string
   avatar: string
   avatar_static: string
-  locked?: boolean
-  bot?: boolean
-  created_at?: string
-  [key: string]: unknown
+  locked: boolean
+  bot: boolean
+  created_at: string
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 export interface MastodonOptions extends OAuthUserConfig<MastodonProfile> {

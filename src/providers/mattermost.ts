@@ -6,10 +6,37 @@ export interface MattermostProfile {
   id: string
   username: string
   email: string
-  first_name?: string
-  last_name?: string
-  nickname?: string
-  locale?: string
+  first_name: string
+  last_name: string
+  nickname: string
+  locale: string
+  create_at: number
+  update_at: number
+  delete_at: number
+  auth_data: string
+  auth_service: string
+  email_verified: boolean
+  position: string
+  roles: string
+  last_password_update: number
+  disable_welcome_email: boolean
+  terms_of_service_id?: string
+  terms_of_service_create_at?: number
+  notify_props: {
+    channel: string
+    comments: string
+    desktop: string
+    desktop_sound: string
+    desktop_threads: string
+    email: string
+    email_threads: string
+    first_name: string
+    mention_keys: string
+    push: string
+    push_status: string
+    push_threads: string
+  }
+  timezone: { automaticTimezone: string; manualTimezone: string; useAutomaticTimezone: string }
   [key: string]: unknown
 }
 

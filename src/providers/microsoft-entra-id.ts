@@ -11,16 +11,50 @@ export interface MicrosoftEntraIDProfile {
   iat: number
   nbf?: number
   /** The user's object id in the tenant (stable across apps). */
-  oid?: string
+  oid: string
   /** The tenant the user signed in from. */
-  tid?: string
-  name?: string
-  preferred_username?: string
+  tid: string
+  name: string
+  preferred_username: string
   /** Optional claim; present when the account has an e-mail address. */
-  email?: string
-  login_hint?: string
-  nonce?: string
-  ver?: string
+  email: string
+  login_hint: string
+  nonce: string
+  ver: "2.0"
+  idp: string
+  c_hash: string
+  at_hash: string
+  aio: string
+  roles: string[]
+  rh: string
+  sid: string
+  uti: string
+  hasgroups: boolean
+  acct: 0 | 1
+  acrs: string
+  auth_time: Date
+  ctry: string
+  fwd: string
+  groups: string
+  tenant_ctry: string
+  tenant_region_scope: string
+  upn: string
+  verified_primary_email: string[]
+  verified_secondary_email: string[]
+  vnet: string
+  xms_cc: string
+  xms_edov: boolean
+  xms_pdl: string
+  xms_pl: string
+  xms_tpl: string
+  ztdid: string
+  ipaddr: string
+  onprem_sid: string
+  pwd_exp: number
+  pwd_url: string
+  in_corp: string
+  family_name: string
+  given_name: string
   [claim: string]: unknown
 }
 

@@ -18,14 +18,14 @@ export interface NaverProfile {
     mobile?: string
     [key: string]: unknown
   }
-  [key: string]: unknown
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
  * Naver sign-in. Callback URL to register: `<origin><basePath>/callback/naver`.
  * Env: AUTH_NAVER_ID, AUTH_NAVER_SECRET. The profile fields released are chosen in the Naver developer console.
  */
-export default function Naver(options: OAuthUserConfig<NaverProfile> = {}): OAuthConfigBase<NaverProfile> {
+export default function Naver<P extends NaverProfile>(options: OAuthUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "naver",
     name: "Naver",

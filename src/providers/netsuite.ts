@@ -6,8 +6,8 @@ export interface NetSuiteProfile {
   id: number | string
   name: string
   email: string
-  location?: number
-  role?: number
+  location: number
+  role: number
   roleId?: string
   roleCenter?: string
   contact?: number
@@ -32,7 +32,7 @@ export interface OAuthNetSuiteOptions {
  * account's URLs, e.g. `1234567` or `1234567-sb1`) and `userinfo`, the URL of a RESTlet that returns
  * `runtime.getCurrentUser()`; NetSuite has no fixed userinfo endpoint.
  */
-export default function NetSuite(options: OAuthUserConfig<NetSuiteProfile> & OAuthNetSuiteOptions = {}): OAuthConfigBase<NetSuiteProfile> {
+export default function NetSuite<P extends NetSuiteProfile>(options: OAuthUserConfig<P> & OAuthNetSuiteOptions = {}): OAuthConfigBase<P> {
   const { accountID = "", prompt, scope = "restlets rest_webservices", ...rest } = options
   // Without an accountID the URLs carry a placeholder no URL parser accepts, so the config check names the endpoint.
   const host = accountID ? accountID.toLowerCase().replace(/_/g, "-") : "<accountID>"

@@ -5,12 +5,12 @@ import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
 /** The user as Nextcloud's `GET /ocs/v1.php/cloud/users/<user_id>` returns it under `ocs.data` (the fields Gatehouse reads). */
 export interface NextcloudProfile {
   id: string
-  displayname: string | null
+  displayname: string
   email: string | null
-  enabled?: boolean
-  language?: string
-  locale?: string
-  [key: string]: unknown
+  enabled: boolean
+  language: string
+  locale: string
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 export interface NextcloudOptions extends OAuthUserConfig<NextcloudProfile> {

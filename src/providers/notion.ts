@@ -13,7 +13,7 @@ export interface NotionProfile {
   name: string | null
   avatar_url: string | null
   person?: { email?: string }
-  [key: string]: unknown
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /** The body of `GET https://api.notion.com/v1/users/me` with an integration's token. */
@@ -30,7 +30,7 @@ export interface NotionBotUser {
  * Env: AUTH_NOTION_ID (the OAuth client ID), AUTH_NOTION_SECRET. The e-mail needs the "Read user information
  * including email addresses" capability.
  */
-export default function Notion(options: OAuthUserConfig<NotionProfile> = {}): OAuthConfigBase<NotionProfile> {
+export default function Notion<P extends NotionProfile>(options: OAuthUserConfig<P> = {}): OAuthConfigBase<P> {
   const host = "https://api.notion.com"
   return {
     id: "notion",

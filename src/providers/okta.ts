@@ -9,20 +9,20 @@ export interface OktaProfile {
   aud: string
   exp: number
   iat: number
-  email?: string
+  email: string
   email_verified?: boolean
-  name?: string
-  preferred_username?: string
-  given_name?: string
-  family_name?: string
-  zoneinfo?: string
-  locale?: string
-  picture?: string
+  name: string
+  preferred_username: string
+  given_name: string
+  family_name: string
+  zoneinfo: string
+  locale: string
+  picture: string
   ver?: number
-  idp?: string
+  idp: string
   amr?: string[]
   auth_time?: number
-  [claim: string]: unknown
+  [claim: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
@@ -30,7 +30,7 @@ export interface OktaProfile {
  * Env: AUTH_OKTA_ID, AUTH_OKTA_SECRET, AUTH_OKTA_ISSUER (e.g. `https://dev-123.okta.com` or
  * `https://dev-123.okta.com/oauth2/default` for a custom authorization server).
  */
-export default function Okta(options: OIDCUserConfig<OktaProfile> = {}): OAuthConfigBase<OktaProfile> {
+export default function Okta<P extends OktaProfile>(options: OIDCUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "okta",
     name: "Okta",

@@ -2,14 +2,20 @@
 import { standardClaimsUser, type StandardIdTokenClaims } from "./oidc-claims.js"
 import type { OAuthConfigBase, OIDCUserConfig } from "./types.js"
 
-/** The standard claims of a Ory Hydra ID token (`openid profile email`). */
-export type OryHydraProfile = StandardIdTokenClaims
+/** The claims of an Ory Hydra ID token (`openid profile email`): the standard ones, Hydra's `ver`, `jti`, `amr`, any others. */
+export interface OryHydraProfile extends StandardIdTokenClaims {
+  ver: string
+  jti: string
+  /** How the user authenticated (OIDC Core §2: an array of method names). */
+  amr: string[]
+  [claim: string]: any // `any`, as in Auth.js: other claims read untyped
+}
 
 /**
  * Ory Hydra sign-in. Redirect URI to register on the client: `<origin><basePath>/callback/hydra`.
  * Env: AUTH_HYDRA_ID, AUTH_HYDRA_SECRET, AUTH_HYDRA_ISSUER (the public URL, e.g. `https://<project>.projects.oryapis.com`).
  */
-export default function OryHydra(options: OIDCUserConfig<OryHydraProfile> = {}): OAuthConfigBase<OryHydraProfile> {
+export default function OryHydra<P extends OryHydraProfile>(options: OIDCUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "hydra",
     name: "Hydra",

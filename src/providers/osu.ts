@@ -6,18 +6,18 @@ export interface OsuProfile {
   id: number
   username: string
   avatar_url: string
-  country_code?: string
-  is_bot?: boolean
-  is_supporter?: boolean
-  playmode?: string
-  [key: string]: unknown
+  country_code: string
+  is_bot: boolean
+  is_supporter: boolean
+  playmode: string
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
  * osu! sign-in. Callback URL to register: `<origin><basePath>/callback/osu`. Env: AUTH_OSU_ID, AUTH_OSU_SECRET.
  * osu! does not share e-mail addresses: the user's e-mail is always null.
  */
-export default function Osu(options: OAuthUserConfig<OsuProfile> = {}): OAuthConfigBase<OsuProfile> {
+export default function Osu<P extends OsuProfile>(options: OAuthUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "osu",
     name: "osu!",

@@ -8,10 +8,16 @@ export interface PassageProfile {
   aud: string | string[]
   exp: number
   iat: number
-  email?: string
-  email_verified?: boolean
+  email: string
+  email_verified: boolean
   phone_number?: string
-  phone_number_verified?: boolean
+  phone_number_verified: boolean
+  auth_time: number
+  azp: string
+  client_id: string
+  at_hash: string
+  c_hash: string
+  phone: string
   [claim: string]: unknown
 }
 

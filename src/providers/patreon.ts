@@ -18,7 +18,7 @@ export interface PatreonProfile {
     }
   }
   links?: { self?: string }
-  [key: string]: unknown
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
@@ -26,7 +26,7 @@ export interface PatreonProfile {
  * Env: AUTH_PATREON_ID, AUTH_PATREON_SECRET. API v2 returns only the fields named in `fields[user]`; change the
  * `userinfo` URL to ask for others.
  */
-export default function Patreon(options: OAuthUserConfig<PatreonProfile> = {}): OAuthConfigBase<PatreonProfile> {
+export default function Patreon<P extends PatreonProfile>(options: OAuthUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "patreon",
     name: "Patreon",

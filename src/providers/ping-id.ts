@@ -2,8 +2,25 @@
 import { standardClaimsUser, type StandardIdTokenClaims } from "./oidc-claims.js"
 import type { OAuthConfigBase, OIDCUserConfig } from "./types.js"
 
-/** The standard claims of a Ping Identity ID token (`openid profile email`). */
-export type PingProfile = StandardIdTokenClaims
+/** The claims of a PingOne ID token (`openid profile email`): the standard ones, PingOne's own (`env`, `org`, `p1.region`), any others. */
+export interface PingProfile extends StandardIdTokenClaims {
+  acr: string
+  amr: [string]
+  auth_time: number
+  at_hash: string
+  sid: string
+  preferred_username: string
+  given_name: string
+  family_name: string
+  name: string
+  email: string
+  picture: string
+  updated_at: number
+  env: string
+  org: string
+  "p1.region": string
+  [claim: string]: any // `any`, as in Auth.js: other claims read untyped
+}
 
 /**
  * Ping Identity sign-in. Redirect URI to register on the client: `<origin><basePath>/callback/ping-id`.

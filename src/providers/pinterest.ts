@@ -3,20 +3,20 @@ import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
 
 /** The body of `GET https://api.pinterest.com/v5/user_account` (the fields Gatehouse reads). */
 export interface PinterestProfile {
-  account_type: "BUSINESS" | "PINNER" | (string & {})
+  account_type: "BUSINESS" | "PINNER"
   id?: string
   profile_image: string
-  website_url?: string
+  website_url: string
   username: string
   business_name?: string
-  [key: string]: unknown
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
  * Pinterest sign-in. Callback URL to register: `<origin><basePath>/callback/pinterest`.
  * Env: AUTH_PINTEREST_ID (the app ID), AUTH_PINTEREST_SECRET. Pinterest shares no e-mail address: it is always null.
  */
-export default function Pinterest(options: OAuthUserConfig<PinterestProfile> = {}): OAuthConfigBase<PinterestProfile> {
+export default function Pinterest<P extends PinterestProfile>(options: OAuthUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "pinterest",
     name: "Pinterest",

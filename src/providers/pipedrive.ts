@@ -3,25 +3,44 @@ import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
 
 /** The body of `GET https://api.pipedrive.com/v1/users/me` (the fields Gatehouse reads). */
 export interface PipedriveProfile {
-  success?: boolean
+  success: boolean
   data: {
     id: number
     name: string
     email: string
-    icon_url?: string | null
-    company_id?: number
-    company_domain?: string
+    default_currency?: string
+    locale?: string
+    lang?: number
+    phone?: string
     activated?: boolean
+    last_login?: Date
+    created?: Date
+    modified?: Date
+    signup_flow_variation?: string
+    has_created_company?: boolean
+    is_admin?: number
+    active_flag?: boolean
+    timezone_name?: string
+    timezone_offset?: string
+    role_id?: number
+    icon_url?: string
+    is_you?: boolean
+    company_id?: number
+    company_name?: string
+    company_domain?: string
+    company_country?: string
+    company_industry?: string
+    language?: { language_code?: string; country_code?: string }
     [key: string]: unknown
   }
-  [key: string]: unknown
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
  * Pipedrive sign-in. Callback URL to register: `<origin><basePath>/callback/pipedrive`.
  * Env: AUTH_PIPEDRIVE_ID, AUTH_PIPEDRIVE_SECRET. Scopes are set on the app in Pipedrive's Developer Hub.
  */
-export default function Pipedrive(options: OAuthUserConfig<PipedriveProfile> = {}): OAuthConfigBase<PipedriveProfile> {
+export default function Pipedrive<P extends PipedriveProfile>(options: OAuthUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "pipedrive",
     name: "Pipedrive",

@@ -9,13 +9,13 @@ export interface RobloxProfile {
   exp: number
   iat: number
   nonce?: string
-  name?: string
-  nickname?: string
-  preferred_username?: string
-  created_at?: number
-  profile?: string
-  picture?: string | null
-  [claim: string]: unknown
+  name: string
+  nickname: string
+  preferred_username: string
+  created_at: number
+  profile: string
+  picture: string | null
+  [claim: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**

@@ -8,11 +8,11 @@ export interface SalesforceProfile {
   organization_id?: string
   name?: string
   preferred_username?: string
-  email?: string
+  email: string
   email_verified?: boolean
-  picture?: string
-  nickname?: string
-  [claim: string]: unknown
+  picture: string
+  nickname: string
+  [claim: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**

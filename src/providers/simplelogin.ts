@@ -4,11 +4,12 @@ import type { OAuthConfigBase, OIDCUserConfig } from "./types.js"
 /** The claims SimpleLogin returns for the openid, profile and email scopes. */
 export interface SimpleLoginProfile {
   sub: string
-  client?: string
-  email?: string
-  email_verified?: boolean
-  name?: string
+  client: string
+  email: string
+  email_verified: boolean
+  name: string
   avatar_url?: string
+  id: number
   [claim: string]: unknown
 }
 
@@ -16,7 +17,7 @@ export interface SimpleLoginProfile {
  * SimpleLogin sign-in. Authorized redirect URI to add on the app: `<origin><basePath>/callback/simplelogin`.
  * Env: AUTH_SIMPLELOGIN_ID, AUTH_SIMPLELOGIN_SECRET.
  */
-export default function SimpleLogin(options: OIDCUserConfig<SimpleLoginProfile> = {}): OAuthConfigBase<SimpleLoginProfile> {
+export default function SimpleLogin<P extends SimpleLoginProfile>(options: OIDCUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "simplelogin",
     name: "SimpleLogin",

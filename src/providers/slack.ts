@@ -6,24 +6,24 @@ export interface SlackProfile {
   iss: string
   sub: string
   aud: string
-  email?: string
-  email_verified?: boolean
-  name?: string
-  given_name?: string
-  family_name?: string
-  picture?: string
-  locale?: string
-  "https://slack.com/user_id"?: string
-  "https://slack.com/team_id"?: string
-  "https://slack.com/team_name"?: string
-  [claim: string]: unknown
+  email: string
+  email_verified: boolean
+  name: string
+  given_name: string
+  family_name: string
+  picture: string
+  locale: string
+  "https://slack.com/user_id": string
+  "https://slack.com/team_id": string
+  "https://slack.com/team_name": string
+  [claim: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
  * Slack sign-in. Callback URL to register: `<origin><basePath>/callback/slack` (Slack wants https, also locally).
  * Env: AUTH_SLACK_ID, AUTH_SLACK_SECRET.
  */
-export default function Slack(options: OIDCUserConfig<SlackProfile> = {}): OAuthConfigBase<SlackProfile> {
+export default function Slack<P extends SlackProfile>(options: OIDCUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "slack",
     name: "Slack",

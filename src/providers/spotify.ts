@@ -10,19 +10,19 @@ export interface SpotifyImage {
 /** The user as Spotify's `GET /v1/me` returns it (the fields Gatehouse reads). */
 export interface SpotifyProfile {
   id: string
-  display_name: string | null
-  email?: string
-  images?: SpotifyImage[]
+  display_name: string
+  email: string
+  images: SpotifyImage[]
   country?: string
   product?: string
-  [key: string]: unknown
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
  * Spotify sign-in. Callback URL to register: `<origin><basePath>/callback/spotify`.
  * Env: AUTH_SPOTIFY_ID, AUTH_SPOTIFY_SECRET.
  */
-export default function Spotify(options: OAuthUserConfig<SpotifyProfile> = {}): OAuthConfigBase<SpotifyProfile> {
+export default function Spotify<P extends SpotifyProfile>(options: OAuthUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "spotify",
     name: "Spotify",

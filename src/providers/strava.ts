@@ -11,7 +11,7 @@ export interface StravaProfile {
   profile_medium?: string
   city?: string | null
   country?: string | null
-  [key: string]: unknown
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
@@ -19,7 +19,7 @@ export interface StravaProfile {
  * `<origin><basePath>/callback/strava` as the redirect. Env: AUTH_STRAVA_ID, AUTH_STRAVA_SECRET.
  * Strava shares no e-mail address: it is always null.
  */
-export default function Strava(options: OAuthUserConfig<StravaProfile> = {}): OAuthConfigBase<StravaProfile> {
+export default function Strava<P extends StravaProfile>(options: OAuthUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "strava",
     name: "Strava",

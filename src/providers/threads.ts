@@ -9,7 +9,7 @@ export interface ThreadsProfile {
   threads_profile_picture_url?: string
   threads_biography?: string
   /** Auth.js types the answer as wrapped in `data`; the Graph API sends the fields at the top, and both are read. */
-  data?: { id: string; username?: string; threads_profile_picture_url?: string }
+  data: { id: string; username?: string; threads_profile_picture_url?: string; threads_biography?: string }
   [key: string]: unknown
 }
 

@@ -17,7 +17,7 @@ export interface TodoistProfile {
  * Todoist sign-in. Callback URL to register (OAuth redirect URL): `<origin><basePath>/callback/todoist`.
  * Env: AUTH_TODOIST_ID, AUTH_TODOIST_SECRET.
  */
-export default function Todoist(options: OAuthUserConfig<TodoistProfile> = {}): OAuthConfigBase<TodoistProfile> {
+export default function Todoist<P extends TodoistProfile>(options: OAuthUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "todoist",
     name: "Todoist",

@@ -6,21 +6,27 @@ import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
 export interface TraktProfile {
   username: string
   private: boolean
-  name: string | null
-  vip?: boolean
+  name: string
+  vip: boolean
+  vip_ep: boolean
   ids: { slug: string; uuid?: string }
-  joined_at?: string
-  location?: string
-  about?: string
-  images?: { avatar?: { full?: string } }
-  [key: string]: unknown
+  joined_at: string
+  location: string | null
+  about: string | null
+  gender: string | null
+  age: number | null
+  images: { avatar: { full: string } }
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
+
+/** The name @auth/core gives this type. */
+export type TraktUser = TraktProfile
 
 /**
  * Trakt sign-in. Callback URL to register: `<origin><basePath>/callback/trakt`.
  * Env: AUTH_TRAKT_ID, AUTH_TRAKT_SECRET. The client id also goes out as the `trakt-api-key` header.
  */
-export default function Trakt(options: OAuthUserConfig<TraktProfile> = {}): OAuthConfigBase<TraktProfile> {
+export default function Trakt<P extends TraktProfile>(options: OAuthUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "trakt",
     name: "Trakt",

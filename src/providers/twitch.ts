@@ -6,11 +6,11 @@ export interface TwitchProfile {
   iss: string
   sub: string
   aud: string
-  preferred_username?: string
-  email?: string
+  preferred_username: string
+  email: string
   email_verified?: boolean
-  picture?: string
-  [claim: string]: unknown
+  picture: string
+  [claim: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**

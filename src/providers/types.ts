@@ -144,6 +144,8 @@ export interface OAuthConfigBase<P = Record<string, unknown>> extends CommonProv
   issuer?: string
   /** Explicit discovery document URL (default `<issuer>/.well-known/openid-configuration`). */
   wellKnown?: string
+  /** Accepted for Auth.js compatibility and not used (nor is it by Auth.js): ID token keys come from discovery's `jwks_uri`. */
+  jwks_endpoint?: unknown
   authorization?: EndpointOption
   token?: TokenEndpointOption
   userinfo?: UserinfoEndpointOption

@@ -11,7 +11,7 @@ export interface UnitedEffectsProfile {
   email: string
   email_verified?: boolean
   name?: string
-  [claim: string]: unknown
+  [claim: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
@@ -19,7 +19,7 @@ export interface UnitedEffectsProfile {
  * Env: AUTH_UNITED_EFFECTS_ID, AUTH_UNITED_EFFECTS_SECRET, AUTH_UNITED_EFFECTS_ISSUER
  * (`https://auth.unitedeffects.com/<auth group id>`). The issuer given as an option is also the `resource` parameter.
  */
-export default function UnitedEffects(options: OIDCUserConfig<UnitedEffectsProfile> = {}): OAuthConfigBase<UnitedEffectsProfile> {
+export default function UnitedEffects<P extends UnitedEffectsProfile>(options: OIDCUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "united-effects",
     name: "United Effects",

@@ -4,14 +4,14 @@ import type { OAuthConfigBase, OIDCUserConfig } from "./types.js"
 /** The userinfo Vipps Login returns for the openid, name and email scopes (more with address, phoneNumber, ...). */
 export interface VippsProfile {
   sub: string
-  name?: string
-  given_name?: string
-  family_name?: string
-  email?: string
-  email_verified?: boolean
-  phone_number?: string
-  sid?: string
-  [claim: string]: unknown
+  name: string
+  given_name: string
+  family_name: string
+  email: string
+  email_verified: boolean
+  phone_number: string
+  sid: string
+  [claim: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**

@@ -1,6 +1,6 @@
 // The WebAuthn provider (Auth.js `WebAuthn`): passkeys and security keys. Data only; the ceremony is flows/webauthn.ts.
-import type { Adapter, AdapterUser } from "../adapters/index.js"
-import type { Awaitable, CredentialInput } from "../records.js"
+import type { Adapter } from "../adapters/index.js"
+import type { Awaitable, CredentialInput, User } from "../records.js"
 import type { CommonProviderOptions } from "./types.js"
 
 /** Default time the browser gives the user for a ceremony: 5 minutes, as in Auth.js. */
@@ -24,10 +24,7 @@ export interface RelayingPartyOption {
 }
 
 /** What `getUserInfo` answers: the user the ceremony is for, and whether it exists in the adapter. */
-export interface GetUserInfoResult {
-  user: Partial<AdapterUser> & { email: string } | AdapterUser
-  exists: boolean
-}
+export type GetUserInfoResult = { user: User; exists: true } | { user: Omit<User, "id">; exists: false }
 
 /** The context Gatehouse passes to `getUserInfo` and `getRelayingParty` (the fields of Auth.js's internal options it uses). */
 export interface WebAuthnContext {
@@ -42,7 +39,8 @@ export interface WebAuthnContext {
 export interface WebAuthnRequest {
   method: string
   query: Record<string, string>
-  body: Readonly<Record<string, unknown>>
+  /** `any` values, as in Auth.js's RequestInternal, so a `getUserInfo` written for it reads `request.body?.email` as it did. */
+  body: Readonly<Record<string, any>> // eslint-disable-line @typescript-eslint/no-explicit-any -- as in Auth.js
   cookies: Record<string, string>
   headers: Headers
 }
@@ -61,9 +59,12 @@ export interface SimpleWebAuthnMethods {
   verifyRegistrationResponse(options: never): Promise<unknown>
 }
 
+/** The provider type of passkey / WebAuthn providers. */
+export type WebAuthnProviderType = "webauthn"
+
 /** A WebAuthn provider as configured. */
 export interface WebAuthnConfig extends CommonProviderOptions {
-  type: "webauthn"
+  type: WebAuthnProviderType
   /** Overrides of the relying party; by default id = host name, name = host, origin = origin of the request's canonical URL. */
   relayingParty?: RelayingPartyOption
   /** @simplewebauthn/server's functions; imported on first use when absent (an optional peer dependency). */

@@ -10,7 +10,7 @@ export interface WebexProfile {
   lastName?: string
   avatar?: string
   orgId?: string
-  [key: string]: unknown
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 export interface WebexOptions extends OAuthUserConfig<WebexProfile> {

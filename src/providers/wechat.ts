@@ -2,6 +2,7 @@
 // without token_type, errors as errcode with HTTP 200, openid userinfo.
 import { OAuthCallbackError } from "../errors.js"
 import type { OAuthConfigBase, OAuthUserConfig, TokenRequestContext } from "./types.js"
+import type { TokenSet } from "../records.js"
 
 /** The body of `GET https://api.weixin.qq.com/sns/userinfo`. */
 export interface WeChatProfile {
@@ -42,10 +43,10 @@ async function wechatToken({ grantType, params, refreshToken, provider, url, fet
     u.searchParams.set("code", params.code ?? "")
     u.searchParams.set("grant_type", "authorization_code")
   }
-  const body = (await (await fetch(u, { headers: { accept: "application/json" } })).json().catch(() => undefined)) as Record<string, unknown> | undefined
+  const body = (await (await fetch(u, { headers: { accept: "application/json" } })).json().catch(() => undefined)) as TokenSet | undefined
   const error = wechatError(body)
   if (error) throw error
-  return { tokens: body && body.token_type === undefined && typeof body.access_token === "string" ? { ...body, token_type: "bearer" } : (body ?? {}) }
+  return { tokens: body && body.token_type === undefined && typeof body.access_token === "string" ? { ...body, token_type: "bearer" as const } : (body ?? {}) }
 }
 
 /**

@@ -2,21 +2,28 @@
 import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
 
 /** The user as Wikimedia's `GET /w/rest.php/oauth2/resource/profile` returns it (the fields Gatehouse reads). */
+/** A user group (`sysop`, `bot`, …); wikis add their own, so any name is accepted. */
+export type WikimediaGroup = string
+/** A user right (`edit`, `block`, …); extensions add their own, so any name is accepted. */
+export type WikimediaRight = string
+/** A grant the consumer was given (`basic`, `editpage`, …). */
+export type WikimediaGrant = string
+
 export interface WikimediaProfile {
   /** The central (global) user id. */
   sub: string
   username: string
-  editcount?: number
-  confirmed_email?: boolean
-  blocked?: boolean
-  registered?: string
-  groups?: string[]
-  rights?: string[]
-  grants?: string[]
-  realname?: string
+  editcount: number
+  confirmed_email: boolean
+  blocked: boolean
+  registered: string
+  groups: WikimediaGroup[]
+  rights: WikimediaRight[]
+  grants: WikimediaGrant[]
+  realname: string
   /** Only with the consumer's "User identity verification + real name and e-mail" grant. */
-  email?: string
-  [key: string]: unknown
+  email: string
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
@@ -24,7 +31,7 @@ export interface WikimediaProfile {
  * Callback URL: `<origin><basePath>/callback/wikimedia`. Env: AUTH_WIKIMEDIA_ID, AUTH_WIKIMEDIA_SECRET.
  * The grants are chosen on the consumer, so the scope is empty.
  */
-export default function Wikimedia(options: OAuthUserConfig<WikimediaProfile> = {}): OAuthConfigBase<WikimediaProfile> {
+export default function Wikimedia<P extends WikimediaProfile>(options: OAuthUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "wikimedia",
     name: "Wikimedia",

@@ -5,15 +5,15 @@ import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
 export interface WorkOSProfile {
   object: string
   id: string
-  organization_id: string | null
+  organization_id: string
   connection_id: string
   connection_type: string
   idp_id: string
   email: string
-  first_name: string | null
-  last_name: string | null
-  raw_attributes?: Record<string, unknown> & { picture?: string }
-  [key: string]: unknown
+  first_name: string
+  last_name: string
+  raw_attributes: { id: string; email: string; lastName: string; firstName: string; picture: string; [attribute: string]: unknown }
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 export interface WorkOSOptions extends OAuthUserConfig<WorkOSProfile> {

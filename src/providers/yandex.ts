@@ -5,8 +5,8 @@ import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
 export interface YandexProfile {
   id: string
   login: string
-  client_id?: string
-  psuid?: string
+  client_id: string
+  psuid: string
   display_name?: string
   real_name?: string
   first_name?: string
@@ -15,7 +15,9 @@ export interface YandexProfile {
   default_email?: string
   emails?: string[]
   default_avatar_id?: string
+  default_phone?: { id: number; number: string }
   is_avatar_empty?: boolean
+  birthday?: string | null
   [key: string]: unknown
 }
 

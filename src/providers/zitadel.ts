@@ -9,30 +9,30 @@ export interface ZitadelProfile {
   aud: string[] | string
   exp: number
   iat: number
-  auth_time?: number
+  auth_time: number
   amr?: string[]
-  azp?: string
-  email?: string
-  email_verified?: boolean
-  name?: string
-  given_name?: string
-  family_name?: string
-  preferred_username?: string
+  azp: string
+  email: string
+  email_verified: boolean
+  name: string
+  given_name: string
+  family_name: string
+  preferred_username: string
   nickname?: string
-  gender?: string
-  locale?: string
+  gender: string
+  locale: string
   phone_number?: string
   phone_number_verified?: boolean
-  picture?: string
+  picture: string
   updated_at?: number
-  [claim: string]: unknown
+  [claim: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**
  * ZITADEL sign-in. Callback URL to register (Redirect URIs): `<origin><basePath>/callback/zitadel`.
  * Env: AUTH_ZITADEL_ID, AUTH_ZITADEL_SECRET, AUTH_ZITADEL_ISSUER (e.g. `https://my-instance.zitadel.cloud`).
  */
-export default function ZITADEL(options: OIDCUserConfig<ZitadelProfile> = {}): OAuthConfigBase<ZitadelProfile> {
+export default function ZITADEL<P extends ZitadelProfile>(options: OIDCUserConfig<P> = {}): OAuthConfigBase<P> {
   return {
     id: "zitadel",
     name: "ZITADEL",

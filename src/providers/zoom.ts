@@ -8,11 +8,11 @@ export interface ZoomProfile {
   last_name: string
   display_name?: string
   email: string
-  pic_url?: string
-  type?: number
-  account_id?: string
-  verified?: number
-  [key: string]: unknown
+  pic_url: string
+  type: number
+  account_id: string
+  verified: number
+  [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
 /**

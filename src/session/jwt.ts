@@ -79,7 +79,7 @@ function clearToken(req: AuthRequest, config: ResolvedConfig, seen: readonly str
 
 /** Auth.js's default session shape for a token, plus the refresh error marker when refreshing failed. */
 function defaultSession(token: JWT, expires: string): Session {
-  const session: Session = { user: { name: token.name, email: token.email, image: token.picture }, expires }
+  const session: Session & { error?: "RefreshTokenError" } = { user: { name: token.name, email: token.email, image: token.picture }, expires }
   if (token.error === "RefreshTokenError") session.error = "RefreshTokenError"
   return session
 }
