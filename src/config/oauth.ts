@@ -95,14 +95,15 @@ function parseEndpoint(option: EndpointOption | TokenEndpointOption | UserinfoEn
   return { url, params }
 }
 
-/** The profile mapping Auth.js applies to custom providers without `profile`. */
+/** The profile mapping Auth.js applies to custom providers without `profile`; a field the profile lacks is left out. */
 function defaultProfile(profile: Record<string, unknown>): User {
   const id = profile.sub ?? profile.id
+  const name = profile.name ?? profile.nickname ?? profile.preferred_username
   return {
-    id: id === undefined || id === null ? undefined : String(id),
-    name: (profile.name ?? profile.nickname ?? profile.preferred_username ?? null) as string | null,
-    email: (profile.email ?? null) as string | null,
-    image: (profile.picture ?? null) as string | null,
+    ...(id === undefined || id === null ? {} : { id: String(id) }),
+    ...(name === undefined ? {} : { name: name as string | null }),
+    ...(profile.email === undefined ? {} : { email: profile.email as string | null }),
+    ...(profile.picture === undefined ? {} : { image: profile.picture as string | null }),
   }
 }
 

@@ -6,7 +6,7 @@ import { type ResolvedOAuthProvider, assertClientCredentials } from "../config/o
 import { buildAuthorizationUrl, exchangeCode, fetchProfile, getAuthorizationServer, oauth, safeCause, validateCallback } from "../protocols/oauth2.js"
 import { clearChecks, createChecks, decodeState, readChecks } from "../security/checks.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
-import type { Account, Cookie, TokenSet } from "../types.js"
+import type { Account, Cookie, TokenSet, User } from "../types.js"
 
 /** This deployment's callback URL for a provider. */
 export function callbackUrlOf(req: AuthRequest, config: ResolvedConfig, p: ResolvedOAuthProvider): string {
@@ -151,8 +151,23 @@ export async function identityFromProfile(p: ResolvedOAuthProvider, profile: Rec
     throw new OAuthProfileParseError(`Provider "${p.id}": the profile has no id (map it in the provider's \`profile\` callback).`)
   }
   const account: Account = { ...(tokens as Record<string, unknown>), provider: p.id, type, providerAccountId: String(mapped.id) }
-  const email = typeof mapped.email === "string" ? mapped.email.toLowerCase() : mapped.email ?? null
-  return { user: { ...mapped, id: randomUUID(), email }, account, profile }
+  return { user: userOfProfile(mapped), account, profile }
+}
+
+/**
+ * The user a mapped profile gives: a fresh id, the e-mail lower-cased, and no `name`, `email` or `image` key the
+ * profile left null or out, so the session token and `/session` carry only what the provider gave (`{"user":{}}` for a
+ * bare profile, as in Auth.js, whose default mapping strips them and which drops a null e-mail).
+ */
+function userOfProfile(mapped: User): VerifiedIdentity["user"] {
+  const { name, email, image, ...rest } = mapped
+  return {
+    ...rest,
+    id: randomUUID(),
+    ...(name !== null && name !== undefined ? { name } : {}),
+    ...(typeof email === "string" ? { email: email.toLowerCase() } : {}),
+    ...(image !== null && image !== undefined ? { image } : {}),
+  }
 }
 
 /** The callback-url cookie a sign-in start sets (SameSite=None when the provider answers cross-site with form_post). */

@@ -227,7 +227,7 @@ describe("Azure DevOps", () => {
     delete d.user.coreAttributes
     const { s, started, res } = await fullSignIn(devops())
     expectSignedIn(res, s.log)
-    expect((await sessionOf(s.config, started.jar))?.user).toEqual({ name: "Dev Ops", email: "dev.ops@example.com", image: null })
+    expect((await sessionOf(s.config, started.jar))?.user).toEqual({ name: "Dev Ops", email: "dev.ops@example.com" })
   })
 
   it("refresh sends grant_type=refresh_token with the refresh token as the assertion and the callback URL", async () => {

@@ -112,7 +112,7 @@ describe("BankID Norge: signed UserInfo", () => {
   it("a signed answer signs in with its claims", async () => {
     const { s, started, res } = await signIn()
     expectSignedIn(res, s.log)
-    expect((await sessionOf(s.config, started.jar))?.user).toEqual({ name: "Kari Nordmann", email: "kari@example.no", image: null })
+    expect((await sessionOf(s.config, started.jar))?.user).toEqual({ name: "Kari Nordmann", email: "kari@example.no" })
     expect(bid.to(`${REALM}/protocol/openid-connect/userinfo`)).toHaveLength(1)
   })
 

@@ -540,10 +540,15 @@ export async function expectPlayedSignIn(r: PlayedSignIn, want: AuthorizeWant & 
   else expect(account.providerAccountId).toMatch(/^\S+$/)
 }
 
-/** The session's user equals `want` (the e-mail lower-cased, as Gatehouse stores it). */
+/** The session's user equals `want` (the e-mail lower-cased, as Gatehouse stores it; a null field is left out, as in Auth.js). */
 export async function expectSessionUser(config: AuthConfig, jar: CookieJar, want: MappedUser): Promise<void> {
   const user = (await sessionOf(config, jar))?.user
-  expect(user).toEqual({ ...want, email: want.email?.toLowerCase() ?? null })
+  expect(user).toEqual(withoutNulls({ ...want, email: want.email?.toLowerCase() ?? null }))
+}
+
+/** A mapped user as the session carries it: the fields the provider gave no value for (null) are left out. */
+export function withoutNulls(user: MappedUser): Partial<MappedUser> {
+  return Object.fromEntries(Object.entries(user).filter(([, value]) => value !== null))
 }
 
 /** The session's user, absent fields read as null, equals `want` exactly (no other field). */
