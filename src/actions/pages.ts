@@ -3,8 +3,7 @@ import type { AuthRequest, ResolvedConfig } from "../domain.js"
 import { ensureCsrfToken } from "../security/csrf.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import { chooseLocale, errorPage, pageHeaders, signInPage, signOutPage, verifyRequestPage } from "../pages/index.js"
-import { readKeptIdentifier } from "../response/kept-identifier.js"
-import type { Cookie, ResponseInternal } from "../types.js"
+import type { ResponseInternal } from "../types.js"
 
 function withQuery(page: string, params: URLSearchParams): string {
   const query = params.toString()
@@ -27,14 +26,10 @@ export async function signInPageAction(req: AuthRequest, config: ResolvedConfig)
   }
   const { token, cookie } = ensureCsrfToken(req, config)
   const { locale, fromRequest } = localeOf(req, config)
-  // What the user typed before a failed sign-in comes back only with the failure's banner; the cookie is spent either way.
-  const { kept, clear } = readKeptIdentifier(req, config)
   const page = signInPage({
     providers: config.providerList, basePath: config.basePath, origin: req.origin, csrfToken: token, callbackUrl, error, theme: config.theme, locale,
-    kept: error ? kept : undefined,
   })
-  const cookies: Cookie[] = [...(cookie ? [cookie] : []), ...(clear ? [clear] : [])]
-  return { status: 200, headers: pageHeaders(page.csp, fromRequest), body: page.html, cookies: cookies.length ? cookies : undefined }
+  return { status: 200, headers: pageHeaders(page.csp, fromRequest), body: page.html, cookies: cookie ? [cookie] : undefined }
 }
 
 export async function signOutPageAction(req: AuthRequest, config: ResolvedConfig): Promise<ResponseInternal> {

@@ -1,5 +1,6 @@
-// The sign-in page's form script: a submitted form's button shows that it is working, and password fields get their
-// show/hide button. Plain browser JS in a constant, so its CSP hash is computed once; it reads only data- attributes.
+// The sign-in page's form script: a submitted form's button shows that it is working, password fields get their
+// show/hide button, and a failed sign-in gets the identifier back. Plain browser JS in a constant, so its CSP hash is
+// computed once; it reads data- attributes, the URL's path and this tab's sessionStorage.
 import { createHash } from "node:crypto"
 
 /**
@@ -11,9 +12,36 @@ import { createHash } from "node:crypto"
  *   `data-busy` and `aria-disabled="true"` on the button that submitted it (the CSS draws a spinner); a second submit
  *   while busy is dropped. The button is not `disabled`: that would take it out of the submitted form and the focus
  *   order. Coming back through the back/forward cache clears the busy state.
+ * - The identifier kept across a failed sign-in, in the browser only (the server sets no cookie on a failure): as any
+ *   form is submitted, the value of its `input[data-identifier]` (the username or e-mail field; the page never marks a
+ *   password or hidden field, and the script checks the type again) goes into this tab's sessionStorage under a key
+ *   for this page's path, with the form's id and the time; a form without one removes the entry. On load the entry is
+ *   read and removed at once; when the page shows the `?error=` banner (`#signin-error`) and the entry is under five
+ *   minutes old, its value goes back into that form's field as `input.value` (text, never HTML), the form's disclosure
+ *   opens, and the focus goes to its password field, else the identifier field. Without script nothing is kept.
  */
 export const FORM_SCRIPT = `(() => {
   "use strict";
+  const key = "gatehouse.signin-identifier:" + location.pathname;
+  const named = (form) => {
+    const input = form.querySelector("input[data-identifier]");
+    return input && input.type !== "password" && input.type !== "hidden" ? input : null;
+  };
+  let saved = null;
+  try {
+    saved = JSON.parse(sessionStorage.getItem(key) || "null");
+    sessionStorage.removeItem(key);
+  } catch {}
+  const failed = saved && document.getElementById(saved.form);
+  if (failed instanceof HTMLFormElement && document.getElementById("signin-error") && typeof saved.value === "string" && Date.now() - saved.at < 300000) {
+    const input = named(failed);
+    if (input) {
+      input.value = saved.value;
+      const details = failed.closest("details");
+      if (details) details.open = true;
+      (failed.querySelector("input[type=password]") || input).focus();
+    }
+  }
   document.querySelectorAll("button[data-reveal]").forEach((button) => {
     const input = document.getElementById(button.getAttribute("aria-controls") || "");
     if (!input) return;
@@ -36,7 +64,13 @@ export const FORM_SCRIPT = `(() => {
   };
   document.addEventListener("submit", (event) => {
     const form = event.target;
-    if (!(form instanceof HTMLFormElement) || form.hasAttribute("data-passkey")) return;
+    if (!(form instanceof HTMLFormElement)) return;
+    const input = named(form);
+    try {
+      if (input && input.value) sessionStorage.setItem(key, JSON.stringify({ form: form.id, value: input.value, at: Date.now() }));
+      else sessionStorage.removeItem(key);
+    } catch {}
+    if (form.hasAttribute("data-passkey")) return;
     if (form.getAttribute("aria-busy") === "true") { event.preventDefault(); return; }
     if (event.defaultPrevented) return;
     const button = event.submitter || form.querySelector("button[type=submit]");

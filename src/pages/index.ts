@@ -5,7 +5,7 @@ import type { ErrorPageCode, PageLocale } from "./locales/index.js"
 
 export { FORM_SCRIPT, FORM_SCRIPT_HASH } from "./form-script.js"
 export { PASSKEY_SCRIPT, PASSKEY_SCRIPT_HASH } from "./passkey-script.js"
-export { identifierField, signInPage, signInPageHasScript, type KeptIdentifier, type SignInPageProps } from "./signin.js"
+export { identifierField, signInPage, signInPageHasScript, type SignInPageProps } from "./signin.js"
 export { pageCsp, type RenderedPage } from "./html.js"
 export { chooseLocale, en, PAGE_LOCALES } from "./locales/index.js"
 export { pageHeaders } from "./headers.js"

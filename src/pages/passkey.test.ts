@@ -47,7 +47,7 @@ describe("sign-in page: passkey form", () => {
     expect(html.match(/class="button primary"/g)).toHaveLength(1)
     expect(html).toContain('<button id="signin-button-credentials" class="button primary" type="submit">Sign in with Credentials</button>')
     expect(html).toMatch(/<button id="passkey-signin" class="button" type="submit"><span class="mark"><svg [^>]*aria-hidden="true"[^>]*>.*?<\/svg><\/span><span>Sign in with a passkey<\/span><\/button>/)
-    expect(html).toContain('<input id="input-username-for-credentials" name="username" type="text" autocomplete="username webauthn">')
+    expect(html).toContain('<input id="input-username-for-credentials" name="username" type="text" autocomplete="username webauthn" data-identifier>')
     // The registration field asks for a new passkey's address: no passkeys offered there.
     expect(html).toContain('<input id="input-email-for-passkey" name="email" type="text" autocomplete="username" required>')
     expect(html.indexOf('id="signin-form-credentials"')).toBeLessThan(html.indexOf('id="passkey-form"'))

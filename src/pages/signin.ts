@@ -6,13 +6,6 @@ import type { Theme } from "../types.js"
 import { brandNameOf, buttonColors, documentShell, escapeHtml, safeImageUrl, type RenderedPage } from "./html.js"
 import { withBrand, withProvider, type PageLocale, type SignInErrorCode } from "./locales/index.js"
 
-/** What the user typed into a form that just failed (response/kept-identifier.ts), shown again in that field. */
-export interface KeptIdentifier {
-  providerId: string
-  field: string
-  value: string
-}
-
 export interface SignInPageProps {
   providers: readonly ResolvedProvider[]
   basePath: string
@@ -22,8 +15,6 @@ export interface SignInPageProps {
   error?: string | null
   theme: Theme
   locale: PageLocale
-  /** Shown again in its field (escaped) after a failed sign-in; never a password field. */
-  kept?: KeptIdentifier
 }
 
 /** A form-field attribute as page text: only a string is used; anything else (a signal, a number) is the default. */
@@ -59,15 +50,15 @@ export function autocompleteFor(name: string, field: FieldSpec): string | undefi
 const isPasswordType = (f: FieldSpec) => stringOr(f.type, "text").toLowerCase() === "password"
 
 /**
- * The field of an e-mail or credentials provider that names the user (kept after a failed sign-in, and where the
- * browser offers passkeys): the e-mail provider's `email`; a credentials field whose autocomplete is `username` or
- * `email` and that is not a password field. Undefined for any other provider, or when no field qualifies.
+ * The field of an e-mail or credentials provider that names the user (kept by the form script after a failed sign-in,
+ * and where the browser offers passkeys): the e-mail provider's `email`; a credentials field whose autocomplete is
+ * `username` or `email` and that is neither a password nor a hidden field. Undefined for any other provider, or when no field qualifies.
  */
 export function identifierField(p: ResolvedProvider): string | undefined {
   if (p.type === "email") return "email"
   if (p.type !== "credentials") return undefined
   for (const [name, spec] of fieldsOf("credentials" in p ? p.credentials : undefined)) {
-    if (isPasswordType(spec)) continue
+    if (isPasswordType(spec) || stringOr(spec.type, "text").toLowerCase() === "hidden") continue
     const tokens = (autocompleteFor(name, spec) ?? "").toLowerCase().split(/\s+/)
     if (tokens.includes("username") || tokens.includes("email")) return name
   }
@@ -158,8 +149,8 @@ const labelKey = (label: string) => label.trim().toLowerCase()
 interface FieldState {
   /** The element (the form's button or disclosure) that tells apart two fields with the same label. */
   describedBy: string
-  value?: string
-  autofocus?: boolean
+  /** The field names the user: marked `data-identifier` for the form script, which keeps it across a failed sign-in. */
+  identifier?: boolean
 }
 
 /** Renders one planned field of a provider's form. */
@@ -188,9 +179,9 @@ function fieldRenderer(all: readonly PlannedField[], locale: PageLocale): FieldR
     const password = isPasswordType(f.spec)
     const autocomplete = autocompleteFor(f.name, f.spec)
     const placeholder = stringOr(f.spec.placeholder, "")
-    // A password field never gets a value, whatever a caller passes.
-    const value = state.value !== undefined && !password ? ` value="${escapeHtml(state.value)}"` : ""
-    const attrs = `${placeholder ? ` placeholder="${escapeHtml(placeholder)}"` : ""}${value}${autocomplete ? ` autocomplete="${escapeHtml(autocomplete)}"` : ""}${f.spec.required === true ? " required" : ""}${state.autofocus ? " autofocus" : ""}${shared ? ` aria-describedby="${escapeHtml(state.describedBy)}"` : ""}`
+    // A password field is never marked, whatever a caller passes: the form script must never keep a password.
+    const identifier = state.identifier === true && !password ? " data-identifier" : ""
+    const attrs = `${placeholder ? ` placeholder="${escapeHtml(placeholder)}"` : ""}${autocomplete ? ` autocomplete="${escapeHtml(autocomplete)}"` : ""}${f.spec.required === true ? " required" : ""}${identifier}${shared ? ` aria-describedby="${escapeHtml(state.describedBy)}"` : ""}`
     const input = `<input id="${id}" name="${escapeHtml(f.name)}" type="${escapeHtml(stringOr(f.spec.type, "text"))}"${attrs}>`
     const label = `<label for="${id}">${escapeHtml(f.label)}</label>`
     if (!password) return `${label}${input}`
@@ -210,9 +201,8 @@ function isDefaultPasskeyName(p: ResolvedProvider): boolean {
 const isOAuth = (p: ResolvedProvider) => p.type === "oauth" || p.type === "oidc"
 const isConditional = (p: ResolvedProvider) => p.type === "webauthn" && "enableConditionalUI" in p && p.enableConditionalUI === true
 
-/** The e-mail or credentials provider whose form a failure was about: the kept identifier's, else by error code. */
-function failedForm(forms: readonly ResolvedProvider[], error: string | null | undefined, kept: KeptIdentifier | undefined): ResolvedProvider | undefined {
-  if (kept) return forms.find((p) => p.id === kept.providerId)
+/** The e-mail or credentials provider whose form a failure was about, by error code (the form script also opens the one it kept a value of). */
+function failedForm(forms: readonly ResolvedProvider[], error: string | null | undefined): ResolvedProvider | undefined {
   if (error === "CredentialsSignin") return forms.find((p) => p.type === "credentials")
   if (error === "EmailSignin") return forms.find((p) => p.type === "email")
   return undefined
@@ -233,7 +223,7 @@ function failedForm(forms: readonly ResolvedProvider[], error: string | null | u
  * registration field keeps it.
  */
 export function signInPage(props: SignInPageProps): RenderedPage {
-  const { providers, basePath, origin, csrfToken, callbackUrl, error, theme, locale, kept } = props
+  const { providers, basePath, origin, csrfToken, callbackUrl, error, theme, locale } = props
   const hidden = `<input type="hidden" name="csrfToken" value="${escapeHtml(csrfToken)}"><input type="hidden" name="callbackUrl" value="${escapeHtml(callbackUrl)}">`
   const planned = new Map(providers.map((p) => [p, plannedFields(p, locale)]))
   const forms = providers.filter((p) => p.type === "email" || (p.type === "credentials" && (planned.get(p) ?? []).length > 0))
@@ -247,14 +237,12 @@ export function signInPage(props: SignInPageProps): RenderedPage {
     for (const p of passkeys) planned.set(p, (planned.get(p) ?? []).map((f) => ({ ...f, spec: { ...f.spec, autocomplete: withoutWebAuthnToken(autocompleteFor(f.name, f.spec)) } })))
   }
   const render = fieldRenderer(providers.flatMap((p) => planned.get(p) ?? []), locale)
-  const failed = failedForm(forms, error, kept)
+  const failed = failedForm(forms, error)
 
-  /** The fields of an e-mail or credentials form, the kept identifier filled in and focus where the user goes on. */
+  /** The fields of an e-mail or credentials form, the one that names the user marked for the form script. */
   const formFields = (p: ResolvedProvider, describedBy: string) => {
-    const own = planned.get(p) ?? []
-    const keep = kept && kept.providerId === p.id ? kept : undefined
-    const focusName = keep ? (own.find((f) => isPasswordType(f.spec)) ?? own.find((f) => f.name === keep.field))?.name : undefined
-    return own.map((f) => render(p.id, f, { describedBy, value: keep && f.name === keep.field ? keep.value : undefined, autofocus: f.name === focusName })).join("")
+    const field = identifierField(p)
+    return (planned.get(p) ?? []).map((f) => render(p.id, f, { describedBy, identifier: f.name === field })).join("")
   }
   const actionOf = (p: ResolvedProvider) => escapeHtml(`${origin}${basePath}/${p.type === "email" ? "signin" : "callback"}/${p.id}`)
 

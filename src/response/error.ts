@@ -1,5 +1,5 @@
 // AnyAuthError -> internal response: 4xx JSON for requests we refuse, else the sign-in/error page redirect Auth.js clients expect.
-import { AccessDenied, AuthError, CredentialsSignin, EmailSignInError, InvalidRequest, RateLimited, UnknownAction, UntrustedHost } from "../errors.js"
+import { AccessDenied, AuthError, CredentialsSignin, InvalidRequest, RateLimited, UnknownAction, UntrustedHost } from "../errors.js"
 import { publicErrorCode } from "../lib/error-code.js"
 import { actionRule } from "../actions/table.js"
 import type { AuthRequest, ResolvedConfig } from "../domain.js"
@@ -9,7 +9,6 @@ import type { RequestInput } from "../request/input.js"
 import { JSON_HEADERS } from "./build.js"
 import { chooseLocale, errorPage, pageHeaders } from "../pages/index.js"
 import { clearChecks } from "../security/checks.js"
-import { keptIdentifierCookie } from "./kept-identifier.js"
 
 const CONFIGURATION_MESSAGE = "There was a problem with the server configuration. Check the server logs for more information."
 
@@ -48,19 +47,6 @@ function cancelledAtProvider(error: unknown, req: AuthRequest | undefined, confi
   return req.query.get("error") === "access_denied" || req.body.error === "access_denied" || req.query.has("denied")
 }
 
-/**
- * The cookie that keeps what the user typed into a credentials or e-mail form that failed (response/kept-identifier.ts):
- * only for failures that come after the CSRF check (wrong credentials, the rate limit, an e-mail that could not be sent).
- */
-function keptIdentifier(error: unknown, req: AuthRequest | undefined, config: ResolvedConfig) {
-  if (!req || req.providerId === undefined) return undefined
-  if (!(error instanceof CredentialsSignin || error instanceof RateLimited || error instanceof EmailSignInError)) return undefined
-  const provider = config.providers.get(req.providerId)
-  if (!provider) return undefined
-  const fromForm = (provider.type === "credentials" && req.action === "callback") || (provider.type === "email" && req.action === "signin")
-  return fromForm ? keptIdentifierCookie(req, config, provider) : undefined
-}
-
 /** The response for a request that failed; `req` is undefined when the request could not be parsed. */
 export function errorResponse(error: unknown, req: AuthRequest | undefined, input: RequestInput, config: ResolvedConfig): ResponseInternal {
   if (error instanceof UnknownAction) return requestError(error, error.allow ? 405 : 400, error.allow)
@@ -73,14 +59,11 @@ export function errorResponse(error: unknown, req: AuthRequest | undefined, inpu
   if (cancelledAtProvider(error, req, config)) params.set("code", "access_denied")
   const page = (kind === "signIn" ? config.pages.signIn : config.pages.error) ?? `${config.basePath}/${kind === "signIn" ? "signin" : "error"}`
   const origin = req?.origin ?? input.url.origin
-  const kept = keptIdentifier(error, req, config)
-  if (error instanceof RateLimited) {
-    const limited = rateLimitedResponse(error, req, `${origin}${page}?${params}`)
-    return kept ? { ...limited, cookies: [kept] } : limited
-  }
+  // A failure sets no cookie of its own: the sign-in page's script keeps what the user typed (pages/form-script.ts).
+  if (error instanceof RateLimited) return rateLimitedResponse(error, req, `${origin}${page}?${params}`)
   // A failed callback still expires the check cookies it carried: they are single-use.
-  const cookies = [...(req?.action === "callback" ? clearChecks(req, config) : []), ...(kept ? [kept] : [])]
-  return { redirect: `${origin}${page}?${params}`, ...(cookies.length ? { cookies } : {}) }
+  const cookies = req?.action === "callback" ? clearChecks(req, config) : undefined
+  return { redirect: `${origin}${page}?${params}`, ...(cookies?.length ? { cookies } : {}) }
 }
 
 /**

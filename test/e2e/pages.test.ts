@@ -461,7 +461,7 @@ describe.skipIf(skipReason !== undefined)(`built-in pages in Chromium${skipReaso
       })
     })
 
-    it("a failed password sign-in keeps the username (escaped, never the password), opens its form and focuses the password; the button showed it was working; show/hide works", async () => {
+    it("a failed password sign-in keeps the username (in this tab's sessionStorage, never the password; as text), opens its form and focuses the password; the button showed it was working; show/hide works", async () => {
       for (const [scheme, width, system] of [["light", 390, "light"], ["dark", 1280, "dark"]] as const) {
         await withPage({ width, system }, async (page) => {
           await page.goto(`${app.origin}/${scheme}/signin`)
@@ -493,6 +493,11 @@ describe.skipIf(skipReason !== undefined)(`built-in pages in Chromium${skipReaso
           expect(await button.getAttribute("data-busy")).toBe("")
           expect(await page.getAttribute("#signin-form-credentials", "aria-busy")).toBe("true")
           expect(await button.evaluate((el) => getComputedStyle(el, "::before").animationName)).toBe("spin")
+          // The form script saved the username alone, in this tab's sessionStorage, as the form went.
+          const stored = await page.evaluate(() => Object.entries(sessionStorage))
+          expect(stored.map(([key]) => key)).toEqual([`gatehouse.signin-identifier:/${scheme}/signin`])
+          expect(JSON.parse(stored[0]![1])).toMatchObject({ form: "signin-form-credentials", value: typed })
+          expect(JSON.stringify(stored)).not.toContain("wrong-password-1815")
           // Submitting hid the password again, so a password manager sees a password field.
           expect(await page.getAttribute("#input-password-for-credentials", "type")).toBe("password")
           expect(await reveal.innerText()).toBe("Show")
@@ -504,9 +509,12 @@ describe.skipIf(skipReason !== undefined)(`built-in pages in Chromium${skipReaso
           await page.evaluate(() => window.dispatchEvent(new PageTransitionEvent("pageshow", { persisted: true })))
           expect(await button.getAttribute("aria-disabled")).toBeNull()
           expect(await page.getAttribute("#signin-form-credentials", "aria-busy")).toBeNull()
-          await Promise.all([page.waitForURL(`${app.origin}/${scheme}/signin?error=CredentialsSignin&code=credentials`), button.click()])
+          const [failed] = await Promise.all([page.waitForResponse((r) => r.url() === `${app.origin}/${scheme}/signin?error=CredentialsSignin&code=credentials`), button.click()])
           expect(posts()).toBe(before + 1)
           await page.waitForLoadState("load")
+          // The server put nothing of it in the page nor in a cookie: the page's own script filled the field in.
+          expect(await failed.text()).not.toMatch(/ada"|ada&quot;/)
+          expect((await page.context().cookies()).map((c) => c.name)).not.toContain("authjs.signin-identifier")
           expect(await page.locator("#signin-error").innerText()).toContain("Sign in failed")
           expect(await page.inputValue("#input-username-for-credentials")).toBe(typed)
           expect(await page.inputValue("#input-password-for-credentials")).toBe("")
@@ -515,6 +523,7 @@ describe.skipIf(skipReason !== undefined)(`built-in pages in Chromium${skipReaso
           expect(await page.locator("#input-username-for-credentials").isVisible(), "its disclosure is open").toBe(true)
           expect(await page.evaluate(() => document.activeElement?.id)).toBe("input-password-for-credentials")
           expect(page.url()).not.toContain("ada")
+          expect(await page.evaluate(() => sessionStorage.length), "shown once, then gone from sessionStorage").toBe(0)
           await page.screenshot({ path: `${ARTIFACTS}signin-failed-${scheme}-${width}.png`, fullPage: true })
           await expectNoSeriousAxeViolations(page, `failed sign-in (${scheme}, ${width}px)`)
         })

@@ -229,7 +229,7 @@ describe("e-mail pages", () => {
     const setup = emailSetup()
     const html = await (await Auth(get("/auth/signin"), setup.config)).text()
     expect(html).toContain(`action="${ORIGIN}/auth/signin/email"`)
-    expect(html).toContain('<label for="input-email-for-email">Email</label><input id="input-email-for-email" name="email" type="email" placeholder="you@example.com" autocomplete="email" required>')
+    expect(html).toContain('<label for="input-email-for-email">Email</label><input id="input-email-for-email" name="email" type="email" placeholder="you@example.com" autocomplete="email" required data-identifier>')
     expect(html).toContain('name="csrfToken"')
   })
 

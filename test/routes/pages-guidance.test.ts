@@ -1,6 +1,6 @@
-// The pages guide the user through what just happened: the app's name in title and heading (theme.brandName), the
-// identifier kept after a failed sign-in (a sealed cookie, never the URL, never a password), a Cancel at the provider
-// told apart from a signIn callback's refusal, and a used sign-in link opened while signed in.
+// The pages guide the user through what just happened: the app's name in title and heading (theme.brandName), a
+// failed sign-in that sets nothing (the page's own script keeps the identifier; test/e2e/pages.test.ts), a Cancel at
+// the provider told apart from a signIn callback's refusal, and a used sign-in link opened while signed in.
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
@@ -10,10 +10,6 @@ import GitHub from "../../src/providers/github.js"
 import { CookieJar, ORIGIN, fetchCsrf, get, postForm, signIn } from "../helpers.js"
 import { setup } from "../support/routes-kit.js"
 import { click, emailSetup, requestLink } from "../email/kit.js"
-
-const KEPT = "authjs.signin-identifier"
-
-const setCookie = (res: Response, name: string) => res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`))
 
 /** The value of the input `id` in `html` (HTML-decoded), or undefined when it has none. */
 function inputValue(html: string, id: string): string | undefined {
@@ -57,93 +53,71 @@ describe("theme.brandName", () => {
   })
 })
 
-describe("a failed sign-in keeps the identifier", () => {
-  it("the username comes back in its field (escaped), the password never; the cookie is sealed, HttpOnly, five minutes, and spent by the page", async () => {
+describe("a failed sign-in sets nothing: the identifier is kept by the page's own script, never by the server", () => {
+  /** Every cookie name the responses set, with whether each only expires a cookie (Max-Age=0). */
+  const cookiesOf = (res: Response) => res.headers.getSetCookie().map((c) => ({ name: c.split("=")[0], expiresOnly: /; Max-Age=0(;|$)/.test(c) }))
+
+  it("a failed credentials sign-in sets no cookie and puts nothing in the URL; the page that follows never contains the typed name", async () => {
     const { config } = setup()
-    const typed = `ada"><script>alert(1)</script>`
-    const password = "correct horse battery staple"
-    const { failed, location, page, html, jar } = await failThenOpen(config, { username: typed, password })
+    const typed = "ada-lovelace-1815"
+    const { failed, location, page, html } = await failThenOpen(config, { username: typed, password: "correct horse battery staple" })
     expect(location).toBe(`${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`)
-    // Not in the URL; sealed, so neither the name nor the password can be read from the cookie.
-    expect(location).not.toContain("ada")
-    const cookie = setCookie(failed, KEPT) as string
-    expect(cookie).toMatch(new RegExp(`^${KEPT}=[^;]+; Max-Age=300; Path=/; Expires=[^;]+; HttpOnly; SameSite=Lax$`))
-    expect(cookie).not.toContain("ada")
-    expect(cookie).not.toContain("horse")
-    expect(inputValue(html, "input-username-for-credentials")).toBe(typed)
-    expect(html).toContain('value="ada&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"')
-    expect(html).not.toContain("<script>alert(1)")
-    expect(inputValue(html, "input-password-for-credentials")).toBeUndefined()
+    expect(failed.headers.getSetCookie()).toEqual([])
+    expect(page.headers.getSetCookie()).toEqual([])
+    expect(html).not.toContain(typed)
     expect(html).not.toContain("horse")
-    // Focus goes where the user goes on: the password.
-    expect(html).toMatch(/<input id="input-password-for-credentials" [^>]*autofocus/)
-    // Read once: the page clears the cookie, and a reload shows an empty field.
-    expect(setCookie(page, KEPT)).toBe(`${KEPT}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax`)
-    const again = await (await Auth(get("/auth/signin?error=CredentialsSignin", { cookie: jar.header() }), config)).text()
-    expect(inputValue(again, "input-username-for-credentials")).toBeUndefined()
+    expect(inputValue(html, "input-username-for-credentials")).toBeUndefined()
+    expect(html).not.toContain("autofocus")
   })
 
-  it("only with the failure's banner: the sign-in page without ?error= spends the cookie and shows an empty field", async () => {
-    const { config } = setup()
+  it("a rate-limited credentials sign-in sets no cookie either", async () => {
+    const { config } = setup({ rateLimit: { max: 1 } })
     const jar = new CookieJar()
     await signIn(config, { username: "ada", password: "wrong" }, ORIGIN, jar)
-    const res = await Auth(get("/auth/signin", { cookie: jar.header() }), config)
-    expect(inputValue(await res.text(), "input-username-for-credentials")).toBeUndefined()
-    expect(setCookie(res, KEPT)).toMatch(/Max-Age=0/)
+    const { res } = await signIn(config, { username: "ada", password: "wrong" }, ORIGIN, jar)
+    expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=RateLimited`)
+    expect(res.headers.getSetCookie()).toEqual([])
+    const html = await (await Auth(get("/auth/signin?error=RateLimited", { cookie: jar.header() }), config)).text()
+    expect(html).not.toContain("ada")
   })
 
-  it("a cookie the server did not seal (set by a sibling subdomain, or edited) is ignored, never shown", async () => {
-    const { config } = setup()
-    const res = await Auth(get("/auth/signin?error=CredentialsSignin", { cookie: `${KEPT}=attacker` }), config)
-    expect(inputValue(await res.text(), "input-username-for-credentials")).toBeUndefined()
-    expect(setCookie(res, KEPT)).toMatch(/Max-Age=0/)
-    // A sealed value from another app (another secret) does not open either.
-    const other = setup({ secret: "another-secret-that-is-at-least-32-chars-long" })
-    const jar = new CookieJar()
-    await signIn(other.config, { username: "mallory", password: "x" }, ORIGIN, jar)
-    const html = await (await Auth(get("/auth/signin?error=CredentialsSignin", { cookie: jar.header() }), config)).text()
-    expect(html).not.toContain("mallory")
-  })
-
-  it("nothing is kept for a POST that fails the CSRF check (a cross-site form cannot fill in a name), nor for a field that is not an identifier", async () => {
-    const { config } = setup()
-    const jar = new CookieJar()
-    await fetchCsrf(config, jar)
-    const forged = await Auth(postForm("/auth/callback/credentials", { csrfToken: "forged", username: "mallory", password: "x" }, { cookie: jar.header() }), config)
-    expect(forged.headers.get("location")).toContain("error=MissingCSRF")
-    expect(setCookie(forged, KEPT)).toBeUndefined()
-    // A provider whose only text field is a one-time code: nothing names the user, nothing is kept.
-    const otp = setup({ providers: [Credentials({ credentials: { code: { label: "Code", autocomplete: "one-time-code" } }, authorize: () => null })] })
-    const failed = await signIn(otp.config, { code: "123456" } as never)
-    expect(failed.res.headers.get("location")).toContain("error=CredentialsSignin")
-    expect(setCookie(failed.res, KEPT)).toBeUndefined()
-  })
-
-  it("an e-mail that could not be sent: the address comes back in the e-mail field", async () => {
+  it("an e-mail that could not be sent sets no cookie but the callback URL's, and the address never comes back from the server", async () => {
     const email = emailSetup({}, MemoryAdapter(), { fail: true })
     const jar = new CookieJar()
     const res = await requestLink(email.config, "ada@example.com", { jar })
-    const location = res.headers.get("location") as string
-    expect(location).toBe(`${ORIGIN}/auth/signin?error=EmailSignin`)
-    const html = await (await click(email.config, location, jar)).text()
-    expect(inputValue(html, "input-email-for-email")).toBe("ada@example.com")
-    expect(html).toMatch(/<input id="input-email-for-email" [^>]*autofocus/)
+    expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=EmailSignin`)
+    expect(cookiesOf(res).map((c) => c.name).filter((name) => name !== "authjs.callback-url")).toEqual([])
+    const html = await (await click(email.config, `${ORIGIN}/auth/signin?error=EmailSignin`, jar)).text()
+    expect(html).not.toContain("ada@example.com")
+    expect(inputValue(html, "input-email-for-email")).toBeUndefined()
   })
 
-  it("in a further method's form: its disclosure opens with the kept e-mail and the password focused", async () => {
-    const { config } = setup({
-      adapter: MemoryAdapter(),
-      trustedOrigins: [ORIGIN],
+  it("a failed callback still only expires the check cookies it carried", async () => {
+    const { config } = setup()
+    const jar = new CookieJar()
+    const csrfToken = await fetchCsrf(config, jar)
+    const res = await Auth(postForm("/auth/callback/credentials", { csrfToken, username: "ada", password: "x" }, { cookie: `${jar.header()}; authjs.pkce.code_verifier=stale; authjs.state=stale` }), config)
+    expect(res.headers.get("location")).toContain("error=CredentialsSignin")
+    expect(cookiesOf(res).every((c) => c.expiresOnly)).toBe(true)
+    expect(cookiesOf(res).map((c) => c.name).sort()).toEqual(["authjs.pkce.code_verifier", "authjs.state"])
+  })
+
+  it("the script's hook is the identifier field alone (data-identifier): never a password, hidden or other field", async () => {
+    const html = await (await Auth(get("/auth/signin"), setup().config)).text()
+    expect(html.match(/<input [^>]*data-identifier[^>]*>/g)).toEqual([expect.stringContaining('id="input-username-for-credentials"')])
+    const both = setup({
       providers: [
         { id: "email", type: "email", name: "Email", sendVerificationRequest: async () => {} } as never,
         Credentials({ credentials: { email: { label: "Work email", type: "email" }, password: { label: "Password", type: "password" } }, authorize: () => null }),
       ],
+      adapter: MemoryAdapter(),
     })
-    const { html } = await failThenOpen(config, { email: "ada@example.com", password: "nope" })
-    expect(html).toContain('<details class="method" open><summary id="signin-method-credentials"')
-    expect(inputValue(html, "input-email-for-credentials")).toBe("ada@example.com")
-    expect(inputValue(html, "input-email-for-email")).toBeUndefined()
-    expect(html).toMatch(/<input id="input-password-for-credentials" [^>]*autofocus/)
+    const marked = (await (await Auth(get("/auth/signin"), both.config)).text()).match(/<input [^>]*data-identifier[^>]*>/g) ?? []
+    expect(marked.map((tag) => /id="([^"]+)"/.exec(tag)?.[1])).toEqual(["input-email-for-email", "input-email-for-credentials"])
+    expect(marked.join("")).not.toMatch(/type="(password|hidden)"/)
+    // A provider whose only text field is a one-time code: no field names the user, none is marked.
+    const otp = setup({ providers: [Credentials({ credentials: { code: { label: "Code", autocomplete: "one-time-code" } }, authorize: () => null })] })
+    expect(await (await Auth(get("/auth/signin"), otp.config)).text()).not.toMatch(/<input [^>]*data-identifier/)
   })
 })
 

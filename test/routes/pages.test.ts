@@ -380,7 +380,7 @@ describe("built-in pages: forms", () => {
       expect(new Set(ids).size, `ids unique: ${ids.join(" ")}`).toBe(ids.length)
       // Autofill offers passkeys in the main form's e-mail field (conditional UI); the registration field asks for a new one's address.
       expect(html).toContain('<input id="input-email-for-passkey" name="email" type="text" autocomplete="username" required>')
-      expect(html).toMatch(new RegExp(`<input id="input-email-for-${id}" name="email" type="email" [^>]*autocomplete="email webauthn" required>`))
+      expect(html).toMatch(new RegExp(`<input id="input-email-for-${id}" name="email" type="email" [^>]*autocomplete="email webauthn" required data-identifier>`))
     }
   })
 
@@ -396,8 +396,8 @@ describe("built-in pages: forms", () => {
     })
     const html = await (await Auth(get("/auth/signin"), config)).text()
     expect(labelsOf(html).map((l) => l.text)).toEqual(["Email", "Email", "Password", "Work email"])
-    expect(html).toContain('<input id="input-email-for-email" name="email" type="email" placeholder="you@example.com" autocomplete="email webauthn" required aria-describedby="signin-button-email">')
-    expect(html).toContain('<input id="input-email-for-credentials" name="email" type="email" autocomplete="email" aria-describedby="signin-method-credentials">')
+    expect(html).toContain('<input id="input-email-for-email" name="email" type="email" placeholder="you@example.com" autocomplete="email webauthn" required data-identifier aria-describedby="signin-button-email">')
+    expect(html).toContain('<input id="input-email-for-credentials" name="email" type="email" autocomplete="email" data-identifier aria-describedby="signin-method-credentials">')
     expect(html).toContain('<button id="signin-button-email" class="button primary" type="submit">Sign in with Email</button>')
     // The credentials form waits behind its disclosure, which names it (its button says Continue).
     expect(html).toContain('<summary id="signin-method-credentials" class="button">Sign in with Credentials</summary>')
@@ -417,7 +417,8 @@ describe("built-in pages: forms", () => {
     }
     const { config } = setup({ providers: [Credentials({ credentials, authorize: () => null })] })
     const html = await (await Auth(get("/auth/signin"), config)).text()
-    expect(html).toMatch(/name="username" type="text" autocomplete="username">/)
+    // The first field that names the user is marked for the form script (kept across a failed sign-in); no other.
+    expect(html).toMatch(/name="username" type="text" autocomplete="username" data-identifier>/)
     expect(html).toMatch(/name="password" type="password" autocomplete="current-password">/)
     expect(html).toMatch(/name="mail" type="email" autocomplete="email">/)
     expect(html).toMatch(/name="code" type="text" autocomplete="one-time-code">/)
