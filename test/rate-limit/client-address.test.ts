@@ -7,31 +7,13 @@ import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
 import { ExpressAuth } from "../../src/integrations/express.js"
 import { createHandler } from "../../src/integrations/node.js"
-import Credentials from "../../src/providers/credentials.js"
-import { CookieJar, SECRET, alice, bob, fetchCsrf, postForm } from "../helpers.js"
+import { CookieJar, fetchCsrf, postForm } from "../helpers.js"
 import { type Listening, listenLocal } from "../support/listen.js"
-import { spyLogger } from "../support/logger.js"
 import { EXPRESS_VERSIONS, serve } from "../integrations/express-kit.js"
+import { credentialsConfig } from "../support/rate-limit-kit.js"
 
 const CALLBACK = "/auth/callback/credentials"
 
-function credentialsConfig(extra: Partial<AuthConfig> = {}) {
-  const authorize = vi.fn(async (c: Record<string, unknown>) => {
-    if (c.password !== "password") return null
-    if (c.username === "alice") return { ...alice }
-    if (c.username === "bob") return { ...bob }
-    return null
-  })
-  const log = spyLogger()
-  const config: AuthConfig = {
-    secret: SECRET,
-    basePath: "/auth",
-    logger: log.logger,
-    providers: [Credentials({ credentials: { username: {}, password: { type: "password" } }, authorize: authorize as never })],
-    ...extra,
-  }
-  return { config, authorize, log }
-}
 
 /**
  * Tests can only connect from 127.0.0.1, a loopback peer. This stands in for an attacker who connects straight to

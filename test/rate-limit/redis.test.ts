@@ -3,47 +3,19 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { fileURLToPath } from "node:url"
-import { createClient } from "@redis/client"
 import { afterAll, describe, expect, it } from "vitest"
 import { RedisRateLimitStore } from "../../src/rate-limit/redis.js"
 import { CookieJar } from "../support/cookies.js"
+import { REDIS_URL, ioredisShaped, redisKit } from "../support/rate-limit-kit.js"
 
-const REDIS_URL = process.env.REDIS_URL
 const SKIP = !REDIS_URL
 const WHY = SKIP ? " (SKIPPED: REDIS_URL is not set)" : ""
 const APP = fileURLToPath(new URL("../support/rate-limit-app.ts", import.meta.url))
-/** A key prefix of this run's own, so parallel runs on one Redis never share counters. */
-const PREFIX = `gatehouse-test:rl:${randomBytes(6).toString("hex")}:`
+const redis = redisKit("rl")
+const PREFIX = redis.prefix
+const connect = redis.connect
 
-const newClient = () => createClient({ url: REDIS_URL })
-type Client = ReturnType<typeof newClient>
-const clients: Client[] = []
-
-async function connect(): Promise<Client> {
-  const client = newClient()
-  client.on("error", () => {})
-  await client.connect()
-  clients.push(client)
-  return client
-}
-
-/** The calls ioredis has (`evalsha(sha, numKeys, ...)`, `eval(script, numKeys, ...)`), made on a node-redis connection. */
-function ioredisShaped(client: Client) {
-  return {
-    status: "ready",
-    evalsha: (sha: string, numKeys: number, ...args: string[]) => client.sendCommand(["EVALSHA", sha, String(numKeys), ...args]),
-    eval: (script: string, numKeys: number, ...args: string[]) => client.sendCommand(["EVAL", script, String(numKeys), ...args]),
-  }
-}
-
-afterAll(async () => {
-  const client = clients[0]
-  if (client) {
-    const keys = await client.keys(`${PREFIX}*`)
-    if (keys.length) await client.del(keys)
-  }
-  await Promise.allSettled(clients.map((c) => c.close()))
-})
+afterAll(() => redis.cleanUp())
 
 describe.each(["node-redis", "ioredis call form"] as const)(`RedisRateLimitStore (%s)${WHY}`, (form) => {
   const make = async (prefix: string) => {

@@ -10,33 +10,19 @@ import type { AuthConfig } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { authHandler, initAuthConfig } from "../../src/integrations/hono.js"
 import { createHandler } from "../../src/integrations/node.js"
-import Credentials from "../../src/providers/credentials.js"
 import type { RateLimitStore } from "../../src/rate-limit/index.js"
-import { CookieJar, ORIGIN, SECRET, alice, bob, fetchCsrf, postForm, postJson } from "../helpers.js"
+import { CookieJar, ORIGIN, SECRET, fetchCsrf, postForm, postJson } from "../helpers.js"
 import { expectNoSessionCookie, sessionCookiesSet } from "../support/cookies.js"
 import { type Listening, listenLocal } from "../support/listen.js"
 import { spyLogger } from "../support/logger.js"
+import { credentialsConfig as sharedCredentialsConfig } from "../support/rate-limit-kit.js"
 
 const CALLBACK = "/auth/callback/credentials"
 const RATE_LIMITED = `${ORIGIN}/auth/signin?error=RateLimited`
 
+/** The shared credentials config, with the Host trusted as these tests' requests name it. */
 function credentialsConfig(extra: Partial<AuthConfig> = {}) {
-  const authorize = vi.fn(async (c: Record<string, unknown>) => {
-    if (c.password !== "password") return null
-    if (c.username === "alice") return { ...alice }
-    if (c.username === "bob") return { ...bob }
-    return null
-  })
-  const log = spyLogger()
-  const config: AuthConfig = {
-    secret: SECRET,
-    trustHost: true,
-    basePath: "/auth",
-    logger: log.logger,
-    providers: [Credentials({ credentials: { username: {}, password: { type: "password" } }, authorize: authorize as never })],
-    ...extra,
-  }
-  return { config, authorize, log }
+  return sharedCredentialsConfig({ trustHost: true, ...extra })
 }
 
 async function session(config: AuthConfig) {

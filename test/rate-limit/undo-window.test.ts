@@ -1,7 +1,6 @@
 // RL-03: an undo takes back an attempt only in the window it was counted in, and never below zero, on every
 // store (memory; Redis at REDIS_URL, both client call forms), and end to end through Auth() with a slow sign-in.
 import { randomBytes } from "node:crypto"
-import { createClient } from "@redis/client"
 import { afterAll, describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
@@ -10,44 +9,18 @@ import { MemoryRateLimitStore, type RateLimitStore } from "../../src/rate-limit/
 import { RedisRateLimitStore } from "../../src/rate-limit/redis.js"
 import { CookieJar, ORIGIN, SECRET, alice, fetchCsrf, postForm } from "../helpers.js"
 import { spyLogger } from "../support/logger.js"
+import { REDIS_URL, ioredisShaped, redisKit } from "../support/rate-limit-kit.js"
 
-const REDIS_URL = process.env.REDIS_URL
 const SKIP_REDIS = !REDIS_URL
 const WHY = SKIP_REDIS ? " (SKIPPED: REDIS_URL is not set)" : ""
-/** A key prefix of this run's own, so parallel runs on one Redis never share counters. */
-const PREFIX = `gatehouse-test:rl3:${randomBytes(6).toString("hex")}:`
+const redis = redisKit("rl3")
+const PREFIX = redis.prefix
+const connect = redis.connect
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 const freshKey = (label: string): string => `${label}:${randomBytes(6).toString("hex")}`
 
-const newClient = () => createClient({ url: REDIS_URL })
-type Client = ReturnType<typeof newClient>
-const clients: Client[] = []
-
-async function connect(): Promise<Client> {
-  const client = newClient()
-  client.on("error", () => {})
-  await client.connect()
-  clients.push(client)
-  return client
-}
-
-/** The calls ioredis has (`evalsha(sha, numKeys, ...)`, `eval(script, numKeys, ...)`), made on a node-redis connection. */
-function ioredisShaped(client: Client) {
-  return {
-    evalsha: (sha: string, numKeys: number, ...args: string[]) => client.sendCommand(["EVALSHA", sha, String(numKeys), ...args]),
-    eval: (script: string, numKeys: number, ...args: string[]) => client.sendCommand(["EVAL", script, String(numKeys), ...args]),
-  }
-}
-
-afterAll(async () => {
-  const client = clients[0]
-  if (client) {
-    const keys = await client.keys(`${PREFIX}*`)
-    if (keys.length) await client.del(keys)
-  }
-  await Promise.allSettled(clients.map((c) => c.close()))
-})
+afterAll(() => redis.cleanUp())
 
 interface StoreUnderTest {
   store: RateLimitStore
