@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Keeps package.json's `./providers/<id>` subpaths and src/providers/builtin.ts (BuiltInProviders, OAuthProviderId) in
+// Keeps package.json's `./providers/<id>` subpaths (and the typesVersions that mirror every subpath) and src/providers/builtin.ts (BuiltInProviders, OAuthProviderId) in
 // step with src/providers/<id>.ts (one file per provider, design rule 11). Idempotent: run it after adding a provider
 // file. `--check` exits 1 when either is out of date (CI).
 import { readdirSync, readFileSync, writeFileSync } from "node:fs"
@@ -23,7 +23,15 @@ const exportsMap = {}
 for (const [key, value] of Object.entries(manifest.exports)) if (!key.startsWith("./providers/")) exportsMap[key] = value
 for (const id of ids) exportsMap[`./providers/${id}`] = { types: `./dist/providers/${id}.d.ts`, import: `./dist/providers/${id}.js` }
 manifest.exports = exportsMap
-const next = `${JSON.stringify(manifest, null, 2)}\n`
+// typesVersions mirrors the exports' types for TypeScript's `moduleResolution: "node"` (which ignores "exports"), so
+// gatehouse/<subpath> type-checks there too; kept in order with the exports, one line per subpath.
+const typesMap = {}
+for (const [key, value] of Object.entries(exportsMap)) {
+  if (key === "." || typeof value !== "object" || typeof value.types !== "string") continue
+  typesMap[key.replace(/^\.\//, "")] = [value.types.replace(/^\.\//, "")]
+}
+manifest.typesVersions = { "*": typesMap }
+const next = `${JSON.stringify(manifest, null, 2).replace(/\[\n\s+("[^"\n]*")\n\s+\]/g, "[$1]")}\n`
 
 // src/providers/builtin.ts: each provider function by id, and the OAuth/OIDC ids (a file that sets type "oauth"/"oidc").
 const providers = ids.filter((id) => !TYPE_MODULES.has(id))
