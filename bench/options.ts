@@ -11,7 +11,7 @@ interface OptionSpec {
 /** Every option of `npm run bench` (bench/run.ts) and of its over-HTTP child (bench/http.ts). */
 export const BENCH_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   help: { kind: "flag", help: "print this text and exit" },
-  quick: { kind: "flag", help: "smoke run: short windows, about a minute in all" },
+  quick: { kind: "flag", help: "smoke run: short windows, about 1.5 minutes in all" },
   rounds: { kind: "number", help: "interleaved rounds (default 3); the report gives medians over rounds" },
   duration: { kind: "number", help: "timed window per measurement, ms (default 2500; --quick 200)" },
   warmup: { kind: "number", help: "warm-up before each window, ms (default 500; --quick 80)" },
@@ -28,7 +28,7 @@ export const BENCH_USAGE = [
   "Usage: npm run bench [-- options]",
   "",
   "Gatehouse and @auth/core on the same requests in one process: interleaved rounds, medians, ratios.",
-  "The full run takes about 6 minutes on 2 cores; --quick about a minute. Method: docs/performance.md.",
+  "The full run takes about 6 minutes on 2 cores; --quick about 1.5 minutes. Method: docs/performance.md.",
   "",
   "Options:",
   ...Object.entries(BENCH_OPTIONS)

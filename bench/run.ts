@@ -2,7 +2,7 @@
 // and the target checks. Method and latest results: docs/performance.md.
 //
 //   npm run bench                    # full run, ~6 min on 2 cores (then the over-HTTP cases); --help lists the options
-//   npm run bench -- --quick         # smoke run, ~15 s
+//   npm run bench -- --quick         # smoke run, ~1.5 min
 //   npm run bench -- --profile       # --cpu-prof of Gatehouse case 1 in a child process + self-time summary
 //   npm run bench -- --profile=G1u   # same for another measurement id (G1u, G2 ... G5, A1 ...)
 //   npm run bench -- --analyze=FILE.cpuprofile   # summarise a profile written by --profile again
