@@ -20,7 +20,11 @@ export class SignInError extends AuthError {
   override readonly kind = "signIn"
 }
 
-export class AccessDenied extends AuthError { override readonly type = "AccessDenied" }
+/** A refused sign-in. `code` is `access_denied` when the user cancelled at the provider (sent to the error page as `&code=`). */
+export class AccessDenied extends AuthError {
+  override readonly type = "AccessDenied"
+  code: "access_denied" | undefined
+}
 export class AdapterError extends AuthError { override readonly type = "AdapterError" }
 export class CallbackRouteError extends AuthError { override readonly type = "CallbackRouteError" }
 export class ErrorPageLoop extends AuthError { override readonly type = "ErrorPageLoop" }

@@ -86,7 +86,7 @@ export async function finishOAuth(req: AuthRequest, config: ResolvedConfig, p: R
   const error = params.get("error")
   if (error !== null) {
     // The description is never rendered or logged verbatim beyond its code (docs/security.md OA-10).
-    if (error === "access_denied") throw new AccessDenied(`Provider "${p.id}" reported that the user denied access.`)
+    if (error === "access_denied") throw Object.assign(new AccessDenied(`Provider "${p.id}" reported that the user denied access.`), { code: "access_denied" as const })
     throw new OAuthCallbackError(`Provider "${p.id}" returned the error "${error.slice(0, 64)}".`)
   }
   assertClientCredentials(p)

@@ -35,7 +35,7 @@ export async function startOAuth1(req: AuthRequest, config: ResolvedConfig, p: O
 /** GET /callback/<id>?oauth_token&oauth_verifier (or ?denied=): verify against the sealed request token, then exchange it. */
 export async function finishOAuth1(req: AuthRequest, config: ResolvedConfig, p: OAuth1Provider): Promise<OAuthFinish> {
   const params = req.method === "POST" && req.form ? req.form : req.query
-  if (params.has("denied")) throw new AccessDenied(`Provider "${p.id}" reported that the user denied access.`)
+  if (params.has("denied")) throw Object.assign(new AccessDenied(`Provider "${p.id}" reported that the user denied access.`), { code: "access_denied" as const })
   const oauthToken = params.get("oauth_token")
   const verifier = params.get("oauth_verifier")
   if (!oauthToken || !verifier) throw new OAuthCallbackError(`Provider "${p.id}": the callback lacks oauth_token or oauth_verifier.`)

@@ -35,18 +35,6 @@ function rateLimitedResponse(error: RateLimited, req: AuthRequest | undefined, s
   return { redirect: signInUrl, headers: retryAfter }
 }
 
-/**
- * Whether an AccessDenied is the user's own Cancel at the provider: an OAuth/OIDC callback whose parameters carry the
- * provider's `error=access_denied` (RFC 6749 §4.1.2.1), or OAuth 1's `denied`. A signIn callback's refusal never
- * does: such a callback throws before the signIn callback runs.
- */
-function cancelledAtProvider(error: unknown, req: AuthRequest | undefined, config: ResolvedConfig): boolean {
-  if (!(error instanceof AccessDenied) || req?.action !== "callback" || req.providerId === undefined) return false
-  const provider = config.providers.get(req.providerId)
-  if (provider?.type !== "oauth" && provider?.type !== "oidc") return false
-  return req.query.get("error") === "access_denied" || req.body.error === "access_denied" || req.query.has("denied")
-}
-
 /** The response for a request that failed; `req` is undefined when the request could not be parsed. */
 export function errorResponse(error: unknown, req: AuthRequest | undefined, input: RequestInput, config: ResolvedConfig): ResponseInternal {
   if (error instanceof UnknownAction) return requestError(error, error.allow ? 405 : 400, error.allow)
@@ -56,7 +44,7 @@ export function errorResponse(error: unknown, req: AuthRequest | undefined, inpu
   const params = new URLSearchParams({ error: publicErrorCode(error) })
   if (error instanceof CredentialsSignin) params.set("code", error.code)
   // Tells the error page a Cancel from a refusal, both AccessDenied (Auth.js's code, which apps may check, stays).
-  if (cancelledAtProvider(error, req, config)) params.set("code", "access_denied")
+  if (error instanceof AccessDenied && error.code) params.set("code", error.code)
   const page = (kind === "signIn" ? config.pages.signIn : config.pages.error) ?? `${config.basePath}/${kind === "signIn" ? "signin" : "error"}`
   const origin = req?.origin ?? input.url.origin
   // A failure sets no cookie of its own: the sign-in page's script keeps what the user typed (pages/form-script.ts).
