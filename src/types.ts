@@ -5,7 +5,7 @@ import type { Adapter, AdapterSession, AdapterUser } from "./adapters/index.js"
 import type { Provider } from "./providers/types.js"
 import type { RateLimitOptions } from "./rate-limit/index.js"
 import type { SharedStore } from "./stores/index.js"
-import type { Account, Awaitable, CredentialInput, Profile, Theme, TokenSet, User } from "./records.js"
+import type { Account, Awaitable, CredentialInput, Profile, Theme, User } from "./records.js"
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "./webauthn/types.js"
 
 export type {

@@ -1,7 +1,7 @@
 // Type tests: the shared stores accept the clients users already have (pg, PGlite, node-redis), and `store` takes any SharedStore.
-import { PGlite } from "@electric-sql/pglite"
+import type { PGlite } from "@electric-sql/pglite"
 import { createClient, createCluster } from "@redis/client"
-import pg from "pg"
+import type pg from "pg"
 import type { AuthConfig, SharedStore } from "gatehouse"
 import type { SharedStore as FromStores } from "gatehouse/stores"
 import { MemoryStore } from "gatehouse/stores/memory"

@@ -36,7 +36,7 @@ describe("the request argument of authorize", () => {
   it("a one-parameter authorize is called with the credentials (no Request is built for it)", async () => {
     const calls: unknown[][] = []
     const config = configWith(function authorize(this: unknown, c: unknown) {
-      // eslint-disable-next-line prefer-rest-params
+      // biome-ignore lint/complexity/noArguments: the test records every argument authorize receives, however many
       calls.push([...arguments])
       return { id: "1", seen: c } as never
     })

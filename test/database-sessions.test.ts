@@ -8,7 +8,7 @@
 // A last block runs a third-party Auth.js adapter (@auth/pg-adapter, numeric SERIAL ids) for drop-in parity.
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { Auth } from "../src/index.js"
-import type { Adapter, AuthConfig } from "../src/index.js"
+import type { Adapter, } from "../src/index.js"
 import Credentials from "../src/providers/credentials.js"
 import { CookieJar, ORIGIN, alice, fetchCsrf, get, postForm, signIn as credentialsSignIn } from "./helpers.js"
 import {

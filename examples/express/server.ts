@@ -41,13 +41,13 @@ app.set("trust proxy", "loopback")
 app.use(express.urlencoded({ extended: false }))
 app.use("/auth", ExpressAuth(authConfig))
 
-const escape = (text: string): string =>
+const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string)
 
 function page(title: string, body: string): string {
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><title>${escape(title)}</title>
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><title>${escapeHtml(title)}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}pre{background:#f6f8fa;padding:1rem;border-radius:.5rem}</style>
-</head><body><h1>${escape(title)}</h1>${body}</body></html>`
+</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`
 }
 
 /** Lets signed-in users through (with the session in res.locals); sends the others to the sign-in page. */
@@ -61,7 +61,7 @@ async function requireSession(req: Request, res: Response, next: NextFunction): 
 app.get("/", async (req, res) => {
   const session = await getSession(req, authConfig)
   const body = session
-    ? `<p>Signed in as <strong>${escape(session.user?.name ?? "")}</strong>.</p>
+    ? `<p>Signed in as <strong>${escapeHtml(session.user?.name ?? "")}</strong>.</p>
        <p><a href="/protected">Protected page</a> · <a href="/auth/signout">Sign out</a></p>`
     : `<p>You are not signed in.</p>
        <p><a href="/auth/signin?callbackUrl=/protected">Sign in</a> (user <code>demo</code>, password <code>demo</code>)
@@ -74,7 +74,7 @@ app.get("/protected", requireSession, (_req, res) => {
   res.type("html").send(
     page(
       "Protected page",
-      `<p>Only signed-in users see this. Your session:</p><pre>${escape(JSON.stringify(session, null, 2))}</pre>
+      `<p>Only signed-in users see this. Your session:</p><pre>${escapeHtml(JSON.stringify(session, null, 2))}</pre>
        <p><a href="/">Home</a> · <a href="/auth/signout">Sign out</a></p>`,
     ),
   )

@@ -207,7 +207,10 @@ export async function signIn(
  */
 function goOrStay(what: string, returned: string | undefined, target: string, status: number): void {
   const destination = chooseDestination(returned, target, window.location.href)
-  if (destination !== undefined) return navigate(destination)
+  if (destination !== undefined) {
+    navigate(destination)
+    return
+  }
   reportClientError(what, noDestination(status, "so the page stays (a redirectTo from a link is never followed unchecked)"))
 }
 

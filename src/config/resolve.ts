@@ -10,12 +10,12 @@ import { databaseStrategy, jwtStrategy } from "../session/index.js"
 import type { ResolvedConfig, ResolvedProvider } from "../domain.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
 import type {
-  AuthConfig, CallbacksOptions, CookiesOptions, EventCallbacks, JWTOptions, LoggerInstance, PagesOptions, SessionOptions, Theme,
+  AuthConfig, 
 } from "../types.js"
-import type { OAuthConfigBase, ProviderConfig } from "../providers/types.js"
+import type { OAuthConfigBase, } from "../providers/types.js"
 import type { WebAuthnConfig } from "../providers/webauthn.js"
-import { type ResolvedOAuthProvider, resolveOAuthProvider, withOptions } from "./oauth.js"
-import { type GuardedAdapter, guardAdapter } from "../adapters/guard.js"
+import { resolveOAuthProvider, withOptions } from "./oauth.js"
+import { guardAdapter } from "../adapters/guard.js"
 import { readEnv, trustHostRule } from "./env.js"
 import { trustedOriginMatcher } from "../security/origins.js"
 import { DEFAULT_MAX_AGE } from "../jwt/jwe.js"

@@ -50,7 +50,7 @@ export function credentialInput(body: Readonly<Record<string, unknown>>, provide
   const declared = declaredCredentialFields(provider)
   if (declared.length > 0) {
     for (const key of declared) {
-      const value = Object.prototype.hasOwnProperty.call(body, key) ? body[key] : undefined
+      const value = Object.hasOwn(body, key) ? body[key] : undefined
       if (typeof value === "string") out[key] = value
     }
     return out

@@ -154,7 +154,9 @@ function fakePage(options: { email?: string; conditional?: boolean; conditionalA
     const listeners: Listener[] = []
     const button = { disabled: false, attributes: new Set<string>(), setAttribute(name: string) { this.attributes.add(name) }, removeAttribute(name: string) { this.attributes.delete(name) } }
     const message = { textContent: "", hidden: true }
-    return { listeners, button, message, submit: () => listeners.forEach((l) => l({ preventDefault: () => {} })) }
+    return { listeners, button, message, submit: () => {
+      for (const l of listeners) l({ preventDefault: () => {} })
+    } }
   }
   const signIn = part()
   const registration = part()

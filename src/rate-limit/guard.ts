@@ -146,7 +146,7 @@ export function identifiersOf(body: Readonly<Record<string, unknown>>, provider:
   if (provider.type !== "credentials") return []
   const out: string[] = []
   for (const field of identifierFields(provider)) {
-    const value = Object.prototype.hasOwnProperty.call(body, field) ? normalizeIdentifier(body[field]) : undefined
+    const value = Object.hasOwn(body, field) ? normalizeIdentifier(body[field]) : undefined
     if (value !== undefined && !out.includes(value)) out.push(value)
   }
   return out

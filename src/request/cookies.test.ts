@@ -64,6 +64,7 @@ describe("parseCookieHeader", () => {
   it("returns a null-prototype record (no prototype keys, __proto__ is a plain name)", () => {
     const out = parseCookieHeader("__proto__=polluted; constructor=c")
     expect(Object.getPrototypeOf(out)).toBeNull()
+    // biome-ignore lint/suspicious/noProto: the test reads the own property a cookie named __proto__ must become
     expect(out.__proto__).toBe("polluted")
     expect(out.constructor).toBe("c")
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()

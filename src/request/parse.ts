@@ -43,7 +43,7 @@ async function readBody(input: RequestInput, limit: number): Promise<string> {
 function safeRecord(entries: Iterable<[string, unknown]>): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [key, value] of entries) {
-    if (unsafeKeys.has(key) || Object.prototype.hasOwnProperty.call(out, key)) continue
+    if (unsafeKeys.has(key) || Object.hasOwn(out, key)) continue
     out[key] = value
   }
   return out

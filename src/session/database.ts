@@ -40,7 +40,7 @@ export async function readDatabaseSession(req: AuthRequest, config: ResolvedConf
   }
   // Ids may be numbers (e.g. @auth/pg-adapter's SERIAL columns); anything else is a malformed row (docs/security.md DB-06).
   const id = found?.user?.id as unknown
-  if (!found || !found.session || (typeof id !== "string" && typeof id !== "number")) return { status: "invalid", sessionToken }
+  if (!found?.session || (typeof id !== "string" && typeof id !== "number")) return { status: "invalid", sessionToken }
   const expires = found.session.expires instanceof Date ? found.session.expires : new Date(found.session.expires as unknown as string)
   if (!isValidDate(expires)) return { status: "invalid", sessionToken }
   if (expires.valueOf() < Date.now()) {

@@ -283,7 +283,7 @@ describe.skipIf(skipReason !== undefined)(`catalogue sign-in page in Chromium${s
         const transparent = (c: string) => c === "" || c === "transparent" || /rgba\(.*,\s*0\)$/.test(c)
         let painted = 0
         let visible = 0
-        if (img && img.complete && img.naturalWidth > 0 && style) {
+        if (img?.complete && img.naturalWidth > 0 && style) {
           // What the logo paints: drawn alone on a transparent canvas, then over the button's background.
           ctx.clearRect(0, 0, 40, 40)
           ctx.drawImage(img, 0, 0, 40, 40)

@@ -8,7 +8,7 @@ import { JWTSessionError, MissingSecret } from "../../src/errors.js"
 import { decode, encode, getToken } from "../../src/jwt/index.js"
 import { SECRET } from "../helpers.js"
 import {
-  FUZZ_RUNS, HEADER_SAFE, Reached, type ValidTokens, cookieHeader, cookieSeparator, fuzz, fuzzTimeout, headerValue, noiseCookies, sessionCookieName,
+  FUZZ_RUNS, HEADER_SAFE, Reached, type ValidTokens, cookieHeader, cookieSeparator, fuzz, fuzzTimeout, headerValue, noiseCookies, 
   sessionLayout, tokenMutation, validTokens, wildString,
 } from "./arbitraries.js"
 

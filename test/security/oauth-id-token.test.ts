@@ -4,7 +4,7 @@
 // 30 s cooldown; no kid with several fitting keys is rejected.
 import { describe, expect, it } from "vitest"
 import { JWKS_COOLDOWN_MS } from "../../src/protocols/jws.js"
-import { type IdTokenFault, type MockOp } from "../support/mock-op.js"
+import type { IdTokenFault, MockOp } from "../support/mock-op.js"
 import { CHECK_COOKIES, authorizedCallback, deltaCounts, expectReject, expectSignedIn, fullFlow, provider, setup, useShiftedClock, expectNoUnhandled, useMockOps } from "../support/oauth-flow.js"
 
 let opA: MockOp

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import { get } from "../helpers.js"
-import { type TokenFault, type MockOp } from "../support/mock-op.js"
+import type { TokenFault, MockOp } from "../support/mock-op.js"
 import { CHECK_COOKIES, authorizedCallback, beginSignIn, callbackGet, callbackUrl, deltaCounts, expectReject, expectSignedIn, fullFlow, provider, setup, expectNoUnhandled, useMockOps } from "../support/oauth-flow.js"
 
 let opA: MockOp

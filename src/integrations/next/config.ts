@@ -61,7 +61,7 @@ function basePathOf(config: NextAuthConfig): string {
  * Vercel, or with AUTH_URL / AUTH_TRUST_HOST). The user's object is copied, never changed.
  */
 export function deriveConfig(config: NextAuthConfig): DerivedConfig {
-  let hit = derived.get(config)
+  const hit = derived.get(config)
   if (!hit) {
     const filled: AuthConfig = {
       ...config,
