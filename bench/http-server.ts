@@ -15,8 +15,19 @@ export const SECRET = "x".repeat(32)
 const USER = { id: "user-1", name: "Bench User", email: "bench@example.com" }
 
 // rateLimit off: @auth/core has no limiter, so both sides do the same work.
-const ghConfig: AuthConfig = { secret: SECRET, trustHost: true, basePath: "/auth", rateLimit: false, providers: [Credentials({ authorize: async () => ({ ...USER }) })] }
-const ajConfig = { secret: SECRET, trustHost: true, basePath: "/auth", providers: [AuthJsCredentials({ authorize: async () => ({ ...USER }) })] }
+const ghConfig: AuthConfig = {
+  secret: SECRET,
+  trustHost: true,
+  basePath: "/auth",
+  rateLimit: false,
+  providers: [Credentials({ authorize: async () => ({ ...USER }) })],
+}
+const ajConfig = {
+  secret: SECRET,
+  trustHost: true,
+  basePath: "/auth",
+  providers: [AuthJsCredentials({ authorize: async () => ({ ...USER }) })],
+}
 
 const JSON_BODY = JSON.stringify({ user: { name: USER.name, email: USER.email }, expires: "2030-01-01T00:00:00.000Z" })
 
@@ -37,7 +48,12 @@ const trivialNode: RequestListener = (_req, res) => {
 // The trivial handler of shared/bench/BASELINE.md: the same web Request/Response bridge an @auth/core app needs, fixed JSON.
 const trivialBridged: RequestListener = (req, res) => {
   toWebRequest(req)
-  void sendWebResponse(new Response(JSON_BODY, { headers: { "content-type": "application/json", "cache-control": "private, no-cache, no-store" } }), res)
+  void sendWebResponse(
+    new Response(JSON_BODY, {
+      headers: { "content-type": "application/json", "cache-control": "private, no-cache, no-store" },
+    }),
+    res,
+  )
 }
 
 // @auth/core has no node:http front door; an app bridges it through web Request/Response (the README pattern).
@@ -79,11 +95,19 @@ const routes = express()
 routes.set("trust proxy", true)
 if (ghExpressModule) {
   const { getSession } = ghExpressModule
-  routes.get("/me-gatehouse", timed("gatehouse", (req) => getSession(req, ghConfig)))
+  routes.get(
+    "/me-gatehouse",
+    timed("gatehouse", (req) => getSession(req, ghConfig)),
+  )
 }
-routes.get("/me-authjs", timed("authjs", (req) => authJsGetSession(req, ajConfig as never)))
+routes.get(
+  "/me-authjs",
+  timed("authjs", (req) => authJsGetSession(req, ajConfig as never)),
+)
 routes.get("/__stats", (_req, res) => {
-  const out = Object.fromEntries(Object.entries(timing).map(([k, v]) => [k, { us: v.n ? Number(v.ns / BigInt(v.n)) / 1000 : null, n: v.n }]))
+  const out = Object.fromEntries(
+    Object.entries(timing).map(([k, v]) => [k, { us: v.n ? Number(v.ns / BigInt(v.n)) / 1000 : null, n: v.n }]),
+  )
   timing.gatehouse = { ns: 0n, n: 0 }
   timing.authjs = { ns: 0n, n: 0 }
   res.json(out)

@@ -27,10 +27,16 @@ const CONNECTIONS = 50
 const SECRET = "x".repeat(32)
 const COOKIE_NAME = "authjs.session-token"
 
-const token = await encode({ token: { name: "Bench User", email: "bench@example.com", sub: "user-1" }, secret: SECRET, salt: COOKIE_NAME })
+const token = await encode({
+  token: { name: "Bench User", email: "bench@example.com", sub: "user-1" },
+  secret: SECRET,
+  salt: COOKIE_NAME,
+})
 const cookie = `${COOKIE_NAME}=${token}`
 
-const child = spawn(process.execPath, ["--import", "tsx", new URL("./http-server.ts", import.meta.url).pathname], { stdio: ["ignore", "pipe", "inherit"] })
+const child = spawn(process.execPath, ["--import", "tsx", new URL("./http-server.ts", import.meta.url).pathname], {
+  stdio: ["ignore", "pipe", "inherit"],
+})
 process.on("exit", () => child.kill())
 const firstLine = await new Promise<string>((resolve, reject) => {
   createInterface({ input: child.stdout! }).once("line", resolve)
@@ -45,16 +51,26 @@ const groups: { name: string; cases: Case[] }[] = [
     name: "node:http",
     cases: [
       { id: "N0", what: "trivial node:http handler (fixed JSON)", url: url(ports.trivialNode!, "/auth/session") },
-      { id: "N0b", what: "trivial handler behind a web Request/Response bridge (BASELINE.md's reference)", url: url(ports.trivialBridged!, "/auth/session") },
+      {
+        id: "N0b",
+        what: "trivial handler behind a web Request/Response bridge (BASELINE.md's reference)",
+        url: url(ports.trivialBridged!, "/auth/session"),
+      },
       { id: "N1", what: "Gatehouse createHandler", url: url(ports.gatehouseNode!, "/auth/session") },
-      { id: "N2", what: "@auth/core Auth() through a web Request/Response bridge", url: url(ports.authjsNode!, "/auth/session") },
+      {
+        id: "N2",
+        what: "@auth/core Auth() through a web Request/Response bridge",
+        url: url(ports.authjsNode!, "/auth/session"),
+      },
     ],
   },
   {
     name: "Express",
     cases: [
       { id: "E0", what: "trivial Express route (res.json)", url: url(ports.trivialExpress!, "/auth/session") },
-      ...(ports.gatehouseExpress ? [{ id: "E1", what: "Gatehouse ExpressAuth", url: url(ports.gatehouseExpress, "/auth/session") }] : []),
+      ...(ports.gatehouseExpress
+        ? [{ id: "E1", what: "Gatehouse ExpressAuth", url: url(ports.gatehouseExpress, "/auth/session") }]
+        : []),
       { id: "E2", what: "@auth/express ExpressAuth", url: url(ports.authjsExpress!, "/auth/session") },
     ],
   },
@@ -68,12 +84,22 @@ const sessionRoutes = [
 for (const c of [...groups.flatMap((g) => g.cases), ...sessionRoutes]) {
   const res = await fetch(c.url, { headers: { cookie } })
   const body = await res.text()
-  if (res.status !== 200 || !body.includes("bench@example.com")) throw new Error(`${c.id} ${c.url}: ${res.status} ${body.slice(0, 200)}`)
+  if (res.status !== 200 || !body.includes("bench@example.com"))
+    throw new Error(`${c.id} ${c.url}: ${res.status} ${body.slice(0, 200)}`)
 }
 
-async function load(target: string, connections: number, seconds: number): Promise<{ rps: number; p50: number; p99: number; bad: number }> {
+async function load(
+  target: string,
+  connections: number,
+  seconds: number,
+): Promise<{ rps: number; p50: number; p99: number; bad: number }> {
   const result = await autocannon({ url: target, connections, duration: seconds, headers: { cookie } })
-  return { rps: result.requests.average, p50: result.latency.p50 ?? NaN, p99: result.latency.p99 ?? NaN, bad: result.non2xx + result.errors + result.timeouts }
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50 ?? NaN,
+    p99: result.latency.p99 ?? NaN,
+    bad: result.non2xx + result.errors + result.timeouts,
+  }
 }
 
 const median = (xs: number[]) => {
@@ -89,7 +115,9 @@ const bridged = new Map<string, number[]>()
 const inRoute = new Map<string, number[]>()
 const routeRatio: number[] = []
 const loadAtStart = os.loadavg()[0]!
-console.error(`load average at start: ${loadAtStart.toFixed(2)}${loadAtStart > 0.5 ? " (another process shares the cores; ratios will be low)" : ""}`)
+console.error(
+  `load average at start: ${loadAtStart.toFixed(2)}${loadAtStart > 0.5 ? " (another process shares the cores; ratios will be low)" : ""}`,
+)
 for (let round = 0; round < ROUNDS; round++) {
   for (const group of groups) {
     const order = round % 2 === 0 ? group.cases : [...group.cases].reverse()
@@ -100,11 +128,14 @@ for (let round = 0; round < ROUNDS; round++) {
       if (r.bad) throw new Error(`${c.id}: ${r.bad} non-2xx answers or errors`)
       got.set(c.id, r.rps)
       rps.set(c.id, [...(rps.get(c.id) ?? []), r.rps])
-      console.error(`[round ${round + 1}/${ROUNDS}] ${c.id} ${fmt(r.rps).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  ${c.what}`)
+      console.error(
+        `[round ${round + 1}/${ROUNDS}] ${c.id} ${fmt(r.rps).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  ${c.what}`,
+      )
     }
     const trivial = got.get(group.cases[0]!.id)!
     for (const c of group.cases.slice(1)) share.set(c.id, [...(share.get(c.id) ?? []), got.get(c.id)! / trivial])
-    if (got.has("N0b")) for (const id of ["N1", "N2"]) bridged.set(id, [...(bridged.get(id) ?? []), got.get(id)! / got.get("N0b")!])
+    if (got.has("N0b"))
+      for (const id of ["N1", "N2"]) bridged.set(id, [...(bridged.get(id) ?? []), got.get(id)! / got.get("N0b")!])
   }
   const routeOrder = round % 2 === 0 ? sessionRoutes : [...sessionRoutes].reverse()
   const us = new Map<string, number>()
@@ -115,7 +146,9 @@ for (let round = 0; round < ROUNDS; round++) {
     const stats = (await (await fetch(url(ports.routes!, "/__stats"))).json()) as Record<string, { us: number }>
     us.set(r.id, stats[r.lib]!.us)
     inRoute.set(r.id, [...(inRoute.get(r.id) ?? []), stats[r.lib]!.us])
-    console.error(`[round ${round + 1}/${ROUNDS}] ${r.id} getSession ${fmt(stats[r.lib]!.us, 1)} µs per call (${r.lib})`)
+    console.error(
+      `[round ${round + 1}/${ROUNDS}] ${r.id} getSession ${fmt(stats[r.lib]!.us, 1)} µs per call (${r.lib})`,
+    )
   }
   if (us.has("S1")) routeRatio.push(us.get("S2")! / us.get("S1")!)
 }
@@ -125,13 +158,23 @@ const lines = [
   "",
   "| id | GET /auth/session with a session cookie | req/s (median) | share of the trivial handler N0 / E0 (median of rounds) | share of the bridged trivial handler N0b |",
   "|---|---|---:|---:|---:|",
-  ...groups.flatMap((g) => g.cases.map((c) => `| ${c.id} | ${c.what} | ${fmt(median(rps.get(c.id)!))} | ${share.has(c.id) ? `${fmt(100 * median(share.get(c.id)!), 0)} %` : "reference"} | ${bridged.has(c.id) ? `${fmt(100 * median(bridged.get(c.id)!), 0)} %` : c.id === "N0b" ? "reference" : ""} |`)),
+  ...groups.flatMap((g) =>
+    g.cases.map(
+      (c) =>
+        `| ${c.id} | ${c.what} | ${fmt(median(rps.get(c.id)!))} | ${share.has(c.id) ? `${fmt(100 * median(share.get(c.id)!), 0)} %` : "reference"} | ${bridged.has(c.id) ? `${fmt(100 * median(bridged.get(c.id)!), 0)} %` : c.id === "N0b" ? "reference" : ""} |`,
+    ),
+  ),
   "",
   "| id | getSession(req, config) inside an Express route, one request in flight | µs per call (median) |",
   "|---|---|---:|",
-  ...sessionRoutes.map((r) => `| ${r.id} | ${r.lib === "gatehouse" ? "Gatehouse gatehouse/express" : "@auth/express"} | ${fmt(median(inRoute.get(r.id)!), 1)} |`),
+  ...sessionRoutes.map(
+    (r) =>
+      `| ${r.id} | ${r.lib === "gatehouse" ? "Gatehouse gatehouse/express" : "@auth/express"} | ${fmt(median(inRoute.get(r.id)!), 1)} |`,
+  ),
   "",
-  routeRatio.length ? `Server-side session read: Gatehouse is ${fmt(median(routeRatio), 1)}x @auth/express (median of per-round ratios: ${routeRatio.map((r) => fmt(r, 1)).join(" / ")}).` : "gatehouse/express is not built yet: S1 and E1 skipped.",
+  routeRatio.length
+    ? `Server-side session read: Gatehouse is ${fmt(median(routeRatio), 1)}x @auth/express (median of per-round ratios: ${routeRatio.map((r) => fmt(r, 1)).join(" / ")}).`
+    : "gatehouse/express is not built yet: S1 and E1 skipped.",
   `Targets (issue 11): node share >= 75 %, Express share >= 75 %, getSession >= 50x.`,
 ]
 console.log(lines.join("\n"))

@@ -15,8 +15,14 @@ export const BENCH_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   rounds: { kind: "number", help: "interleaved rounds (default 3); the report gives medians over rounds" },
   duration: { kind: "number", help: "timed window per measurement, ms (default 2500; --quick 200)" },
   warmup: { kind: "number", help: "warm-up before each window, ms (default 500; --quick 80)" },
-  dist: { kind: "optional-value", help: "load Gatehouse from the tsc build (default ./dist; run `npm run build` first) instead of src/" },
-  profile: { kind: "optional-value", help: "CPU profile of one measurement (default G1; G1u, G2 ... A1 ...) in a child process, with a self-time summary" },
+  dist: {
+    kind: "optional-value",
+    help: "load Gatehouse from the tsc build (default ./dist; run `npm run build` first) instead of src/",
+  },
+  profile: {
+    kind: "optional-value",
+    help: "CPU profile of one measurement (default G1; G1u, G2 ... A1 ...) in a child process, with a self-time summary",
+  },
   analyze: { kind: "value", help: "summarise a .cpuprofile written by --profile again" },
   "http-only": { kind: "flag", help: "only the over-HTTP cases (node:http, Express, getSession in a route)" },
   "no-http": { kind: "flag", help: "skip the over-HTTP cases" },
@@ -34,7 +40,8 @@ export const BENCH_USAGE = [
   ...Object.entries(BENCH_OPTIONS)
     .filter(([name]) => name !== "profile-child")
     .map(([name, spec]) => {
-      const arg = spec.kind === "number" ? "=N" : spec.kind === "value" ? "=X" : spec.kind === "optional-value" ? "[=X]" : ""
+      const arg =
+        spec.kind === "number" ? "=N" : spec.kind === "value" ? "=X" : spec.kind === "optional-value" ? "[=X]" : ""
       return `  --${(name + arg).padEnd(18)} ${spec.help}`
     }),
 ].join("\n")
@@ -55,8 +62,10 @@ export function parseBenchOptions(argv: readonly string[]): Map<string, string> 
     }
     const value = match[2]
     if (spec.kind === "flag" && value !== undefined) throw new BenchOptionError(`--${name} takes no value`)
-    if ((spec.kind === "number" || spec.kind === "value") && (value === undefined || value === "")) throw new BenchOptionError(`--${name} needs a value: --${name}=...`)
-    if (spec.kind === "number" && !(Number(value) > 0 && Number.isFinite(Number(value)))) throw new BenchOptionError(`--${name} must be a positive number, got ${JSON.stringify(value)}`)
+    if ((spec.kind === "number" || spec.kind === "value") && (value === undefined || value === ""))
+      throw new BenchOptionError(`--${name} needs a value: --${name}=...`)
+    if (spec.kind === "number" && !(Number(value) > 0 && Number.isFinite(Number(value))))
+      throw new BenchOptionError(`--${name} must be a positive number, got ${JSON.stringify(value)}`)
     out.set(name, value ?? "true")
   }
   return out

@@ -21,7 +21,16 @@
 // run back to back, Gatehouse first in even rounds and @auth/core first in odd rounds. Ratios are taken
 // inside a round (adjacent in time, same process) and the median over rounds is reported; the table shows
 // medians too. CPU µs/op is process.cpuUsage() (user+sys, all threads incl. the libuv pool) ÷ ops.
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from "node:crypto"
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  randomUUID,
+  timingSafeEqual,
+} from "node:crypto"
 import { spawn } from "node:child_process"
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import os from "node:os"
@@ -43,21 +52,37 @@ const WARMUP_MS = Number(args.get("warmup") ?? (QUICK ? 80 : 500))
 const PREWARM_MS = QUICK ? 100 : 300
 const SELF = fileURLToPath(import.meta.url)
 const LOAD_AT_START = os.loadavg()[0]?.toFixed(2)
-if (Number(LOAD_AT_START) > 0.5) console.error(`warning: load average ${LOAD_AT_START} > 0.5 at start: another process shares the cores; ratios will be low.`)
+if (Number(LOAD_AT_START) > 0.5)
+  console.error(
+    `warning: load average ${LOAD_AT_START} > 0.5 at start: another process shares the cores; ratios will be low.`,
+  )
 const WINDOW_FILE = join(os.tmpdir(), "gatehouse-bench-window.json")
 
 const USE_DIST = args.has("dist")
-const DIST_DIR = args.get("dist") === "true" || !USE_DIST ? new URL("../dist/", import.meta.url) : pathToFileURL(`${resolve(args.get("dist") as string)}/`)
-const gatehouseUrl = (p: string) => (USE_DIST ? new URL(`${p}.js`, DIST_DIR) : new URL(`../src/${p}.js`, import.meta.url)).href
+const DIST_DIR =
+  args.get("dist") === "true" || !USE_DIST
+    ? new URL("../dist/", import.meta.url)
+    : pathToFileURL(`${resolve(args.get("dist") as string)}/`)
+const gatehouseUrl = (p: string) =>
+  (USE_DIST ? new URL(`${p}.js`, DIST_DIR) : new URL(`../src/${p}.js`, import.meta.url)).href
 const { Auth: GatehouseAuth } = (await import(gatehouseUrl("index"))) as typeof import("../src/index.js")
-const { default: Credentials } = (await import(gatehouseUrl("providers/credentials"))) as typeof import("../src/providers/credentials.js")
+const { default: Credentials } = (await import(
+  gatehouseUrl("providers/credentials")
+)) as typeof import("../src/providers/credentials.js")
 const { MemoryAdapter } = (await import(gatehouseUrl("adapters/memory"))) as typeof import("../src/adapters/memory.js")
-const { PostgresAdapter, migrate } = (await import(gatehouseUrl("adapters/postgres"))) as typeof import("../src/adapters/postgres.js")
+const { PostgresAdapter, migrate } = (await import(
+  gatehouseUrl("adapters/postgres")
+)) as typeof import("../src/adapters/postgres.js")
 const { PGlite } = await import("@electric-sql/pglite")
 
 // A forced GC before each timed window (allowed without --expose-gc via the V8 flag + a fresh context).
 let gc: () => void = () => {}
-try { v8.setFlagsFromString("--expose_gc"); gc = vm.runInNewContext("gc") as () => void } catch { /* no forced GC */ }
+try {
+  v8.setFlagsFromString("--expose_gc")
+  gc = vm.runInNewContext("gc") as () => void
+} catch {
+  /* no forced GC */
+}
 
 // ---------------------------------------------------------------- configs (same requests for both libraries)
 const ORIGIN = "http://localhost:3000"
@@ -68,37 +93,62 @@ const SESSION_COOKIE = "authjs.session-token" // http origin: no __Secure- prefi
 
 // rateLimit off: @auth/core has no limiter, so both sides do the same work (and CR-01 makes many failed attempts).
 const gatehouseConfig = (extra: Partial<AuthConfig> = {}): AuthConfig => ({
-  secret: SECRET, trustHost: true, basePath: "/auth", rateLimit: false, providers: [Credentials({ authorize: async () => ({ ...USER }) })], ...extra,
+  secret: SECRET,
+  trustHost: true,
+  basePath: "/auth",
+  rateLimit: false,
+  providers: [Credentials({ authorize: async () => ({ ...USER }) })],
+  ...extra,
 })
 const ghConfig = gatehouseConfig()
 const ghConfigEveryRead = gatehouseConfig({ session: { updateAge: 0 } }) // case 1u: re-encrypt + Set-Cookie on every read
-const ajConfig = { secret: SECRET, trustHost: true, basePath: "/auth", providers: [AuthJsCredentials({ authorize: async () => ({ ...USER }) })] }
+const ajConfig = {
+  secret: SECRET,
+  trustHost: true,
+  basePath: "/auth",
+  providers: [AuthJsCredentials({ authorize: async () => ({ ...USER }) })],
+}
 
 // Database strategy (cases 6 and 7): each library gets its own adapter instance of the same class, a user and a
 // session row 30 days ahead (so neither library writes on a read). @auth/core selects "database" because an adapter
 // is set (an explicit strategy with only credentials providers is refused by its assertConfig).
 type AnyAdapter = NonNullable<AuthConfig["adapter"]>
 async function seedSession(adapter: AnyAdapter): Promise<string> {
-  const user = await adapter.createUser!({ id: crypto.randomUUID(), email: USER.email, emailVerified: null, name: USER.name })
+  const user = await adapter.createUser!({
+    id: crypto.randomUUID(),
+    email: USER.email,
+    emailVerified: null,
+    name: USER.name,
+  })
   const sessionToken = crypto.randomUUID()
   await adapter.createSession!({ sessionToken, userId: user.id, expires: new Date(Date.now() + MAX_AGE * 1000) })
   return `${SESSION_COOKIE}=${sessionToken}`
 }
-const memoryGh = MemoryAdapter(), memoryAj = MemoryAdapter()
-const pgGh = new PGlite(), pgAj = new PGlite()
+const memoryGh = MemoryAdapter(),
+  memoryAj = MemoryAdapter()
+const pgGh = new PGlite(),
+  pgAj = new PGlite()
 await migrate(pgGh)
 await migrate(pgAj)
-const pgliteGh = PostgresAdapter(pgGh), pgliteAj = PostgresAdapter(pgAj)
+const pgliteGh = PostgresAdapter(pgGh),
+  pgliteAj = PostgresAdapter(pgAj)
 const dbConfig = (adapter: AnyAdapter) => gatehouseConfig({ adapter })
 const ajDbConfig = (adapter: AnyAdapter) => ({ ...ajConfig, adapter: adapter as never })
-const ghMemoryConfig = dbConfig(memoryGh), ghPgliteConfig = dbConfig(pgliteGh)
-const ajMemoryConfig = ajDbConfig(memoryAj), ajPgliteConfig = ajDbConfig(pgliteAj)
+const ghMemoryConfig = dbConfig(memoryGh),
+  ghPgliteConfig = dbConfig(pgliteGh)
+const ajMemoryConfig = ajDbConfig(memoryAj),
+  ajPgliteConfig = ajDbConfig(pgliteAj)
 
 type Handler = (request: Request) => Promise<Response>
 const gatehouse: Handler = (r) => GatehouseAuth(r, ghConfig)
 // CR-01: one user exists; an unknown e-mail and a wrong password both end in authorize returning null.
 const ghCr01Config = gatehouseConfig({
-  providers: [Credentials({ authorize: async (c: Record<string, unknown>) => (c.email === USER.email && c.password === "pw" ? { ...USER } : null) })],
+  providers: [
+    Credentials({
+      authorize: async (c: Record<string, unknown>) =>
+        c.email === USER.email && c.password === "pw" ? { ...USER } : null,
+    }),
+  ],
 })
 const gatehouseCr01: Handler = (r) => GatehouseAuth(r, ghCr01Config)
 const gatehouseEveryRead: Handler = (r) => GatehouseAuth(r, ghConfigEveryRead)
@@ -107,7 +157,8 @@ const authjs: Handler = (r) => AuthJs(r, ajConfig)
 function check(ok: unknown, what: string): asserts ok {
   if (!ok) throw new Error(`bench check failed: ${what}`)
 }
-const get = (path: string, cookie?: string) => new Request(`${ORIGIN}${path}`, cookie ? { headers: { cookie } } : undefined)
+const get = (path: string, cookie?: string) =>
+  new Request(`${ORIGIN}${path}`, cookie ? { headers: { cookie } } : undefined)
 const cookiePairs = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";", 1)[0] as string)
 
 /** The real browser flow: GET /auth/csrf, then the sign-in POST. Returns a request factory for that POST and the session cookie. */
@@ -117,18 +168,23 @@ async function signInFlow(handle: Handler) {
   const csrfCookies = cookiePairs(csrf).join("; ") // csrf-token (+ callback-url for @auth/core)
   const { csrfToken } = (await csrf.json()) as { csrfToken: string }
   const body = new URLSearchParams({ csrfToken, email: USER.email, password: "pw", callbackUrl: ORIGIN }).toString()
-  const signInRequest = () => new Request(`${ORIGIN}/auth/callback/credentials`, {
-    method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookies }, body,
-  })
+  const signInRequest = () =>
+    new Request(`${ORIGIN}/auth/callback/credentials`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookies },
+      body,
+    })
   const res = await handle(signInRequest())
   check(res.status === 302, `sign-in status ${res.status}`)
   const sessionCookie = cookiePairs(res).find((p) => p.startsWith(`${SESSION_COOKIE}=`))
   const token = sessionCookie?.slice(SESSION_COOKIE.length + 1)
   check(sessionCookie && token?.split(".").length === 5, "sign-in set no JWE session cookie")
-  const failedSignIn = (email: string) => new Request(`${ORIGIN}/auth/callback/credentials`, {
-    method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookies },
-    body: new URLSearchParams({ csrfToken, email, password: "wrong", callbackUrl: ORIGIN }).toString(),
-  })
+  const failedSignIn = (email: string) =>
+    new Request(`${ORIGIN}/auth/callback/credentials`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookies },
+      body: new URLSearchParams({ csrfToken, email, password: "wrong", callbackUrl: ORIGIN }).toString(),
+    })
   return { signInRequest, failedSignIn, sessionCookie, token, csrfToken }
 }
 
@@ -143,7 +199,9 @@ function nodeCryptoJwe(secret: string, salt = SESSION_COOKIE) {
   const key = Buffer.from(hkdfSync("sha256", secret, salt, `Auth.js Generated Encryption Key (${salt})`, 64))
   const macKey = key.subarray(0, 32)
   const encKey = key.subarray(32, 64)
-  const kid = createHash("sha512").update(`{"k":"${key.toString("base64url")}","kty":"oct"}`).digest("base64url")
+  const kid = createHash("sha512")
+    .update(`{"k":"${key.toString("base64url")}","kty":"oct"}`)
+    .digest("base64url")
   const header = Buffer.from(JSON.stringify({ alg: "dir", enc: "A256CBC-HS512", kid })).toString("base64url")
   const tagOf = (h: string, iv: Buffer, ct: Buffer) => {
     const aad = Buffer.from(h, "ascii")
@@ -155,7 +213,8 @@ function nodeCryptoJwe(secret: string, salt = SESSION_COOKIE) {
     decrypt(token: string): Record<string, unknown> {
       const [h = "", ek, ivB = "", ctB = "", tagB] = token.split(".")
       if (ek !== "" || tagB === undefined) throw new Error("not a dir JWE")
-      if (h !== header) { // byte-different header: check it the slow way
+      if (h !== header) {
+        // byte-different header: check it the slow way
         const hdr = JSON.parse(Buffer.from(h, "base64url").toString()) as Record<string, unknown>
         if (hdr.alg !== "dir" || hdr.enc !== "A256CBC-HS512" || hdr.kid !== kid) throw new Error("bad header")
       }
@@ -172,7 +231,10 @@ function nodeCryptoJwe(secret: string, salt = SESSION_COOKIE) {
       const now = Math.floor(Date.now() / 1000)
       const iv = randomBytes(16)
       const c = createCipheriv("aes-256-cbc", encKey, iv)
-      const ct = Buffer.concat([c.update(JSON.stringify({ ...claims, iat: now, exp: now + MAX_AGE, jti: randomUUID() }), "utf8"), c.final()])
+      const ct = Buffer.concat([
+        c.update(JSON.stringify({ ...claims, iat: now, exp: now + MAX_AGE, jti: randomUUID() }), "utf8"),
+        c.final(),
+      ])
       return `${header}..${iv.toString("base64url")}.${ct.toString("base64url")}.${tagOf(header, iv, ct).toString("base64url")}`
     },
   }
@@ -190,8 +252,14 @@ const ceilingHandler: Handler = async (request) => {
   return new Response(body, {
     status: 200,
     headers: [
-      ["Content-Type", "application/json"], ["Cache-Control", "private, no-cache, no-store"], ["Expires", "0"], ["Pragma", "no-cache"],
-      ["Set-Cookie", `${SESSION_COOKIE}=${token}; Max-Age=${MAX_AGE}; Path=/; Expires=${expires.toUTCString()}; HttpOnly; SameSite=Lax`],
+      ["Content-Type", "application/json"],
+      ["Cache-Control", "private, no-cache, no-store"],
+      ["Expires", "0"],
+      ["Pragma", "no-cache"],
+      [
+        "Set-Cookie",
+        `${SESSION_COOKIE}=${token}; Max-Age=${MAX_AGE}; Path=/; Expires=${expires.toUTCString()}; HttpOnly; SameSite=Lax`,
+      ],
     ],
   })
 }
@@ -208,20 +276,38 @@ const signInCeilingHandler: Handler = async (request) => {
     status: 302,
     headers: [
       ["Location", form.get("callbackUrl") ?? ORIGIN],
-      ["Set-Cookie", `${SESSION_COOKIE}=${"e".repeat(400)}; Max-Age=${MAX_AGE}; Path=/; Expires=${expires.toUTCString()}; HttpOnly; SameSite=Lax`],
+      [
+        "Set-Cookie",
+        `${SESSION_COOKIE}=${"e".repeat(400)}; Max-Age=${MAX_AGE}; Path=/; Expires=${expires.toUTCString()}; HttpOnly; SameSite=Lax`,
+      ],
     ],
   })
 }
 
 // ---------------------------------------------------------------- measurements
-interface Measurement { id: string; lib: string; what: string; fn: () => Promise<unknown> }
-interface Sample { ops: number; opsPerSec: number; meanUs: number; p50us: number; p99us: number; cpuUsPerOp: number; t0us: number; t1us: number }
+interface Measurement {
+  id: string
+  lib: string
+  what: string
+  fn: () => Promise<unknown>
+}
+interface Sample {
+  ops: number
+  opsPerSec: number
+  meanUs: number
+  p50us: number
+  p99us: number
+  cpuUsPerOp: number
+  t0us: number
+  t1us: number
+}
 
 /** One op: new Request -> handler -> res.text() -> status (and body) check. */
 async function op(handle: Handler, request: Request, status: number, mustContain?: string): Promise<Response> {
   const res = await handle(request)
   const text = await res.text()
-  if (res.status !== status || (mustContain !== undefined && !text.includes(mustContain))) throw new Error(`bad response ${res.status}: ${text.slice(0, 80)}`)
+  if (res.status !== status || (mustContain !== undefined && !text.includes(mustContain)))
+    throw new Error(`bad response ${res.status}: ${text.slice(0, 80)}`)
   return res
 }
 
@@ -239,67 +325,188 @@ async function buildMeasurements(): Promise<{ groups: Measurement[][]; byId: Map
   check(d.headers.getSetCookie().length === 0, "case 1 (default updateAge) does not re-issue the cookie")
 
   const cookies = {
-    ghMemory: await seedSession(memoryGh), ajMemory: await seedSession(memoryAj),
-    ghPglite: await seedSession(pgliteGh), ajPglite: await seedSession(pgliteAj),
+    ghMemory: await seedSession(memoryGh),
+    ajMemory: await seedSession(memoryAj),
+    ghPglite: await seedSession(pgliteGh),
+    ajPglite: await seedSession(pgliteAj),
   }
-  const ghMemory: Handler = (r) => GatehouseAuth(r, ghMemoryConfig), ajMemory: Handler = (r) => AuthJs(r, ajMemoryConfig)
-  const ghPglite: Handler = (r) => GatehouseAuth(r, ghPgliteConfig), ajPglite: Handler = (r) => AuthJs(r, ajPgliteConfig)
-  for (const [h, c] of [[ghMemory, cookies.ghMemory], [ajMemory, cookies.ajMemory], [ghPglite, cookies.ghPglite], [ajPglite, cookies.ajPglite]] as const) {
+  const ghMemory: Handler = (r) => GatehouseAuth(r, ghMemoryConfig),
+    ajMemory: Handler = (r) => AuthJs(r, ajMemoryConfig)
+  const ghPglite: Handler = (r) => GatehouseAuth(r, ghPgliteConfig),
+    ajPglite: Handler = (r) => AuthJs(r, ajPgliteConfig)
+  for (const [h, c] of [
+    [ghMemory, cookies.ghMemory],
+    [ajMemory, cookies.ajMemory],
+    [ghPglite, cookies.ghPglite],
+    [ajPglite, cookies.ajPglite],
+  ] as const) {
     await op(h, get("/auth/session", c), 200, USER.email)
   }
 
-  const signedIn = (r: Response) => check(r.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=ey`)), "sign-in cookie")
-  const G = "Gatehouse", A = "@auth/core", R = "reference"
+  const signedIn = (r: Response) =>
+    check(
+      r.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=ey`)),
+      "sign-in cookie",
+    )
+  const G = "Gatehouse",
+    A = "@auth/core",
+    R = "reference"
   const groups: Measurement[][] = [
     [
-      { id: "G1", lib: G, what: "GET /auth/session, valid JWT cookie", fn: () => op(gatehouse, get("/auth/session", gh.sessionCookie), 200, USER.email) },
-      { id: "G1u", lib: G, what: "same, session.updateAge: 0 (re-encrypt + Set-Cookie)", fn: () => op(gatehouseEveryRead, get("/auth/session", gh.sessionCookie), 200, USER.email) },
-      { id: "A1", lib: A, what: "GET /auth/session, valid JWT cookie", fn: () => op(authjs, get("/auth/session", aj.sessionCookie), 200, USER.email) },
+      {
+        id: "G1",
+        lib: G,
+        what: "GET /auth/session, valid JWT cookie",
+        fn: () => op(gatehouse, get("/auth/session", gh.sessionCookie), 200, USER.email),
+      },
+      {
+        id: "G1u",
+        lib: G,
+        what: "same, session.updateAge: 0 (re-encrypt + Set-Cookie)",
+        fn: () => op(gatehouseEveryRead, get("/auth/session", gh.sessionCookie), 200, USER.email),
+      },
+      {
+        id: "A1",
+        lib: A,
+        what: "GET /auth/session, valid JWT cookie",
+        fn: () => op(authjs, get("/auth/session", aj.sessionCookie), 200, USER.email),
+      },
     ],
     [
-      { id: "C", lib: R, what: "ceiling: trivial handler, same Request, JSON + Set-Cookie", fn: () => op(ceilingHandler, get("/auth/session", gh.sessionCookie), 200, USER.email) },
-      { id: "F", lib: R, what: "floor: node:crypto decrypt + re-encrypt", fn: async () => jwe.encrypt(jwe.decrypt(gh.token)) },
+      {
+        id: "C",
+        lib: R,
+        what: "ceiling: trivial handler, same Request, JSON + Set-Cookie",
+        fn: () => op(ceilingHandler, get("/auth/session", gh.sessionCookie), 200, USER.email),
+      },
+      {
+        id: "F",
+        lib: R,
+        what: "floor: node:crypto decrypt + re-encrypt",
+        fn: async () => jwe.encrypt(jwe.decrypt(gh.token)),
+      },
       { id: "F0", lib: R, what: "floor: node:crypto decrypt only", fn: async () => jwe.decrypt(gh.token) },
     ],
     [
-      { id: "G2", lib: G, what: "GET /auth/session, no cookie", fn: () => op(gatehouse, get("/auth/session"), 200, "null") },
-      { id: "A2", lib: A, what: "GET /auth/session, no cookie", fn: () => op(authjs, get("/auth/session"), 200, "null") },
+      {
+        id: "G2",
+        lib: G,
+        what: "GET /auth/session, no cookie",
+        fn: () => op(gatehouse, get("/auth/session"), 200, "null"),
+      },
+      {
+        id: "A2",
+        lib: A,
+        what: "GET /auth/session, no cookie",
+        fn: () => op(authjs, get("/auth/session"), 200, "null"),
+      },
     ],
     [
-      { id: "G3", lib: G, what: "GET /auth/csrf, no cookie", fn: () => op(gatehouse, get("/auth/csrf"), 200, "csrfToken") },
-      { id: "A3", lib: A, what: "GET /auth/csrf, no cookie", fn: () => op(authjs, get("/auth/csrf"), 200, "csrfToken") },
+      {
+        id: "G3",
+        lib: G,
+        what: "GET /auth/csrf, no cookie",
+        fn: () => op(gatehouse, get("/auth/csrf"), 200, "csrfToken"),
+      },
+      {
+        id: "A3",
+        lib: A,
+        what: "GET /auth/csrf, no cookie",
+        fn: () => op(authjs, get("/auth/csrf"), 200, "csrfToken"),
+      },
     ],
     [
-      { id: "G4", lib: G, what: "GET /auth/providers", fn: () => op(gatehouse, get("/auth/providers"), 200, "credentials") },
-      { id: "A4", lib: A, what: "GET /auth/providers", fn: () => op(authjs, get("/auth/providers"), 200, "credentials") },
+      {
+        id: "G4",
+        lib: G,
+        what: "GET /auth/providers",
+        fn: () => op(gatehouse, get("/auth/providers"), 200, "credentials"),
+      },
+      {
+        id: "A4",
+        lib: A,
+        what: "GET /auth/providers",
+        fn: () => op(authjs, get("/auth/providers"), 200, "credentials"),
+      },
     ],
     [
-      { id: "G5", lib: G, what: "POST /auth/callback/credentials (sign-in)", fn: async () => signedIn(await op(gatehouse, gh.signInRequest(), 302)) },
-      { id: "A5", lib: A, what: "POST /auth/callback/credentials (sign-in)", fn: async () => signedIn(await op(authjs, aj.signInRequest(), 302)) },
+      {
+        id: "G5",
+        lib: G,
+        what: "POST /auth/callback/credentials (sign-in)",
+        fn: async () => signedIn(await op(gatehouse, gh.signInRequest(), 302)),
+      },
+      {
+        id: "A5",
+        lib: A,
+        what: "POST /auth/callback/credentials (sign-in)",
+        fn: async () => signedIn(await op(authjs, aj.signInRequest(), 302)),
+      },
     ],
     [
-      { id: "C5", lib: R, what: "sign-in ceiling: trivial handler, same POST, body read, 302 + Set-Cookie", fn: () => op(signInCeilingHandler, gh.signInRequest(), 302) },
-      { id: "F5", lib: R, what: "sign-in floor: node:crypto JWE encrypt + CSRF SHA-256", fn: async () => [jwe.encrypt({ name: USER.name, email: USER.email, sub: USER.id }), csrfHash(gh.csrfToken)] },
+      {
+        id: "C5",
+        lib: R,
+        what: "sign-in ceiling: trivial handler, same POST, body read, 302 + Set-Cookie",
+        fn: () => op(signInCeilingHandler, gh.signInRequest(), 302),
+      },
+      {
+        id: "F5",
+        lib: R,
+        what: "sign-in floor: node:crypto JWE encrypt + CSRF SHA-256",
+        fn: async () => [jwe.encrypt({ name: USER.name, email: USER.email, sub: USER.id }), csrfHash(gh.csrfToken)],
+      },
     ],
     [
       // CR-01: an unknown user and a wrong password must cost the library the same (the app's authorize decides both
       // with null here, so any gap is Gatehouse's own). Timing belongs here, not in the test suite.
-      { id: "CRu", lib: G, what: "CR-01 failed sign-in, unknown user", fn: () => op(gatehouseCr01, gh.failedSignIn("nobody@example.com"), 302) },
-      { id: "CRp", lib: G, what: "CR-01 failed sign-in, wrong password", fn: () => op(gatehouseCr01, gh.failedSignIn(USER.email), 302) },
+      {
+        id: "CRu",
+        lib: G,
+        what: "CR-01 failed sign-in, unknown user",
+        fn: () => op(gatehouseCr01, gh.failedSignIn("nobody@example.com"), 302),
+      },
+      {
+        id: "CRp",
+        lib: G,
+        what: "CR-01 failed sign-in, wrong password",
+        fn: () => op(gatehouseCr01, gh.failedSignIn(USER.email), 302),
+      },
     ],
     [
-      { id: "G6", lib: G, what: "GET /auth/session, database strategy, memory adapter", fn: () => op(ghMemory, get("/auth/session", cookies.ghMemory), 200, USER.email) },
-      { id: "A6", lib: A, what: "GET /auth/session, database strategy, memory adapter", fn: () => op(ajMemory, get("/auth/session", cookies.ajMemory), 200, USER.email) },
+      {
+        id: "G6",
+        lib: G,
+        what: "GET /auth/session, database strategy, memory adapter",
+        fn: () => op(ghMemory, get("/auth/session", cookies.ghMemory), 200, USER.email),
+      },
+      {
+        id: "A6",
+        lib: A,
+        what: "GET /auth/session, database strategy, memory adapter",
+        fn: () => op(ajMemory, get("/auth/session", cookies.ajMemory), 200, USER.email),
+      },
     ],
     [
-      { id: "G7", lib: G, what: "GET /auth/session, database strategy, postgres adapter on PGlite", fn: () => op(ghPglite, get("/auth/session", cookies.ghPglite), 200, USER.email) },
-      { id: "A7", lib: A, what: "GET /auth/session, database strategy, postgres adapter on PGlite", fn: () => op(ajPglite, get("/auth/session", cookies.ajPglite), 200, USER.email) },
+      {
+        id: "G7",
+        lib: G,
+        what: "GET /auth/session, database strategy, postgres adapter on PGlite",
+        fn: () => op(ghPglite, get("/auth/session", cookies.ghPglite), 200, USER.email),
+      },
+      {
+        id: "A7",
+        lib: A,
+        what: "GET /auth/session, database strategy, postgres adapter on PGlite",
+        fn: () => op(ajPglite, get("/auth/session", cookies.ajPglite), 200, USER.email),
+      },
     ],
   ]
   return { groups, byId: new Map(groups.flat().map((m) => [m.id, m])) }
 }
 
-const pct = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN
+const pct = (sorted: Float64Array, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN
 function median(xs: number[]): number {
   const s = xs.filter(Number.isFinite).sort((a, b) => a - b)
   const m = s.length >> 1
@@ -321,20 +528,31 @@ async function measure(fn: () => Promise<unknown>, durationMs: number, warmupMs:
     const start = now
     await fn()
     now = process.hrtime.bigint()
-    if (n === lat.length) { const grown = new Float64Array(n * 2); grown.set(lat); lat = grown }
+    if (n === lat.length) {
+      const grown = new Float64Array(n * 2)
+      grown.set(lat)
+      lat = grown
+    }
     lat[n++] = Number(now - start)
   }
   const cpu = process.cpuUsage(cpu0)
   const elapsedNs = Number(now - t0)
   const sorted = lat.subarray(0, n).sort()
   return {
-    ops: n, opsPerSec: n / (elapsedNs / 1e9), meanUs: elapsedNs / n / 1e3, p50us: pct(sorted, 50) / 1e3, p99us: pct(sorted, 99) / 1e3,
-    cpuUsPerOp: (cpu.user + cpu.system) / n, t0us: Number(t0 / 1000n), t1us: Number(now / 1000n),
+    ops: n,
+    opsPerSec: n / (elapsedNs / 1e9),
+    meanUs: elapsedNs / n / 1e3,
+    p50us: pct(sorted, 50) / 1e3,
+    p99us: pct(sorted, 99) / 1e3,
+    cpuUsPerOp: (cpu.user + cpu.system) / n,
+    t0us: Number(t0 / 1000n),
+    t1us: Number(now / 1000n),
   }
 }
 
 // ---------------------------------------------------------------- report
-const fmt = (x: number, d = 0) => (Number.isFinite(x) ? x.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d }) : "—")
+const fmt = (x: number, d = 0) =>
+  Number.isFinite(x) ? x.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d }) : "—"
 const verdict = (ok: boolean) => (ok ? "**met**" : "**NOT met**")
 
 function report(results: Map<string, Sample[]>, byId: Map<string, Measurement>): string {
@@ -348,14 +566,20 @@ function report(results: Map<string, Sample[]>, byId: Map<string, Measurement>):
       `${args.has("busy-neighbor") ? "busy neighbor ON; " : ""}` +
       `${ROUNDS} rounds, ${DURATION_MS} ms per measurement after ${WARMUP_MS} ms warm-up; medians over rounds. ` +
       `Load average at start ${LOAD_AT_START}, at end ${os.loadavg()[0]?.toFixed(2)} (the end value includes this run's own core, about 1; other processes on the machine skew wall times, CPU µs/op less so).` +
-      (Number(LOAD_AT_START) > 0.5 ? "\n\n**WARNING: load average above 0.5: another process shares the 2 cores; ratios can fall by half. Re-run on an idle machine.**" : ""),
+      (Number(LOAD_AT_START) > 0.5
+        ? "\n\n**WARNING: load average above 0.5: another process shares the 2 cores; ratios can fall by half. Re-run on an idle machine.**"
+        : ""),
     "",
     "| id | library | case | ops/s | p50 µs | p99 µs | CPU µs/op | ops/s per round |",
     "|---|---|---|---:|---:|---:|---:|---|",
   ]
   for (const [id, m] of byId) {
-    lines.push(`| ${id} | ${m.lib} | ${m.what} | ${fmt(med(id, "opsPerSec"))} | ${fmt(med(id, "p50us"), 1)} | ${fmt(med(id, "p99us"), 1)} | ` +
-      `${fmt(med(id, "cpuUsPerOp"), 1)} | ${rounds(id).map((s) => fmt(s.opsPerSec)).join(" / ")} |`)
+    lines.push(
+      `| ${id} | ${m.lib} | ${m.what} | ${fmt(med(id, "opsPerSec"))} | ${fmt(med(id, "p50us"), 1)} | ${fmt(med(id, "p99us"), 1)} | ` +
+        `${fmt(med(id, "cpuUsPerOp"), 1)} | ${rounds(id)
+          .map((s) => fmt(s.opsPerSec))
+          .join(" / ")} |`,
+    )
   }
   // Gatehouse ops/s ÷ @auth/core ops/s inside each round; and the CPU-time version (@auth/core CPU/op ÷ Gatehouse CPU/op).
   const speedup = (g: string, a: string) => ({
@@ -363,25 +587,42 @@ function report(results: Map<string, Sample[]>, byId: Map<string, Measurement>):
     cpu: perRound((s) => s(a).cpuUsPerOp / s(g).cpuUsPerOp),
   })
   const ratioRows: [string, string, string][] = [
-    ["1", "G1", "A1"], ["1u", "G1u", "A1"], ["2", "G2", "A2"], ["3", "G3", "A3"], ["4", "G4", "A4"], ["5", "G5", "A5"], ["6", "G6", "A6"], ["7", "G7", "A7"],
+    ["1", "G1", "A1"],
+    ["1u", "G1u", "A1"],
+    ["2", "G2", "A2"],
+    ["3", "G3", "A3"],
+    ["4", "G4", "A4"],
+    ["5", "G5", "A5"],
+    ["6", "G6", "A6"],
+    ["7", "G7", "A7"],
   ]
-  lines.push("", "| case | Gatehouse ÷ @auth/core (ops/s) | same by CPU µs/op | per round (ops/s) |", "|---|---:|---:|---|")
+  lines.push(
+    "",
+    "| case | Gatehouse ÷ @auth/core (ops/s) | same by CPU µs/op | per round (ops/s) |",
+    "|---|---:|---:|---|",
+  )
   const ratio: Record<string, number> = {}
   for (const [label, g, a] of ratioRows) {
     const r = speedup(g, a)
     ratio[label] = median(r.wall)
-    lines.push(`| ${label} ${byId.get(g)?.what ?? ""} | ${fmt(ratio[label] as number, 1)}x | ${fmt(median(r.cpu), 1)}x | ${r.wall.map((x) => fmt(x, 1)).join(" / ")} |`)
+    lines.push(
+      `| ${label} ${byId.get(g)?.what ?? ""} | ${fmt(ratio[label] as number, 1)}x | ${fmt(median(r.cpu), 1)}x | ${r.wall.map((x) => fmt(x, 1)).join(" / ")} |`,
+    )
   }
   // Ceiling cost per op = trivial handler (C) + node:crypto decrypt + re-encrypt (F), per round; wall mean µs/op.
   const ceiling = perRound((s) => s("C").meanUs + s("F").meanUs)
-  const overCeiling = (id: string, floor = "F") => median(perRound((s) => s(id).meanUs / (s("C").meanUs + s(floor).meanUs)))
-  const overCeilingCpu = (id: string) => median(perRound((s) => s(id).cpuUsPerOp / (s("C").cpuUsPerOp + s("F").cpuUsPerOp)))
+  const overCeiling = (id: string, floor = "F") =>
+    median(perRound((s) => s(id).meanUs / (s("C").meanUs + s(floor).meanUs)))
+  const overCeilingCpu = (id: string) =>
+    median(perRound((s) => s(id).cpuUsPerOp / (s("C").cpuUsPerOp + s("F").cpuUsPerOp)))
   const c1 = overCeiling("G1")
   // Sign-in ceiling: trivial sign-in handler (C5) + one JWE encrypt and one CSRF hash (F5).
   const signInOverCeiling = median(perRound((s) => s("G5").meanUs / (s("C5").meanUs + s("F5").meanUs)))
   const signInOverCeilingCpu = median(perRound((s) => s("G5").cpuUsPerOp / (s("C5").cpuUsPerOp + s("F5").cpuUsPerOp)))
   const overTrivial = (id: string) => median(perRound((s) => s(id).meanUs / s("C").meanUs))
-  const cr01Gap = median(perRound((s) => Math.abs(s("CRu").p50us - s("CRp").p50us) / Math.min(s("CRu").p50us, s("CRp").p50us)))
+  const cr01Gap = median(
+    perRound((s) => Math.abs(s("CRu").p50us - s("CRp").p50us) / Math.min(s("CRu").p50us, s("CRp").p50us)),
+  )
   lines.push(
     "",
     `Ceiling: trivial handler ${fmt(med("C", "meanUs"), 1)} µs/op + node:crypto floor ${fmt(med("F", "meanUs"), 1)} µs/op = ${fmt(median(ceiling), 1)} µs/op ` +
@@ -408,11 +649,20 @@ function report(results: Map<string, Sample[]>, byId: Map<string, Measurement>):
 }
 
 // ---------------------------------------------------------------- CPU profile (--profile / --analyze)
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+interface ProfileNode {
+  id: number
+  callFrame: { functionName: string; url: string; lineNumber: number }
+  children?: number[]
+}
 
 /** Self time by function, and "owner" time: each sample charged to the innermost Gatehouse frame on its stack. */
 function analyze(file: string): string {
-  const prof = JSON.parse(readFileSync(file, "utf8")) as { nodes: ProfileNode[]; startTime: number; samples: number[]; timeDeltas: number[] }
+  const prof = JSON.parse(readFileSync(file, "utf8")) as {
+    nodes: ProfileNode[]
+    startTime: number
+    samples: number[]
+    timeDeltas: number[]
+  }
   const win = JSON.parse(readFileSync(WINDOW_FILE, "utf8")) as Sample & { id: string }
   const nodes = new Map(prof.nodes.map((n) => [n.id, n]))
   const parent = new Map<number, number>()
@@ -421,42 +671,79 @@ function analyze(file: string): string {
     `${functionName || "(anonymous)"}${url ? ` ${url.replace(/^.*\/(node_modules|src|dist|bench)\//, "$1/")}` : ""}` +
     (url.startsWith("node:") ? `:${lineNumber + 1}` : "") // tsx-transformed files report line 1 for everything
   const mine = (url: string) => url.startsWith(USE_DIST ? DIST_DIR.href : new URL("../src/", import.meta.url).href)
-  const self = new Map<string, number>(), owner = new Map<string, number>()
+  const self = new Map<string, number>(),
+    owner = new Map<string, number>()
   const add = (m: Map<string, number>, k: string, dt: number) => m.set(k, (m.get(k) ?? 0) + dt)
-  let t = prof.startTime, busy = 0, idle = 0
+  let t = prof.startTime,
+    busy = 0,
+    idle = 0
   for (let i = 0; i < prof.samples.length; i++) {
     t += prof.timeDeltas[i] ?? 0
     const dt = prof.timeDeltas[i + 1] ?? 0
     const leaf = nodes.get(prof.samples[i] as number) as ProfileNode
     if (t < win.t0us || t > win.t1us) continue // only the timed window, not setup or warm-up
-    if (leaf.callFrame.functionName === "(idle)") { idle += dt; continue }
+    if (leaf.callFrame.functionName === "(idle)") {
+      idle += dt
+      continue
+    }
     busy += dt
     add(self, label(leaf.callFrame), dt)
-    let who = leaf.callFrame.url.endsWith("bench/run.ts") ? "bench harness (run.ts)" : "outside Gatehouse frames (harness-owned undici/VM/GC)"
+    let who = leaf.callFrame.url.endsWith("bench/run.ts")
+      ? "bench harness (run.ts)"
+      : "outside Gatehouse frames (harness-owned undici/VM/GC)"
     for (let id: number | undefined = leaf.id; id !== undefined; id = parent.get(id)) {
       const cf = (nodes.get(id) as ProfileNode).callFrame
-      if (mine(cf.url)) { who = label(cf); break }
-      if (cf.url.endsWith("bench/run.ts")) { who = "bench harness (run.ts)"; break }
+      if (mine(cf.url)) {
+        who = label(cf)
+        break
+      }
+      if (cf.url.endsWith("bench/run.ts")) {
+        who = "bench harness (run.ts)"
+        break
+      }
     }
     add(owner, who, dt)
   }
-  const table = (title: string, m: Map<string, number>, n: number) => [`| ${title} | µs/op | % of busy |`, "|---|---:|---:|",
-    ...[...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, dt]) => `| \`${k}\` | ${fmt(dt / win.ops, 2)} | ${fmt((100 * dt) / busy, 1)} |`)]
-  return [`Profile of ${win.id}: ${win.ops} ops at ${fmt(win.opsPerSec)} ops/s (profiler on); main thread busy ${fmt(busy / win.ops, 1)} µs/op, ` +
-    `idle ${fmt((100 * idle) / (idle + busy), 1)}%; CPU all threads ${fmt(win.cpuUsPerOp, 1)} µs/op. ${file}`, "",
-  ...table("top self-time functions", self, 25), "", ...table("inclusive, by innermost Gatehouse frame", owner, 20)].join("\n")
+  const table = (title: string, m: Map<string, number>, n: number) => [
+    `| ${title} | µs/op | % of busy |`,
+    "|---|---:|---:|",
+    ...[...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, dt]) => `| \`${k}\` | ${fmt(dt / win.ops, 2)} | ${fmt((100 * dt) / busy, 1)} |`),
+  ]
+  return [
+    `Profile of ${win.id}: ${win.ops} ops at ${fmt(win.opsPerSec)} ops/s (profiler on); main thread busy ${fmt(busy / win.ops, 1)} µs/op, ` +
+      `idle ${fmt((100 * idle) / (idle + busy), 1)}%; CPU all threads ${fmt(win.cpuUsPerOp, 1)} µs/op. ${file}`,
+    "",
+    ...table("top self-time functions", self, 25),
+    "",
+    ...table("inclusive, by innermost Gatehouse frame", owner, 20),
+  ].join("\n")
 }
 
 async function runProfile(id: string): Promise<void> {
   const dir = join(dirname(SELF), "prof")
   mkdirSync(dir, { recursive: true })
   const before = new Set(readdirSync(dir))
-  const childArgs = [...process.execArgv, "--cpu-prof", `--cpu-prof-dir=${dir}`, "--cpu-prof-interval=200", SELF, `--profile-child=${id}`,
-    `--duration=${args.get("duration") ?? (QUICK ? 2000 : 10000)}`, ...(USE_DIST ? [`--dist=${fileURLToPath(DIST_DIR)}`] : [])]
-  const code = await new Promise<number | null>((res) => spawn(process.execPath, childArgs, { stdio: "inherit" }).on("exit", res))
+  const childArgs = [
+    ...process.execArgv,
+    "--cpu-prof",
+    `--cpu-prof-dir=${dir}`,
+    "--cpu-prof-interval=200",
+    SELF,
+    `--profile-child=${id}`,
+    `--duration=${args.get("duration") ?? (QUICK ? 2000 : 10000)}`,
+    ...(USE_DIST ? [`--dist=${fileURLToPath(DIST_DIR)}`] : []),
+  ]
+  const code = await new Promise<number | null>((res) =>
+    spawn(process.execPath, childArgs, { stdio: "inherit" }).on("exit", res),
+  )
   check(code === 0, `profile child exited with ${code}`)
   // The main thread's profile is the largest new one (tsx's loader thread writes a small second profile).
-  const file = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile") && !before.has(f)).map((f) => join(dir, f))
+  const file = readdirSync(dir)
+    .filter((f) => f.endsWith(".cpuprofile") && !before.has(f))
+    .map((f) => join(dir, f))
     .sort((a, b) => statSync(b).size - statSync(a).size)[0]
   check(file, "no .cpuprofile written")
   console.log(analyze(file))
@@ -472,7 +759,8 @@ if (args.has("http-only")) {
 } else {
   const { groups, byId } = await buildMeasurements()
   const child = args.get("profile-child")
-  if (child) { // the profiled child: one measurement, window written for analyze()
+  if (child) {
+    // the profiled child: one measurement, window written for analyze()
     const m = byId.get(child)
     check(m, `unknown measurement id ${child}`)
     const s = await measure(m.fn, Number(args.get("duration")), 1000)
@@ -480,18 +768,23 @@ if (args.has("http-only")) {
   } else {
     const started = Date.now()
     // --busy-neighbor: a spinning child process keeps the other vCPU busy; unref'd, and killed by its handle at exit.
-    const neighbor = args.has("busy-neighbor") ? spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }) : undefined
+    const neighbor = args.has("busy-neighbor")
+      ? spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" })
+      : undefined
     neighbor?.unref()
     process.on("exit", () => neighbor?.kill())
     for (const m of byId.values()) await measure(m.fn, 0, PREWARM_MS) // one-time JIT pre-warm
     const results = new Map<string, Sample[]>()
     for (let round = 0; round < ROUNDS; round++) {
       for (const group of groups) {
-        for (const m of round % 2 === 0 ? group : [...group].reverse()) { // alternate which library goes first
+        for (const m of round % 2 === 0 ? group : [...group].reverse()) {
+          // alternate which library goes first
           const s = await measure(m.fn, DURATION_MS, WARMUP_MS)
           results.set(m.id, [...(results.get(m.id) ?? []), s])
-          console.error(`[round ${round + 1}/${ROUNDS}] ${m.id.padEnd(4)} ${fmt(s.opsPerSec).padStart(8)} ops/s  p50 ${fmt(s.p50us, 1).padStart(7)} µs  ` +
-            `p99 ${fmt(s.p99us, 1).padStart(8)} µs  cpu ${fmt(s.cpuUsPerOp, 1)} µs/op`)
+          console.error(
+            `[round ${round + 1}/${ROUNDS}] ${m.id.padEnd(4)} ${fmt(s.opsPerSec).padStart(8)} ops/s  p50 ${fmt(s.p50us, 1).padStart(7)} µs  ` +
+              `p99 ${fmt(s.p99us, 1).padStart(8)} µs  cpu ${fmt(s.cpuUsPerOp, 1)} µs/op`,
+          )
         }
       }
     }
@@ -505,6 +798,9 @@ if (args.has("http-only")) {
 async function runHttpCases(): Promise<void> {
   const forwarded = [`--rounds=${ROUNDS}`, ...(QUICK ? ["--quick"] : [])]
   const code = await new Promise<number | null>((res) =>
-    spawn(process.execPath, [...process.execArgv, join(dirname(SELF), "http.ts"), ...forwarded], { stdio: "inherit" }).on("exit", res))
+    spawn(process.execPath, [...process.execArgv, join(dirname(SELF), "http.ts"), ...forwarded], {
+      stdio: "inherit",
+    }).on("exit", res),
+  )
   check(code === 0, `bench/http.ts exited with ${code}`)
 }

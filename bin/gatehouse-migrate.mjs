@@ -52,7 +52,8 @@ try {
   const created = [...adapter.created, ...store.created]
   const existing = [...adapter.existing, ...store.existing]
   const where = describe(url)
-  if (created.length === 0) console.log(`gatehouse-migrate: ${where} is up to date (${existing.length} tables and indexes present).`)
+  if (created.length === 0)
+    console.log(`gatehouse-migrate: ${where} is up to date (${existing.length} tables and indexes present).`)
   for (const name of created) console.log(`gatehouse-migrate: created ${name}`)
 } catch (error) {
   console.error(`gatehouse-migrate: ${error instanceof Error ? error.message : String(error)}`)

@@ -7,7 +7,13 @@ import Passkey from "../src/providers/passkey.js"
 import type { OIDCConfig } from "../src/providers/types.js"
 
 /** The password account. Its id is stable and not numeric, so it never names a row the database numbered itself. */
-export const PASSWORD_ACCOUNT = { username: "demo", password: "demo", id: "demo-password-user", name: "Demo User", email: "demo@example.com" } as const
+export const PASSWORD_ACCOUNT = {
+  username: "demo",
+  password: "demo",
+  id: "demo-password-user",
+  name: "Demo User",
+  email: "demo@example.com",
+} as const
 
 /** The provider id of the local OpenID Provider; its callback is `<app>/auth/callback/local-oidc`. */
 export const OIDC_PROVIDER_ID = "local-oidc"
@@ -60,7 +66,11 @@ export function demoAuthConfig({ adapter, secret, oidc, smtp }: DemoAuthParts): 
         // The demo's own provider verifies addresses, so its user may take over an e-mail account of the same address.
         allowDangerousEmailAccountLinking: true,
         // Its mark on the sign-in page: an ID card, inline (the page loads nothing from elsewhere).
-        style: { logo: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Cg fill='none' stroke='%23fff' stroke-width='2' stroke-linecap='round'%3E%3Crect x='3' y='5' width='18' height='14' rx='2'/%3E%3Ccircle cx='9' cy='11' r='2'/%3E%3Cpath d='M6 16c.6-1.3 1.7-2 3-2s2.4.7 3 2M14 10h4M14 14h3'/%3E%3C/g%3E%3C/svg%3E", bg: "#0f766e", text: "#fff" },
+        style: {
+          logo: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Cg fill='none' stroke='%23fff' stroke-width='2' stroke-linecap='round'%3E%3Crect x='3' y='5' width='18' height='14' rx='2'/%3E%3Ccircle cx='9' cy='11' r='2'/%3E%3Cpath d='M6 16c.6-1.3 1.7-2 3-2s2.4.7 3 2M14 10h4M14 14h3'/%3E%3C/g%3E%3C/svg%3E",
+          bg: "#0f766e",
+          text: "#fff",
+        },
       } satisfies OIDCConfig,
       Nodemailer({
         name: "Email",

@@ -117,7 +117,10 @@ function loginPage(uid: string, issuer: string, error?: string): string {
 }
 
 function errorPage(message: string): string {
-  return layout("Local OIDC: error", `<main class="card"><p class="eyebrow">Local OIDC</p><h1>Something went wrong</h1><p id="op-error" class="error">${escapeHtml(message)}</p></main>`)
+  return layout(
+    "Local OIDC: error",
+    `<main class="card"><p class="eyebrow">Local OIDC</p><h1>Something went wrong</h1><p id="op-error" class="error">${escapeHtml(message)}</p></main>`,
+  )
 }
 
 function send(res: ServerResponse, status: number, html: string): void {
@@ -142,14 +145,16 @@ export async function startLocalOidc(redirectUri: string): Promise<LocalOidc> {
   const OidcProvider = await loadProvider()
   const provider = new OidcProvider(issuer, {
     adapter: MapAdapter,
-    clients: [{
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-      redirect_uris: [redirectUri],
-      response_types: ["code"],
-      grant_types: ["authorization_code"],
-      token_endpoint_auth_method: "client_secret_basic",
-    }],
+    clients: [
+      {
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        redirect_uris: [redirectUri],
+        response_types: ["code"],
+        grant_types: ["authorization_code"],
+        token_endpoint_auth_method: "client_secret_basic",
+      },
+    ],
     jwks: { keys: [{ ...privateKey.export({ format: "jwk" }), kid: "demo-key", use: "sig", alg: "RS256" }] },
     cookies: { keys: [randomBytes(32).toString("hex")] },
     features: { devInteractions: { enabled: false } },
@@ -163,8 +168,18 @@ export async function startLocalOidc(redirectUri: string): Promise<LocalOidc> {
       return { accountId: sub, claims: () => claims }
     },
     // The demo app is first-party: every scope it asks for is granted without a consent page.
-    async loadExistingGrant(ctx: { oidc: { client: { clientId: string }; session: { accountId: string }; params: { scope?: string }; provider: Provider } }) {
-      const grant = new ctx.oidc.provider.Grant({ accountId: ctx.oidc.session.accountId, clientId: ctx.oidc.client.clientId })
+    async loadExistingGrant(ctx: {
+      oidc: {
+        client: { clientId: string }
+        session: { accountId: string }
+        params: { scope?: string }
+        provider: Provider
+      }
+    }) {
+      const grant = new ctx.oidc.provider.Grant({
+        accountId: ctx.oidc.session.accountId,
+        clientId: ctx.oidc.client.clientId,
+      })
       grant.addOIDCScope(String(ctx.oidc.params.scope ?? "openid"))
       await grant.save()
       return grant
@@ -176,20 +191,40 @@ export async function startLocalOidc(redirectUri: string): Promise<LocalOidc> {
     ttl: { AccessToken: 3600, AuthorizationCode: 60, IdToken: 3600, Interaction: 600, Session: 3600, Grant: 3600 },
   })
 
-  async function interaction(req: IncomingMessage, res: ServerResponse, uid: string, action: string | undefined): Promise<void> {
+  async function interaction(
+    req: IncomingMessage,
+    res: ServerResponse,
+    uid: string,
+    action: string | undefined,
+  ): Promise<void> {
     const details = await provider.interactionDetails(req, res)
-    if (details.uid !== uid) return send(res, 400, errorPage("This sign-in has expired. Go back to the demo and start again."))
+    if (details.uid !== uid)
+      return send(res, 400, errorPage("This sign-in has expired. Go back to the demo and start again."))
     if (action === undefined && req.method === "GET") return send(res, 200, loginPage(uid, issuer))
     if (req.method !== "POST") return send(res, 405, errorPage("Method not allowed."))
     if (action === "abort") {
-      return provider.interactionFinished(req, res, { error: "access_denied", error_description: "The user cancelled the sign-in." }, { mergeWithLastSubmission: false })
+      return provider.interactionFinished(
+        req,
+        res,
+        { error: "access_denied", error_description: "The user cancelled the sign-in." },
+        { mergeWithLastSubmission: false },
+      )
     }
     if (action !== "login") return send(res, 404, errorPage("Not found."))
     const form = await readForm(req)
     if (form.get("login") !== OIDC_ACCOUNT.login || form.get("password") !== OIDC_ACCOUNT.password) {
-      return send(res, 200, loginPage(uid, issuer, `Unknown user or wrong password. Use ${OIDC_ACCOUNT.login} / ${OIDC_ACCOUNT.password}.`))
+      return send(
+        res,
+        200,
+        loginPage(uid, issuer, `Unknown user or wrong password. Use ${OIDC_ACCOUNT.login} / ${OIDC_ACCOUNT.password}.`),
+      )
     }
-    return provider.interactionFinished(req, res, { login: { accountId: OIDC_ACCOUNT.sub } }, { mergeWithLastSubmission: false })
+    return provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: OIDC_ACCOUNT.sub } },
+      { mergeWithLastSubmission: false },
+    )
   }
 
   const koa = provider.callback()

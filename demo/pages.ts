@@ -35,8 +35,12 @@ function signInOptions(): string {
 
 function passkeySection(passkeys: readonly AuthenticatorInfo[]): string {
   const rows = passkeys
-    .map((p) => `<li data-credential-id="${e(p.credentialID)}"><code>${e(p.credentialID.slice(0, 16))}…</code> ${e(p.credentialDeviceType)}, used ${p.counter} times
-  <form class="inline" method="post" action="/passkeys/remove"><input type="hidden" name="id" value="${e(p.credentialID)}"><button class="secondary">Remove</button></form></li>`)
+    .map(
+      (
+        p,
+      ) => `<li data-credential-id="${e(p.credentialID)}"><code>${e(p.credentialID.slice(0, 16))}…</code> ${e(p.credentialDeviceType)}, used ${p.counter} times
+  <form class="inline" method="post" action="/passkeys/remove"><input type="hidden" name="id" value="${e(p.credentialID)}"><button class="secondary">Remove</button></form></li>`,
+    )
     .join("")
   return `<h2>Your passkeys</h2>${rows ? `<ul id="passkeys">${rows}</ul>` : `<p id="passkeys-empty">None yet.</p>`}
 <p><button id="add-passkey" type="button">Add a passkey</button> <span id="passkey-status" role="status"></span></p>

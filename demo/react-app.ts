@@ -15,11 +15,26 @@ function SessionStatus(): ReactElement {
       ? h(
           "div",
           null,
-          h("p", { id: "react-user" }, "Signed in as ", h("strong", { id: "react-user-name" }, user?.name ?? ""), " ", h("span", { id: "react-user-email" }, user?.email ?? "")),
-          h("button", { id: "react-sign-out", type: "button", onClick: () => void signOut({ redirect: false }) }, "Sign out (stay on this page)"),
+          h(
+            "p",
+            { id: "react-user" },
+            "Signed in as ",
+            h("strong", { id: "react-user-name" }, user?.name ?? ""),
+            " ",
+            h("span", { id: "react-user-email" }, user?.email ?? ""),
+          ),
+          h(
+            "button",
+            { id: "react-sign-out", type: "button", onClick: () => void signOut({ redirect: false }) },
+            "Sign out (stay on this page)",
+          ),
         )
       : status === "unauthenticated"
-        ? h("button", { id: "react-sign-in", type: "button", onClick: () => void signIn(undefined, { redirectTo: "/react" }) }, "Sign in")
+        ? h(
+            "button",
+            { id: "react-sign-in", type: "button", onClick: () => void signIn(undefined, { redirectTo: "/react" }) },
+            "Sign in",
+          )
         : null,
     h("pre", { id: "react-session-json" }, JSON.stringify(data, null, 2)),
   )

@@ -92,7 +92,8 @@ function demoApp(config: AuthConfig, mail: MailCatcher, bundles: DemoBundles, pe
     const method = req.method ?? "GET"
     // One origin only (cookies and passkeys belong to a host name): 127.0.0.1 and friends are sent to localhost.
     if (req.headers.host !== host) {
-      if (method === "GET" || method === "HEAD") return void res.writeHead(307, { location: `${appUrl}${req.url ?? "/"}` }).end()
+      if (method === "GET" || method === "HEAD")
+        return void res.writeHead(307, { location: `${appUrl}${req.url ?? "/"}` }).end()
       return send(res, 421, `Use ${appUrl}`, "text/plain; charset=utf-8")
     }
     const url = new URL(req.url ?? "/", appUrl)
@@ -115,7 +116,10 @@ function demoApp(config: AuthConfig, mail: MailCatcher, bundles: DemoBundles, pe
       case "/":
         return send(res, 200, homePage(ctx, userId ? await listAuthenticators(config, userId) : []))
       case "/protected":
-        if (!session) return void res.writeHead(303, { location: `${BASE_PATH}/signin?callbackUrl=${encodeURIComponent("/protected")}` }).end()
+        if (!session)
+          return void res
+            .writeHead(303, { location: `${BASE_PATH}/signin?callbackUrl=${encodeURIComponent("/protected")}` })
+            .end()
         return send(res, 200, protectedPage(ctx))
       case "/inbox":
         return send(res, 200, inboxPage(ctx, mail.mails(), url.searchParams.get("type") === "email"))
@@ -150,7 +154,10 @@ function printBanner(parts: { issuer: string; smtp: MailCatcher; storage: string
       "",
       "Sign in with:",
       row("Password", `${PASSWORD_ACCOUNT.username} / ${PASSWORD_ACCOUNT.password}`),
-      row("Local OIDC", `"Sign in with Local OIDC", then ${OIDC_ACCOUNT.login} / ${OIDC_ACCOUNT.password} (filled in on its login page)`),
+      row(
+        "Local OIDC",
+        `"Sign in with Local OIDC", then ${OIDC_ACCOUNT.login} / ${OIDC_ACCOUNT.password} (filled in on its login page)`,
+      ),
       row("E-mail", `any address; open the link in ${appUrl}/inbox`),
       row("Passkey", `"Create a passkey" with any e-mail; afterwards "Sign in with a passkey" alone signs you in`),
       "",
@@ -162,7 +169,10 @@ function printBanner(parts: { issuer: string; smtp: MailCatcher; storage: string
 async function main(): Promise<void> {
   const started = Date.now()
   const [storage, oidc, smtp, bundles] = await Promise.allSettled([
-    openStorage({ memory, onSlowStart: (dir) => console.log(`Creating the demo database in ${dir} (first start only, a few seconds)…`) }),
+    openStorage({
+      memory,
+      onSlowStart: (dir) => console.log(`Creating the demo database in ${dir} (first start only, a few seconds)…`),
+    }),
     startLocalOidc(`${appUrl}${BASE_PATH}/callback/${OIDC_PROVIDER_ID}`),
     startMailCatcher(),
     buildBundles(),
@@ -171,9 +181,20 @@ async function main(): Promise<void> {
   if (oidc.status === "fulfilled") stops.push({ name: "Local OIDC", stop: oidc.value.stop })
   if (smtp.status === "fulfilled") stops.push({ name: "SMTP catcher", stop: smtp.value.stop })
   for (const part of [storage, oidc, smtp, bundles]) if (part.status === "rejected") throw part.reason
-  if (storage.status !== "fulfilled" || oidc.status !== "fulfilled" || smtp.status !== "fulfilled" || bundles.status !== "fulfilled") return
+  if (
+    storage.status !== "fulfilled" ||
+    oidc.status !== "fulfilled" ||
+    smtp.status !== "fulfilled" ||
+    bundles.status !== "fulfilled"
+  )
+    return
 
-  const config = demoAuthConfig({ adapter: storage.value.adapter, secret: storage.value.secret, oidc: oidc.value, smtp: smtp.value })
+  const config = demoAuthConfig({
+    adapter: storage.value.adapter,
+    secret: storage.value.secret,
+    oidc: oidc.value,
+    smtp: smtp.value,
+  })
   const handle = demoApp(config, smtp.value, bundles.value, !memory)
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -185,7 +206,8 @@ async function main(): Promise<void> {
   try {
     await listen(server)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") throw new Error(`Port ${port} is in use. Stop what runs there, or start the demo with PORT=3100 npm run demo.`)
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE")
+      throw new Error(`Port ${port} is in use. Stop what runs there, or start the demo with PORT=3100 npm run demo.`)
     throw error
   }
   stops.push({ name: "app server", stop: () => closeServer(server) })

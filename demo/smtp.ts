@@ -39,10 +39,17 @@ export async function startMailCatcher(): Promise<MailCatcher> {
       const chunks: Buffer[] = []
       stream.on("data", (chunk: Buffer) => chunks.push(chunk))
       stream.on("end", () => {
-        if ((stream as { sizeExceeded?: boolean }).sizeExceeded) return callback(Object.assign(new Error("message too large"), { responseCode: 552 }))
+        if ((stream as { sizeExceeded?: boolean }).sizeExceeded)
+          return callback(Object.assign(new Error("message too large"), { responseCode: 552 }))
         const raw = Buffer.concat(chunks).toString("utf8")
         const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : ""
-        mails.unshift(readMail(raw, envelopeFrom, session.envelope.rcptTo.map((r) => r.address)))
+        mails.unshift(
+          readMail(
+            raw,
+            envelopeFrom,
+            session.envelope.rcptTo.map((r) => r.address),
+          ),
+        )
         mails.length = Math.min(mails.length, MAX_MAILS)
         callback()
       })
@@ -98,7 +105,9 @@ function decodeBody(headers: Map<string, string>, body: string): string {
 /** Encoded words in a header (`=?UTF-8?Q?…?=`, `=?UTF-8?B?…?=`, RFC 2047) to text. */
 function decodeHeader(value: string): string {
   return value.replace(/=\?[^?]+\?([QqBb])\?([^?]*)\?=\s*/g, (_, kind: string, data: string) =>
-    kind.toUpperCase() === "B" ? Buffer.from(data, "base64").toString("utf8") : fromQuotedPrintable(data.replace(/_/g, " ")),
+    kind.toUpperCase() === "B"
+      ? Buffer.from(data, "base64").toString("utf8")
+      : fromQuotedPrintable(data.replace(/_/g, " ")),
   )
 }
 

@@ -35,7 +35,9 @@ function lockFolder(dir: string): () => void {
   const lock = join(dir, "demo.pid")
   const holder = existsSync(lock) ? Number(readFileSync(lock, "utf8")) : NaN
   if (Number.isInteger(holder) && holder !== process.pid && alive(holder)) {
-    throw new Error(`Another demo (pid ${holder}) is using ${dir}. Stop it first, or run this one with --memory or another DEMO_DATA_DIR.`)
+    throw new Error(
+      `Another demo (pid ${holder}) is using ${dir}. Stop it first, or run this one with --memory or another DEMO_DATA_DIR.`,
+    )
   }
   writeFileSync(lock, String(process.pid))
   return () => rmSync(lock, { force: true })
@@ -54,7 +56,10 @@ function persistentSecret(dir: string): string {
 }
 
 /** Opens the storage; `onSlowStart` is called before a first start's database creation (a few seconds). */
-export async function openStorage(options: { memory: boolean; onSlowStart?: (dir: string) => void }): Promise<DemoStorage> {
+export async function openStorage(options: {
+  memory: boolean
+  onSlowStart?: (dir: string) => void
+}): Promise<DemoStorage> {
   if (options.memory) {
     return {
       adapter: MemoryAdapter(),

@@ -19,6 +19,8 @@ const authjsIds = readdirSync(authjsProviders)
 const exportsMap = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).exports
 const missing = authjsIds.filter((id) => !Object.hasOwn(exportsMap, `./providers/${id}`))
 const present = authjsIds.length - missing.length
-console.log(`@auth/core provider ids: ${authjsIds.length}; in gatehouse/providers: ${present}; missing: ${missing.length}`)
+console.log(
+  `@auth/core provider ids: ${authjsIds.length}; in gatehouse/providers: ${present}; missing: ${missing.length}`,
+)
 if (missing.length) console.log(`missing: ${missing.join(" ")}`)
 if (missing.length && process.argv.includes("--strict")) process.exit(1)

@@ -65,7 +65,8 @@ function idOfCell(cell) {
 function readCaseIds(text) {
   const start = text.indexOf(MARK_START)
   const end = text.indexOf(MARK_END)
-  if (start === -1 || end === -1 || end < start) throw new Error(`docs/security.md: missing ${MARK_START} / ${MARK_END} markers`)
+  if (start === -1 || end === -1 || end < start)
+    throw new Error(`docs/security.md: missing ${MARK_START} / ${MARK_END} markers`)
   const ids = []
   for (const line of text.slice(start, end).split("\n")) {
     if (!line.trim().startsWith("|")) continue
@@ -82,7 +83,11 @@ function readCaseIds(text) {
 function readSpecIds(text) {
   const ids = new Set()
   for (const line of text.split("\n")) {
-    if (line.trim().startsWith("|")) for (const c of cells(line)) { const id = idOfCell(c); if (id) ids.add(id) }
+    if (line.trim().startsWith("|"))
+      for (const c of cells(line)) {
+        const id = idOfCell(c)
+        if (id) ids.add(id)
+      }
     for (const m of line.matchAll(/\*\*(R\d{1,2})\b/g)) ids.add(m[1])
   }
   return [...ids]
@@ -112,7 +117,11 @@ function listFiles(dir, match) {
   }
   return entries
     .filter((e) => e.isFile() && match.test(e.name))
-    .map((e) => relative(ROOT, join(e.parentPath ?? e.path, e.name)).split(sep).join("/"))
+    .map((e) =>
+      relative(ROOT, join(e.parentPath ?? e.path, e.name))
+        .split(sep)
+        .join("/"),
+    )
     .filter((f) => !f.split("/").includes("node_modules"))
     .sort()
 }
@@ -145,14 +154,20 @@ function calleeChain(expr) {
 /** Whether a declaration name (an identifier or a destructuring pattern) binds `name`. */
 function binds(node, name) {
   if (ts.isIdentifier(node)) return node.text === name
-  if (ts.isObjectBindingPattern(node) || ts.isArrayBindingPattern(node)) return node.elements.some((e) => ts.isBindingElement(e) && binds(e.name, name))
+  if (ts.isObjectBindingPattern(node) || ts.isArrayBindingPattern(node))
+    return node.elements.some((e) => ts.isBindingElement(e) && binds(e.name, name))
   return false
 }
 
 /** `c.id`, `row[0]`, `c` → `c`: the variable an interpolation reads. */
 function rootName(expr) {
   let node = expr
-  while (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node) || ts.isParenthesizedExpression(node)) node = node.expression
+  while (
+    ts.isPropertyAccessExpression(node) ||
+    ts.isElementAccessExpression(node) ||
+    ts.isParenthesizedExpression(node)
+  )
+    node = node.expression
   return ts.isIdentifier(node) ? node.text : undefined
 }
 
@@ -168,14 +183,19 @@ function literalIdsOf(name, from, depth = 0) {
     if (next && next !== name && depth < 3) for (const id of literalIdsOf(next, scope, depth + 1)) found.add(id)
   }
   for (let scope = from.parent; scope; scope = scope.parent) {
-    if (ts.isForOfStatement(scope) && ts.isVariableDeclarationList(scope.initializer) && scope.initializer.declarations.some((d) => binds(d.name, name))) {
+    if (
+      ts.isForOfStatement(scope) &&
+      ts.isVariableDeclarationList(scope.initializer) &&
+      scope.initializer.declarations.some((d) => binds(d.name, name))
+    ) {
       add(scope.expression, scope)
       break
     }
     if (ts.isBlock(scope) || ts.isSourceFile(scope) || ts.isCaseClause(scope)) {
       for (const statement of scope.statements) {
         if (!ts.isVariableStatement(statement) || statement.pos > from.pos) continue
-        for (const d of statement.declarationList.declarations) if (binds(d.name, name) && d.initializer) add(d.initializer, statement)
+        for (const d of statement.declarationList.declarations)
+          if (binds(d.name, name) && d.initializer) add(d.initializer, statement)
       }
     }
     if (found.size > 0) break
@@ -193,14 +213,21 @@ function titleIds(title, chain) {
   }
   visit(title)
   const placeholder = /%[sdifjoO#%]|\$[A-Za-z_]/.test(title.getText())
-  if (placeholder && chain.modifiers.some((m) => m === "each" || m === "for")) for (const a of chain.eachArgs) for (const id of idsIn(a.getText())) ids.add(id)
+  if (placeholder && chain.modifiers.some((m) => m === "each" || m === "for"))
+    for (const a of chain.eachArgs) for (const id of idsIn(a.getText())) ids.add(id)
   return ids
 }
 
 /** Every test in one file: its ids (own title plus enclosing suites) and whether it runs. */
 function testsOf(file) {
   const text = readFileSync(join(ROOT, file), "utf8")
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  )
   const tests = []
   const walk = (node, suiteIds, suiteRuns) => {
     if (ts.isCallExpression(node)) {
@@ -209,7 +236,7 @@ function testsOf(file) {
       if (chain && title && (TEST_FNS.has(chain.root) || SUITE_FNS.has(chain.root))) {
         const ids = new Set([...suiteIds, ...titleIds(title, chain)])
         const modifier = chain.modifiers.find((m) => NOT_RUN.has(m))
-        const runs = suiteRuns === true ? modifier ?? true : suiteRuns
+        const runs = suiteRuns === true ? (modifier ?? true) : suiteRuns
         if (TEST_FNS.has(chain.root)) {
           tests.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, ids, runs })
           return
@@ -230,7 +257,8 @@ function benchIdsOf(file) {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
   const ids = new Set()
   const walk = (node) => {
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) for (const id of idsIn(node.getText())) ids.add(id)
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node))
+      for (const id of idsIn(node.getText())) ids.add(id)
     ts.forEachChild(node, walk)
   }
   walk(source)
@@ -245,7 +273,8 @@ function coverage(caseIds) {
   const unknown = new Map()
   for (const { dir, match, kind } of SOURCES) {
     for (const file of listFiles(dir, match)) {
-      const found = kind === "bench" ? [...benchIdsOf(file)].map((id) => ({ file, ids: new Set([id]), runs: true })) : testsOf(file)
+      const found =
+        kind === "bench" ? [...benchIdsOf(file)].map((id) => ({ file, ids: new Set([id]), runs: true })) : testsOf(file)
       for (const t of found) {
         for (const id of t.ids) {
           const entry = byId.get(id)
@@ -261,12 +290,21 @@ function coverage(caseIds) {
       }
     }
   }
-  return caseIds.map((id) => {
-    const { files, notRun } = byId.get(id)
-    const pending = pendingFeature(id)
-    const status = files.size > 0 ? "covered" : pending ? "pending" : "missing"
-    return { id, status, pending, files: [...files.keys()], tests: [...files.values()].reduce((a, b) => a + b, 0), notRun: [...notRun.keys()] }
-  }).concat([...unknown].map(([id, files]) => ({ id, status: "unknown", files: [...files], tests: 0, notRun: [] })))
+  return caseIds
+    .map((id) => {
+      const { files, notRun } = byId.get(id)
+      const pending = pendingFeature(id)
+      const status = files.size > 0 ? "covered" : pending ? "pending" : "missing"
+      return {
+        id,
+        status,
+        pending,
+        files: [...files.keys()],
+        tests: [...files.values()].reduce((a, b) => a + b, 0),
+        notRun: [...notRun.keys()],
+      }
+    })
+    .concat([...unknown].map(([id, files]) => ({ id, status: "unknown", files: [...files], tests: 0, notRun: [] })))
 }
 
 function coveredByCell(row) {
@@ -280,14 +318,17 @@ function renderDoc(text, rows) {
   const start = text.indexOf(MARK_START)
   const end = text.indexOf(MARK_END)
   const byId = new Map(rows.map((r) => [r.id, r]))
-  const body = text.slice(start, end).split("\n").map((line) => {
-    if (!line.trim().startsWith("|")) return line
-    const parts = cells(line)
-    const row = byId.get(idOfCell(parts[0] ?? "") ?? "")
-    if (!row) return line
-    parts[parts.length - 1] = coveredByCell(row)
-    return `| ${parts.join(" | ")} |`
-  })
+  const body = text
+    .slice(start, end)
+    .split("\n")
+    .map((line) => {
+      if (!line.trim().startsWith("|")) return line
+      const parts = cells(line)
+      const row = byId.get(idOfCell(parts[0] ?? "") ?? "")
+      if (!row) return line
+      parts[parts.length - 1] = coveredByCell(row)
+      return `| ${parts.join(" | ")} |`
+    })
   return text.slice(0, start) + body.join("\n") + text.slice(end)
 }
 
@@ -295,7 +336,14 @@ function printTable(rows) {
   const width = Math.max(...rows.map((r) => r.id.length), 2)
   console.log(`${"id".padEnd(width)}  ${"status".padEnd(8)}  tests  covered by`)
   for (const r of rows) {
-    const what = r.status === "covered" ? r.files.join(", ") : r.status === "pending" ? `pending: ${r.pending}` : r.status === "unknown" ? `not in docs/security.md: ${r.files.join(", ")}` : "NO TEST"
+    const what =
+      r.status === "covered"
+        ? r.files.join(", ")
+        : r.status === "pending"
+          ? `pending: ${r.pending}`
+          : r.status === "unknown"
+            ? `not in docs/security.md: ${r.files.join(", ")}`
+            : "NO TEST"
     const extra = r.notRun.length > 0 ? `  [not counted: ${r.notRun.join(", ")}]` : ""
     console.log(`${r.id.padEnd(width)}  ${r.status.padEnd(8)}  ${String(r.tests).padStart(5)}  ${what}${extra}`)
   }
@@ -317,7 +365,9 @@ function main(argv) {
     if (next !== doc) writeFileSync(DOC, next)
     doc = next
   } else if (renderDoc(doc, rows) !== doc) {
-    problems.push("docs/security.md: the \"Covered by\" column is out of date; run `npm run security:coverage -- --markdown`")
+    problems.push(
+      'docs/security.md: the "Covered by" column is out of date; run `npm run security:coverage -- --markdown`',
+    )
   }
 
   if (specAt !== -1) {
@@ -335,19 +385,25 @@ function main(argv) {
   const unknown = count("unknown")
   const stillPending = count("covered").filter((r) => pendingFeature(r.id))
   if (missing.length > 0) problems.push(`no test names these ids: ${missing.map((r) => r.id).join(", ")}`)
-  if (unknown.length > 0) problems.push(`test names carry ids that docs/security.md does not list: ${unknown.map((r) => r.id).join(", ")}`)
+  if (unknown.length > 0)
+    problems.push(`test names carry ids that docs/security.md does not list: ${unknown.map((r) => r.id).join(", ")}`)
 
   if (json) {
     console.log(JSON.stringify({ rows, problems }, null, 2))
   } else {
     printTable(rows)
     console.log("")
-    console.log(`${caseIds.length} ids: ${count("covered").length} covered, ${count("pending").length} pending, ${missing.length} missing`)
+    console.log(
+      `${caseIds.length} ids: ${count("covered").length} covered, ${count("pending").length} pending, ${missing.length} missing`,
+    )
     for (const p of PENDING_FEATURES) {
       const ids = rows.filter((r) => r.status === "pending" && r.pending === p.feature).map((r) => r.id)
       if (ids.length > 0) console.log(`pending: ${p.feature}: ${ids.join(", ")}`)
     }
-    if (stillPending.length > 0) console.log(`note: these pending-feature ids now have tests; PENDING_FEATURES can shrink: ${stillPending.map((r) => r.id).join(", ")}`)
+    if (stillPending.length > 0)
+      console.log(
+        `note: these pending-feature ids now have tests; PENDING_FEATURES can shrink: ${stillPending.map((r) => r.id).join(", ")}`,
+      )
     for (const p of problems) console.error(`error: ${p}`)
   }
   return problems.length === 0 ? 0 : 1

@@ -20,8 +20,10 @@ const path = join(ROOT, "package.json")
 const text = readFileSync(path, "utf8")
 const manifest = JSON.parse(text)
 const exportsMap = {}
-for (const [key, value] of Object.entries(manifest.exports)) if (!key.startsWith("./providers/")) exportsMap[key] = value
-for (const id of ids) exportsMap[`./providers/${id}`] = { types: `./dist/providers/${id}.d.ts`, import: `./dist/providers/${id}.js` }
+for (const [key, value] of Object.entries(manifest.exports))
+  if (!key.startsWith("./providers/")) exportsMap[key] = value
+for (const id of ids)
+  exportsMap[`./providers/${id}`] = { types: `./dist/providers/${id}.d.ts`, import: `./dist/providers/${id}.js` }
 manifest.exports = exportsMap
 // typesVersions mirrors the exports' types for TypeScript's `moduleResolution: "node"` (which ignores "exports"), so
 // gatehouse/<subpath> type-checks there too; kept in order with the exports, one line per subpath.
@@ -37,7 +39,8 @@ const next = `${JSON.stringify(manifest, null, 2).replace(/\[\n\s+("[^"\n]*")\n\
 const providers = ids.filter((id) => !TYPE_MODULES.has(id))
 const source = (id) => readFileSync(join(ROOT, "src", "providers", `${id}.ts`), "utf8")
 // An OAuth/OIDC provider sets type "oauth"/"oidc" or returns an OAuth config type (a wrapper such as azure-ad).
-const OAUTH_RETURN = /export default function [^(]*\([^)]*\)[^{]*:\s*(OAuthConfigBase|OAuthConfig|OIDCConfig|OAuth2Config)\b/
+const OAUTH_RETURN =
+  /export default function [^(]*\([^)]*\)[^{]*:\s*(OAuthConfigBase|OAuthConfig|OIDCConfig|OAuth2Config)\b/
 const oauthIds = providers.filter((id) => /type: "(oauth|oidc)"/.test(source(id)) || OAUTH_RETURN.test(source(id)))
 const alias = (id) => `P_${id.replace(/[^a-z0-9]/gi, "_")}`
 const builtin = [
@@ -63,12 +66,18 @@ try {
 
 if (process.argv.includes("--check")) {
   if (next !== text || builtin !== currentBuiltin) {
-    console.error("package.json exports or src/providers/builtin.ts are out of date with src/providers: run node scripts/sync-provider-exports.mjs")
+    console.error(
+      "package.json exports or src/providers/builtin.ts are out of date with src/providers: run node scripts/sync-provider-exports.mjs",
+    )
     process.exit(1)
   }
-  console.log(`${ids.length} provider subpaths in package.json and ${providers.length} providers in builtin.ts, as in src/providers`)
+  console.log(
+    `${ids.length} provider subpaths in package.json and ${providers.length} providers in builtin.ts, as in src/providers`,
+  )
 } else {
   writeFileSync(path, next)
   writeFileSync(builtinPath, builtin)
-  console.log(`${ids.length} provider subpaths written to package.json; ${providers.length} providers (${oauthIds.length} OAuth/OIDC) to src/providers/builtin.ts`)
+  console.log(
+    `${ids.length} provider subpaths written to package.json; ${providers.length} providers (${oauthIds.length} OAuth/OIDC) to src/providers/builtin.ts`,
+  )
 }

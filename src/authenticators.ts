@@ -23,16 +23,23 @@ function adapterOf(config: AuthConfig, needs: readonly string[]): GuardedAdapter
   const adapter = resolveConfig(config).adapter
   if (!adapter) throw new MissingAdapter("Listing or removing authenticators needs the config's `adapter`.")
   const missing = needs.filter((m) => typeof (adapter.raw as Record<string, unknown>)[m] !== "function")
-  if (missing.length) throw new MissingAdapterMethods(`The adapter lacks methods the authenticators API needs: ${missing.join(", ")}.`)
+  if (missing.length)
+    throw new MissingAdapterMethods(`The adapter lacks methods the authenticators API needs: ${missing.join(", ")}.`)
   return adapter
 }
 
 /** The WebAuthn provider ids of a config, for finding the account row of a credential. */
 function webAuthnProviderIds(config: AuthConfig): string[] {
-  return resolveConfig(config).providerList.filter((p) => p.type === "webauthn").map((p) => p.id)
+  return resolveConfig(config)
+    .providerList.filter((p) => p.type === "webauthn")
+    .map((p) => p.id)
 }
 
-async function providerOf(adapter: GuardedAdapter, authenticator: AdapterAuthenticator, ids: readonly string[]): Promise<string | undefined> {
+async function providerOf(
+  adapter: GuardedAdapter,
+  authenticator: AdapterAuthenticator,
+  ids: readonly string[],
+): Promise<string | undefined> {
   for (const id of ids) if (await adapter.getAccount(authenticator.providerAccountId, id)) return id
   return undefined
 }
@@ -42,14 +49,16 @@ export async function listAuthenticators(config: AuthConfig, userId: string): Pr
   const adapter = adapterOf(config, ["listAuthenticatorsByUserId", "getAccount"])
   const ids = webAuthnProviderIds(config)
   const rows = await adapter.listAuthenticatorsByUserId(userId)
-  return Promise.all(rows.map(async (row) => ({
-    credentialID: row.credentialID,
-    provider: await providerOf(adapter, row, ids),
-    counter: Number(row.counter),
-    credentialDeviceType: row.credentialDeviceType,
-    credentialBackedUp: Boolean(row.credentialBackedUp),
-    transports: row.transports ? row.transports.split(",") : [],
-  })))
+  return Promise.all(
+    rows.map(async (row) => ({
+      credentialID: row.credentialID,
+      provider: await providerOf(adapter, row, ids),
+      counter: Number(row.counter),
+      credentialDeviceType: row.credentialDeviceType,
+      credentialBackedUp: Boolean(row.credentialBackedUp),
+      transports: row.transports ? row.transports.split(",") : [],
+    })),
+  )
 }
 
 /**

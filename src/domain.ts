@@ -9,8 +9,18 @@ import type { SharedStore } from "./stores/index.js"
 import type { OAuthConfigBase, ProviderConfig } from "./providers/types.js"
 import type { Account, Theme, User } from "./records.js"
 import type {
-  AuthAction, AuthConfig, CallbacksOptions, Cookie, CookiesOptions, EventCallbacks, JWTOptions, LoggerInstance, PagesOptions,
-  JWT, Session, SessionOptions,
+  AuthAction,
+  AuthConfig,
+  CallbacksOptions,
+  Cookie,
+  CookiesOptions,
+  EventCallbacks,
+  JWTOptions,
+  LoggerInstance,
+  PagesOptions,
+  JWT,
+  Session,
+  SessionOptions,
 } from "./types.js"
 
 /**

@@ -25,30 +25,66 @@ export class AccessDenied extends AuthError {
   override readonly type = "AccessDenied"
   code: "access_denied" | undefined
 }
-export class AdapterError extends AuthError { override readonly type = "AdapterError" }
-export class CallbackRouteError extends AuthError { override readonly type = "CallbackRouteError" }
-export class ErrorPageLoop extends AuthError { override readonly type = "ErrorPageLoop" }
-export class EventError extends AuthError { override readonly type = "EventError" }
-export class InvalidCallbackUrl extends AuthError { override readonly type = "InvalidCallbackUrl" }
+export class AdapterError extends AuthError {
+  override readonly type = "AdapterError"
+}
+export class CallbackRouteError extends AuthError {
+  override readonly type = "CallbackRouteError"
+}
+export class ErrorPageLoop extends AuthError {
+  override readonly type = "ErrorPageLoop"
+}
+export class EventError extends AuthError {
+  override readonly type = "EventError"
+}
+export class InvalidCallbackUrl extends AuthError {
+  override readonly type = "InvalidCallbackUrl"
+}
 /** Thrown (or returned as null from `authorize`) when credentials are wrong. Subclass it and set `code` to pass a reason to the page. */
 export class CredentialsSignin extends SignInError {
   override readonly type = "CredentialsSignin"
   /** Sent to the sign-in page as `&code=`; keep it free of secrets. */
   code: string = "credentials"
 }
-export class InvalidEndpoints extends AuthError { override readonly type = "InvalidEndpoints" }
-export class InvalidCheck extends AuthError { override readonly type = "InvalidCheck" }
-export class JWTSessionError extends AuthError { override readonly type = "JWTSessionError" }
-export class MissingAdapter extends AuthError { override readonly type = "MissingAdapter" }
-export class MissingAdapterMethods extends AuthError { override readonly type = "MissingAdapterMethods" }
-export class MissingAuthorize extends AuthError { override readonly type = "MissingAuthorize" }
-export class MissingSecret extends AuthError { override readonly type = "MissingSecret" }
-export class OAuthAccountNotLinked extends SignInError { override readonly type = "OAuthAccountNotLinked" }
-export class OAuthCallbackError extends SignInError { override readonly type = "OAuthCallbackError" }
-export class OAuthProfileParseError extends AuthError { override readonly type = "OAuthProfileParseError" }
-export class SessionTokenError extends AuthError { override readonly type = "SessionTokenError" }
-export class OAuthSignInError extends SignInError { override readonly type = "OAuthSignInError" }
-export class EmailSignInError extends SignInError { override readonly type = "EmailSignInError" }
+export class InvalidEndpoints extends AuthError {
+  override readonly type = "InvalidEndpoints"
+}
+export class InvalidCheck extends AuthError {
+  override readonly type = "InvalidCheck"
+}
+export class JWTSessionError extends AuthError {
+  override readonly type = "JWTSessionError"
+}
+export class MissingAdapter extends AuthError {
+  override readonly type = "MissingAdapter"
+}
+export class MissingAdapterMethods extends AuthError {
+  override readonly type = "MissingAdapterMethods"
+}
+export class MissingAuthorize extends AuthError {
+  override readonly type = "MissingAuthorize"
+}
+export class MissingSecret extends AuthError {
+  override readonly type = "MissingSecret"
+}
+export class OAuthAccountNotLinked extends SignInError {
+  override readonly type = "OAuthAccountNotLinked"
+}
+export class OAuthCallbackError extends SignInError {
+  override readonly type = "OAuthCallbackError"
+}
+export class OAuthProfileParseError extends AuthError {
+  override readonly type = "OAuthProfileParseError"
+}
+export class SessionTokenError extends AuthError {
+  override readonly type = "SessionTokenError"
+}
+export class OAuthSignInError extends SignInError {
+  override readonly type = "OAuthSignInError"
+}
+export class EmailSignInError extends SignInError {
+  override readonly type = "EmailSignInError"
+}
 /**
  * Too many sign-in attempts for one identifier or client address (Gatehouse's `rateLimit`; Auth.js has none): 429 with
  * `Retry-After` for JSON clients, else the sign-in page with `?error=RateLimited`.
@@ -58,7 +94,9 @@ export class RateLimited extends SignInError {
   /** Seconds until the window that refused the attempt ends. */
   retryAfter = 60
 }
-export class SignOutError extends AuthError { override readonly type = "SignOutError" }
+export class SignOutError extends AuthError {
+  override readonly type = "SignOutError"
+}
 export class UnknownAction extends AuthError {
   override readonly type = "UnknownAction"
   /** Set when the action exists but not for this method: the methods it accepts (answered as 405 with `Allow`). */
@@ -68,31 +106,86 @@ export class UnknownAction extends AuthError {
     this.allow = options?.allow
   }
 }
-export class UnsupportedStrategy extends AuthError { override readonly type = "UnsupportedStrategy" }
-export class InvalidProvider extends AuthError { override readonly type = "InvalidProvider" }
-export class UntrustedHost extends AuthError { override readonly type = "UntrustedHost" }
-export class Verification extends AuthError { override readonly type = "Verification" }
-export class MissingCSRF extends SignInError { override readonly type = "MissingCSRF" }
-export class AccountNotLinked extends SignInError { override readonly type = "AccountNotLinked" }
-export class DuplicateConditionalUI extends AuthError { override readonly type = "DuplicateConditionalUI" }
-export class MissingWebAuthnAutocomplete extends AuthError { override readonly type = "MissingWebAuthnAutocomplete" }
-export class WebAuthnVerificationError extends AuthError { override readonly type = "WebAuthnVerificationError" }
-export class ExperimentalFeatureNotEnabled extends AuthError { override readonly type = "ExperimentalFeatureNotEnabled" }
+export class UnsupportedStrategy extends AuthError {
+  override readonly type = "UnsupportedStrategy"
+}
+export class InvalidProvider extends AuthError {
+  override readonly type = "InvalidProvider"
+}
+export class UntrustedHost extends AuthError {
+  override readonly type = "UntrustedHost"
+}
+export class Verification extends AuthError {
+  override readonly type = "Verification"
+}
+export class MissingCSRF extends SignInError {
+  override readonly type = "MissingCSRF"
+}
+export class AccountNotLinked extends SignInError {
+  override readonly type = "AccountNotLinked"
+}
+export class DuplicateConditionalUI extends AuthError {
+  override readonly type = "DuplicateConditionalUI"
+}
+export class MissingWebAuthnAutocomplete extends AuthError {
+  override readonly type = "MissingWebAuthnAutocomplete"
+}
+export class WebAuthnVerificationError extends AuthError {
+  override readonly type = "WebAuthnVerificationError"
+}
+export class ExperimentalFeatureNotEnabled extends AuthError {
+  override readonly type = "ExperimentalFeatureNotEnabled"
+}
 /** Gatehouse only: an OAuth access token could not be refreshed; the session carries `error: "RefreshTokenError"`. */
-export class RefreshTokenError extends AuthError { override readonly type = "RefreshTokenError" }
+export class RefreshTokenError extends AuthError {
+  override readonly type = "RefreshTokenError"
+}
 /** Gatehouse only: a request Gatehouse refuses to read (bad body, wrong content, too large). Carries the HTTP status. */
 export class InvalidRequest extends AuthError {
   override readonly type = "InvalidRequest"
-  constructor(message: string, readonly status: 400 | 413 | 415 | 431 = 400, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly status: 400 | 413 | 415 | 431 = 400,
+    options?: { cause?: unknown },
+  ) {
     super(message, options)
   }
 }
 
 /** Every concrete error; `switch (error.type)` narrows it. */
 export type AnyAuthError =
-  | AccessDenied | AdapterError | CallbackRouteError | ErrorPageLoop | EventError | InvalidCallbackUrl
-  | CredentialsSignin | InvalidEndpoints | InvalidCheck | JWTSessionError | MissingAdapter | MissingAdapterMethods
-  | MissingAuthorize | MissingSecret | OAuthAccountNotLinked | OAuthCallbackError | OAuthProfileParseError
-  | SessionTokenError | OAuthSignInError | EmailSignInError | RateLimited | SignOutError | UnknownAction | UnsupportedStrategy
-  | InvalidProvider | UntrustedHost | Verification | MissingCSRF | AccountNotLinked | DuplicateConditionalUI
-  | MissingWebAuthnAutocomplete | WebAuthnVerificationError | ExperimentalFeatureNotEnabled | InvalidRequest | RefreshTokenError
+  | AccessDenied
+  | AdapterError
+  | CallbackRouteError
+  | ErrorPageLoop
+  | EventError
+  | InvalidCallbackUrl
+  | CredentialsSignin
+  | InvalidEndpoints
+  | InvalidCheck
+  | JWTSessionError
+  | MissingAdapter
+  | MissingAdapterMethods
+  | MissingAuthorize
+  | MissingSecret
+  | OAuthAccountNotLinked
+  | OAuthCallbackError
+  | OAuthProfileParseError
+  | SessionTokenError
+  | OAuthSignInError
+  | EmailSignInError
+  | RateLimited
+  | SignOutError
+  | UnknownAction
+  | UnsupportedStrategy
+  | InvalidProvider
+  | UntrustedHost
+  | Verification
+  | MissingCSRF
+  | AccountNotLinked
+  | DuplicateConditionalUI
+  | MissingWebAuthnAutocomplete
+  | WebAuthnVerificationError
+  | ExperimentalFeatureNotEnabled
+  | InvalidRequest
+  | RefreshTokenError

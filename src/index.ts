@@ -3,9 +3,29 @@ export { Auth } from "./auth.js"
 export { createActionURL, isAuthAction, setEnvDefaults } from "./config/env.js"
 export { customFetch, raw, skipCSRFCheck } from "./symbols.js"
 export type {
-  Account, AuthAction, AuthConfig, Awaitable, CallbacksOptions, Cookie, CookieOption, CookieSerializeOptions, CookiesOptions,
-  CredentialInput, DefaultSession, EventCallbacks, JWT, JWTOptions, LoggerInstance, PagesOptions, Profile, ResponseInternal,
-  Session, SessionOptions, Theme, TokenSet, User,
+  Account,
+  AuthAction,
+  AuthConfig,
+  Awaitable,
+  CallbacksOptions,
+  Cookie,
+  CookieOption,
+  CookieSerializeOptions,
+  CookiesOptions,
+  CredentialInput,
+  DefaultSession,
+  EventCallbacks,
+  JWT,
+  JWTOptions,
+  LoggerInstance,
+  PagesOptions,
+  Profile,
+  ResponseInternal,
+  Session,
+  SessionOptions,
+  Theme,
+  TokenSet,
+  User,
 } from "./types.js"
 export type { Provider, ProviderType } from "./providers/types.js"
 export type { Adapter, AdapterAccount, AdapterSession, AdapterUser, VerificationToken } from "./adapters/index.js"

@@ -19,7 +19,7 @@ function describeError(error: Error): string {
 const warningHints: Partial<Record<WarningCode, string>> = {
   "rate-limit-proxy-untrusted":
     "a proxy in front sends X-Forwarded-For, but rateLimit.clientAddress is not set: client addresses are unknown and sign-in " +
-    "attempts are limited per identifier only. Set rateLimit.clientAddress (docs/rate-limit.md, \"Behind a proxy\").",
+    'attempts are limited per identifier only. Set rateLimit.clientAddress (docs/rate-limit.md, "Behind a proxy").',
   "email-link-origin-missing":
     "e-mail sign-in is refused until its links have a configured origin: set AUTH_URL=https://your.app/auth, or list the " +
     "origin in trustedOrigins (docs/providers/email.md).",
@@ -34,7 +34,10 @@ const defaultLogger: LoggerInstance = {
     console.warn(`${yellow}[gatehouse][warn]${reset} ${code}${hint ? `: ${hint}` : ""}`)
   },
   debug(message, metadata) {
-    console.log(`${grey}[gatehouse][debug]:${reset} ${message}`, metadata === undefined ? "" : JSON.stringify(metadata, null, 2))
+    console.log(
+      `${grey}[gatehouse][debug]:${reset} ${message}`,
+      metadata === undefined ? "" : JSON.stringify(metadata, null, 2),
+    )
   },
 }
 
@@ -54,7 +57,10 @@ export function redactError(error: Error, secrets: readonly string[]): Error {
   if (secrets.length === 0) return error
   if (secrets.some((s) => s && error.message.includes(s))) error.message = redactText(error.message, secrets)
   const cause = error.cause
-  if (cause instanceof Error && secrets.some((s) => s && (cause.message.includes(s) || (cause.stack ?? "").includes(s)))) {
+  if (
+    cause instanceof Error &&
+    secrets.some((s) => s && (cause.message.includes(s) || (cause.stack ?? "").includes(s)))
+  ) {
     const clean = new Error(redactText(cause.message, secrets))
     clean.name = cause.name
     Object.defineProperty(error, "cause", { value: clean, configurable: true, writable: true })
@@ -69,7 +75,10 @@ export function redactError(error: Error, secrets: readonly string[]): Error {
  * Builds the logger for a config: its own levels win, the rest fall back to the console; debug is off
  * unless `debug`. Errors pass through `redactError` so no configured secret reaches a log.
  */
-export function createLogger(config: { logger?: Partial<LoggerInstance>; debug?: boolean }, secrets: readonly string[] = []): LoggerInstance {
+export function createLogger(
+  config: { logger?: Partial<LoggerInstance>; debug?: boolean },
+  secrets: readonly string[] = [],
+): LoggerInstance {
   const custom = config.logger
   const error = custom?.error ? custom.error.bind(custom) : defaultLogger.error
   const debug = custom ? (custom.debug ? custom.debug.bind(custom) : noop) : config.debug ? defaultLogger.debug : noop

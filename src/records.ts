@@ -116,4 +116,3 @@ export interface Theme {
   /** Gatehouse only: the app's name in the built-in pages' titles and the sign-in heading ("Sign in to Acme"). */
   brandName?: string
 }
-

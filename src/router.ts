@@ -30,7 +30,8 @@ function methodNotAllowed(req: AuthRequest, allow: readonly string[]): never {
  */
 function findProvider(req: AuthRequest, config: ResolvedConfig): ResolvedProvider {
   const provider = req.providerId === undefined ? undefined : config.providers.get(req.providerId)
-  if (!provider) throw new InvalidProvider("Unknown provider id. Check the id in the sign-in URL against the configured providers.")
+  if (!provider)
+    throw new InvalidProvider("Unknown provider id. Check the id in the sign-in URL against the configured providers.")
   return provider
 }
 
@@ -62,7 +63,15 @@ function limited(req: AuthRequest, config: ResolvedConfig, provider: ResolvedPro
 }
 
 /** The form fields Gatehouse itself reads on some route: a repeat of any is refused wherever it comes. */
-const ACTED_ON_FIELDS: ReadonlySet<string> = new Set(["csrfToken", "callbackUrl", "email", "username", "password", "action", "data"])
+const ACTED_ON_FIELDS: ReadonlySet<string> = new Set([
+  "csrfToken",
+  "callbackUrl",
+  "email",
+  "username",
+  "password",
+  "action",
+  "data",
+])
 const actedOnByProvider = new WeakMap<ResolvedProvider, ReadonlySet<string>>()
 
 /** The fields acted on for a request naming `provider`: the common ones, plus a credentials provider's declared fields. */
@@ -94,7 +103,13 @@ function allowOnly(req: AuthRequest, allow: readonly string[], refuseHead: boole
 }
 
 /** Each action's handler, once the table's method guard has passed (with the provider, for actions that name one). */
-type Handlers = { readonly [A in AuthAction]: (req: AuthRequest, config: ResolvedConfig, provider: ResolvedProvider | undefined) => Handler }
+type Handlers = {
+  readonly [A in AuthAction]: (
+    req: AuthRequest,
+    config: ResolvedConfig,
+    provider: ResolvedProvider | undefined,
+  ) => Handler
+}
 
 const handlers: Handlers = {
   providers: (req, config) => () => providers(req, config),

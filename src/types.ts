@@ -9,7 +9,16 @@ import type { Account, Awaitable, CredentialInput, Profile, Theme, User } from "
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "./webauthn/types.js"
 
 export type {
-  Account, AuthorizationDetails, Awaitable, CredentialInput, DefaultUser, JsonValue, Profile, Theme, TokenSet, User,
+  Account,
+  AuthorizationDetails,
+  Awaitable,
+  CredentialInput,
+  DefaultUser,
+  JsonValue,
+  Profile,
+  Theme,
+  TokenSet,
+  User,
 } from "./records.js"
 export type { AdapterAuthenticator as Authenticator } from "./adapters/index.js"
 
@@ -24,8 +33,16 @@ export type ErrorPageParam = "Configuration" | "AccessDenied" | "Verification"
 
 /** The `?error=` codes the sign-in page shows. */
 export type SignInPageErrorParam =
-  | "Signin" | "OAuthSignin" | "OAuthCallbackError" | "OAuthCreateAccount" | "EmailCreateAccount" | "Callback"
-  | "OAuthAccountNotLinked" | "EmailSignin" | "CredentialsSignin" | "SessionRequired"
+  | "Signin"
+  | "OAuthSignin"
+  | "OAuthCallbackError"
+  | "OAuthCreateAccount"
+  | "EmailCreateAccount"
+  | "Callback"
+  | "OAuthAccountNotLinked"
+  | "EmailSignin"
+  | "CredentialsSignin"
+  | "SessionRequired"
 
 /** A provider as `GET /providers` lists it. */
 export interface PublicProvider {
@@ -145,8 +162,13 @@ export interface PagesOptions {
  * (a proxy in front sends X-Forwarded-For but `rateLimit.clientAddress` is not set; docs/rate-limit.md).
  */
 export type WarningCode =
-  | "debug-enabled" | "csrf-disabled" | "experimental-webauthn" | "env-url-basepath-redundant" | "env-url-basepath-mismatch"
-  | "credentials-authorize-missing-id" | "rate-limit-proxy-untrusted"
+  | "debug-enabled"
+  | "csrf-disabled"
+  | "experimental-webauthn"
+  | "env-url-basepath-redundant"
+  | "env-url-basepath-mismatch"
+  | "credentials-authorize-missing-id"
+  | "rate-limit-proxy-untrusted"
   // An e-mail provider with neither AUTH_URL nor trustedOrigins: its sign-ins are refused (docs/providers/email.md).
   | "email-link-origin-missing"
 
@@ -211,7 +233,9 @@ export interface AuthConfig {
   adapterTimeout?: number
   basePath?: string
   callbacks?: CallbacksOptions
-  cookies?: Partial<{ [K in keyof CookiesOptions]: Partial<CookieOption> & { options?: Partial<CookieSerializeOptions> } }>
+  cookies?: Partial<{
+    [K in keyof CookiesOptions]: Partial<CookieOption> & { options?: Partial<CookieSerializeOptions> }
+  }>
   debug?: boolean
   events?: EventCallbacks
   experimental?: { enableWebAuthn?: boolean }

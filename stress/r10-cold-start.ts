@@ -12,7 +12,15 @@ const SECRET = "stress-cold-start-secret-at-least-32-chars"
 const APP = fileURLToPath(new URL("./lib/cold-app.mjs", import.meta.url))
 const ROOT = new URL("../", import.meta.url)
 
-interface Sample { spawnToReadyMs: number; importMs: number; firstSessionMs: number; secondSessionMs: number; firstCsrfMs: number; firstSignInMs: number; ok: boolean }
+interface Sample {
+  spawnToReadyMs: number
+  importMs: number
+  firstSessionMs: number
+  secondSessionMs: number
+  firstCsrfMs: number
+  firstSignInMs: number
+  ok: boolean
+}
 
 async function sample(kind: "dist" | "src", cookie: string): Promise<Sample> {
   const started = performance.now()
@@ -68,17 +76,38 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const installed = (cmd: string): boolean => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0
 
 export async function runR10(ctx: RunContext): Promise<RunResult> {
-  const cookie = await encode({ token: { name: "Cold", email: "cold@stress.test", sub: "cold" }, secret: SECRET, salt: SESSION_COOKIE })
+  const cookie = await encode({
+    token: { name: "Cold", email: "cold@stress.test", sub: "cold" },
+    secret: SECRET,
+    salt: SESSION_COOKIE,
+  })
   const reps = ctx.short ? 3 : 7
   const rows: (string | number)[][] = []
   const checks = []
-  const kinds: ("dist" | "src")[] = existsSync(fileURLToPath(new URL("dist/integrations/node.js", ROOT))) ? ["dist", "src"] : ["src"]
+  const kinds: ("dist" | "src")[] = existsSync(fileURLToPath(new URL("dist/integrations/node.js", ROOT)))
+    ? ["dist", "src"]
+    : ["src"]
   for (const kind of kinds) {
     const samples: Sample[] = []
     for (let i = 0; i < reps; i++) samples.push(await sample(kind, cookie))
     const m = (k: keyof Omit<Sample, "ok">) => fmt.ms(median(samples.map((s) => s[k])))
-    rows.push([kind === "dist" ? "node, dist/ (what an app runs)" : "node --import tsx, src/", reps, m("spawnToReadyMs"), m("importMs"), m("firstSessionMs"), m("secondSessionMs"), m("firstCsrfMs"), m("firstSignInMs")])
-    checks.push(check(`R10 ${kind}: first requests answer correctly in every fresh process`, samples.every((s) => s.ok), `${samples.filter((s) => s.ok).length} of ${reps}`))
+    rows.push([
+      kind === "dist" ? "node, dist/ (what an app runs)" : "node --import tsx, src/",
+      reps,
+      m("spawnToReadyMs"),
+      m("importMs"),
+      m("firstSessionMs"),
+      m("secondSessionMs"),
+      m("firstCsrfMs"),
+      m("firstSignInMs"),
+    ])
+    checks.push(
+      check(
+        `R10 ${kind}: first requests answer correctly in every fresh process`,
+        samples.every((s) => s.ok),
+        `${samples.filter((s) => s.ok).length} of ${reps}`,
+      ),
+    )
   }
   const runtimes = [
     [`Node ${process.version}`, "measured above"],
@@ -87,15 +116,39 @@ export async function runR10(ctx: RunContext): Promise<RunResult> {
     ["Deno", installed("deno") ? "installed, not wired" : "not installed"],
     ["workerd", installed("workerd") ? "installed, not wired" : "not installed"],
   ]
-  checks.push(check("R10 section-1 suite on other runtimes", null, runtimes.slice(1).map(([r, s]) => `${r}: ${s}`).join("; ")))
+  checks.push(
+    check(
+      "R10 section-1 suite on other runtimes",
+      null,
+      runtimes
+        .slice(1)
+        .map(([r, s]) => `${r}: ${s}`)
+        .join("; "),
+    ),
+  )
   return {
     id: "R10",
     title: "cold start and runtimes",
     tables: [
-      { head: ["process", "samples", "spawn → listening ms", "import done ms (from process start)", "1st GET /session ms", "2nd GET /session ms", "1st GET /csrf ms", "1st sign-in ms"], rows },
+      {
+        head: [
+          "process",
+          "samples",
+          "spawn → listening ms",
+          "import done ms (from process start)",
+          "1st GET /session ms",
+          "2nd GET /session ms",
+          "1st GET /csrf ms",
+          "1st sign-in ms",
+        ],
+        rows,
+      },
       { head: ["runtime", "status"], rows: runtimes },
     ],
     checks,
-    notes: [`medians of ${reps} fresh processes; the first session read includes the HKDF key derivation and cipher set-up for the secret.${kinds.includes("dist") ? "" : " dist/ is not built (npm run build), so only src/ under tsx was timed."}`, "dist/ is what the last npm run build produced (CI builds before it runs this)."],
+    notes: [
+      `medians of ${reps} fresh processes; the first session read includes the HKDF key derivation and cipher set-up for the secret.${kinds.includes("dist") ? "" : " dist/ is not built (npm run build), so only src/ under tsx was timed."}`,
+      "dist/ is what the last npm run build produced (CI builds before it runs this).",
+    ],
   }
 }

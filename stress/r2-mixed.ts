@@ -8,7 +8,12 @@ import { type RunContext, type RunResult, check, fmt, loadAvg } from "./lib/repo
 import { SECRET } from "./r1-load.js"
 
 type Action = "session" | "csrf" | "signin" | "signout"
-const MIX: [Action, number][] = [["session", 0.8], ["csrf", 0.1], ["signin", 0.05], ["signout", 0.05]]
+const MIX: [Action, number][] = [
+  ["session", 0.8],
+  ["csrf", 0.1],
+  ["signin", 0.05],
+  ["signout", 0.05],
+]
 
 function pick(): Action {
   let r = Math.random()
@@ -21,9 +26,21 @@ export async function runR2(ctx: RunContext): Promise<RunResult> {
   const clients = 100
   const seconds = ctx.short ? 5 : ctx.r1Seconds >= 60 ? 120 : 30
   const client = new Client(app.origin, clients, 15_000)
-  const hist: Record<Action, Histogram> = { session: new Histogram(), csrf: new Histogram(), signin: new Histogram(), signout: new Histogram() }
+  const hist: Record<Action, Histogram> = {
+    session: new Histogram(),
+    csrf: new Histogram(),
+    signin: new Histogram(),
+    signout: new Histogram(),
+  }
   const count: Record<Action, number> = { session: 0, csrf: 0, signin: 0, signout: 0 }
-  const bad = { unexpected: 0, lostSessions: 0, cookieUndecodable: 0, csrfFailures: 0, socketErrors: 0, cookiesIssued: 0 }
+  const bad = {
+    unexpected: 0,
+    lostSessions: 0,
+    cookieUndecodable: 0,
+    csrfFailures: 0,
+    socketErrors: 0,
+    cookiesIssued: 0,
+  }
   const samples: string[] = []
   const note = (what: string) => void (samples.length < 5 && samples.push(what))
   try {
@@ -69,7 +86,11 @@ export async function runR2(ctx: RunContext): Promise<RunResult> {
             const res = await signIn(client, jar, user)
             if (res.status !== 302) bad.unexpected++
             else if (/csrf/i.test(res.location ?? "")) bad.csrfFailures++
-            else if (!res.location?.startsWith(app.origin) || res.location.startsWith(`${app.origin}/auth/`) || sessionCookieOf(res)?.kind !== "set") {
+            else if (
+              !res.location?.startsWith(app.origin) ||
+              res.location.startsWith(`${app.origin}/auth/`) ||
+              sessionCookieOf(res)?.kind !== "set"
+            ) {
               bad.unexpected++
               note(`sign-in of ${user} → ${res.status} ${res.location}`)
             }
@@ -98,27 +119,69 @@ export async function runR2(ctx: RunContext): Promise<RunResult> {
     const elapsed = (performance.now() - started) / 1000
     const s = await app.stats()
     const total = Object.values(count).reduce((a, b) => a + b, 0)
-    const unexpectedStatuses = Object.entries(s.statuses).filter(([code]) => code !== "200" && code !== "302").reduce((a, [, n]) => a + n, 0)
-    const rows = (Object.keys(count) as Action[]).map((a) => [a, fmt.int(count[a]), fmt.pct(count[a] / Math.max(total, 1)), fmt.ms(hist[a].percentile(50)), fmt.ms(hist[a].percentile(99)), fmt.ms(hist[a].max)])
+    const unexpectedStatuses = Object.entries(s.statuses)
+      .filter(([code]) => code !== "200" && code !== "302")
+      .reduce((a, [, n]) => a + n, 0)
+    const rows = (Object.keys(count) as Action[]).map((a) => [
+      a,
+      fmt.int(count[a]),
+      fmt.pct(count[a] / Math.max(total, 1)),
+      fmt.ms(hist[a].percentile(50)),
+      fmt.ms(hist[a].percentile(99)),
+      fmt.ms(hist[a].max),
+    ])
     return {
       id: "R2",
       title: "mixed traffic",
       tables: [
         { head: ["action", "count", "share", "p50 ms", "p99 ms", "max ms"], rows },
         {
-          head: ["actions/s", "HTTP requests", "server statuses", "CPU µs/request", "ELD p99 ms", "session cookies issued", "load avg"],
-          rows: [[fmt.int(total / elapsed), fmt.int(s.requests), JSON.stringify(s.statuses), fmt.int((s.cpuUserUs + s.cpuSystemUs) / Math.max(1, s.requests)), fmt.ms(s.eldP99Ms), bad.cookiesIssued, `${load}→${loadAvg()}`]],
+          head: [
+            "actions/s",
+            "HTTP requests",
+            "server statuses",
+            "CPU µs/request",
+            "ELD p99 ms",
+            "session cookies issued",
+            "load avg",
+          ],
+          rows: [
+            [
+              fmt.int(total / elapsed),
+              fmt.int(s.requests),
+              JSON.stringify(s.statuses),
+              fmt.int((s.cpuUserUs + s.cpuSystemUs) / Math.max(1, s.requests)),
+              fmt.ms(s.eldP99Ms),
+              bad.cookiesIssued,
+              `${load}→${loadAvg()}`,
+            ],
+          ],
         },
       ],
       checks: [
-        check("R2 unexpected statuses (client view, and server statuses other than 200/302)", bad.unexpected + unexpectedStatuses === 0, `${bad.unexpected} / ${unexpectedStatuses}`),
+        check(
+          "R2 unexpected statuses (client view, and server statuses other than 200/302)",
+          bad.unexpected + unexpectedStatuses === 0,
+          `${bad.unexpected} / ${unexpectedStatuses}`,
+        ),
         check("R2 lost sessions", bad.lostSessions === 0, bad.lostSessions),
-        check("R2 every issued session cookie decodes to its user", bad.cookieUndecodable === 0, `${bad.cookieUndecodable} of ${bad.cookiesIssued} failed`),
+        check(
+          "R2 every issued session cookie decodes to its user",
+          bad.cookieUndecodable === 0,
+          `${bad.cookieUndecodable} of ${bad.cookiesIssued} failed`,
+        ),
         check("R2 CSRF failures", bad.csrfFailures === 0, bad.csrfFailures),
         check("R2 socket errors / timeouts", bad.socketErrors === 0, bad.socketErrors),
-        check("R2 unhandled rejections / uncaught exceptions", s.unhandledRejections + s.uncaughtExceptions === 0, s.unhandledRejections + s.uncaughtExceptions),
+        check(
+          "R2 unhandled rejections / uncaught exceptions",
+          s.unhandledRejections + s.uncaughtExceptions === 0,
+          s.unhandledRejections + s.uncaughtExceptions,
+        ),
       ],
-      notes: [`${clients} browsers for ${seconds} s, all signed in at the start; an action is one step (sign-in and sign-out each include their GET /auth/csrf); a signed-out browser's session read must answer null, a signed-in one's its own user.`, ...samples.map((x) => `sample: ${x}`)],
+      notes: [
+        `${clients} browsers for ${seconds} s, all signed in at the start; an action is one step (sign-in and sign-out each include their GET /auth/csrf); a signed-out browser's session read must answer null, a signed-in one's its own user.`,
+        ...samples.map((x) => `sample: ${x}`),
+      ],
     }
   } finally {
     client.close()

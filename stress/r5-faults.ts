@@ -16,7 +16,15 @@ const ANSWER_BOUND_MS = 5 * ADAPTER_TIMEOUT_MS
 
 export async function runR5(ctx: RunContext): Promise<RunResult> {
   const op = await startOp()
-  const app = await startApp({ strategy: "database", db: databaseBackend(), poolMax: 10, secrets: [SECRET], op: opOption(op), adapterTimeout: ADAPTER_TIMEOUT_MS, email: true })
+  const app = await startApp({
+    strategy: "database",
+    db: databaseBackend(),
+    poolMax: 10,
+    secrets: [SECRET],
+    op: opOption(op),
+    adapterTimeout: ADAPTER_TIMEOUT_MS,
+    email: true,
+  })
   const client = new Client(app.origin, 64, ANSWER_BOUND_MS + 5_000)
   const rows: (string | number)[][] = []
   const checks = []
@@ -34,7 +42,19 @@ export async function runR5(ctx: RunContext): Promise<RunResult> {
       await app.call({ cmd: "setFaults", plan })
       const load = loadAvg()
       ctx.log(`R5: ${fmt.pct(failRate)} failing, ${workers} workers for ${seconds} s`)
-      const out = { sessionOk: 0, sessionNull: 0, signInOk: 0, signInError: 0, unexpected: 0, lateOrLost: 0, requests: 0, linkOk: 0, linkFailed: 0, linkReused: 0, noLink: 0 }
+      const out = {
+        sessionOk: 0,
+        sessionNull: 0,
+        signInOk: 0,
+        signInError: 0,
+        unexpected: 0,
+        lateOrLost: 0,
+        requests: 0,
+        linkOk: 0,
+        linkFailed: 0,
+        linkReused: 0,
+        noLink: 0,
+      }
       const errorCodes: Record<string, number> = {}
       const latency = new Histogram()
       const deadline = Date.now() + seconds * 1000
@@ -59,7 +79,10 @@ export async function runR5(ctx: RunContext): Promise<RunResult> {
                 if (res.status === 302 && res.location?.includes("error=")) out.noLink++
                 else out.unexpected++
               } else {
-                const clicks = await Promise.all([client.send("GET", path, { jar: new Jar() }), client.send("GET", path, { jar: new Jar() })])
+                const clicks = await Promise.all([
+                  client.send("GET", path, { jar: new Jar() }),
+                  client.send("GET", path, { jar: new Jar() }),
+                ])
                 out.requests += 2
                 const sessions = clicks.filter((r) => signedIn(r, app.origin)).length
                 if (sessions === 2) out.linkReused++
@@ -87,26 +110,74 @@ export async function runR5(ctx: RunContext): Promise<RunResult> {
       await Promise.all(Array.from({ length: workers }, (_, i) => worker(i)))
       await app.call({ cmd: "setFaults", plan: null })
       const s = await app.stats()
-      const serverBad = Object.entries(s.statuses).filter(([c]) => c !== "200" && c !== "302").reduce((a, [, n]) => a + n, 0)
+      const serverBad = Object.entries(s.statuses)
+        .filter(([c]) => c !== "200" && c !== "302")
+        .reduce((a, [, n]) => a + n, 0)
       rows.push([
-        fmt.pct(failRate), s.faults.calls, `${s.faults.thrown} / ${s.faults.slowed} / ${s.faults.hung}`, out.sessionOk, out.sessionNull, out.signInOk,
-        `${out.signInError} ${JSON.stringify(errorCodes)}`, `${out.linkOk} / ${out.linkFailed + out.noLink} / ${out.linkReused}`, JSON.stringify(s.loggedErrors), fmt.ms(latency.percentile(99)), fmt.ms(latency.max),
-        fmt.pct((out.sessionOk + out.sessionNull + out.signInOk + out.signInError + out.unexpected) / Math.max(1, out.sessionOk + out.sessionNull + out.signInOk + out.signInError + out.unexpected + out.lateOrLost)),
+        fmt.pct(failRate),
+        s.faults.calls,
+        `${s.faults.thrown} / ${s.faults.slowed} / ${s.faults.hung}`,
+        out.sessionOk,
+        out.sessionNull,
+        out.signInOk,
+        `${out.signInError} ${JSON.stringify(errorCodes)}`,
+        `${out.linkOk} / ${out.linkFailed + out.noLink} / ${out.linkReused}`,
+        JSON.stringify(s.loggedErrors),
+        fmt.ms(latency.percentile(99)),
+        fmt.ms(latency.max),
+        fmt.pct(
+          (out.sessionOk + out.sessionNull + out.signInOk + out.signInError + out.unexpected) /
+            Math.max(
+              1,
+              out.sessionOk + out.sessionNull + out.signInOk + out.signInError + out.unexpected + out.lateOrLost,
+            ),
+        ),
         `${load}→${loadAvg()}`,
       ])
-      checks.push(check(`R5 ${fmt.pct(failRate)}: unexpected statuses (client / server non-200/302)`, out.unexpected + serverBad === 0, `${out.unexpected} / ${serverBad}`))
-      checks.push(check(`R5 ${fmt.pct(failRate)}: answered within ${ANSWER_BOUND_MS / 1000} s`, out.lateOrLost === 0, `${out.lateOrLost} not answered`))
+      checks.push(
+        check(
+          `R5 ${fmt.pct(failRate)}: unexpected statuses (client / server non-200/302)`,
+          out.unexpected + serverBad === 0,
+          `${out.unexpected} / ${serverBad}`,
+        ),
+      )
+      checks.push(
+        check(
+          `R5 ${fmt.pct(failRate)}: answered within ${ANSWER_BOUND_MS / 1000} s`,
+          out.lateOrLost === 0,
+          `${out.lateOrLost} not answered`,
+        ),
+      )
       linksReused += out.linkReused
-      checks.push(check(`R5 ${fmt.pct(failRate)}: e-mail links opened twice at once signed in (of ${out.linkOk + out.linkFailed + out.linkReused})`, out.linkOk > 0, `${out.linkOk} once, ${out.linkFailed} refused both times`))
-      checks.push(check(`R5 ${fmt.pct(failRate)}: unhandled rejections / uncaught exceptions`, s.unhandledRejections + s.uncaughtExceptions === 0, s.unhandledRejections + s.uncaughtExceptions))
-      if (s.sampleErrors.length > 0) notes.push(`${fmt.pct(failRate)} sample logged errors: ${s.sampleErrors.slice(0, 3).join(" | ")}`)
+      checks.push(
+        check(
+          `R5 ${fmt.pct(failRate)}: e-mail links opened twice at once signed in (of ${out.linkOk + out.linkFailed + out.linkReused})`,
+          out.linkOk > 0,
+          `${out.linkOk} once, ${out.linkFailed} refused both times`,
+        ),
+      )
+      checks.push(
+        check(
+          `R5 ${fmt.pct(failRate)}: unhandled rejections / uncaught exceptions`,
+          s.unhandledRejections + s.uncaughtExceptions === 0,
+          s.unhandledRejections + s.uncaughtExceptions,
+        ),
+      )
+      if (s.sampleErrors.length > 0)
+        notes.push(`${fmt.pct(failRate)} sample logged errors: ${s.sampleErrors.slice(0, 3).join(" | ")}`)
     }
     // After the faults: rows whole, and the app works again at once.
     await sleep(200)
     const inv = await app.invariants()
     let after = 0
     for (let i = 0; i < 10; i++) if (signedIn((await oauthSignIn(client, op, `r5-after-${i}`)).res, app.origin)) after++
-    checks.push(check("R5 orphan rows: sessions / accounts without user", inv.sessionsWithoutUser + inv.accountsWithoutUser === 0, `${inv.sessionsWithoutUser} / ${inv.accountsWithoutUser}`))
+    checks.push(
+      check(
+        "R5 orphan rows: sessions / accounts without user",
+        inv.sessionsWithoutUser + inv.accountsWithoutUser === 0,
+        `${inv.sessionsWithoutUser} / ${inv.accountsWithoutUser}`,
+      ),
+    )
     // A user row left without its account keeps its e-mail, so the same IdP account can no longer sign in (its new
     // user would take a used e-mail; linking to the old one needs allowDangerousEmailAccountLinking).
     let lockedOut = 0
@@ -118,17 +189,47 @@ export async function runR5(ctx: RunContext): Promise<RunResult> {
       lockedCodes.add(new URL(res.location ?? "", app.origin).searchParams.get("error") ?? String(res.status))
     }
     const locked = `${lockedOut} of them cannot sign in again${lockedCodes.size > 0 ? `: ${[...lockedCodes].join(", ")}` : ""}`
-    checks.push(check("R5 half sign-ins: OAuth users without their account (those locked out)", inv.opUsersWithoutAccount === 0, `${inv.opUsersWithoutAccount} (${locked})`))
-    checks.push(check("R5 duplicate users / accounts", inv.duplicateUsers + inv.duplicateAccounts === 0, `${inv.duplicateUsers} / ${inv.duplicateAccounts}`))
+    checks.push(
+      check(
+        "R5 half sign-ins: OAuth users without their account (those locked out)",
+        inv.opUsersWithoutAccount === 0,
+        `${inv.opUsersWithoutAccount} (${locked})`,
+      ),
+    )
+    checks.push(
+      check(
+        "R5 duplicate users / accounts",
+        inv.duplicateUsers + inv.duplicateAccounts === 0,
+        `${inv.duplicateUsers} / ${inv.duplicateAccounts}`,
+      ),
+    )
     checks.push(check("R5 sign-ins succeed once the faults stop", after === 10, `${after} of 10`))
-    checks.push(check("R5 no verification token used twice", linksReused === 0, `${linksReused} link(s) gave two sessions`))
+    checks.push(
+      check("R5 no verification token used twice", linksReused === 0, `${linksReused} link(s) gave two sessions`),
+    )
     return {
       id: "R5",
       title: "adapter fault injection",
-      tables: [{
-        head: ["failing", "adapter calls", "thrown / 2 s late / hung", "session ok", "session null", "sign-in ok", "sign-in error (codes)", "e-mail links: once / refused / twice", "errors logged by type", "p99 ms", "max ms", "answered", "load avg"],
-        rows,
-      }],
+      tables: [
+        {
+          head: [
+            "failing",
+            "adapter calls",
+            "thrown / 2 s late / hung",
+            "session ok",
+            "session null",
+            "sign-in ok",
+            "sign-in error (codes)",
+            "e-mail links: once / refused / twice",
+            "errors logged by type",
+            "p99 ms",
+            "max ms",
+            "answered",
+            "load avg",
+          ],
+          rows,
+        },
+      ],
       checks,
       notes: [
         `${app.backend}; adapterTimeout ${ADAPTER_TIMEOUT_MS} ms; besides the failures, 1.5 % of calls answer 2 s late (so the adapter's p99 is 2 s) and 0.2 % hang until the run ends. 70 % of the work is session reads of 50 seeded sessions, 20 % whole OAuth sign-ins (4 requests each) with new IdP accounts, 10 % e-mail sign-ins whose link two browsers open at once.`,

@@ -20,7 +20,16 @@ function kidOf(jwe: string): string | undefined {
   }
 }
 
-interface PhaseFigures { requests: number; signedIn: number; lost: number; s1Presented: number; reissuedS2: number; fivexx: number; errors: number; opsPerS: number }
+interface PhaseFigures {
+  requests: number
+  signedIn: number
+  lost: number
+  s1Presented: number
+  reissuedS2: number
+  fivexx: number
+  errors: number
+  opsPerS: number
+}
 
 export async function runR7(ctx: RunContext): Promise<RunResult> {
   const app = await startApp({ strategy: "jwt", db: "none", secrets: [S1] })
@@ -38,30 +47,46 @@ export async function runR7(ctx: RunContext): Promise<RunResult> {
 
     const phase = async (secrets: string[], phaseSeconds = seconds): Promise<PhaseFigures> => {
       await app.call({ cmd: "setSecrets", secrets })
-      const f: PhaseFigures = { requests: 0, signedIn: 0, lost: 0, s1Presented: 0, reissuedS2: 0, fivexx: 0, errors: 0, opsPerS: 0 }
+      const f: PhaseFigures = {
+        requests: 0,
+        signedIn: 0,
+        lost: 0,
+        s1Presented: 0,
+        reissuedS2: 0,
+        fivexx: 0,
+        errors: 0,
+        opsPerS: 0,
+      }
       const deadline = Date.now() + phaseSeconds * 1000
       const t = performance.now()
-      await Promise.all(active.map(async (jar, i) => {
-        const email = `${users[i]}@stress.test`
-        while (Date.now() < deadline) {
-          const presented = jar.get(SESSION_COOKIE) ?? ""
-          const wasS1 = kidOf(presented) === kid1
-          try {
-            const { res, user } = await session(client, jar)
-            f.requests++
-            if (res.status >= 500) f.fivexx++
-            if (user?.email === email) f.signedIn++
-            else f.lost++
-            if (wasS1) {
-              f.s1Presented++
-              const c = sessionCookieOf(res)
-              if (c?.kind === "set" && kidOf(c.value) === kid2 && (await decodeSession(c.value, [S2]))?.email === email) f.reissuedS2++
+      await Promise.all(
+        active.map(async (jar, i) => {
+          const email = `${users[i]}@stress.test`
+          while (Date.now() < deadline) {
+            const presented = jar.get(SESSION_COOKIE) ?? ""
+            const wasS1 = kidOf(presented) === kid1
+            try {
+              const { res, user } = await session(client, jar)
+              f.requests++
+              if (res.status >= 500) f.fivexx++
+              if (user?.email === email) f.signedIn++
+              else f.lost++
+              if (wasS1) {
+                f.s1Presented++
+                const c = sessionCookieOf(res)
+                if (
+                  c?.kind === "set" &&
+                  kidOf(c.value) === kid2 &&
+                  (await decodeSession(c.value, [S2]))?.email === email
+                )
+                  f.reissuedS2++
+              }
+            } catch {
+              f.errors++
             }
-          } catch {
-            f.errors++
           }
-        }
-      }))
+        }),
+      )
       f.opsPerS = f.requests / ((performance.now() - t) / 1000)
       return f
     }
@@ -84,27 +109,74 @@ export async function runR7(ctx: RunContext): Promise<RunResult> {
       if (sessionCookieOf(res)?.kind === "cleared") idleExpired++
     }
     const s = await app.stats()
-    const row = (name: string, f: PhaseFigures) => [name, fmt.int(f.opsPerS), fmt.pct((f.opsPerS - p1.opsPerS) / p1.opsPerS), f.requests, f.signedIn, f.lost, f.s1Presented, f.reissuedS2, f.fivexx, f.errors]
+    const row = (name: string, f: PhaseFigures) => [
+      name,
+      fmt.int(f.opsPerS),
+      fmt.pct((f.opsPerS - p1.opsPerS) / p1.opsPerS),
+      f.requests,
+      f.signedIn,
+      f.lost,
+      f.s1Presented,
+      f.reissuedS2,
+      f.fivexx,
+      f.errors,
+    ]
     return {
       id: "R7",
       title: "secret rotation under load",
       tables: [
         {
-          head: ["phase", "ops/s", "change", "reads", "signed in", "signed out", "S1 cookies presented", "re-issued under S2 (kid)", "5xx", "socket errors"],
+          head: [
+            "phase",
+            "ops/s",
+            "change",
+            "reads",
+            "signed in",
+            "signed out",
+            "S1 cookies presented",
+            "re-issued under S2 (kid)",
+            "5xx",
+            "socket errors",
+          ],
           rows: [row("1 [S1]", p1), row("2 [S2, S1]", p2), row("3 [S2]", p3)],
         },
-        { head: ["idle S1 browsers in phase 3", "refused", "cookie expired", "5xx", "load avg"], rows: [[idle.length, idleRefused, idleExpired, idleFivexx, `${load}→${loadAvg()}`]] },
+        {
+          head: ["idle S1 browsers in phase 3", "refused", "cookie expired", "5xx", "load avg"],
+          rows: [[idle.length, idleRefused, idleExpired, idleFivexx, `${load}→${loadAvg()}`]],
+        },
       ],
       checks: [
-        check("R7 5xx in all phases", p1.fivexx + p2.fivexx + p3.fivexx + idleFivexx === 0, p1.fivexx + p2.fivexx + p3.fivexx + idleFivexx),
-        check("R7 signs no one out (active browsers, all phases)", p1.lost + p2.lost + p3.lost === 0, p1.lost + p2.lost + p3.lost),
-        check("R7 phase 2: every S1 cookie accepted and re-issued under S2", p2.s1Presented === inFlight && p2.reissuedS2 === p2.s1Presented, `${p2.reissuedS2} of ${p2.s1Presented} (kid ${kid1?.slice(0, 8)}… → ${kid2?.slice(0, 8)}…)`),
+        check(
+          "R7 5xx in all phases",
+          p1.fivexx + p2.fivexx + p3.fivexx + idleFivexx === 0,
+          p1.fivexx + p2.fivexx + p3.fivexx + idleFivexx,
+        ),
+        check(
+          "R7 signs no one out (active browsers, all phases)",
+          p1.lost + p2.lost + p3.lost === 0,
+          p1.lost + p2.lost + p3.lost,
+        ),
+        check(
+          "R7 phase 2: every S1 cookie accepted and re-issued under S2",
+          p2.s1Presented === inFlight && p2.reissuedS2 === p2.s1Presented,
+          `${p2.reissuedS2} of ${p2.s1Presented} (kid ${kid1?.slice(0, 8)}… → ${kid2?.slice(0, 8)}…)`,
+        ),
         check("R7 active browsers on S2 before phase 3", stillS1 === 0, `${stillS1} still on S1`),
-        check("R7 phase 3: idle S1 cookies refused and expired", idleRefused === idle.length && idleExpired === idle.length, `${idleRefused} refused, ${idleExpired} expired of ${idle.length}`),
+        check(
+          "R7 phase 3: idle S1 cookies refused and expired",
+          idleRefused === idle.length && idleExpired === idle.length,
+          `${idleRefused} refused, ${idleExpired} expired of ${idle.length}`,
+        ),
         check("R7 socket errors", p1.errors + p2.errors + p3.errors === 0, p1.errors + p2.errors + p3.errors),
-        check("R7 unhandled rejections / uncaught exceptions", s.unhandledRejections + s.uncaughtExceptions === 0, s.unhandledRejections + s.uncaughtExceptions),
+        check(
+          "R7 unhandled rejections / uncaught exceptions",
+          s.unhandledRejections + s.uncaughtExceptions === 0,
+          s.unhandledRejections + s.uncaughtExceptions,
+        ),
       ],
-      notes: [`${inFlight} browsers each keep one request in flight; ${seconds} s per phase; the rotation swaps the config object of the running server, as a redeploy would.`],
+      notes: [
+        `${inFlight} browsers each keep one request in flight; ${seconds} s per phase; the rotation swaps the config object of the running server, as a redeploy would.`,
+      ],
     }
   } finally {
     client.close()

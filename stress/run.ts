@@ -13,13 +13,18 @@
 import { writeFileSync } from "node:fs"
 import { type RunContext, type RunResult, check, failing, loadAvg, machineLine, renderResult } from "./lib/report.js"
 
-const args = new Map(process.argv.slice(2).map((a) => {
-  const [k = "", v] = a.replace(/^--/, "").split("=", 2)
-  return [k, v ?? "true"] as const
-}))
+const args = new Map(
+  process.argv.slice(2).map((a) => {
+    const [k = "", v] = a.replace(/^--/, "").split("=", 2)
+    return [k, v ?? "true"] as const
+  }),
+)
 const SHORT = args.has("short") || process.env.STRESS_SHORT === "1"
 const LONG = args.has("long")
-const ONLY = args.get("only")?.split(",").map((s) => s.trim().toUpperCase())
+const ONLY = args
+  .get("only")
+  ?.split(",")
+  .map((s) => s.trim().toUpperCase())
 
 const ctx: RunContext = {
   short: SHORT,
@@ -30,7 +35,14 @@ const ctx: RunContext = {
 
 let r1Peak: number | undefined
 const RUNS: { id: string; run: () => Promise<RunResult> }[] = [
-  { id: "R1", run: async () => { const r = await (await import("./r1-load.js")).runR1(ctx); r1Peak = r.peakOpsPerS; return r } },
+  {
+    id: "R1",
+    run: async () => {
+      const r = await (await import("./r1-load.js")).runR1(ctx)
+      r1Peak = r.peakOpsPerS
+      return r
+    },
+  },
   { id: "R2", run: async () => (await import("./r2-mixed.js")).runR2(ctx) },
   { id: "R3", run: async () => (await import("./r3-db-pool.js")).runR3(ctx) },
   { id: "R4", run: async () => (await import("./r4-soak.js")).runR4(ctx, r1Peak) },
@@ -68,7 +80,22 @@ for (const { id, run } of RUNS) {
   try {
     result = await run()
   } catch (error) {
-    result = { id, title: "run failed", tables: [], checks: [check(`${id} ran to the end`, false, String((error as Error)?.stack ?? error).split("\n").slice(0, 4).join(" / "))], notes: [] }
+    result = {
+      id,
+      title: "run failed",
+      tables: [],
+      checks: [
+        check(
+          `${id} ran to the end`,
+          false,
+          String((error as Error)?.stack ?? error)
+            .split("\n")
+            .slice(0, 4)
+            .join(" / "),
+        ),
+      ],
+      notes: [],
+    }
   }
   result.seconds = (Date.now() - t) / 1000
   results.push(result)
@@ -77,10 +104,20 @@ for (const { id, run } of RUNS) {
 
 const summaryRows = results.map((r) => {
   const known = r.checks.filter((c) => c.pass === false && c.known !== undefined).length
-  return [r.id, r.title, r.checks.filter((c) => c.pass === true).length, r.checks.filter(failing).length, known, r.checks.filter((c) => c.pass === null).length, (r.seconds ?? 0).toFixed(0)]
+  return [
+    r.id,
+    r.title,
+    r.checks.filter((c) => c.pass === true).length,
+    r.checks.filter(failing).length,
+    known,
+    r.checks.filter((c) => c.pass === null).length,
+    (r.seconds ?? 0).toFixed(0),
+  ]
 })
 const failures = results.flatMap((r) => r.checks.filter(failing).map((c) => `${c.name}: ${c.value}`))
-const knownBugs = results.flatMap((r) => r.checks.filter((c) => c.pass === false && c.known !== undefined).map((c) => `${c.name}: ${c.value} — ${c.known}`))
+const knownBugs = results.flatMap((r) =>
+  r.checks.filter((c) => c.pass === false && c.known !== undefined).map((c) => `${c.name}: ${c.value} — ${c.known}`),
+)
 if (runnerUnhandled > 0) failures.push(`unhandled rejections in the runner: ${runnerUnhandled}`)
 const { renderTable } = await import("./lib/report.js")
 const summary = [
@@ -95,5 +132,9 @@ const summary = [
 ]
 console.log(summary.join("\n"))
 const markdownAt = args.get("markdown")
-if (markdownAt) writeFileSync(markdownAt, `${header.join("\n")}\n\n${results.map(renderResult).join("\n\n")}\n${summary.join("\n")}\n`)
+if (markdownAt)
+  writeFileSync(
+    markdownAt,
+    `${header.join("\n")}\n\n${results.map(renderResult).join("\n\n")}\n${summary.join("\n")}\n`,
+  )
 process.exit(failures.length === 0 ? 0 : 1)

@@ -77,17 +77,65 @@ declare function findUser(email: string, passwordHash: string): Promise<{ id: st
 // ---------------------------------------------------------------------------------------------------------
 // App code: every callback parameter used as Auth.js apps use it.
 const providers: Provider[] = [
-  GitHub({ profile: (profile) => ({ id: profile.id.toString(), name: profile.name ?? profile.login, email: profile.email, image: profile.avatar_url, username: profile.login }) }),
+  GitHub({
+    profile: (profile) => ({
+      id: profile.id.toString(),
+      name: profile.name ?? profile.login,
+      email: profile.email,
+      image: profile.avatar_url,
+      username: profile.login,
+    }),
+  }),
   Google({
     authorization: { params: { prompt: "consent", access_type: "offline", response_type: "code" } },
-    profile: (profile) => ({ id: profile.sub, name: profile.name.trim(), email: profile.email, image: profile.picture, username: profile.hd ?? profile.given_name }),
+    profile: (profile) => ({
+      id: profile.sub,
+      name: profile.name.trim(),
+      email: profile.email,
+      image: profile.picture,
+      username: profile.hd ?? profile.given_name,
+    }),
   }),
-  Keycloak({ profile: (profile) => ({ id: profile.sub, name: profile.preferred_username, email: profile.email, roles: profile.realm_access?.roles }) }),
-  MicrosoftEntraID({ profile: (profile) => ({ id: profile.oid, name: profile.name, email: profile.email ?? profile.preferred_username.toLowerCase(), roles: profile.roles }) }),
+  Keycloak({
+    profile: (profile) => ({
+      id: profile.sub,
+      name: profile.preferred_username,
+      email: profile.email,
+      roles: profile.realm_access?.roles,
+    }),
+  }),
+  MicrosoftEntraID({
+    profile: (profile) => ({
+      id: profile.oid,
+      name: profile.name,
+      email: profile.email ?? profile.preferred_username.toLowerCase(),
+      roles: profile.roles,
+    }),
+  }),
   Facebook({ profile: (profile) => ({ id: profile.id, name: profile.name, image: profile.picture.data.url }) }),
-  Spotify({ profile: (profile) => ({ id: profile.id, name: profile.display_name, email: profile.email, image: profile.images[0]?.url }) }),
-  Discord({ profile: (profile) => ({ id: profile.id, name: profile.global_name ?? profile.username, image: profile.image_url, email: profile.verified ? profile.email : null }) }),
-  Apple({ profile: (profile) => ({ id: profile.sub, email: profile.email, name: profile.user ? `${profile.user.name.firstName} ${profile.user.name.lastName}` : profile.email }) }),
+  Spotify({
+    profile: (profile) => ({
+      id: profile.id,
+      name: profile.display_name,
+      email: profile.email,
+      image: profile.images[0]?.url,
+    }),
+  }),
+  Discord({
+    profile: (profile) => ({
+      id: profile.id,
+      name: profile.global_name ?? profile.username,
+      image: profile.image_url,
+      email: profile.verified ? profile.email : null,
+    }),
+  }),
+  Apple({
+    profile: (profile) => ({
+      id: profile.sub,
+      email: profile.email,
+      name: profile.user ? `${profile.user.name.firstName} ${profile.user.name.lastName}` : profile.email,
+    }),
+  }),
   Credentials({
     credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
     authorize: async (credentials) => {
@@ -105,11 +153,13 @@ export const config = {
   callbacks: {
     async signIn({ user, account, profile, email, credentials }) {
       if (email?.verificationRequest || credentials) return true
-      if (account?.provider === "google") return !!profile?.email_verified && (profile.email?.endsWith("@example.com") ?? false)
+      if (account?.provider === "google")
+        return !!profile?.email_verified && (profile.email?.endsWith("@example.com") ?? false)
       const verified: boolean = profile?.email_verified ?? false
       return verified || user.email ? true : "/unverified"
     },
-    redirect: ({ url, baseUrl }) => (url.startsWith("/") ? `${baseUrl}${url}` : new URL(url).origin === baseUrl ? url : baseUrl),
+    redirect: ({ url, baseUrl }) =>
+      url.startsWith("/") ? `${baseUrl}${url}` : new URL(url).origin === baseUrl ? url : baseUrl,
     async jwt({ token, user, account, profile, trigger, isNewUser, session }) {
       // The line of the official Next.js example that failed with TS18046 ("'session' is of type 'unknown'").
       if (trigger === "update") token.name = session.user.name
@@ -122,10 +172,18 @@ export const config = {
       }
       if (account) {
         const expiresIn: number = account.expires_in ?? 0
-        return { ...token, access_token: account.access_token, expires_at: account.expires_at ?? Math.floor(Date.now() / 1000) + expiresIn, refresh_token: account.refresh_token }
+        return {
+          ...token,
+          access_token: account.access_token,
+          expires_at: account.expires_at ?? Math.floor(Date.now() / 1000) + expiresIn,
+          refresh_token: account.refresh_token,
+        }
       }
       if (token.expires_at && Date.now() < token.expires_at * 1000) return token
-      const response = await fetch("https://oauth2.googleapis.com/token", { method: "POST", body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: token.refresh_token ?? "" }) })
+      const response = await fetch("https://oauth2.googleapis.com/token", {
+        method: "POST",
+        body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: token.refresh_token ?? "" }),
+      })
       const tokens = (await response.json()) as { access_token: string; expires_in: number; refresh_token?: string }
       if (!response.ok) return { ...token, error: "RefreshAccessTokenError" as const }
       token.access_token = tokens.access_token
@@ -142,12 +200,24 @@ export const config = {
     },
   },
   events: {
-    async signIn({ user, account, profile, isNewUser }) { void [user.id, account?.access_token, profile?.email, isNewUser] },
-    async signOut(message) { void ("session" in message ? message.session?.sessionToken : message.token?.sub) },
-    async createUser({ user }) { void user.email },
-    async updateUser({ user }) { void user.name },
-    async linkAccount({ user, account, profile }) { void [user.id, account.providerAccountId, profile.email] },
-    async session({ session, token }) { void [session.user?.name, token.sub] },
+    async signIn({ user, account, profile, isNewUser }) {
+      void [user.id, account?.access_token, profile?.email, isNewUser]
+    },
+    async signOut(message) {
+      void ("session" in message ? message.session?.sessionToken : message.token?.sub)
+    },
+    async createUser({ user }) {
+      void user.email
+    },
+    async updateUser({ user }) {
+      void user.name
+    },
+    async linkAccount({ user, account, profile }) {
+      void [user.id, account.providerAccountId, profile.email]
+    },
+    async session({ session, token }) {
+      void [session.user?.name, token.sub]
+    },
   },
 } satisfies AuthConfig
 
@@ -160,24 +230,54 @@ export const databaseCallbacks: AuthConfig["callbacks"] = {
 }
 
 // A custom provider as the Auth.js docs write one, with the generic provider option types.
-interface AcmeProfile extends Record<string, any> { id: string; login: string; avatar: string }
+interface AcmeProfile extends Record<string, any> {
+  id: string
+  login: string
+  avatar: string
+}
 export function Acme<P extends AcmeProfile>(options: OAuthUserConfig<P>): OAuthConfig<P> {
   return {
-    id: "acme", name: "Acme", type: "oauth", authorization: { url: "https://acme.example/authorize", params: { scope: "read" } },
-    token: "https://acme.example/token", userinfo: "https://acme.example/me",
+    id: "acme",
+    name: "Acme",
+    type: "oauth",
+    authorization: { url: "https://acme.example/authorize", params: { scope: "read" } },
+    token: "https://acme.example/token",
+    userinfo: "https://acme.example/me",
     profile: (profile) => ({ id: profile.id, name: profile.login, email: profile.email, image: profile.avatar }),
     options,
   }
 }
 export const corp: OIDCConfig<Profile> = {
-  id: "corp", name: "Corp", type: "oidc", issuer: "https://idp.example",
-  profile: (profile, tokens) => ({ id: profile.sub ?? undefined, name: profile.name ?? profile.preferred_username, email: profile.email, image: profile.picture, token: tokens.access_token?.slice(0, 4) }),
+  id: "corp",
+  name: "Corp",
+  type: "oidc",
+  issuer: "https://idp.example",
+  profile: (profile, tokens) => ({
+    id: profile.sub ?? undefined,
+    name: profile.name ?? profile.preferred_username,
+    email: profile.email,
+    image: profile.picture,
+    token: tokens.access_token?.slice(0, 4),
+  }),
 }
 
 // Records and reads as app code makes them.
-export const account: Account = { provider: "github", type: "oauth", providerAccountId: "1", access_token: "t", expires_in: 3600, token_type: "bearer" }
+export const account: Account = {
+  provider: "github",
+  type: "oauth",
+  providerAccountId: "1",
+  access_token: "t",
+  expires_in: 3600,
+  token_type: "bearer",
+}
 export const user: User = { id: "1", name: null, email: "a@example.com", image: null }
-export const profile: Profile = { sub: "1", email: "a@example.com", email_verified: true, picture: "https://img.example/a.png", locale: "en" }
+export const profile: Profile = {
+  sub: "1",
+  email: "a@example.com",
+  email_verified: true,
+  picture: "https://img.example/a.png",
+  locale: "en",
+}
 export const token: JWT = { sub: "1", name: "A", picture: null, access_token: "t" }
 export const tokens: TokenSet = { access_token: "t", token_type: "bearer", expires_in: 3600, scope: "openid" }
 export const adapterUser: AdapterUser = { id: "1", email: "a@example.com", emailVerified: null }
@@ -201,8 +301,14 @@ type Known<T> = { [K in keyof T as string extends K ? never : number extends K ?
 type IsAny<T> = 0 extends 1 & T ? true : false
 type Gaps<AuthJs, Ours> = {
   [K in keyof Known<AuthJs>]-?: K extends keyof Known<Ours>
-    ? [Known<Ours>[K]] extends [Known<AuthJs>[K]] ? never : `${K & string}: typed wider`
-    : string extends keyof Ours ? (IsAny<Ours[string]> extends true ? never : `${K & string}: missing`) : `${K & string}: missing`
+    ? [Known<Ours>[K]] extends [Known<AuthJs>[K]]
+      ? never
+      : `${K & string}: typed wider`
+    : string extends keyof Ours
+      ? IsAny<Ours[string]> extends true
+        ? never
+        : `${K & string}: missing`
+      : `${K & string}: missing`
 }[keyof Known<AuthJs>]
 function noGaps<T extends never>(): void {}
 type Param<F> = F extends (...args: infer P) => unknown ? P[0] : never
@@ -258,5 +364,14 @@ noGaps<Gaps<Omit<AOkta, "iat" | "exp" | "auth_time" | "ver" | "amr" | "email_ver
 noGaps<Gaps<Omit<AZitadel, "aud" | "amr">, ZitadelProfile>>()
 
 // The names @auth/core's modules export are there too.
-export type Names = [G.Awaited<Promise<1>>, G.SemverString, G.ErrorPageParam, G.SignInPageErrorParam, G.PublicProvider, G.Authenticator, G.WebAuthnOptionsResponseBody, GA.AdapterAccountType]
+export type Names = [
+  G.Awaited<Promise<1>>,
+  G.SemverString,
+  G.ErrorPageParam,
+  G.SignInPageErrorParam,
+  G.PublicProvider,
+  G.Authenticator,
+  G.WebAuthnOptionsResponseBody,
+  GA.AdapterAccountType,
+]
 export const iso: boolean = isDate("2024-05-01T10:00:00.000Z")

@@ -38,7 +38,11 @@ export const config: AuthConfig = {
     },
     signIn: ({ account, profile }) => account?.provider !== "github" || profile?.email_verified !== false,
   },
-  events: { async signOut(message) { if ("token" in message) void message.token?.sub } },
+  events: {
+    async signOut(message) {
+      if ("token" in message) void message.token?.sub
+    },
+  },
   session: { strategy: "jwt", maxAge: 3600 },
   pages: { signIn: "/login" },
 }

@@ -8,13 +8,19 @@ import AuthJsGitHub, { type GitHubEmail as AuthJsGitHubEmail } from "@auth/core/
 import type { AuthConfig } from "gatehouse"
 import type * as G from "gatehouse/providers"
 import type { Provider } from "gatehouse/providers"
-import type { CredentialInput as CredentialsInputFromSubpath, CredentialsProviderId as CredentialsIdFromSubpath } from "gatehouse/providers/credentials"
+import type {
+  CredentialInput as CredentialsInputFromSubpath,
+  CredentialsProviderId as CredentialsIdFromSubpath,
+} from "gatehouse/providers/credentials"
 import GitHub, { type GitHubEmail, type GitHubProfile } from "gatehouse/providers/github"
 import TikTok, { type TikTokProfile, type TiktokProfile } from "gatehouse/providers/tiktok"
 
 type Assignable<A, B> = [A] extends [B] ? true : false
 type Same<A, B> = Assignable<A, B> extends true ? Assignable<B, A> : false
-interface P { sub: string; email: string }
+interface P {
+  sub: string
+  email: string
+}
 /** An @auth/core OAuth config without `options` (checked whole in gap 1 below). */
 type WithoutAccount<T> = T extends unknown ? Omit<T, "options"> : never
 
@@ -24,7 +30,8 @@ export const profileCallback: Assignable<AuthJs.ProfileCallback<P>, G.ProfileCal
 export const accountCallback: Assignable<AuthJs.AccountCallback, G.AccountCallback> = true
 export const buttonStyles: Assignable<AuthJs.OAuthProviderButtonStyles, G.OAuthProviderButtonStyles> = true
 export const endpointType: Same<AuthJs.OAuthEndpointType, G.OAuthEndpointType> = true
-export const authorizationHandler: Assignable<AuthJs.AuthorizationEndpointHandler, G.AuthorizationEndpointHandler> = true
+export const authorizationHandler: Assignable<AuthJs.AuthorizationEndpointHandler, G.AuthorizationEndpointHandler> =
+  true
 export const tokenHandler: Assignable<AuthJs.TokenEndpointHandler, G.TokenEndpointHandler> = true
 export const userinfoHandler: Assignable<AuthJs.UserinfoEndpointHandler, G.UserinfoEndpointHandler> = true
 export const oauthChecks: Assignable<AuthJs.OAuthChecks, G.OAuthChecks> = true
@@ -36,9 +43,15 @@ export const oidcUserConfig: Assignable<WithoutAccount<AuthJs.OIDCUserConfig<P>>
 export const oidcInternal: Assignable<AuthJs.OIDCConfigInternal<P>, G.OIDCConfigInternal<P>> = true
 export const emailConfig: Assignable<AuthJs.EmailConfig, G.EmailConfig> = true
 export const emailUserConfig: Assignable<AuthJs.EmailUserConfig, G.EmailUserConfig> = true
-export const emailParams: Assignable<AuthJs.EmailProviderSendVerificationRequestParams, G.EmailProviderSendVerificationRequestParams> = true
+export const emailParams: Assignable<
+  AuthJs.EmailProviderSendVerificationRequestParams,
+  G.EmailProviderSendVerificationRequestParams
+> = true
 export const emailType: Same<AuthJs.EmailProviderType, G.EmailProviderType> = true
-export const credentialsConfig: Assignable<AuthJs.CredentialsConfig<{ email: { label: string }; password: { label: string; type: "password" } }>, G.CredentialsConfig> = true
+export const credentialsConfig: Assignable<
+  AuthJs.CredentialsConfig<{ email: { label: string }; password: { label: string; type: "password" } }>,
+  G.CredentialsConfig
+> = true
 export const credentialsId: Same<AuthJs.CredentialsProviderId, G.CredentialsProviderId> = true
 export const commonOptions: Same<AuthJs.CommonProviderOptions, G.CommonProviderOptions> = true
 export const providerType: Same<AuthJs.ProviderType, G.ProviderType> = true
@@ -52,31 +65,57 @@ export const emailProvider: Assignable<AuthJs.EmailConfig, G.Provider> = true
 // The built-in id unions name Gatehouse's own built-in providers (generated from src/providers by
 // scripts/sync-provider-exports.mjs), each an @auth/core id; until the catalogue is complete (issue 16) a smaller set.
 export const oauthIds: Assignable<G.OAuthProviderId, AuthJs.OAuthProviderId> = true
-export const someOAuthIds: Assignable<"github" | "google" | "keycloak" | "discord" | "apple" | "zoom", G.OAuthProviderId> = true
+export const someOAuthIds: Assignable<
+  "github" | "google" | "keycloak" | "discord" | "apple" | "zoom",
+  G.OAuthProviderId
+> = true
 export const authjsOAuthIds: Assignable<AuthJs.OAuthProviderId, G.OAuthProviderId> = false
 export const authjsEmailIds: Assignable<AuthJs.EmailProviderId, G.EmailProviderId> = false
 export const anyId: Assignable<"my-idp", G.ProviderId> = true
 // Provider takes the profile type, as Auth.js's Provider<P> does.
 export const typedProvider: Provider<GitHubProfile> = GitHub({ profile: (profile) => ({ id: String(profile.id) }) })
 export const typedProviderFits: Assignable<Provider<GitHubProfile>, G.Provider> = true
-export const builtIns: Same<keyof G.BuiltInProviders, G.CredentialsProviderId | G.EmailProviderId | G.OAuthProviderId | G.WebAuthnProviderId> = true
+export const builtIns: Same<
+  keyof G.BuiltInProviders,
+  G.CredentialsProviderId | G.EmailProviderId | G.OAuthProviderId | G.WebAuthnProviderId
+> = true
 
 // ---------------------------------------------------------------------------------------------------------
 // Where Gatehouse uses the names: provider configs written against them go in `providers`; callbacks typed with them
 // are accepted by the built-in providers.
 const custom: G.OIDCConfig<P> = {
-  id: "corp", name: "Corp", type: "oidc", issuer: "https://idp.example", clientId: "id", clientSecret: "s",
-  checks: ["pkce", "nonce"], idToken: true, style: { brandColor: "#123456" },
+  id: "corp",
+  name: "Corp",
+  type: "oidc",
+  issuer: "https://idp.example",
+  clientId: "id",
+  clientSecret: "s",
+  checks: ["pkce", "nonce"],
+  idToken: true,
+  style: { brandColor: "#123456" },
   profile: (profile) => ({ id: profile.sub, email: profile.email }),
 }
 const oauth2: G.OAuthConfig<{ id: number }> = {
-  id: "legacy", name: "Legacy", type: "oauth", authorization: { url: "https://legacy.example/authorize", params: { scope: "read" } },
-  token: "https://legacy.example/token", userinfo: "https://legacy.example/me", checks: ["state"],
+  id: "legacy",
+  name: "Legacy",
+  type: "oauth",
+  authorization: { url: "https://legacy.example/authorize", params: { scope: "read" } },
+  token: "https://legacy.example/token",
+  userinfo: "https://legacy.example/me",
+  checks: ["state"],
 }
 const toUser: G.ProfileCallback<GitHubProfile> = (profile) => ({ id: String(profile.id), name: profile.login })
 const keep: G.AccountCallback = (tokens) => ({ access_token: tokens.access_token })
-export const config: AuthConfig = { providers: [custom, oauth2, GitHub({ profile: toUser }), TikTok()] satisfies G.AppProviders }
-export const appProviderShape: G.AppProvider = { id: "github", name: "GitHub", type: "oauth", signinUrl: "https://a.example/auth/signin/github", callbackUrl: "https://a.example/auth/callback/github" }
+export const config: AuthConfig = {
+  providers: [custom, oauth2, GitHub({ profile: toUser }), TikTok()] satisfies G.AppProviders,
+}
+export const appProviderShape: G.AppProvider = {
+  id: "github",
+  name: "GitHub",
+  type: "oauth",
+  signinUrl: "https://a.example/auth/signin/github",
+  callbackUrl: "https://a.example/auth/callback/github",
+}
 void keep
 
 // @ts-expect-error an OAuth 2 provider has no nonce check (that is OIDC)

@@ -65,7 +65,10 @@ export function expressApp(): void {
 
 export function honoApp(): void {
   const app = new Hono()
-  app.use("*", initAuthConfig(() => ({ ...config, basePath: "/api/auth" })))
+  app.use(
+    "*",
+    initAuthConfig(() => ({ ...config, basePath: "/api/auth" })),
+  )
   app.use("/api/auth/*", authHandler())
   app.use("/api/*", verifyAuth())
   app.get("/api/me", async (c) => {
@@ -76,7 +79,13 @@ export function honoApp(): void {
   })
 }
 
-export const { handlers, auth, signIn: serverSignIn, signOut: serverSignOut, unstable_update } = NextAuth({
+export const {
+  handlers,
+  auth,
+  signIn: serverSignIn,
+  signOut: serverSignOut,
+  unstable_update,
+} = NextAuth({
   ...config,
   callbacks: { ...config.callbacks, authorized: ({ auth: session }) => session?.tenantId !== undefined },
 })

@@ -51,14 +51,18 @@ export function describe(error: AnyAuthError): string {
       return error.type
   }
 }
-class InvalidPassword extends CredentialsSignin { override code = "invalid_password" }
+class InvalidPassword extends CredentialsSignin {
+  override code = "invalid_password"
+}
 void new InvalidPassword()
 void (new AuthError() instanceof Error)
 
 // @ts-expect-error providers is required
 const missingProviders: AuthConfig = { secret: "x" }
 // As in Auth.js, `authorize` is optional (sign-ins fail until it is given), and the provider may go in uncalled.
-export const withoutAuthorize: AuthConfig = { providers: [Credentials({ credentials: {} }), Credentials({}), Credentials] }
+export const withoutAuthorize: AuthConfig = {
+  providers: [Credentials({ credentials: {} }), Credentials({}), Credentials],
+}
 // @ts-expect-error authorize answers a user or null
 Credentials({ authorize: () => "user" })
 // @ts-expect-error strategy is "jwt" | "database"

@@ -28,6 +28,11 @@ export const own: AuthConfig = {
 runStoreConformanceSuite({ name: "mine", store: () => own.store! })
 
 // @ts-expect-error a store's get must resolve to a string or null
-export const badStore: SharedStore = { claim: async () => true, get: async () => 1, set: async () => {}, delete: async () => {} }
+export const badStore: SharedStore = {
+  claim: async () => true,
+  get: async () => 1,
+  set: async () => {},
+  delete: async () => {},
+}
 // @ts-expect-error the API is one of the two client families
 RedisStore(createClient(), { api: "valkey" })

@@ -1,8 +1,16 @@
 // Type tests (compiled by tsc, never run): gatehouse/webauthn's signIn overloads and helper shapes, as a consumer sees them.
 import {
-  browserSupportsConditionalUI, browserSupportsWebAuthn, configure, signIn, startAuthentication, startRegistration,
-  type AuthenticationResponseJSON, type PublicKeyCredentialCreationOptionsJSON, type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON, type SignInResponse,
+  browserSupportsConditionalUI,
+  browserSupportsWebAuthn,
+  configure,
+  signIn,
+  startAuthentication,
+  startRegistration,
+  type AuthenticationResponseJSON,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  type RegistrationResponseJSON,
+  type SignInResponse,
 } from "gatehouse/webauthn"
 import { signIn as clientSignIn } from "gatehouse/client"
 
@@ -26,7 +34,9 @@ export async function passkeys(): Promise<void> {
   expectType<Equal<Awaited<ReturnType<typeof startRegistration>>, RegistrationResponseJSON>>(true)
   expectType<Equal<Awaited<ReturnType<typeof startAuthentication>>, AuthenticationResponseJSON>>(true)
   const registered: RegistrationResponseJSON = await startRegistration(creation)
-  const asserted: AuthenticationResponseJSON = await startAuthentication(request, { conditional: await browserSupportsConditionalUI() })
+  const asserted: AuthenticationResponseJSON = await startAuthentication(request, {
+    conditional: await browserSupportsConditionalUI(),
+  })
   const supported: boolean = browserSupportsWebAuthn()
   void [registered, asserted, supported]
 }

@@ -4,13 +4,30 @@ import { describe, expect, it } from "vitest"
 import { BenchOptionError, parseBenchOptions } from "../bench/options.js"
 
 const tsx = (args: string[]) =>
-  spawnSync(process.execPath, ["--import", "tsx", "bench/run.ts", ...args], { encoding: "utf8", timeout: 60_000, env: { ...process.env } })
+  spawnSync(process.execPath, ["--import", "tsx", "bench/run.ts", ...args], {
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env },
+  })
 
 describe("npm run bench options", () => {
   it("parses flags, numbers and optional values; refuses unknown, misspelled and malformed options", () => {
-    expect([...parseBenchOptions(["--quick", "--rounds=5", "--dist"])]).toEqual([["quick", "true"], ["rounds", "5"], ["dist", "true"]])
+    expect([...parseBenchOptions(["--quick", "--rounds=5", "--dist"])]).toEqual([
+      ["quick", "true"],
+      ["rounds", "5"],
+      ["dist", "true"],
+    ])
     expect(parseBenchOptions(["--profile=G2"]).get("profile")).toBe("G2")
-    for (const bad of [["--quik"], ["quick"], ["--rounds"], ["--rounds=0"], ["--rounds=x"], ["--quick=1"], ["--toString"], ["--__proto__"]]) {
+    for (const bad of [
+      ["--quik"],
+      ["quick"],
+      ["--rounds"],
+      ["--rounds=0"],
+      ["--rounds=x"],
+      ["--quick=1"],
+      ["--toString"],
+      ["--__proto__"],
+    ]) {
       expect(() => parseBenchOptions(bad), bad.join(" ")).toThrow(BenchOptionError)
     }
   })

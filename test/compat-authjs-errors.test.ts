@@ -24,25 +24,45 @@ const quiet = { error() {}, warn() {}, debug() {} }
 
 /** Sends the same request (built fresh for each) through one library with its config. */
 async function send(library: Library, config: AnyConfig, make: () => Request): Promise<Response> {
-  return library === "authjs" ? AuthJs(make(), config as unknown as AuthJsConfig) : Auth(make(), config as unknown as AuthConfig)
+  return library === "authjs"
+    ? AuthJs(make(), config as unknown as AuthJsConfig)
+    : Auth(make(), config as unknown as AuthConfig)
 }
 
 /** What a client sees of a response: status, Location, JSON or text body, and the names of the cookies it sets. */
-async function seen(res: Response): Promise<{ status: number; location: string | null; body: unknown; cookies: string[] }> {
+async function seen(
+  res: Response,
+): Promise<{ status: number; location: string | null; body: unknown; cookies: string[] }> {
   const text = await res.text()
   let body: unknown = text
   if ((res.headers.get("content-type") ?? "").startsWith("application/json")) body = JSON.parse(text)
-  return { status: res.status, location: res.headers.get("location"), body, cookies: res.headers.getSetCookie().map((c) => c.split("=")[0]!) }
+  return {
+    status: res.status,
+    location: res.headers.get("location"),
+    body,
+    cookies: res.headers.getSetCookie().map((c) => c.split("=")[0]!),
+  }
 }
 
 /** A CSRF token and its cookie, fetched from the library itself. */
 async function csrfOf(library: Library, config: AnyConfig): Promise<{ token: string; cookie: string }> {
   const res = await send(library, config, () => new Request(`${ORIGIN}/auth/csrf`))
   const { csrfToken } = (await res.json()) as { csrfToken: string }
-  return { token: csrfToken, cookie: res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ") }
+  return {
+    token: csrfToken,
+    cookie: res.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; "),
+  }
 }
 
-function form(path: string, fields: Record<string, string>, cookie = "", headers: Record<string, string> = {}): Request {
+function form(
+  path: string,
+  fields: Record<string, string>,
+  cookie = "",
+  headers: Record<string, string> = {},
+): Request {
   return new Request(`${ORIGIN}${path}`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", cookie, ...headers },
@@ -54,13 +74,24 @@ const base = { secret: SECRET, trustHost: true, basePath: "/auth" }
 
 describe("Credentials without authorize (Auth.js: authorize defaults to returning null)", () => {
   const variants: [string, () => AnyConfig, () => AnyConfig][] = [
-    ["Credentials({})", () => ({ ...base, logger: quiet, providers: [AuthJsCredentials({})] }), () => ({ ...base, providers: [Credentials({})] })],
-    ["providers: [Credentials] uncalled", () => ({ ...base, logger: quiet, providers: [AuthJsCredentials] }), () => ({ ...base, providers: [Credentials] })],
+    [
+      "Credentials({})",
+      () => ({ ...base, logger: quiet, providers: [AuthJsCredentials({})] }),
+      () => ({ ...base, providers: [Credentials({})] }),
+    ],
+    [
+      "providers: [Credentials] uncalled",
+      () => ({ ...base, logger: quiet, providers: [AuthJsCredentials] }),
+      () => ({ ...base, providers: [Credentials] }),
+    ],
   ]
   for (const [label, authjsConfig, gatehouseConfig] of variants) {
     it(`${label}: /session, /providers and /csrf answer 200 as in Auth.js; a sign-in fails with CredentialsSignin`, async () => {
       const log = spyLogger()
-      const configs: Record<Library, AnyConfig> = { authjs: authjsConfig(), gatehouse: { ...gatehouseConfig(), logger: log.logger } }
+      const configs: Record<Library, AnyConfig> = {
+        authjs: authjsConfig(),
+        gatehouse: { ...gatehouseConfig(), logger: log.logger },
+      }
       for (const path of ["/auth/session", "/auth/providers", "/auth/csrf"]) {
         const a = await seen(await send("authjs", configs.authjs, () => new Request(`${ORIGIN}${path}`)))
         const g = await seen(await send("gatehouse", configs.gatehouse, () => new Request(`${ORIGIN}${path}`)))
@@ -72,9 +103,24 @@ describe("Credentials without authorize (Auth.js: authorize defaults to returnin
       }
       for (const lib of ["authjs", "gatehouse"] as const) {
         const csrf = await csrfOf(lib, configs[lib])
-        const res = await seen(await send(lib, configs[lib], () => form("/auth/callback/credentials", { csrfToken: csrf.token, username: "alice", password: "pw" }, csrf.cookie)))
-        expect({ lib, status: res.status, location: res.location }).toEqual({ lib, status: 302, location: `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials` })
-        expect(res.cookies.filter((c) => c.includes("session-token")), lib).toEqual([])
+        const res = await seen(
+          await send(lib, configs[lib], () =>
+            form(
+              "/auth/callback/credentials",
+              { csrfToken: csrf.token, username: "alice", password: "pw" },
+              csrf.cookie,
+            ),
+          ),
+        )
+        expect({ lib, status: res.status, location: res.location }).toEqual({
+          lib,
+          status: 302,
+          location: `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`,
+        })
+        expect(
+          res.cookies.filter((c) => c.includes("session-token")),
+          lib,
+        ).toEqual([])
       }
       expect(log.types()).toEqual(["CredentialsSignin"])
     })
@@ -83,8 +129,16 @@ describe("Credentials without authorize (Auth.js: authorize defaults to returnin
   it("a credentials provider object without authorize is still MissingAuthorize in both", async () => {
     const raw = { id: "credentials", name: "Credentials", type: "credentials", credentials: {} }
     const log = spyLogger()
-    const a = await seen(await send("authjs", { ...base, logger: quiet, providers: [raw] }, () => new Request(`${ORIGIN}/auth/session`)))
-    const g = await seen(await send("gatehouse", { ...base, logger: log.logger, providers: [raw] }, () => new Request(`${ORIGIN}/auth/session`)))
+    const a = await seen(
+      await send("authjs", { ...base, logger: quiet, providers: [raw] }, () => new Request(`${ORIGIN}/auth/session`)),
+    )
+    const g = await seen(
+      await send(
+        "gatehouse",
+        { ...base, logger: log.logger, providers: [raw] },
+        () => new Request(`${ORIGIN}/auth/session`),
+      ),
+    )
     expect(g).toEqual(a)
     expect(g.status).toBe(500)
     expect(log.types()).toEqual(["MissingAuthorize"])
@@ -101,7 +155,10 @@ describe("configuration errors answer 500 with exactly Auth.js's body", () => {
     ["GET /csrf", () => new Request(`${ORIGIN}/auth/csrf`)],
     ["GET /providers", () => new Request(`${ORIGIN}/auth/providers`)],
     ["POST /signout", () => form("/auth/signout", { csrfToken: "x" })],
-    ["POST /callback/credentials (X-Auth-Return-Redirect)", () => form("/auth/callback/credentials", { csrfToken: "x" }, "", { "X-Auth-Return-Redirect": "1" })],
+    [
+      "POST /callback/credentials (X-Auth-Return-Redirect)",
+      () => form("/auth/callback/credentials", { csrfToken: "x" }, "", { "X-Auth-Return-Redirect": "1" }),
+    ],
   ]
   for (const [label, config] of broken) {
     it(`${label}: status, content type and body equal to Auth.js's on every non-page route`, async () => {
@@ -111,7 +168,9 @@ describe("configuration errors answer 500 with exactly Auth.js's body", () => {
         expect(g.headers.get("content-type"), name).toMatch(/^application\/json/)
         const answer = await seen(g)
         expect(answer, name).toEqual(await seen(a))
-        expect(answer.body, name).toEqual({ message: "There was a problem with the server configuration. Check the server logs for more information." })
+        expect(answer.body, name).toEqual({
+          message: "There was a problem with the server configuration. Check the server logs for more information.",
+        })
       }
     })
   }
@@ -148,10 +207,16 @@ describe("an unknown provider id is a configuration error, as in Auth.js", () =>
     const c = configs()
     for (const id of ids) {
       for (const withCsrf of [true, false]) {
-        const results = await Promise.all((["authjs", "gatehouse"] as const).map(async (lib) => {
-          const csrf = withCsrf ? await csrfOf(lib, c[lib]) : { token: "", cookie: "" }
-          return seen(await send(lib, c[lib], () => form(`/auth/signin/${id}`, { csrfToken: csrf.token, callbackUrl: "/" }, csrf.cookie)))
-        }))
+        const results = await Promise.all(
+          (["authjs", "gatehouse"] as const).map(async (lib) => {
+            const csrf = withCsrf ? await csrfOf(lib, c[lib]) : { token: "", cookie: "" }
+            return seen(
+              await send(lib, c[lib], () =>
+                form(`/auth/signin/${id}`, { csrfToken: csrf.token, callbackUrl: "/" }, csrf.cookie),
+              ),
+            )
+          }),
+        )
         const [a, g] = results as [Awaited<ReturnType<typeof seen>>, Awaited<ReturnType<typeof seen>>]
         expect(g, `/signin/${id} csrf=${withCsrf}`).toEqual(a)
         expect(g.location).toBe(`${ORIGIN}/auth/error?error=Configuration`)
@@ -161,7 +226,8 @@ describe("an unknown provider id is a configuration error, as in Auth.js", () =>
 
   it("with X-Auth-Return-Redirect the error page URL comes back as JSON {url}, as in Auth.js", async () => {
     const c = configs()
-    const make = () => new Request(`${ORIGIN}/auth/callback/nope?code=c`, { headers: { "X-Auth-Return-Redirect": "1" } })
+    const make = () =>
+      new Request(`${ORIGIN}/auth/callback/nope?code=c`, { headers: { "X-Auth-Return-Redirect": "1" } })
     const a = await seen(await send("authjs", c.authjs, make))
     const g = await seen(await send("gatehouse", c.gatehouse, make))
     expect(g.status).toBe(a.status)
@@ -171,7 +237,11 @@ describe("an unknown provider id is a configuration error, as in Auth.js", () =>
 
   it("the unknown id is logged as InvalidProvider", async () => {
     const log = spyLogger()
-    await Auth(new Request(`${ORIGIN}/auth/callback/nope?code=c`), { ...base, logger: log.logger, providers: [GitHub({ clientId: "id", clientSecret: "s" })] } as AuthConfig)
+    await Auth(new Request(`${ORIGIN}/auth/callback/nope?code=c`), {
+      ...base,
+      logger: log.logger,
+      providers: [GitHub({ clientId: "id", clientSecret: "s" })],
+    } as AuthConfig)
     expect(log.types()).toEqual(["InvalidProvider"])
   })
 })

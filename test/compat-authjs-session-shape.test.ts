@@ -20,22 +20,34 @@ const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
 let server: Listening
 let profile: Record<string, unknown> = {}
 beforeAll(async () => {
-  server = await listenLocal(createServer((req, res) => {
-    res.setHeader("content-type", "application/json")
-    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname
-    if (req.method === "POST" && path === "/token") return res.end(JSON.stringify({ access_token: "at-1", token_type: "bearer", expires_in: 3600 }))
-    if (req.method === "GET" && path === "/userinfo" && req.headers.authorization === "Bearer at-1") return res.end(JSON.stringify(profile))
-    res.statusCode = 404
-    res.end("{}")
-  }))
+  server = await listenLocal(
+    createServer((req, res) => {
+      res.setHeader("content-type", "application/json")
+      const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname
+      if (req.method === "POST" && path === "/token")
+        return res.end(JSON.stringify({ access_token: "at-1", token_type: "bearer", expires_in: 3600 }))
+      if (req.method === "GET" && path === "/userinfo" && req.headers.authorization === "Bearer at-1")
+        return res.end(JSON.stringify(profile))
+      res.statusCode = 404
+      res.end("{}")
+    }),
+  )
 })
 afterAll(() => server.stop())
 
 /** The same custom OAuth provider for both libraries (a fresh object each, as each library normalises its own). */
 function oauthProvider(extra: Record<string, unknown> = {}) {
   return {
-    id: "plain", name: "Plain", type: "oauth" as const, clientId: "client", clientSecret: "secret", checks: ["state" as const],
-    authorization: `${server.origin}/authorize`, token: `${server.origin}/token`, userinfo: `${server.origin}/userinfo`, ...extra,
+    id: "plain",
+    name: "Plain",
+    type: "oauth" as const,
+    clientId: "client",
+    clientSecret: "secret",
+    checks: ["state" as const],
+    authorization: `${server.origin}/authorize`,
+    token: `${server.origin}/token`,
+    userinfo: `${server.origin}/userinfo`,
+    ...extra,
   }
 }
 
@@ -53,10 +65,16 @@ async function csrf(h: Handler, jar: CookieJar): Promise<string> {
 }
 
 /** The /session body and the session JWT's claims after a sign-in through `h`. */
-async function afterSignIn(h: Handler, jar: CookieJar): Promise<{ session: Record<string, unknown>; claims: Record<string, unknown> }> {
+async function afterSignIn(
+  h: Handler,
+  jar: CookieJar,
+): Promise<{ session: Record<string, unknown>; claims: Record<string, unknown> }> {
   const token = jar.cookies.get(SALT)
   expect(token, "a session cookie").toBeDefined()
-  const claims = (await authjsJwt.decode({ token: decodeURIComponent(token!), secret: SECRET, salt: SALT })) as Record<string, unknown>
+  const claims = (await authjsJwt.decode({ token: decodeURIComponent(token!), secret: SECRET, salt: SALT })) as Record<
+    string,
+    unknown
+  >
   const res = await h(get("/auth/session", { cookie: jar.header() }))
   return { session: (await res.json()) as Record<string, unknown>, claims }
 }
@@ -124,7 +142,9 @@ describe("session shape matches @auth/core", () => {
     const { authjs, gatehouse } = both(() => [oauthProvider()])
     const ours = await oauthSignIn(gatehouse)
     const theirs = await oauthSignIn(authjs)
-    expect(withoutExpires(ours.session)).toEqual({ user: { name: "pat", email: "pat@example.com", image: "https://img.example/pat.png" } })
+    expect(withoutExpires(ours.session)).toEqual({
+      user: { name: "pat", email: "pat@example.com", image: "https://img.example/pat.png" },
+    })
     expect(withoutExpires(ours.session)).toEqual(withoutExpires(theirs.session))
     expect(stable(ours.claims)).toEqual(stable(theirs.claims))
   })
@@ -152,7 +172,11 @@ describe("session shape matches @auth/core", () => {
   })
 
   it("a session token issued with null claims (before this change, or by Auth.js) still reads, as Auth.js reads it", async () => {
-    const token = await authjsJwt.encode({ token: { name: null, email: null, picture: null, sub: "1" }, secret: SECRET, salt: SALT })
+    const token = await authjsJwt.encode({
+      token: { name: null, email: null, picture: null, sub: "1" },
+      secret: SECRET,
+      salt: SALT,
+    })
     const cookie = `${SALT}=${token}`
     const { authjs, gatehouse } = both(() => [oauthProvider()])
     const ours = (await (await gatehouse(get("/auth/session", { cookie }))).json()) as Record<string, unknown>
@@ -169,6 +193,8 @@ describe("session shape matches @auth/core", () => {
     const theirs = await credentialsSignIn(a.authjs)
     expect(ours.session.expires).toMatch(/\.000Z$/)
     expect(ours.session.expires).toBe(new Date((ours.claims.exp as number) * 1000).toISOString())
-    expect(Math.abs(Date.parse(ours.session.expires as string) - Date.parse(theirs.session.expires as string))).toBeLessThan(2000)
+    expect(
+      Math.abs(Date.parse(ours.session.expires as string) - Date.parse(theirs.session.expires as string)),
+    ).toBeLessThan(2000)
   })
 })

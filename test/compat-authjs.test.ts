@@ -90,7 +90,13 @@ function getReq(origin: string, path: string, cookie = "", headers: Record<strin
   return new Request(`${origin}${path}`, { headers: h })
 }
 
-function formReq(origin: string, path: string, form: Record<string, string>, cookie = "", headers: Record<string, string> = {}): Request {
+function formReq(
+  origin: string,
+  path: string,
+  form: Record<string, string>,
+  cookie = "",
+  headers: Record<string, string> = {},
+): Request {
   const h = new Headers(headers)
   h.set("content-type", "application/x-www-form-urlencoded")
   if (cookie) h.set("cookie", cookie)
@@ -110,7 +116,12 @@ async function getCsrf(h: Handler, origin: string, jar: CookieJar): Promise<{ cs
 }
 
 /** Credentials sign-in: GET /csrf then POST /callback/credentials, both through `h`. */
-async function signIn(h: Handler, origin: string, creds = { username: "alice", password: "password" }, headers: Record<string, string> = {}) {
+async function signIn(
+  h: Handler,
+  origin: string,
+  creds = { username: "alice", password: "password" },
+  headers: Record<string, string> = {},
+) {
   const jar = new CookieJar()
   const { csrfToken } = await getCsrf(h, origin, jar)
   const res = await h(formReq(origin, "/auth/callback/credentials", { csrfToken, ...creds }, jar.header(), headers))
@@ -121,7 +132,10 @@ async function signIn(h: Handler, origin: string, creds = { username: "alice", p
 /** The `Cookie` header holding only the session cookie (chunks included) of a jar. */
 function sessionCookieHeader(jar: CookieJar, origin: string): string {
   const name = sessionName(origin)
-  return [...jar.cookies].filter(([k]) => k === name || k.startsWith(`${name}.`)).map(([k, v]) => `${k}=${v}`).join("; ")
+  return [...jar.cookies]
+    .filter(([k]) => k === name || k.startsWith(`${name}.`))
+    .map(([k, v]) => `${k}=${v}`)
+    .join("; ")
 }
 
 async function readSession(h: Handler, origin: string, cookie: string): Promise<{ res: Response; body: any }> {
@@ -165,7 +179,11 @@ function shape(v: unknown): unknown {
   if (v === null) return "null"
   if (Array.isArray(v)) return v.map(shape)
   if (typeof v === "object") {
-    return Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, shape((v as Record<string, unknown>)[k])]))
+    return Object.fromEntries(
+      Object.keys(v as object)
+        .sort()
+        .map((k) => [k, shape((v as Record<string, unknown>)[k])]),
+    )
   }
   return typeof v
 }
@@ -362,7 +380,12 @@ describe("CSRF token from one library is accepted by the other", () => {
         const { csrfToken } = await getCsrf(handler(minter), origin, jar)
         expect(jar.cookies.has(csrfName(origin))).toBe(true)
         const res = await handler(checker)(
-          formReq(origin, "/auth/callback/credentials", { csrfToken, username: "alice", password: "password" }, jar.header()),
+          formReq(
+            origin,
+            "/auth/callback/credentials",
+            { csrfToken, username: "alice", password: "password" },
+            jar.header(),
+          ),
         )
         expect(res.status).toBe(302)
         expectAcceptedRedirect(res, origin)
@@ -384,7 +407,8 @@ describe("CSRF token from one library is accepted by the other", () => {
         expect(cleared, "session cookie must be cleared").toBeDefined()
         expect(cleared!.value).toBe("")
         const expiredByMaxAge = cleared!.attrs["max-age"] === "0"
-        const expiredByDate = typeof cleared!.attrs.expires === "string" && Date.parse(cleared!.attrs.expires) <= Date.now()
+        const expiredByDate =
+          typeof cleared!.attrs.expires === "string" && Date.parse(cleared!.attrs.expires) <= Date.now()
         expect(expiredByMaxAge || expiredByDate).toBe(true)
       })
 
@@ -392,7 +416,12 @@ describe("CSRF token from one library is accepted by the other", () => {
         const jar = new CookieJar()
         await getCsrf(handler(minter), origin, jar)
         const res = await handler(checker)(
-          formReq(origin, "/auth/callback/credentials", { csrfToken: "0".repeat(64), username: "alice", password: "password" }, jar.header()),
+          formReq(
+            origin,
+            "/auth/callback/credentials",
+            { csrfToken: "0".repeat(64), username: "alice", password: "password" },
+            jar.header(),
+          ),
         )
         expect(res.status).toBe(302)
         expect(res.headers.get("location")).toBe(`${origin}/auth/signin?error=MissingCSRF`)
@@ -402,7 +431,12 @@ describe("CSRF token from one library is accepted by the other", () => {
         const jar = new CookieJar()
         const { csrfToken } = await getCsrf(handler(minter, { secret: S1 }), origin, jar)
         const res = await handler(checker)(
-          formReq(origin, "/auth/callback/credentials", { csrfToken, username: "alice", password: "password" }, jar.header()),
+          formReq(
+            origin,
+            "/auth/callback/credentials",
+            { csrfToken, username: "alice", password: "password" },
+            jar.header(),
+          ),
         )
         expect(res.status).toBe(302)
         expect(res.headers.get("location")).toBe(`${origin}/auth/signin?error=MissingCSRF`)
@@ -414,7 +448,12 @@ describe("CSRF token from one library is accepted by the other", () => {
         const jar = new CookieJar()
         const { csrfToken } = await getCsrf(handler(minter, { secret: [S2, S1] }), origin, jar)
         const res = await handler(other(minter), { secret: [S2, S1] })(
-          formReq(origin, "/auth/callback/credentials", { csrfToken, username: "alice", password: "password" }, jar.header()),
+          formReq(
+            origin,
+            "/auth/callback/credentials",
+            { csrfToken, username: "alice", password: "password" },
+            jar.header(),
+          ),
         )
         expectAcceptedRedirect(res, origin, `${minter} -> ${other(minter)}`)
       }
@@ -467,7 +506,10 @@ describe("cookie names and attributes match @auth/core", () => {
       // identical attributes: Path=/, HttpOnly, SameSite=Lax, Secure on https, no Expires/Max-Age
       expect(g!.attrs).toEqual(a!.attrs)
       // value `token|hash`, sent percent-encoded, hash = sha256(token + secret)
-      for (const [c, res] of [[a!, aRes], [g!, gRes]] as const) {
+      for (const [c, res] of [
+        [a!, aRes],
+        [g!, gRes],
+      ] as const) {
         expect(c.value).toMatch(/^[0-9a-f]{64}\|[0-9a-f]{64}$/)
         expect(c.raw).toMatch(new RegExp(`^${name.replace(/[.]/g, "\\.")}=[0-9a-f]{64}%7C[0-9a-f]{64};`))
         const [token, hash] = c.value.split("|")
@@ -559,7 +601,12 @@ describe("JSON bodies and redirects match @auth/core", () => {
           const jar = new CookieJar()
           const { csrfToken } = await getCsrf(h, origin, jar)
           const res = await h(
-            formReq(origin, "/auth/callback/credentials", { csrfToken, callbackUrl, username: "alice", password: "password" }, jar.header()),
+            formReq(
+              origin,
+              "/auth/callback/credentials",
+              { csrfToken, callbackUrl, username: "alice", password: "password" },
+              jar.header(),
+            ),
           )
           expect(res.status, `${lib} ${callbackUrl}`).toBe(302)
           expect.soft(res.headers.get("location"), `${lib} callbackUrl=${callbackUrl}`).toBe(expected)
@@ -589,7 +636,9 @@ describe("JSON bodies and redirects match @auth/core", () => {
         // a valid cookie but no token in the body
         const jar = new CookieJar()
         await getCsrf(h, origin, jar)
-        const r2 = await h(formReq(origin, "/auth/callback/credentials", { username: "alice", password: "password" }, jar.header()))
+        const r2 = await h(
+          formReq(origin, "/auth/callback/credentials", { username: "alice", password: "password" }, jar.header()),
+        )
         expect(r2.headers.get("location"), lib).toBe(expected)
         // sign-out without a token
         const r3 = await h(formReq(origin, "/auth/signout", {}, jar.header()))
@@ -608,7 +657,9 @@ describe("JSON bodies and redirects match @auth/core", () => {
         expect(ok.res.headers.get("content-type"), lib).toMatch(/^application\/json/)
         const bad = await signIn(h, origin, { username: "alice", password: "wrong" }, hdr)
         expect(bad.res.status, lib).toBe(200)
-        const csrf = await h(formReq(origin, "/auth/callback/credentials", { username: "alice", password: "password" }, "", hdr))
+        const csrf = await h(
+          formReq(origin, "/auth/callback/credentials", { username: "alice", password: "password" }, "", hdr),
+        )
         expect(csrf.status, lib).toBe(200)
         results[lib] = {
           ok: await ok.res.json(),

@@ -17,8 +17,10 @@ beforeEach(() => {
 })
 afterAll(() => restoreEnv())
 
-const authorize = async (c: Record<string, unknown>) => (c.username === "alice" && c.password === "password" ? { ...alice } : null)
-const credentials = (id?: string) => Credentials({ ...(id ? { id } : {}), credentials: { username: {}, password: {} }, authorize: authorize as never })
+const authorize = async (c: Record<string, unknown>) =>
+  c.username === "alice" && c.password === "password" ? { ...alice } : null
+const credentials = (id?: string) =>
+  Credentials({ ...(id ? { id } : {}), credentials: { username: {}, password: {} }, authorize: authorize as never })
 
 type AnyConfig = AuthConfig & Record<string, unknown>
 
@@ -55,7 +57,9 @@ const badConfigs: { name: string; config: () => AnyConfig; type?: string; field:
   {
     name: "credentials provider without authorize",
     config: () =>
-      makeConfig({ providers: [{ id: "credentials", name: "Credentials", type: "credentials", credentials: {} } as never] }) as AnyConfig,
+      makeConfig({
+        providers: [{ id: "credentials", name: "Credentials", type: "credentials", credentials: {} } as never],
+      }) as AnyConfig,
     type: "MissingAuthorize",
     field: [/authorize/],
   },
@@ -99,7 +103,10 @@ describe("configuration errors", () => {
   })
 
   it("pages.error set: GET /signin with a config error redirects to it with ?error=Configuration", async () => {
-    const res = await Auth(get("/auth/signin"), makeConfig({ secret: undefined, pages: { error: "/oops" }, logger: spyLogger().logger }))
+    const res = await Auth(
+      get("/auth/signin"),
+      makeConfig({ secret: undefined, pages: { error: "/oops" }, logger: spyLogger().logger }),
+    )
     expect(res.status).toBe(302)
     expect(res.headers.get("location")).toBe("http://localhost:3000/oops?error=Configuration")
   })
@@ -251,7 +258,14 @@ describe("setEnvDefaults (wire.md 7.1)", () => {
 
   it("providers: AUTH_<ID>_ID/_SECRET/_ISSUER fill OAuth/OIDC fields only where unset; _KEY fills email apiKey; factories get the values", () => {
     const oidc = { id: "my-idp", name: "My IdP", type: "oidc", clientSecret: "keep-me" } as Record<string, unknown>
-    const oauth = { id: "gh", name: "GH", type: "oauth", authorization: "https://gh.example/authorize", token: "https://gh.example/token", userinfo: "https://gh.example/user" } as Record<string, unknown>
+    const oauth = {
+      id: "gh",
+      name: "GH",
+      type: "oauth",
+      authorization: "https://gh.example/authorize",
+      token: "https://gh.example/token",
+      userinfo: "https://gh.example/user",
+    } as Record<string, unknown>
     const email = { id: "email", name: "Email", type: "email" } as Record<string, unknown>
     const received: unknown[] = []
     const factory = (opts: Record<string, unknown>) => {
@@ -279,13 +293,28 @@ describe("setEnvDefaults (wire.md 7.1)", () => {
     )
     const ps = c.providers as unknown as Record<string, unknown>[]
     expect(ps).toHaveLength(5)
-    expect(ps[0]).toMatchObject({ id: "my-idp", clientId: "idp-id", clientSecret: "keep-me", issuer: "https://idp.example" })
+    expect(ps[0]).toMatchObject({
+      id: "my-idp",
+      clientId: "idp-id",
+      clientSecret: "keep-me",
+      issuer: "https://idp.example",
+    })
     expect(ps[1]).toMatchObject({ id: "gh", clientId: "gh-id", clientSecret: "gh-secret" })
     expect(ps[1]!.issuer).toBeUndefined()
     expect(ps[2]).toMatchObject({ id: "email", apiKey: "mail-key" })
     expect(ps[2]!.clientId).toBeUndefined()
-    expect(received.at(-1)).toEqual({ clientId: "f-id", clientSecret: "f-secret", issuer: "https://f2.example", apiKey: "f-key" })
-    expect(ps[3]).toMatchObject({ id: "fac-tory", clientId: "f-id", clientSecret: "f-secret", issuer: "https://f2.example" })
+    expect(received.at(-1)).toEqual({
+      clientId: "f-id",
+      clientSecret: "f-secret",
+      issuer: "https://f2.example",
+      apiKey: "f-key",
+    })
+    expect(ps[3]).toMatchObject({
+      id: "fac-tory",
+      clientId: "f-id",
+      clientSecret: "f-secret",
+      issuer: "https://f2.example",
+    })
     expect(ps[4]!.clientId).toBeUndefined()
     expect(ps[4]!.type).toBe("credentials")
   })
@@ -295,55 +324,138 @@ describe("createActionURL (wire.md 7.2)", () => {
   const h = (init: Record<string, string>) => new Headers(init)
 
   it("verified examples", () => {
-    expect(String(createActionURL("signin", "https", h({ host: "h.com", "x-forwarded-proto": "http" }), {}, { basePath: "/api/auth" }))).toBe(
-      "http://h.com/api/auth/signin",
-    )
+    expect(
+      String(
+        createActionURL(
+          "signin",
+          "https",
+          h({ host: "h.com", "x-forwarded-proto": "http" }),
+          {},
+          { basePath: "/api/auth" },
+        ),
+      ),
+    ).toBe("http://h.com/api/auth/signin")
     const log = spyLogger()
     expect(
-      String(createActionURL("signin", "https", h({ host: "ignored.example" }), { AUTH_URL: "https://e.com/x/api/auth" }, { basePath: "/api/auth", logger: log.logger })),
+      String(
+        createActionURL(
+          "signin",
+          "https",
+          h({ host: "ignored.example" }),
+          { AUTH_URL: "https://e.com/x/api/auth" },
+          { basePath: "/api/auth", logger: log.logger },
+        ),
+      ),
     ).toBe("https://e.com/api/auth/signin")
     expect(log.warnings.map(([code]) => code)).toEqual(["env-url-basepath-mismatch"])
   })
 
   it("returns a URL; AUTH_URL (or NEXTAUTH_URL) wins over headers; matching paths do not warn", () => {
     const log = spyLogger()
-    const u = createActionURL("session", "http", h({ host: "h.com" }), { AUTH_URL: "https://e.com/api/auth" }, { basePath: "/api/auth", logger: log.logger })
+    const u = createActionURL(
+      "session",
+      "http",
+      h({ host: "h.com" }),
+      { AUTH_URL: "https://e.com/api/auth" },
+      { basePath: "/api/auth", logger: log.logger },
+    )
     expect(u).toBeInstanceOf(URL)
     expect(u.href).toBe("https://e.com/api/auth/session")
     expect(log.warnings).toEqual([])
-    expect(String(createActionURL("csrf", "http", h({ host: "h.com" }), { NEXTAUTH_URL: "https://n.com/api/auth" }, { basePath: "/api/auth" }))).toBe(
-      "https://n.com/api/auth/csrf",
-    )
     expect(
-      String(createActionURL("csrf", "http", h({}), { AUTH_URL: "https://a.com/api/auth", NEXTAUTH_URL: "https://n.com/api/auth" }, { basePath: "/api/auth" })),
+      String(
+        createActionURL(
+          "csrf",
+          "http",
+          h({ host: "h.com" }),
+          { NEXTAUTH_URL: "https://n.com/api/auth" },
+          { basePath: "/api/auth" },
+        ),
+      ),
+    ).toBe("https://n.com/api/auth/csrf")
+    expect(
+      String(
+        createActionURL(
+          "csrf",
+          "http",
+          h({}),
+          { AUTH_URL: "https://a.com/api/auth", NEXTAUTH_URL: "https://n.com/api/auth" },
+          { basePath: "/api/auth" },
+        ),
+      ),
     ).toBe("https://a.com/api/auth/csrf")
     // Origin-only AUTH_URL + basePath.
-    expect(String(createActionURL("signin", "http", h({}), { AUTH_URL: "https://e.com" }, { basePath: "/api/auth" }))).toBe("https://e.com/api/auth/signin")
+    expect(
+      String(createActionURL("signin", "http", h({}), { AUTH_URL: "https://e.com" }, { basePath: "/api/auth" })),
+    ).toBe("https://e.com/api/auth/signin")
     // No basePath: the env path is kept, one trailing slash removed.
-    expect(String(createActionURL("signout", "http", h({}), { AUTH_URL: "https://e.com/app/auth/" }, {}))).toBe("https://e.com/app/auth/signout")
+    expect(String(createActionURL("signout", "http", h({}), { AUTH_URL: "https://e.com/app/auth/" }, {}))).toBe(
+      "https://e.com/app/auth/signout",
+    )
     // basePath "/": the env path is kept and the action follows a double slash.
-    expect(String(createActionURL("signin", "http", h({}), { AUTH_URL: "https://e.com/x" }, { basePath: "/" }))).toBe("https://e.com/x//signin")
+    expect(String(createActionURL("signin", "http", h({}), { AUTH_URL: "https://e.com/x" }, { basePath: "/" }))).toBe(
+      "https://e.com/x//signin",
+    )
   })
 
   it("headers: x-forwarded-host over host, x-forwarded-proto over protocol, https by default, ':' optional", () => {
-    expect(String(createActionURL("session", "https", h({ host: "internal:3000", "x-forwarded-host": "pub.example" }), {}, { basePath: "/api/auth" }))).toBe(
-      "https://pub.example/api/auth/session",
+    expect(
+      String(
+        createActionURL(
+          "session",
+          "https",
+          h({ host: "internal:3000", "x-forwarded-host": "pub.example" }),
+          {},
+          { basePath: "/api/auth" },
+        ),
+      ),
+    ).toBe("https://pub.example/api/auth/session")
+    expect(String(createActionURL("session", "http:", h({ host: "h.com" }), {}, { basePath: "/api/auth/" }))).toBe(
+      "http://h.com/api/auth/session",
     )
-    expect(String(createActionURL("session", "http:", h({ host: "h.com" }), {}, { basePath: "/api/auth/" }))).toBe("http://h.com/api/auth/session")
-    expect(String(createActionURL("session", undefined as unknown as string, h({ host: "h.com" }), {}, { basePath: "/auth" }))).toBe(
-      "https://h.com/auth/session",
+    expect(
+      String(
+        createActionURL("session", undefined as unknown as string, h({ host: "h.com" }), {}, { basePath: "/auth" }),
+      ),
+    ).toBe("https://h.com/auth/session")
+    expect(String(createActionURL("providers", "http", h({ host: "h.com:8080" }), {}, {}))).toBe(
+      "http://h.com:8080/providers",
     )
-    expect(String(createActionURL("providers", "http", h({ host: "h.com:8080" }), {}, {}))).toBe("http://h.com:8080/providers")
-    expect(String(createActionURL("signin", "https", h({}), {}, { basePath: "/api/auth" }))).toBe("https://null/api/auth/signin")
+    expect(String(createActionURL("signin", "https", h({}), {}, { basePath: "/api/auth" }))).toBe(
+      "https://null/api/auth/signin",
+    )
   })
 })
 
 describe("isAuthAction", () => {
   it("true exactly for the nine actions", () => {
-    for (const a of ["providers", "session", "csrf", "signin", "signout", "callback", "verify-request", "error", "webauthn-options"]) {
+    for (const a of [
+      "providers",
+      "session",
+      "csrf",
+      "signin",
+      "signout",
+      "callback",
+      "verify-request",
+      "error",
+      "webauthn-options",
+    ]) {
       expect(isAuthAction(a), a).toBe(true)
     }
-    for (const a of ["", "foo", "SESSION", "signIn", "sign-in", "verify_request", "__proto__", "constructor", "toString", "hasOwnProperty", "session ", "webauthn"]) {
+    for (const a of [
+      "",
+      "foo",
+      "SESSION",
+      "signIn",
+      "sign-in",
+      "verify_request",
+      "__proto__",
+      "constructor",
+      "toString",
+      "hasOwnProperty",
+      "session ",
+      "webauthn",
+    ]) {
       expect(isAuthAction(a), a).toBe(false)
     }
   })
@@ -352,7 +464,10 @@ describe("isAuthAction", () => {
 describe("Auth() never rejects (issue 15: no input may reject out of a handler)", () => {
   it("a configured error page that is not a valid header value answers 500 instead of rejecting, and is logged", async () => {
     const errors: unknown[] = []
-    const config = makeConfig({ pages: { error: "/oops\r\nX-Injected: 1" }, logger: { error: (e: Error) => void errors.push(e), warn() {}, debug() {} } })
+    const config = makeConfig({
+      pages: { error: "/oops\r\nX-Injected: 1" },
+      logger: { error: (e: Error) => void errors.push(e), warn() {}, debug() {} },
+    })
     const res = await Auth(get("/auth/callback/nope"), config)
     expect(res.status).toBe(500)
     expect(res.headers.get("x-injected")).toBeNull()
@@ -368,26 +483,49 @@ describe("e-mail provider keys from the environment", () => {
     process.env.AUTH_RESEND_KEY = "re_from_env"
     process.env.AUTH_MAIL_2_KEY = "re_custom_id"
     try {
-      const fromEnv = resolveConfig({ ...makeConfig(), adapter: MemoryAdapter(), providers: [Resend({ from: "a@example.com" }), Resend({ id: "mail-2", from: "a@example.com" })] })
+      const fromEnv = resolveConfig({
+        ...makeConfig(),
+        adapter: MemoryAdapter(),
+        providers: [Resend({ from: "a@example.com" }), Resend({ id: "mail-2", from: "a@example.com" })],
+      })
       expect(fromEnv.error).toBeUndefined()
       expect((fromEnv.providers.get("resend") as { apiKey?: string }).apiKey).toBe("re_from_env")
       expect((fromEnv.providers.get("mail-2") as { apiKey?: string }).apiKey).toBe("re_custom_id")
       // `apiKey: process.env.UNSET` (undefined) in the options: the key from the environment is the one sent.
-      const unsetOption = resolveConfig({ ...makeConfig(), adapter: MemoryAdapter(), providers: [Resend({ apiKey: undefined, from: "a@example.com" })] })
-      const provider = unsetOption.providers.get("resend") as unknown as { apiKey?: string; sendVerificationRequest: (p: unknown) => Promise<void> }
+      const unsetOption = resolveConfig({
+        ...makeConfig(),
+        adapter: MemoryAdapter(),
+        providers: [Resend({ apiKey: undefined, from: "a@example.com" })],
+      })
+      const provider = unsetOption.providers.get("resend") as unknown as {
+        apiKey?: string
+        sendVerificationRequest: (p: unknown) => Promise<void>
+      }
       expect(provider.apiKey).toBe("re_from_env")
       const seen: string[] = []
       const { customFetch } = await import("../src/symbols.js")
       const fake = async (_url: unknown, init?: RequestInit) => {
         seen.push(new Headers(init?.headers).get("authorization") ?? "")
-        return new Response(JSON.stringify({ id: "1" }), { status: 200, headers: { "content-type": "application/json" } })
+        return new Response(JSON.stringify({ id: "1" }), {
+          status: 200,
+          headers: { "content-type": "application/json" },
+        })
       }
       await provider.sendVerificationRequest({
-        identifier: "b@example.com", url: "https://app.example/auth/callback/resend?token=t", expires: new Date(), token: "t",
-        theme: {}, provider: { ...provider, [customFetch]: fake }, request: new Request("https://app.example/"),
+        identifier: "b@example.com",
+        url: "https://app.example/auth/callback/resend?token=t",
+        expires: new Date(),
+        token: "t",
+        theme: {},
+        provider: { ...provider, [customFetch]: fake },
+        request: new Request("https://app.example/"),
       })
       expect(seen).toEqual(["Bearer re_from_env"])
-      const given = resolveConfig({ ...makeConfig(), adapter: MemoryAdapter(), providers: [Resend({ apiKey: "re_given", from: "a@example.com" })] })
+      const given = resolveConfig({
+        ...makeConfig(),
+        adapter: MemoryAdapter(),
+        providers: [Resend({ apiKey: "re_given", from: "a@example.com" })],
+      })
       expect((given.providers.get("resend") as { apiKey?: string }).apiKey).toBe("re_given")
     } finally {
       delete process.env.AUTH_RESEND_KEY

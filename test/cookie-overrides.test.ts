@@ -30,7 +30,11 @@ describe("cookies.<name>.options overrides", () => {
     const started = await beginSignIn(config)
     const set = setCookies(started.signin)
     const now = Date.now()
-    for (const [name, maxAge] of [[STATE, 60], [PKCE, 120], [NONCE, 90]] as const) {
+    for (const [name, maxAge] of [
+      [STATE, 60],
+      [PKCE, 120],
+      [NONCE, 90],
+    ] as const) {
       const cookie = set.get(name)
       expect(cookie?.attrs["max-age"], name).toBe(String(maxAge))
       const expires = Date.parse(String(cookie?.attrs.expires))
@@ -41,7 +45,13 @@ describe("cookies.<name>.options overrides", () => {
   })
 
   it("the lifetime sealed in a check cookie follows the override: a callback after it has passed is InvalidCheck", async () => {
-    const { config, log } = setup([provider(op)], { cookies: { state: { options: { maxAge: 60 } }, pkceCodeVerifier: { options: { maxAge: 60 } }, nonce: { options: { maxAge: 60 } } } })
+    const { config, log } = setup([provider(op)], {
+      cookies: {
+        state: { options: { maxAge: 60 } },
+        pkceCodeVerifier: { options: { maxAge: 60 } },
+        nonce: { options: { maxAge: 60 } },
+      },
+    })
     const started = await beginSignIn(config)
     const answer = await op.authorize(started.authUrl)
     const later = Date.now() + 120_000

@@ -5,7 +5,9 @@ import Credentials from "../src/providers/credentials.js"
 import { makeConfig, signIn } from "./helpers.js"
 
 function configWith(authorize: (...args: never[]) => unknown): AuthConfig {
-  return makeConfig({ providers: [Credentials({ credentials: { username: {}, password: {} }, authorize: authorize as never })] })
+  return makeConfig({
+    providers: [Credentials({ credentials: { username: {}, password: {} }, authorize: authorize as never })],
+  })
 }
 
 describe("the request argument of authorize", () => {
@@ -20,7 +22,12 @@ describe("the request argument of authorize", () => {
     })
     const { res } = await signIn(config)
     expect(res.status).toBe(302)
-    expect(seen).toEqual({ method: "POST", agent: "application/x-www-form-urlencoded", url: "http://localhost:3000/auth/callback/credentials", body: expect.objectContaining({ username: "alice" }) })
+    expect(seen).toEqual({
+      method: "POST",
+      agent: "application/x-www-form-urlencoded",
+      url: "http://localhost:3000/auth/callback/credentials",
+      body: expect.objectContaining({ username: "alice" }),
+    })
   })
 
   it("a rest-parameter authorize gets the Request too", async () => {

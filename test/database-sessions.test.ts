@@ -8,12 +8,23 @@
 // A last block runs a third-party Auth.js adapter (@auth/pg-adapter, numeric SERIAL ids) for drop-in parity.
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { Auth } from "../src/index.js"
-import type { Adapter, } from "../src/index.js"
+import type { Adapter } from "../src/index.js"
 import Credentials from "../src/providers/credentials.js"
 import { CookieJar, ORIGIN, alice, fetchCsrf, get, postForm, signIn as credentialsSignIn } from "./helpers.js"
 import {
-  type Backend, NOT_LINKED, SESSION_COOKIE, allBackends, clearsSession, createIdp, dbConfig, faulty, getSession, oauthSignIn,
-  sessionSetCookie, setsSession, signOutReq,
+  type Backend,
+  NOT_LINKED,
+  SESSION_COOKIE,
+  allBackends,
+  clearsSession,
+  createIdp,
+  dbConfig,
+  faulty,
+  getSession,
+  oauthSignIn,
+  sessionSetCookie,
+  setsSession,
+  signOutReq,
 } from "./support/db-harness.js"
 
 const backends = await allBackends()
@@ -47,16 +58,30 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
     it("first sign-in creates one user, one account and one session row; database is the default strategy with an adapter", async () => {
       const idp = createIdp("idp", OLIVIA)
       const jwtCalls: unknown[] = []
-      const { config, rec } = dbConfig(adapter, [idp.provider()], { callbacks: { jwt: ({ token }) => (jwtCalls.push(token), token) } })
+      const { config, rec } = dbConfig(adapter, [idp.provider()], {
+        callbacks: { jwt: ({ token }) => (jwtCalls.push(token), token) },
+      })
       const { res, location, jar } = await oauthSignIn(config, idp, undefined, { callbackUrl: "/dashboard" })
       expect(res.status).toBe(302)
       expect(location).toBe(`${ORIGIN}/dashboard`)
       expect(await backend.counts()).toEqual({ users: 1, accounts: 1, sessions: 1 })
 
       const [user] = await backend.users()
-      expect(user).toMatchObject({ name: "Olivia", email: "olivia@example.com", image: "https://img.example/o.png", emailVerified: null })
+      expect(user).toMatchObject({
+        name: "Olivia",
+        email: "olivia@example.com",
+        image: "https://img.example/o.png",
+        emailVerified: null,
+      })
       const [account] = await backend.accounts()
-      expect(account).toMatchObject({ provider: "idp", providerAccountId: "olivia-1", userId: user!.id, type: "oauth", token_type: "bearer", scope: "read:user" })
+      expect(account).toMatchObject({
+        provider: "idp",
+        providerAccountId: "olivia-1",
+        userId: user!.id,
+        type: "oauth",
+        token_type: "bearer",
+        scope: "read:user",
+      })
       expect(typeof (account as Record<string, unknown>).access_token).toBe("string")
       expect(Number((account as Record<string, unknown>).expires_at)).toBeGreaterThan(Date.now() / 1000)
       if (backend.name === "memory") expect(account).not.toHaveProperty("expires_in")
@@ -74,7 +99,10 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
       expect(Number(cookie.attrs["max-age"])).toBeGreaterThan(30 * DAY - 10)
 
       const { body } = await getSession(config, jar)
-      expect(body).toEqual({ user: { name: "Olivia", email: "olivia@example.com", image: "https://img.example/o.png" }, expires: new Date(expires).toISOString() })
+      expect(body).toEqual({
+        user: { name: "Olivia", email: "olivia@example.com", image: "https://img.example/o.png" },
+        expires: new Date(expires).toISOString(),
+      })
       expect(jwtCalls, "the jwt callback is not part of the database strategy").toEqual([])
       expect(rec.errors).toEqual([])
     })
@@ -96,7 +124,9 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
 
       // A sign-in again in an already signed-in browser (same account): its user, a fresh session, and the
       // session it replaces is gone (CK-13, issue 15 bug 6).
-      const replaced = (await backend.sessions()).find((row) => row.sessionToken === decodeURIComponent(first.jar.cookies.get(SESSION_COOKIE)!))
+      const replaced = (await backend.sessions()).find(
+        (row) => row.sessionToken === decodeURIComponent(first.jar.cookies.get(SESSION_COOKIE)!),
+      )
       expect(replaced).toBeDefined()
       const third = await oauthSignIn(config, idp, first.jar)
       expect(third.location).toBe(ORIGIN)
@@ -129,7 +159,10 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
       // Linking signs in again: the session of the browser is replaced, not added to (CK-13).
       expect(await backend.counts()).toEqual({ users: 1, accounts: 2, sessions: 1 })
       const accounts = await backend.accounts()
-      expect(accounts.map((x) => [x.provider, x.providerAccountId, x.userId]).sort()).toEqual([["idpa", "olivia-1", user!.id], ["idpb", "olivia-on-b", user!.id]])
+      expect(accounts.map((x) => [x.provider, x.providerAccountId, x.userId]).sort()).toEqual([
+        ["idpa", "olivia-1", user!.id],
+        ["idpb", "olivia-on-b", user!.id],
+      ])
       expect(rec.of("createUser")).toHaveLength(1)
       const linkEvents = rec.of("linkAccount")
       expect(linkEvents).toHaveLength(2)
@@ -176,7 +209,12 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
     it("allowDangerousEmailAccountLinking links the new account to the user with that (verified) e-mail", async () => {
       // The first IdP vouches for the address (email_verified: true), so the local row is verified.
       const a = createIdp("idpa", { ...OLIVIA, email_verified: true })
-      const b = createIdp("idpb", { id: "olivia-on-b", name: "O.", email: "olivia@example.com", email_verified: "true" })
+      const b = createIdp("idpb", {
+        id: "olivia-on-b",
+        name: "O.",
+        email: "olivia@example.com",
+        email_verified: "true",
+      })
       const { config, rec } = dbConfig(adapter, [a.provider(), b.provider({ allowDangerousEmailAccountLinking: true })])
       await oauthSignIn(config, a)
       const [user] = await backend.users()
@@ -187,7 +225,10 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
       expect((await backend.accounts()).every((x) => x.userId === user!.id)).toBe(true)
       expect(rec.of("linkAccount")).toHaveLength(2)
       expect(rec.of("signIn")[1]).toMatchObject({ isNewUser: false })
-      expect((await getSession(config, res.jar)).body?.user).toMatchObject({ email: "olivia@example.com", name: "Olivia" })
+      expect((await getSession(config, res.jar)).body?.user).toMatchObject({
+        email: "olivia@example.com",
+        name: "Olivia",
+      })
     })
 
     it("allowDangerousEmailAccountLinking never links to a local row whose e-mail was never verified (OA-19)", async () => {
@@ -236,7 +277,11 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
       expect(link.account).toMatchObject({ provider: "idp", providerAccountId: "olivia-1", type: "oauth" })
       expect(link.profile).toMatchObject({ email: "olivia@example.com", name: "Olivia" })
       const signInEvent = rec.of("signIn")[0]!
-      expect(signInEvent).toMatchObject({ isNewUser: true, user: { id: user!.id }, account: { provider: "idp", providerAccountId: "olivia-1" } })
+      expect(signInEvent).toMatchObject({
+        isNewUser: true,
+        user: { id: user!.id },
+        account: { provider: "idp", providerAccountId: "olivia-1" },
+      })
       expect(signInEvent.profile).toMatchObject({ id: "olivia-1", email: "Olivia@Example.COM" })
 
       const { body } = await getSession(config, jar)
@@ -261,14 +306,25 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
       expect(first.location).toBe(ORIGIN)
       expect(await backend.counts()).toEqual({ users: 1, accounts: 1, sessions: 0 })
       const [user] = await backend.users()
-      expect(calls[0]).toMatchObject({ trigger: "signUp", isNewUser: true, user: { id: user!.id }, account: { provider: "idp" }, token: { sub: user!.id, email: "olivia@example.com" } })
+      expect(calls[0]).toMatchObject({
+        trigger: "signUp",
+        isNewUser: true,
+        user: { id: user!.id },
+        account: { provider: "idp" },
+        token: { sub: user!.id, email: "olivia@example.com" },
+      })
       expect(sessionSetCookie(first.res)!.value.split(".")).toHaveLength(5)
       expect(rec.of("signIn")[0]).toMatchObject({ isNewUser: true })
 
       const second = await oauthSignIn(config, idp)
       expect(await backend.counts()).toEqual({ users: 1, accounts: 1, sessions: 0 })
       const signInCall = calls.find((c, i) => i > 0 && c.account)
-      expect(signInCall).toMatchObject({ trigger: "signIn", isNewUser: false, user: { id: user!.id }, token: { sub: user!.id } })
+      expect(signInCall).toMatchObject({
+        trigger: "signIn",
+        isNewUser: false,
+        user: { id: user!.id },
+        token: { sub: user!.id },
+      })
       expect((await getSession(config, second.jar)).body?.user).toMatchObject({ email: "olivia@example.com" })
     })
 
@@ -349,7 +405,9 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
       expect(new Date(row!.expires).valueOf()).toBe(t0 + 601_000 + 3600_000)
       const cookie = sessionSetCookie(due.res)!
       expect(cookie.value).toBe(token)
-      expect(new Date(cookie.attrs.expires as string).valueOf()).toBe(Math.floor((t0 + 601_000 + 3600_000) / 1000) * 1000)
+      expect(new Date(cookie.attrs.expires as string).valueOf()).toBe(
+        Math.floor((t0 + 601_000 + 3600_000) / 1000) * 1000,
+      )
       // Auth.js answers with the stored (pre-update) expiry (wire.md §2.2, verified).
       expect(due.body?.expires).toBe(new Date(t0 + 3600_000).toISOString())
 
@@ -403,17 +461,35 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
       const idp = createIdp("idp", OLIVIA)
       const seen: Record<string, unknown>[] = []
       const { config } = dbConfig(adapter, [idp.provider()], {
-        callbacks: { session: (p) => (seen.push(p as Record<string, unknown>), { ...p.session, extra: (p as { newSession?: unknown }).newSession ?? null }) },
+        callbacks: {
+          session: (p) => (
+            seen.push(p as Record<string, unknown>),
+            { ...p.session, extra: (p as { newSession?: unknown }).newSession ?? null }
+          ),
+        },
       })
       const { jar } = await oauthSignIn(config, idp)
       const csrfToken = await fetchCsrf(config, jar)
-      const res = await Auth(new Request(`${ORIGIN}/auth/session`, { method: "POST", headers: { "content-type": "application/json", cookie: jar.header() }, body: JSON.stringify({ csrfToken, data: { theme: "dark" } }) }), config)
+      const res = await Auth(
+        new Request(`${ORIGIN}/auth/session`, {
+          method: "POST",
+          headers: { "content-type": "application/json", cookie: jar.header() },
+          body: JSON.stringify({ csrfToken, data: { theme: "dark" } }),
+        }),
+        config,
+      )
       expect(res.status).toBe(200)
       const body = (await res.json()) as Record<string, unknown>
       expect(body.extra).toEqual({ theme: "dark" })
       const last = seen.at(-1)!
-      expect(last).toMatchObject({ trigger: "update", newSession: { theme: "dark" }, user: { email: "olivia@example.com" } })
-      expect((last.session as Record<string, unknown>).sessionToken).toBe(decodeURIComponent(jar.cookies.get(SESSION_COOKIE)!))
+      expect(last).toMatchObject({
+        trigger: "update",
+        newSession: { theme: "dark" },
+        user: { email: "olivia@example.com" },
+      })
+      expect((last.session as Record<string, unknown>).sessionToken).toBe(
+        decodeURIComponent(jar.cookies.get(SESSION_COOKIE)!),
+      )
     })
   })
 
@@ -428,11 +504,17 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
       expect(await backend.counts()).toEqual({ users: 1, accounts: 1, sessions: 1 })
       const [user] = await backend.users()
       expect(user).toMatchObject({ email: alice.email, name: alice.name })
-      expect((await backend.accounts()).map((a) => [a.provider, a.type, a.providerAccountId, a.userId])).toEqual([["credentials", "credentials", alice.id, user!.id]])
+      expect((await backend.accounts()).map((a) => [a.provider, a.type, a.providerAccountId, a.userId])).toEqual([
+        ["credentials", "credentials", alice.id, user!.id],
+      ])
       const [row] = await backend.sessions()
       expect(row!.userId).toBe(user!.id)
       expect(sessionSetCookie(res)!.value).toBe(row!.sessionToken)
-      expect((await getSession(config, jar)).body?.user).toEqual({ name: alice.name, email: alice.email, image: alice.image })
+      expect((await getSession(config, jar)).body?.user).toEqual({
+        name: alice.name,
+        email: alice.email,
+        image: alice.image,
+      })
 
       const again = await credentialsSignIn(config)
       expect(again.res.headers.get("location")).toBe(ORIGIN)
@@ -443,10 +525,20 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
 
     it("a user that already exists in the adapter (authorize returns its stored id) is not created again", async () => {
       // Adapters may assign their own ids (SERIAL): authorize returns the id the adapter stored.
-      const stored = await adapter.createUser!({ id: alice.id, name: alice.name, email: alice.email, image: null, emailVerified: null })
+      const stored = await adapter.createUser!({
+        id: alice.id,
+        name: alice.name,
+        email: alice.email,
+        image: null,
+        emailVerified: null,
+      })
       const existing = (await backend.users())[0]!
       expect(String(existing.id)).toBe(String(stored.id))
-      const provider = Credentials({ credentials: { username: {}, password: {} }, authorize: async (c) => (c.username === "alice" ? { id: String(stored.id), name: alice.name, email: alice.email } : null) })
+      const provider = Credentials({
+        credentials: { username: {}, password: {} },
+        authorize: async (c) =>
+          c.username === "alice" ? { id: String(stored.id), name: alice.name, email: alice.email } : null,
+      })
       const { config } = dbConfig(adapter, [provider], {})
       const { jar, res } = await credentialsSignIn(config)
       expect(res.headers.get("location")).toBe(ORIGIN)
@@ -459,7 +551,14 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
       const { config } = dbConfig(adapter, [credentialsProvider()])
       const jar = new CookieJar()
       const csrfToken = await fetchCsrf(config, jar)
-      const res = await Auth(postForm("/auth/callback/credentials", { csrfToken, username: "alice", password: "nope" }, { cookie: jar.header() }), config)
+      const res = await Auth(
+        postForm(
+          "/auth/callback/credentials",
+          { csrfToken, username: "alice", password: "nope" },
+          { cookie: jar.header() },
+        ),
+        config,
+      )
       expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`)
       expect(setsSession(res)).toBe(false)
       expect(await backend.counts()).toEqual({ users: 0, accounts: 0, sessions: 0 })
@@ -499,10 +598,13 @@ describe("drop-in: @auth/pg-adapter (Auth.js adapter, numeric ids) on PGlite", (
       const { config, rec } = dbConfig(adapter, [idp.provider()])
       const { jar, location } = await oauthSignIn(config, idp)
       expect(location).toBe(ORIGIN)
-      const count = async (t: string) => Number((await db.query<{ n: number }>(`select count(*)::int as n from ${t}`)).rows[0]!.n)
+      const count = async (t: string) =>
+        Number((await db.query<{ n: number }>(`select count(*)::int as n from ${t}`)).rows[0]!.n)
       expect([await count("users"), await count("accounts"), await count("sessions")]).toEqual([1, 1, 1])
       const session = await getSession(config, jar)
-      expect(session.body, "a valid session whose user id is a number (SERIAL) must be served").toMatchObject({ user: { email: "olivia@example.com" } })
+      expect(session.body, "a valid session whose user id is a number (SERIAL) must be served").toMatchObject({
+        user: { email: "olivia@example.com" },
+      })
       expect(clearsSession(session.res)).toBe(false)
       const again = await oauthSignIn(config, idp)
       expect(again.location).toBe(ORIGIN)

@@ -27,7 +27,12 @@ async function startDemo(options: { memory: boolean; dataDir?: string; port?: nu
   // As `npm run demo` runs it (node --import tsx: one process, whose exit code is the demo's), in a process group of
   // its own; stop() signals the whole group, as a terminal's Ctrl-C does.
   const args = ["--import", "tsx", "demo/server.ts", ...(options.memory ? ["--memory"] : [])]
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] })
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  })
   let output = ""
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()))
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()))
@@ -106,12 +111,22 @@ async function csrfToken(demo: RunningDemo, jar: CookieJar): Promise<string> {
   return ((await (await visit(jar, `${demo.url}/auth/csrf`)).json()) as { csrfToken: string }).csrfToken
 }
 
-async function sessionOf(demo: RunningDemo, jar: CookieJar): Promise<{ user?: { id?: string; name?: string | null; email?: string | null } } | null> {
-  return (await (await visit(jar, `${demo.url}/auth/session`)).json()) as { user?: { name?: string | null; email?: string | null } } | null
+async function sessionOf(
+  demo: RunningDemo,
+  jar: CookieJar,
+): Promise<{ user?: { id?: string; name?: string | null; email?: string | null } } | null> {
+  return (await (await visit(jar, `${demo.url}/auth/session`)).json()) as {
+    user?: { name?: string | null; email?: string | null }
+  } | null
 }
 
 async function passwordSignIn(demo: RunningDemo, jar: CookieJar): Promise<Response> {
-  return visit(jar, `${demo.url}/auth/callback/credentials`, { csrfToken: await csrfToken(demo, jar), username: "demo", password: "demo", callbackUrl: "/" })
+  return visit(jar, `${demo.url}/auth/callback/credentials`, {
+    csrfToken: await csrfToken(demo, jar),
+    username: "demo",
+    password: "demo",
+    callbackUrl: "/",
+  })
 }
 
 describe("npm run demo --memory", () => {
@@ -147,7 +162,10 @@ describe("npm run demo --memory", () => {
   })
 
   it("lists the four providers on /auth/providers", async () => {
-    const providers = (await (await fetch(`${demo.url}/auth/providers`)).json()) as Record<string, { type: string; name: string }>
+    const providers = (await (await fetch(`${demo.url}/auth/providers`)).json()) as Record<
+      string,
+      { type: string; name: string }
+    >
     expect(Object.fromEntries(Object.entries(providers).map(([id, p]) => [id, p.type]))).toEqual({
       credentials: "credentials",
       "local-oidc": "oidc",
@@ -176,7 +194,9 @@ describe("npm run demo --memory", () => {
     const res = await passwordSignIn(demo, jar)
     expect(res.status).toBe(302)
     expect(res.headers.get("location")).toBe(`${demo.url}/`)
-    expect(await sessionOf(demo, jar)).toMatchObject({ user: { id: "demo-password-user", name: "Demo User", email: "demo@example.com" } })
+    expect(await sessionOf(demo, jar)).toMatchObject({
+      user: { id: "demo-password-user", name: "Demo User", email: "demo@example.com" },
+    })
     const page = await visit(jar, `${demo.url}/protected`)
     expect(page.status).toBe(200)
     expect(await page.text()).toContain('id="protected"')
@@ -185,14 +205,20 @@ describe("npm run demo --memory", () => {
   it("signs in by e-mail: verify-request leads to the inbox, whose link signs in", async () => {
     const jar = new CookieJar()
     const address = `smoke-${Date.now()}@example.com`
-    const sent = await visit(jar, `${demo.url}/auth/signin/nodemailer`, { csrfToken: await csrfToken(demo, jar), email: address, callbackUrl: "/" })
+    const sent = await visit(jar, `${demo.url}/auth/signin/nodemailer`, {
+      csrfToken: await csrfToken(demo, jar),
+      email: address,
+      callbackUrl: "/",
+    })
     expect(sent.status).toBe(302)
     const verify = await visit(jar, sent.headers.get("location")!)
     expect(verify.headers.get("location")).toMatch(/^\/inbox\?/)
     const inbox = await (await visit(jar, new URL(verify.headers.get("location")!, demo.url).href)).text()
     expect(inbox).toContain('id="check-email"')
     expect(inbox).toContain(`<dd class="mail-to">${address}</dd>`)
-    const { mails } = (await (await fetch(`${demo.url}/inbox.json`)).json()) as { mails: Array<{ to: string[]; links: string[] }> }
+    const { mails } = (await (await fetch(`${demo.url}/inbox.json`)).json()) as {
+      mails: Array<{ to: string[]; links: string[] }>
+    }
     const link = mails.find((m) => m.to.includes(address))?.links[0]
     expect(link).toMatch(new RegExp(`^${demo.url}/auth/callback/nodemailer\\?`))
     const back = await visit(jar, link!)
@@ -203,7 +229,10 @@ describe("npm run demo --memory", () => {
   it("signs in with Local OIDC: authorization request, the OP's login form, code + PKCE + ID token", async () => {
     const app = new CookieJar()
     const op = new CookieJar()
-    const start = await visit(app, `${demo.url}/auth/signin/local-oidc`, { csrfToken: await csrfToken(demo, app), callbackUrl: "/" })
+    const start = await visit(app, `${demo.url}/auth/signin/local-oidc`, {
+      csrfToken: await csrfToken(demo, app),
+      callbackUrl: "/",
+    })
     const authorize = new URL(start.headers.get("location")!)
     expect(authorize.searchParams.get("code_challenge_method")).toBe("S256")
     expect(authorize.searchParams.get("nonce")).toBeTruthy()

@@ -12,8 +12,18 @@ export { CookieJar, setCookies } from "./support/cookies.js"
 export const ORIGIN = "http://localhost:3000"
 export const SECRET = "test-secret-that-is-at-least-32-characters-long"
 
-export interface TestUser { id: string; name: string; email: string; image?: string }
-export const alice: TestUser = { id: "user-1", name: "Alice", email: "alice@example.com", image: "https://img.example/a.png" }
+export interface TestUser {
+  id: string
+  name: string
+  email: string
+  image?: string
+}
+export const alice: TestUser = {
+  id: "user-1",
+  name: "Alice",
+  email: "alice@example.com",
+  image: "https://img.example/a.png",
+}
 export const bob: TestUser = { id: "user-2", name: "Bob", email: "bob@example.com" }
 
 const credentialsFields = { username: { label: "Username" }, password: { label: "Password", type: "password" } }
@@ -59,20 +69,35 @@ export function credentialsSetup(overrides: Partial<AuthConfig> = {}) {
 
 export type CredentialsSetup = ReturnType<typeof credentialsSetup>
 
-export function get(path: string, init: { cookie?: string; headers?: Record<string, string>; origin?: string } = {}): Request {
+export function get(
+  path: string,
+  init: { cookie?: string; headers?: Record<string, string>; origin?: string } = {},
+): Request {
   const headers = new Headers(init.headers)
   if (init.cookie) headers.set("cookie", init.cookie)
   return new Request(`${init.origin ?? ORIGIN}${path}`, { headers })
 }
 
-export function postForm(path: string, form: Record<string, string>, init: { cookie?: string; headers?: Record<string, string>; origin?: string } = {}): Request {
+export function postForm(
+  path: string,
+  form: Record<string, string>,
+  init: { cookie?: string; headers?: Record<string, string>; origin?: string } = {},
+): Request {
   const headers = new Headers(init.headers)
   headers.set("content-type", "application/x-www-form-urlencoded")
   if (init.cookie) headers.set("cookie", init.cookie)
-  return new Request(`${init.origin ?? ORIGIN}${path}`, { method: "POST", headers, body: new URLSearchParams(form).toString() })
+  return new Request(`${init.origin ?? ORIGIN}${path}`, {
+    method: "POST",
+    headers,
+    body: new URLSearchParams(form).toString(),
+  })
 }
 
-export function postJson(path: string, body: unknown, init: { cookie?: string; headers?: Record<string, string>; origin?: string } = {}): Request {
+export function postJson(
+  path: string,
+  body: unknown,
+  init: { cookie?: string; headers?: Record<string, string>; origin?: string } = {},
+): Request {
   const headers = new Headers(init.headers)
   headers.set("content-type", "application/json")
   if (init.cookie) headers.set("cookie", init.cookie)
@@ -95,7 +120,10 @@ export async function signIn(
   jar = new CookieJar(),
 ): Promise<{ jar: CookieJar; res: Response; csrfToken: string }> {
   const csrfToken = await fetchCsrf(config, jar, origin)
-  const res = await Auth(postForm("/auth/callback/credentials", { csrfToken, ...creds }, { cookie: jar.header(), origin }), config)
+  const res = await Auth(
+    postForm("/auth/callback/credentials", { csrfToken, ...creds }, { cookie: jar.header(), origin }),
+    config,
+  )
   jar.store(res)
   return { jar, res, csrfToken }
 }

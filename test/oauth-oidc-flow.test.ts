@@ -40,7 +40,13 @@ interface PlainServer {
   stop(): Promise<void>
 }
 
-const PLAIN_PROFILE = { id: "plain-4242", login: "pat", name: "Pat Plain", email: "Pat@Plain.Example", avatar: "https://img.plain.example/pat.png" }
+const PLAIN_PROFILE = {
+  id: "plain-4242",
+  login: "pat",
+  name: "Pat Plain",
+  email: "Pat@Plain.Example",
+  avatar: "https://img.plain.example/pat.png",
+}
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = []
@@ -53,7 +59,13 @@ async function startPlainServer(): Promise<PlainServer> {
   const clientSecret = `plain-secret-${randomBytes(8).toString("hex")}`
   const codes = new Map<string, { redirectUri: string; challenge?: string; method?: string }>()
   const tokens = new Set<string>()
-  const state: Omit<PlainServer, "url" | "stop"> = { clientId, clientSecret, tokenRequests: [], userinfoRequests: [], authorizationRequests: [] }
+  const state: Omit<PlainServer, "url" | "stop"> = {
+    clientId,
+    clientSecret,
+    tokenRequests: [],
+    userinfoRequests: [],
+    authorizationRequests: [],
+  }
   const json = (res: import("node:http").ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" })
     res.end(JSON.stringify(body))
@@ -65,9 +77,15 @@ async function startPlainServer(): Promise<PlainServer> {
         const q = url.searchParams
         state.authorizationRequests.push(q)
         const redirectUri = q.get("redirect_uri") ?? ""
-        if (q.get("client_id") !== clientId || redirectUri !== `${ORIGIN}/auth/callback/plain`) return json(res, 400, { error: "invalid_request" })
+        if (q.get("client_id") !== clientId || redirectUri !== `${ORIGIN}/auth/callback/plain`)
+          return json(res, 400, { error: "invalid_request" })
         const code = randomBytes(16).toString("base64url")
-        codes.set(code, { redirectUri, ...(q.get("code_challenge") ? { challenge: q.get("code_challenge")!, method: q.get("code_challenge_method") ?? "plain" } : {}) })
+        codes.set(code, {
+          redirectUri,
+          ...(q.get("code_challenge")
+            ? { challenge: q.get("code_challenge")!, method: q.get("code_challenge_method") ?? "plain" }
+            : {}),
+        })
         const back = new URL(redirectUri)
         back.searchParams.set("code", code)
         if (q.has("state")) back.searchParams.set("state", q.get("state")!)
@@ -82,15 +100,23 @@ async function startPlainServer(): Promise<PlainServer> {
         if (authorization !== expected) return json(res, 401, { error: "invalid_client" })
         const grant = codes.get(body.code ?? "")
         codes.delete(body.code ?? "")
-        if (body.grant_type !== "authorization_code" || !grant || grant.redirectUri !== body.redirect_uri) return json(res, 400, { error: "invalid_grant" })
+        if (body.grant_type !== "authorization_code" || !grant || grant.redirectUri !== body.redirect_uri)
+          return json(res, 400, { error: "invalid_grant" })
         if (grant.challenge) {
           const verifier = body.code_verifier ?? ""
-          const computed = grant.method === "S256" ? createHash("sha256").update(verifier).digest("base64url") : verifier
+          const computed =
+            grant.method === "S256" ? createHash("sha256").update(verifier).digest("base64url") : verifier
           if (computed !== grant.challenge) return json(res, 400, { error: "invalid_grant", error_description: "PKCE" })
         }
         const accessToken = randomBytes(16).toString("base64url")
         tokens.add(accessToken)
-        return json(res, 200, { access_token: accessToken, token_type: "bearer", expires_in: 3600, scope: "read:user", refresh_token: "plain-refresh" })
+        return json(res, 200, {
+          access_token: accessToken,
+          token_type: "bearer",
+          expires_in: 3600,
+          scope: "read:user",
+          refresh_token: "plain-refresh",
+        })
       }
       if (req.method === "GET" && url.pathname === "/userinfo") {
         const authorization = req.headers.authorization
@@ -128,7 +154,13 @@ afterAll(async () => {
   await Promise.all([op?.stop(), plain?.stop()])
 })
 
-type JwtCall = { token: Record<string, unknown>; user?: { id?: string; name?: string | null; email?: string | null; image?: string | null }; account?: Record<string, unknown> | null; profile?: Record<string, unknown>; trigger?: string }
+type JwtCall = {
+  token: Record<string, unknown>
+  user?: { id?: string; name?: string | null; email?: string | null; image?: string | null }
+  account?: Record<string, unknown> | null
+  profile?: Record<string, unknown>
+  trigger?: string
+}
 
 interface Setup {
   config: AuthConfig
@@ -161,13 +193,22 @@ function plainProvider(extra: Partial<OAuthConfigBase> = {}): OAuthConfigBase {
     authorization: `${plain.url}/authorize`,
     token: `${plain.url}/token`,
     userinfo: `${plain.url}/userinfo`,
-    profile: (p: Record<string, unknown>) => ({ id: p.id as string, name: p.name as string, email: p.email as string, image: p.avatar as string }),
+    profile: (p: Record<string, unknown>) => ({
+      id: p.id as string,
+      name: p.name as string,
+      email: p.email as string,
+      image: p.avatar as string,
+    }),
     ...extra,
   }
 }
 
 /** A fresh config (fresh memo), a browser wired to it, and spies on the jwt callback and the error log. */
-function setup(providers: OAuthConfigBase[], user: { login: string; password: string } | undefined = { login: OLIVIA.email, password: OLIVIA.password }, consent: "approve" | "deny" = "approve"): Setup {
+function setup(
+  providers: OAuthConfigBase[],
+  user: { login: string; password: string } | undefined = { login: OLIVIA.email, password: OLIVIA.password },
+  consent: "approve" | "deny" = "approve",
+): Setup {
   const jwtCalls: JwtCall[] = []
   const errors: Error[] = []
   const config: AuthConfig = {
@@ -186,7 +227,10 @@ function setup(providers: OAuthConfigBase[], user: { login: string; password: st
   const browser = new Browser({
     apps: {
       // Gatehouse under /auth; any other path is "the app" (a page the user lands on).
-      [ORIGIN]: (req) => (new URL(req.url).pathname.startsWith("/auth") ? Auth(req, config) : new Response("app page", { headers: { "content-type": "text/plain" } })),
+      [ORIGIN]: (req) =>
+        new URL(req.url).pathname.startsWith("/auth")
+          ? Auth(req, config)
+          : new Response("app page", { headers: { "content-type": "text/plain" } }),
     },
     ...(user ? { user } : {}),
     consent,
@@ -257,36 +301,84 @@ function expectSignedIn(r: FollowResult, s: Setup, landing = APP_PAGE): void {
 describe("harness: the test OP driven directly", () => {
   it("runs login + consent, returns code/state/iss and exchanges the code (client_secret_basic, PKCE)", async () => {
     let callback: URL | undefined
-    const b = new Browser({ apps: { [ORIGIN]: (req) => ((callback = new URL(req.url)), new Response("ok")) }, user: { login: OLIVIA.sub, password: OLIVIA.password } })
+    const b = new Browser({
+      apps: { [ORIGIN]: (req) => ((callback = new URL(req.url)), new Response("ok")) },
+      user: { login: OLIVIA.sub, password: OLIVIA.password },
+    })
     const verifier = randomBytes(32).toString("base64url")
     const redirectUri = `${ORIGIN}/auth/callback/op`
     const authz = new URL(`${op.issuer}/auth`)
-    for (const [k, v] of Object.entries({ response_type: "code", client_id: op.clients.basic.client_id, redirect_uri: redirectUri, scope: "openid email profile", state: "s-1", nonce: "n-1", code_challenge: createHash("sha256").update(verifier).digest("base64url"), code_challenge_method: "S256" })) authz.searchParams.set(k, v)
+    for (const [k, v] of Object.entries({
+      response_type: "code",
+      client_id: op.clients.basic.client_id,
+      redirect_uri: redirectUri,
+      scope: "openid email profile",
+      state: "s-1",
+      nonce: "n-1",
+      code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+      code_challenge_method: "S256",
+    }))
+      authz.searchParams.set(k, v)
     const r = await b.follow(authz.href, { initiator: ORIGIN })
     expect(r.steps.map((s) => s.kind)).toContain("interaction")
     expect(callback?.searchParams.get("state")).toBe("s-1")
     expect(callback?.searchParams.get("iss")).toBe(op.issuer)
     const res = await fetch(`${op.issuer}/token`, {
       method: "POST",
-      headers: { authorization: `Basic ${Buffer.from(`${op.clients.basic.client_id}:${op.clients.basic.client_secret}`).toString("base64")}`, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "authorization_code", code: callback?.searchParams.get("code") ?? "", redirect_uri: redirectUri, code_verifier: verifier }),
+      headers: {
+        authorization: `Basic ${Buffer.from(`${op.clients.basic.client_id}:${op.clients.basic.client_secret}`).toString("base64")}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code: callback?.searchParams.get("code") ?? "",
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+      }),
     })
     expect(res.status).toBe(200)
     const body = (await res.json()) as { id_token: string; token_type: string }
-    expect(decodeJwtPayload(body.id_token)).toMatchObject({ sub: OLIVIA.sub, email: OLIVIA.email, name: OLIVIA.name, picture: OLIVIA.picture, nonce: "n-1", aud: op.clients.basic.client_id, iss: op.issuer })
+    expect(decodeJwtPayload(body.id_token)).toMatchObject({
+      sub: OLIVIA.sub,
+      email: OLIVIA.email,
+      name: OLIVIA.name,
+      picture: OLIVIA.picture,
+      nonce: "n-1",
+      aud: op.clients.basic.client_id,
+      iss: op.issuer,
+    })
   })
 
   it("answers response_mode=form_post with an auto-submitting form the browser posts cross-site", async () => {
     let posted: { form: URLSearchParams; headers: Headers } | undefined
     const b = new Browser({
-      apps: { [ORIGIN]: async (req) => ((posted = { form: new URLSearchParams(await req.text()), headers: req.headers }), new Response("ok")) },
+      apps: {
+        [ORIGIN]: async (req) => (
+          (posted = { form: new URLSearchParams(await req.text()), headers: req.headers }), new Response("ok")
+        ),
+      },
       user: { login: OLIVIA.email, password: OLIVIA.password },
     })
     const authz = new URL(`${op.issuer}/auth`)
-    for (const [k, v] of Object.entries({ response_type: "code", response_mode: "form_post", client_id: op.clients.public.client_id, redirect_uri: `${ORIGIN}/auth/callback/op`, scope: "openid", state: "s-2", code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256" })) authz.searchParams.set(k, v)
+    for (const [k, v] of Object.entries({
+      response_type: "code",
+      response_mode: "form_post",
+      client_id: op.clients.public.client_id,
+      redirect_uri: `${ORIGIN}/auth/callback/op`,
+      scope: "openid",
+      state: "s-2",
+      code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+      code_challenge_method: "S256",
+    }))
+      authz.searchParams.set(k, v)
     const r = await b.follow(authz.href, { initiator: ORIGIN })
     const last = r.steps.at(-1)!
-    expect(last).toMatchObject({ kind: "form_post", method: "POST", url: `${ORIGIN}/auth/callback/op`, secFetchSite: "cross-site" })
+    expect(last).toMatchObject({
+      kind: "form_post",
+      method: "POST",
+      url: `${ORIGIN}/auth/callback/op`,
+      secFetchSite: "cross-site",
+    })
     expect(posted?.form.get("state")).toBe("s-2")
     expect(posted?.form.get("iss")).toBe(op.issuer)
     expect(posted?.form.get("code")).toBeTruthy()
@@ -294,8 +386,16 @@ describe("harness: the test OP driven directly", () => {
   })
 
   it("parses forms with entities, hidden fields and unchecked boxes", () => {
-    const [f] = parseForms(`<form method="post" action="/x?a=1&amp;b=2"><input type="hidden" name="v" value="&lt;&#39;&quot;&gt;"><input type=checkbox name=c><input type="submit" name="go" value="1"></form>`, "http://127.0.0.1:1/page")
-    expect(f).toEqual({ action: "http://127.0.0.1:1/x?a=1&b=2", method: "POST", attrs: { method: "post", action: "/x?a=1&b=2" }, fields: [["v", `<'">`]] })
+    const [f] = parseForms(
+      `<form method="post" action="/x?a=1&amp;b=2"><input type="hidden" name="v" value="&lt;&#39;&quot;&gt;"><input type=checkbox name=c><input type="submit" name="go" value="1"></form>`,
+      "http://127.0.0.1:1/page",
+    )
+    expect(f).toEqual({
+      action: "http://127.0.0.1:1/x?a=1&b=2",
+      method: "POST",
+      attrs: { method: "post", action: "/x?a=1&b=2" },
+      fields: [["v", `<'">`]],
+    })
   })
 })
 
@@ -341,8 +441,14 @@ describe("OIDC sign-in against a real OP", () => {
     expect(tr.authorization).toBe(basic)
     expect(tr.body).not.toHaveProperty("client_secret")
     expect(tr.body).not.toHaveProperty("client_id")
-    expect(tr.body).toMatchObject({ grant_type: "authorization_code", code: cbUrl.searchParams.get("code"), redirect_uri: `${ORIGIN}/auth/callback/op-basic` })
-    expect(createHash("sha256").update(String(tr.body.code_verifier)).digest("base64url")).toBe(authz.searchParams.get("code_challenge"))
+    expect(tr.body).toMatchObject({
+      grant_type: "authorization_code",
+      code: cbUrl.searchParams.get("code"),
+      redirect_uri: `${ORIGIN}/auth/callback/op-basic`,
+    })
+    expect(createHash("sha256").update(String(tr.body.code_verifier)).digest("base64url")).toBe(
+      authz.searchParams.get("code_challenge"),
+    )
 
     // Session (wire.md 2.2).
     const sess = (await session(s.browser)) as { user: unknown; expires: string }
@@ -352,8 +458,18 @@ describe("OIDC sign-in against a real OP", () => {
     // jwt callback at sign-in: user, account (token response + provider/type/providerAccountId/expires_at), profile = ID token claims (wire.md 2.8, 12).
     const call = signInCall(s)
     expect(call.trigger).toBe("signIn")
-    expect(call.user).toEqual({ id: expect.stringMatching(UUID), name: OLIVIA.name, email: OLIVIA.email, image: OLIVIA.picture })
-    expect(call.token).toMatchObject({ name: OLIVIA.name, email: OLIVIA.email, picture: OLIVIA.picture, sub: call.user!.id })
+    expect(call.user).toEqual({
+      id: expect.stringMatching(UUID),
+      name: OLIVIA.name,
+      email: OLIVIA.email,
+      image: OLIVIA.picture,
+    })
+    expect(call.token).toMatchObject({
+      name: OLIVIA.name,
+      email: OLIVIA.email,
+      picture: OLIVIA.picture,
+      sub: call.user!.id,
+    })
     const account = call.account!
     expect(account).toMatchObject({
       provider: "op-basic",
@@ -368,7 +484,15 @@ describe("OIDC sign-in against a real OP", () => {
     expect(account.expires_at).toBeGreaterThanOrEqual(before + 3600)
     expect(account.expires_at).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 3600)
     const idClaims = decodeJwtPayload(account.id_token as string)
-    expect(call.profile).toMatchObject({ sub: OLIVIA.sub, email: OLIVIA.email, email_verified: true, name: OLIVIA.name, picture: OLIVIA.picture, iss: op.issuer, aud: op.clients.basic.client_id })
+    expect(call.profile).toMatchObject({
+      sub: OLIVIA.sub,
+      email: OLIVIA.email,
+      email_verified: true,
+      name: OLIVIA.name,
+      picture: OLIVIA.picture,
+      iss: op.issuer,
+      aud: op.clients.basic.client_id,
+    })
     expect(call.profile).toMatchObject(idClaims)
   })
 
@@ -380,9 +504,17 @@ describe("OIDC sign-in against a real OP", () => {
     const tr = op.tokenRequests.at(-1)!
     expect(tr.status).toBe(200)
     expect(tr.authorization).toBeUndefined()
-    expect(tr.body).toMatchObject({ client_id: op.clients.post.client_id, client_secret: op.clients.post.client_secret, redirect_uri: `${ORIGIN}/auth/callback/op-post` })
+    expect(tr.body).toMatchObject({
+      client_id: op.clients.post.client_id,
+      client_secret: op.clients.post.client_secret,
+      redirect_uri: `${ORIGIN}/auth/callback/op-post`,
+    })
 
-    expect(((await session(s.browser)) as { user: unknown }).user).toEqual({ name: MIXED.name, email: MIXED.email.toLowerCase(), image: MIXED.picture })
+    expect(((await session(s.browser)) as { user: unknown }).user).toEqual({
+      name: MIXED.name,
+      email: MIXED.email.toLowerCase(),
+      image: MIXED.picture,
+    })
     const call = signInCall(s)
     expect(call.account).toMatchObject({ provider: "op-post", type: "oidc", providerAccountId: MIXED.sub })
     expect(call.profile).toMatchObject({ sub: MIXED.sub, email: MIXED.email, email_verified: false })
@@ -415,10 +547,21 @@ describe("OIDC sign-in against a real OP", () => {
     expect(tr.authorization).toBeUndefined()
     expect(tr.body).toMatchObject({ client_id: op.clients.public.client_id })
     expect(tr.body).not.toHaveProperty("client_secret")
-    expect(createHash("sha256").update(String(tr.body.code_verifier)).digest("base64url")).toBe(authz.searchParams.get("code_challenge"))
+    expect(createHash("sha256").update(String(tr.body.code_verifier)).digest("base64url")).toBe(
+      authz.searchParams.get("code_challenge"),
+    )
 
-    expect(((await session(s.browser)) as { user: unknown }).user).toEqual({ name: OLIVIA.name, email: OLIVIA.email, image: OLIVIA.picture })
-    expect(signInCall(s).account).toMatchObject({ provider: "op-public", type: "oidc", providerAccountId: OLIVIA.sub, id_token: expect.any(String) })
+    expect(((await session(s.browser)) as { user: unknown }).user).toEqual({
+      name: OLIVIA.name,
+      email: OLIVIA.email,
+      image: OLIVIA.picture,
+    })
+    expect(signInCall(s).account).toMatchObject({
+      provider: "op-public",
+      type: "oidc",
+      providerAccountId: OLIVIA.sub,
+      id_token: expect.any(String),
+    })
   })
 
   it("idToken: false takes the profile from the OP's userinfo endpoint (Bearer access token)", async () => {
@@ -430,8 +573,17 @@ describe("OIDC sign-in against a real OP", () => {
     expect(userinfo?.headers.authorization).toBe(`Bearer ${call.account!.access_token as string}`)
     const { password: _password, ...claims } = OLIVIA
     expect(call.profile).toEqual(claims) // the userinfo response, not the ID token (no iss/aud/exp)
-    expect(call.account).toMatchObject({ provider: "op-basic", type: "oidc", providerAccountId: OLIVIA.sub, id_token: expect.any(String) })
-    expect(((await session(s.browser)) as { user: unknown }).user).toEqual({ name: OLIVIA.name, email: OLIVIA.email, image: OLIVIA.picture })
+    expect(call.account).toMatchObject({
+      provider: "op-basic",
+      type: "oidc",
+      providerAccountId: OLIVIA.sub,
+      id_token: expect.any(String),
+    })
+    expect(((await session(s.browser)) as { user: unknown }).user).toEqual({
+      name: OLIVIA.name,
+      email: OLIVIA.email,
+      image: OLIVIA.picture,
+    })
   })
 
   it("checks pkce + state + nonce: sealed cookies, nonce in the ID token, cookies cleared", async () => {
@@ -469,8 +621,13 @@ describe("OIDC sign-in against a real OP", () => {
     const call = signInCall(s)
     expect(call.profile?.nonce).toBe(nonce)
     expect(decodeJwtPayload(call.account!.id_token as string).nonce).toBe(nonce)
-    for (const name of ["authjs.state", "authjs.pkce.code_verifier", "authjs.nonce"]) expect(appCookie(s.browser, name), `${name} cleared`).toBeUndefined()
-    expect(((await session(s.browser)) as { user: unknown }).user).toEqual({ name: OLIVIA.name, email: OLIVIA.email, image: OLIVIA.picture })
+    for (const name of ["authjs.state", "authjs.pkce.code_verifier", "authjs.nonce"])
+      expect(appCookie(s.browser, name), `${name} cleared`).toBeUndefined()
+    expect(((await session(s.browser)) as { user: unknown }).user).toEqual({
+      name: OLIVIA.name,
+      email: OLIVIA.email,
+      image: OLIVIA.picture,
+    })
   })
 
   it("nonce check: an ID token whose nonce is not the cookie's is rejected (no session)", async () => {
@@ -479,24 +636,36 @@ describe("OIDC sign-in against a real OP", () => {
     const other = setup([provider])
     const startA = await victim.browser.request(signinRequest("op-nonce", await csrfToken(victim.browser)))
     const startB = await other.browser.request(signinRequest("op-nonce", await csrfToken(other.browser)))
-    expect(new URL(startA.headers.get("location")!).searchParams.get("nonce")).not.toBe(new URL(startB.headers.get("location")!).searchParams.get("nonce"))
+    expect(new URL(startA.headers.get("location")!).searchParams.get("nonce")).not.toBe(
+      new URL(startB.headers.get("location")!).searchParams.get("nonce"),
+    )
     // Swap in the other browser's (valid, same-provider) nonce cookie.
     const foreign = appCookie(other.browser, "authjs.nonce")!
-    victim.browser.cookies.set("localhost", "authjs.nonce", foreign.value, { path: foreign.path, sameSite: foreign.sameSite })
+    victim.browser.cookies.set("localhost", "authjs.nonce", foreign.value, {
+      path: foreign.path,
+      sameSite: foreign.sameSite,
+    })
 
     const r = await victim.browser.follow(startA.headers.get("location")!, { initiator: ORIGIN })
     const cb = stepTo(r, "/auth/callback/op-nonce")
     expect(cb.status).toBe(302)
     // Auth.js: the oauth4webapi error becomes CallbackRouteError -> Configuration (wire.md 6.2). Gatehouse
     // reports ID token validation failures as OAuthCallbackError (security.md OA-11/OA-15).
-    expect(cb.location).toBe(REFERENCE ? `${ORIGIN}/auth/error?error=Configuration` : `${ORIGIN}/auth/signin?error=OAuthCallbackError`)
+    expect(cb.location).toBe(
+      REFERENCE ? `${ORIGIN}/auth/error?error=Configuration` : `${ORIGIN}/auth/signin?error=OAuthCallbackError`,
+    )
     expect(appCookie(victim.browser, "authjs.session-token")).toBeUndefined()
     expect(await session(victim.browser)).toBeNull()
     expect(victim.jwtCalls.filter((c) => c.account)).toHaveLength(0)
   })
 
   it("response_mode=form_post (checks state + nonce, as Auth.js's Apple provider): the cross-site POST carries the SameSite=None check cookies", async () => {
-    const s = setup([oidcProvider("op-form-post", op.clients.basic, { checks: ["state", "nonce"], authorization: { params: { scope: "openid email profile", response_mode: "form_post" } } })])
+    const s = setup([
+      oidcProvider("op-form-post", op.clients.basic, {
+        checks: ["state", "nonce"],
+        authorization: { params: { scope: "openid email profile", response_mode: "form_post" } },
+      }),
+    ])
     const csrf = await csrfToken(s.browser)
     const start = await s.browser.request(signinRequest("op-form-post", csrf))
     expect(start.status).toBe(302)
@@ -523,15 +692,24 @@ describe("OIDC sign-in against a real OP", () => {
     expect(new URL(cb.location!).href).toBe(new URL(landing).href)
     expectSignedIn(r, s, landing)
 
-    expect(((await session(s.browser)) as { user: unknown }).user).toEqual({ name: OLIVIA.name, email: OLIVIA.email, image: OLIVIA.picture })
+    expect(((await session(s.browser)) as { user: unknown }).user).toEqual({
+      name: OLIVIA.name,
+      email: OLIVIA.email,
+      image: OLIVIA.picture,
+    })
     const call = signInCall(s)
     expect(call.account).toMatchObject({ provider: "op-form-post", type: "oidc", providerAccountId: OLIVIA.sub })
     expect(call.profile?.nonce).toBe(authz.searchParams.get("nonce"))
-    for (const name of ["authjs.state", "authjs.nonce"]) expect(appCookie(s.browser, name), `${name} cleared`).toBeUndefined()
+    for (const name of ["authjs.state", "authjs.nonce"])
+      expect(appCookie(s.browser, name), `${name} cleared`).toBeUndefined()
   })
 
   it("OA-22 response_mode=form_post with the default pkce check: Auth.js loses the Lax PKCE cookie; Gatehouse's SameSite=None one survives the cross-site POST", async () => {
-    const s = setup([oidcProvider("op-form-post", op.clients.basic, { authorization: { params: { scope: "openid email profile", response_mode: "form_post" } } })])
+    const s = setup([
+      oidcProvider("op-form-post", op.clients.basic, {
+        authorization: { params: { scope: "openid email profile", response_mode: "form_post" } },
+      }),
+    ])
     const r = await signIn(s, "op-form-post")
     const cb = stepTo(r, "/auth/callback/op-form-post")
     expect(cb).toMatchObject({ kind: "form_post", method: "POST" })
@@ -547,14 +725,22 @@ describe("OIDC sign-in against a real OP", () => {
   })
 
   it("the user denies consent at the OP: ?error=access_denied ends the sign-in without a session", async () => {
-    const s = setup([oidcProvider("op-basic", op.clients.basic)], { login: OLIVIA.email, password: OLIVIA.password }, "deny")
+    const s = setup(
+      [oidcProvider("op-basic", op.clients.basic)],
+      { login: OLIVIA.email, password: OLIVIA.password },
+      "deny",
+    )
     const r = await signIn(s, "op-basic")
     const cb = stepTo(r, "/auth/callback/op-basic")
     expect(new URL(cb.url).searchParams.get("error")).toBe("access_denied")
     expect(new URL(cb.url).searchParams.get("iss")).toBe(op.issuer)
     // Auth.js: every provider error is OAuthCallbackError (wire.md 6.2, verified). Gatehouse maps
     // access_denied to AccessDenied (security.md OA-10).
-    expect(cb.location).toBe(REFERENCE ? `${ORIGIN}/auth/signin?error=OAuthCallbackError` : `${ORIGIN}/auth/error?error=AccessDenied&code=access_denied`)
+    expect(cb.location).toBe(
+      REFERENCE
+        ? `${ORIGIN}/auth/signin?error=OAuthCallbackError`
+        : `${ORIGIN}/auth/error?error=AccessDenied&code=access_denied`,
+    )
     expect(await session(s.browser)).toBeNull()
   })
 })
@@ -581,28 +767,56 @@ describe("plain OAuth 2 sign-in (no OIDC)", () => {
 
     const tr = plain.tokenRequests.at(-1)!
     expect(tr.authorization).toMatch(/^Basic /)
-    expect(tr.body).toMatchObject({ grant_type: "authorization_code", redirect_uri: `${ORIGIN}/auth/callback/plain`, code_verifier: expect.any(String) })
+    expect(tr.body).toMatchObject({
+      grant_type: "authorization_code",
+      redirect_uri: `${ORIGIN}/auth/callback/plain`,
+      code_verifier: expect.any(String),
+    })
     const ui = plain.userinfoRequests.at(-1)!
     expect(ui.authorization).toMatch(/^Bearer .+/)
 
-    expect(((await session(s.browser)) as { user: unknown }).user).toEqual({ name: PLAIN_PROFILE.name, email: PLAIN_PROFILE.email.toLowerCase(), image: PLAIN_PROFILE.avatar })
+    expect(((await session(s.browser)) as { user: unknown }).user).toEqual({
+      name: PLAIN_PROFILE.name,
+      email: PLAIN_PROFILE.email.toLowerCase(),
+      image: PLAIN_PROFILE.avatar,
+    })
     const call = signInCall(s)
-    expect(call.user).toEqual({ id: expect.stringMatching(UUID), name: PLAIN_PROFILE.name, email: PLAIN_PROFILE.email.toLowerCase(), image: PLAIN_PROFILE.avatar })
-    expect(call.account).toMatchObject({ provider: "plain", type: "oauth", providerAccountId: PLAIN_PROFILE.id, access_token: ui.authorization!.slice(7), token_type: "bearer", refresh_token: "plain-refresh", scope: "read:user" })
+    expect(call.user).toEqual({
+      id: expect.stringMatching(UUID),
+      name: PLAIN_PROFILE.name,
+      email: PLAIN_PROFILE.email.toLowerCase(),
+      image: PLAIN_PROFILE.avatar,
+    })
+    expect(call.account).toMatchObject({
+      provider: "plain",
+      type: "oauth",
+      providerAccountId: PLAIN_PROFILE.id,
+      access_token: ui.authorization!.slice(7),
+      token_type: "bearer",
+      refresh_token: "plain-refresh",
+      scope: "read:user",
+    })
     expect(call.account!.expires_at).toBeGreaterThanOrEqual(before + 3600)
     expect(call.account).not.toHaveProperty("id_token")
     expect(call.profile).toEqual(PLAIN_PROFILE)
-    for (const name of ["authjs.state", "authjs.pkce.code_verifier"]) expect(appCookie(s.browser, name), `${name} cleared`).toBeUndefined()
+    for (const name of ["authjs.state", "authjs.pkce.code_verifier"])
+      expect(appCookie(s.browser, name), `${name} cleared`).toBeUndefined()
   })
 
   it("with the default checks (pkce only) and authorization given as {url, params}", async () => {
-    const s = setup([plainProvider({ authorization: { url: `${plain.url}/authorize`, params: { scope: "read:user" } } })])
+    const s = setup([
+      plainProvider({ authorization: { url: `${plain.url}/authorize`, params: { scope: "read:user" } } }),
+    ])
     const r = await signIn(s, "plain", "/settings")
     expectSignedIn(r, s, `${ORIGIN}/settings`)
     const q = plain.authorizationRequests.at(-1)!
     expect(q.get("scope")).toBe("read:user")
     expect(q.has("state")).toBe(false)
     expect(q.get("code_challenge")).toBeTruthy()
-    expect(signInCall(s).account).toMatchObject({ provider: "plain", type: "oauth", providerAccountId: PLAIN_PROFILE.id })
+    expect(signInCall(s).account).toMatchObject({
+      provider: "plain",
+      type: "oauth",
+      providerAccountId: PLAIN_PROFILE.id,
+    })
   })
 })

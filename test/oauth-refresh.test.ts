@@ -16,7 +16,16 @@ import { RedisStore } from "../src/stores/redis.js"
 import { decode, getToken } from "../src/jwt/index.js"
 import type { OAuthConfigBase } from "../src/providers/types.js"
 import { CookieJar, ORIGIN, SECRET, get } from "./helpers.js"
-import { callback, sendJson, sendRedirect, sessionToken, setup, startLocalServer, startSignIn, visitProvider } from "./support/provider-kit.js"
+import {
+  callback,
+  sendJson,
+  sendRedirect,
+  sessionToken,
+  setup,
+  startLocalServer,
+  startSignIn,
+  visitProvider,
+} from "./support/provider-kit.js"
 
 const SESSION_COOKIE = "authjs.session-token"
 
@@ -38,7 +47,12 @@ interface RefreshServer {
   /** Edits a successful refresh answer before it is sent (e.g. drop expires_in). */
   mangleRefresh: ((tokens: Record<string, unknown>) => void) | undefined
   /** Every refresh_token grant that reached the token endpoint. */
-  refreshGrants: { refreshToken: string | null; authorization: string | undefined; status: number; issued?: { access_token: string; refresh_token?: string } }[]
+  refreshGrants: {
+    refreshToken: string | null
+    authorization: string | undefined
+    status: number
+    issued?: { access_token: string; refresh_token?: string }
+  }[]
   codeGrants: number
   stop(): Promise<void>
 }
@@ -62,7 +76,12 @@ async function startRefreshServer(): Promise<RefreshServer> {
   }
   const issue = (withRefresh: boolean) => {
     n++
-    const tokens: Record<string, unknown> = { access_token: `at-${n}-${randomBytes(6).toString("hex")}`, token_type: "Bearer", expires_in: s.expiresIn, scope: "read" }
+    const tokens: Record<string, unknown> = {
+      access_token: `at-${n}-${randomBytes(6).toString("hex")}`,
+      token_type: "Bearer",
+      expires_in: s.expiresIn,
+      scope: "read",
+    }
     if (withRefresh) {
       const rt = `rt-${n}-${randomBytes(6).toString("hex")}`
       refreshTokens.add(rt)
@@ -84,17 +103,28 @@ async function startRefreshServer(): Promise<RefreshServer> {
       const expected = `Basic ${Buffer.from(`${s.clientId}:${s.clientSecret}`).toString("base64")}`
       const clientOk = req.headers.authorization === expected
       if (body.get("grant_type") === "refresh_token") {
-        const record: RefreshServer["refreshGrants"][number] = { refreshToken: body.get("refresh_token"), authorization: req.headers.authorization, status: 0 }
+        const record: RefreshServer["refreshGrants"][number] = {
+          refreshToken: body.get("refresh_token"),
+          authorization: req.headers.authorization,
+          status: 0,
+        }
         s.refreshGrants.push(record)
         if (s.refreshDelayMs) await new Promise((resolve) => setTimeout(resolve, s.refreshDelayMs))
         if (!clientOk) return sendJson(res, r, (record.status = 401), { error: "invalid_client" })
         const rt = body.get("refresh_token") ?? ""
-        if (s.failRefresh || !refreshTokens.has(rt)) return sendJson(res, r, (record.status = 400), { error: "invalid_grant", error_description: "refresh token revoked" })
+        if (s.failRefresh || !refreshTokens.has(rt))
+          return sendJson(res, r, (record.status = 400), {
+            error: "invalid_grant",
+            error_description: "refresh token revoked",
+          })
         if (s.rotate) refreshTokens.delete(rt)
         const tokens = issue(s.rotate)
         s.mangleRefresh?.(tokens)
         record.status = 200
-        record.issued = { access_token: tokens.access_token as string, ...(tokens.refresh_token ? { refresh_token: tokens.refresh_token as string } : {}) }
+        record.issued = {
+          access_token: tokens.access_token as string,
+          ...(tokens.refresh_token ? { refresh_token: tokens.refresh_token as string } : {}),
+        }
         return sendJson(res, r, 200, tokens)
       }
       if (body.get("grant_type") === "authorization_code") {
@@ -102,7 +132,8 @@ async function startRefreshServer(): Promise<RefreshServer> {
         if (!clientOk) return sendJson(res, r, 401, { error: "invalid_client" })
         const redirectUri = codes.get(body.get("code") ?? "")
         codes.delete(body.get("code") ?? "")
-        if (!redirectUri || redirectUri !== body.get("redirect_uri")) return sendJson(res, r, 400, { error: "invalid_grant" })
+        if (!redirectUri || redirectUri !== body.get("redirect_uri"))
+          return sendJson(res, r, 400, { error: "invalid_grant" })
         return sendJson(res, r, 200, issue(true))
       }
       return sendJson(res, r, 400, { error: "unsupported_grant_type" })
@@ -189,7 +220,15 @@ function advance(seconds: number): void {
   vi.setSystemTime(Date.now() + seconds * 1000)
 }
 
-type Account = { provider: string; providerAccountId: string; access_token: string; refresh_token?: string; expires_at?: number; token_type?: string; scope?: string }
+type Account = {
+  provider: string
+  providerAccountId: string
+  access_token: string
+  refresh_token?: string
+  expires_at?: number
+  token_type?: string
+  scope?: string
+}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -199,12 +238,25 @@ describe("refreshAccessToken: true", () => {
     const jar = await signIn(config)
     const token = await sessionToken(jar)
     const account = token.account as Account
-    expect(account).toMatchObject({ provider: "refresher", providerAccountId: "u-77", token_type: "bearer", scope: "read" })
+    expect(account).toMatchObject({
+      provider: "refresher",
+      providerAccountId: "u-77",
+      token_type: "bearer",
+      scope: "read",
+    })
     expect(account.access_token).toMatch(/^at-/)
     expect(account.refresh_token).toMatch(/^rt-/)
     expect(account.expires_at).toBe(Math.floor(Date.now() / 1000) + 3600)
     // No ID token or other token fields are kept.
-    expect(Object.keys(account).sort()).toEqual(["access_token", "expires_at", "provider", "providerAccountId", "refresh_token", "scope", "token_type"])
+    expect(Object.keys(account).sort()).toEqual([
+      "access_token",
+      "expires_at",
+      "provider",
+      "providerAccountId",
+      "refresh_token",
+      "scope",
+      "token_type",
+    ])
 
     advance(3000) // still 600 s left
     const res = await Auth(sessionRequest(jar), config)
@@ -213,7 +265,9 @@ describe("refreshAccessToken: true", () => {
     expect(srv.refreshGrants).toHaveLength(0)
     expect(await reissued(res)).toBeUndefined()
     // The access token is not sent to the browser by default.
-    expect(JSON.stringify(await Auth(sessionRequest(jar), config).then((r) => r.json()))).not.toContain(account.access_token)
+    expect(JSON.stringify(await Auth(sessionRequest(jar), config).then((r) => r.json()))).not.toContain(
+      account.access_token,
+    )
     expect(errors).toEqual([])
   })
 
@@ -245,7 +299,12 @@ describe("refreshAccessToken: true", () => {
       const token = await reissued(res)
       expect(token, "session cookie re-issued").toBeDefined()
       expect(token!.error).toBeUndefined()
-      expect(token!.account).toEqual({ ...before, access_token: fresh.access_token, refresh_token: fresh.refresh_token, expires_at: t + 3600 })
+      expect(token!.account).toEqual({
+        ...before,
+        access_token: fresh.access_token,
+        refresh_token: fresh.refresh_token,
+        expires_at: t + 3600,
+      })
     }
     // The jwt callback saw the refreshed token on every read.
     expect(jwtCalls).toHaveLength(20)
@@ -255,7 +314,10 @@ describe("refreshAccessToken: true", () => {
     // getToken() on the server reads the refreshed token from the re-issued cookie.
     const next = new CookieJar()
     next.store(responses[7]!)
-    const viaGetToken = await getToken({ req: new Request(`${ORIGIN}/api/x`, { headers: { cookie: next.header() } }), secret: SECRET })
+    const viaGetToken = await getToken({
+      req: new Request(`${ORIGIN}/api/x`, { headers: { cookie: next.header() } }),
+      secret: SECRET,
+    })
     expect((viaGetToken!.account as Account).access_token).toBe(fresh.access_token)
     expect((viaGetToken!.account as Account).refresh_token).toBe(fresh.refresh_token)
 
@@ -311,7 +373,10 @@ describe("refreshAccessToken: true", () => {
     expect(srv.refreshGrants[0]!.status).toBe(400)
     for (const res of responses) {
       const body = (await res.json()) as Record<string, unknown>
-      expect(body).toMatchObject({ user: { name: "Rae Refresh", email: "rae@refresh.example" }, error: "RefreshTokenError" })
+      expect(body).toMatchObject({
+        user: { name: "Rae Refresh", email: "rae@refresh.example" },
+        error: "RefreshTokenError",
+      })
       expect(typeof body.expires).toBe("string")
       const token = await reissued(res)
       expect(token!.error).toBe("RefreshTokenError")
@@ -363,7 +428,12 @@ describe("refreshAccessToken: true", () => {
     const account = (await sessionToken(jar)).account as Account
     expect(account.access_token).toBe(srv.refreshGrants[0]!.issued!.access_token)
     // The expiry is unknown now (as at a sign-in without expires_in); it must not stay the old, past one.
-    expect.soft(account.expires_at === undefined || account.expires_at > Date.now() / 1000 + 30, `expires_at ${account.expires_at} is past (now ${Math.floor(Date.now() / 1000)})`).toBe(true)
+    expect
+      .soft(
+        account.expires_at === undefined || account.expires_at > Date.now() / 1000 + 30,
+        `expires_at ${account.expires_at} is past (now ${Math.floor(Date.now() / 1000)})`,
+      )
+      .toBe(true)
     for (let i = 0; i < 3; i++) {
       advance(1)
       jar.store(await Auth(sessionRequest(jar), config))
@@ -385,8 +455,19 @@ describe("refreshAccessToken: true", () => {
     // What a structured logger would serialise.
     const logged = inspect(errors, { depth: Infinity })
     const issued = srv.refreshGrants[0]!.issued!
-    for (const secret of [issued.access_token, issued.refresh_token!, before.access_token, before.refresh_token!, srv.clientSecret]) {
-      expect.soft(logged.includes(secret), `the log holds ${secret.slice(0, 8)}… (inspect the RefreshTokenError's cause chain)`).toBe(false)
+    for (const secret of [
+      issued.access_token,
+      issued.refresh_token!,
+      before.access_token,
+      before.refresh_token!,
+      srv.clientSecret,
+    ]) {
+      expect
+        .soft(
+          logged.includes(secret),
+          `the log holds ${secret.slice(0, 8)}… (inspect the RefreshTokenError's cause chain)`,
+        )
+        .toBe(false)
     }
   })
 
@@ -446,8 +527,10 @@ function recording(inner: SharedStore): SharedStore & { written: string[] } {
   }
 }
 
-const lockKey = (refreshToken: string) => `gatehouse:refresh:lock:refresher:${createHash("sha256").update(refreshToken).digest("base64url")}`
-const resultKey = (refreshToken: string) => `gatehouse:refresh:result:refresher:${createHash("sha256").update(refreshToken).digest("base64url")}`
+const lockKey = (refreshToken: string) =>
+  `gatehouse:refresh:lock:refresher:${createHash("sha256").update(refreshToken).digest("base64url")}`
+const resultKey = (refreshToken: string) =>
+  `gatehouse:refresh:result:refresher:${createHash("sha256").update(refreshToken).digest("base64url")}`
 
 describe("refreshAccessToken across processes (configs sharing a store)", () => {
   let pglite: PGlite | undefined
@@ -472,41 +555,50 @@ describe("refreshAccessToken across processes (configs sharing a store)", () => 
   ]
   if (REDIS_URL) stores.push(["redis", () => RedisStore(redis!)])
 
-  it.each(stores)("%s: reads racing on two processes spend the refresh token once; a third process reading the old cookie later reuses the result", async (_name, makeStore) => {
-    const store = recording(makeStore())
-    const a = makeConfig(provider(), { store })
-    const b = makeConfig(provider(), { store })
-    const jar = await signIn(a.config)
-    const before = (await sessionToken(jar)).account as Account
+  it.each(stores)(
+    "%s: reads racing on two processes spend the refresh token once; a third process reading the old cookie later reuses the result",
+    async (_name, makeStore) => {
+      const store = recording(makeStore())
+      const a = makeConfig(provider(), { store })
+      const b = makeConfig(provider(), { store })
+      const jar = await signIn(a.config)
+      const before = (await sessionToken(jar)).account as Account
 
-    advance(3600 + 5)
-    srv.refreshDelayMs = 150 // B's readers arrive while A's refresh is at the provider, and wait for its result
-    const responses = await Promise.all(Array.from({ length: 12 }, (_, i) => Auth(sessionRequest(jar), i % 2 ? b.config : a.config)))
+      advance(3600 + 5)
+      srv.refreshDelayMs = 150 // B's readers arrive while A's refresh is at the provider, and wait for its result
+      const responses = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => Auth(sessionRequest(jar), i % 2 ? b.config : a.config)),
+      )
 
-    expect(srv.refreshGrants.map((g) => [g.refreshToken, g.status])).toEqual([[before.refresh_token, 200]])
-    const fresh = srv.refreshGrants[0]!.issued!
-    for (const res of responses) {
-      expect(res.status).toBe(200)
-      const body = (await res.json()) as Record<string, unknown>
-      expect(body).toMatchObject({ user: { email: "rae@refresh.example" } })
-      expect(body.error).toBeUndefined()
-      expect(((await reissued(res))!.account as Account)).toMatchObject({ access_token: fresh.access_token, refresh_token: fresh.refresh_token })
-    }
-    expect([...a.errors, ...b.errors]).toEqual([])
+      expect(srv.refreshGrants.map((g) => [g.refreshToken, g.status])).toEqual([[before.refresh_token, 200]])
+      const fresh = srv.refreshGrants[0]!.issued!
+      for (const res of responses) {
+        expect(res.status).toBe(200)
+        const body = (await res.json()) as Record<string, unknown>
+        expect(body).toMatchObject({ user: { email: "rae@refresh.example" } })
+        expect(body.error).toBeUndefined()
+        expect((await reissued(res))!.account as Account).toMatchObject({
+          access_token: fresh.access_token,
+          refresh_token: fresh.refresh_token,
+        })
+      }
+      expect([...a.errors, ...b.errors]).toEqual([])
 
-    // A third process, started later, still sees requests carrying the old cookie: it reuses the stored result.
-    const c = makeConfig(provider(), { store })
-    const late = await Auth(sessionRequest(jar), c.config)
-    expect(((await reissued(late))!.account as Account).access_token).toBe(fresh.access_token)
-    expect(srv.refreshGrants).toHaveLength(1)
-    expect(c.errors).toEqual([])
+      // A third process, started later, still sees requests carrying the old cookie: it reuses the stored result.
+      const c = makeConfig(provider(), { store })
+      const late = await Auth(sessionRequest(jar), c.config)
+      expect(((await reissued(late))!.account as Account).access_token).toBe(fresh.access_token)
+      expect(srv.refreshGrants).toHaveLength(1)
+      expect(c.errors).toEqual([])
 
-    // The store holds the outcome sealed: no provider token, and not the refresh token it is keyed by, in clear.
-    expect(store.written.length).toBeGreaterThan(0)
-    for (const entry of store.written) {
-      for (const token of [before.access_token, before.refresh_token!, fresh.access_token, fresh.refresh_token!]) expect(entry).not.toContain(token)
-    }
-  })
+      // The store holds the outcome sealed: no provider token, and not the refresh token it is keyed by, in clear.
+      expect(store.written.length).toBeGreaterThan(0)
+      for (const entry of store.written) {
+        for (const token of [before.access_token, before.refresh_token!, fresh.access_token, fresh.refresh_token!])
+          expect(entry).not.toContain(token)
+      }
+    },
+  )
 
   it("a sealed result copied to another refresh token's key is refused: that session refreshes with its own token", async () => {
     const store = MemoryStore()
@@ -525,7 +617,10 @@ describe("refreshAccessToken across processes (configs sharing a store)", () => 
     const res = await Auth(sessionRequest(victim), b.config)
     const account = (await reissued(res))!.account as Account
     expect(account.access_token).not.toBe(attackerFresh.access_token)
-    expect(srv.refreshGrants.map((g) => [g.refreshToken, g.status])).toEqual([[attackerRt, 200], [victimRt, 200]])
+    expect(srv.refreshGrants.map((g) => [g.refreshToken, g.status])).toEqual([
+      [attackerRt, 200],
+      [victimRt, 200],
+    ])
     expect(account.access_token).toBe(srv.refreshGrants[1]!.issued!.access_token)
     expect(b.errors.map((e) => (e as { type?: string }).type)).toEqual(["AdapterError"])
     expect(String((b.errors[0]!.cause as Error).message)).toMatch(/another refresh token/)
@@ -557,28 +652,42 @@ describe("refreshAccessToken across processes (configs sharing a store)", () => 
       if (how === "throw") throw new Error("store exploded synchronously")
       return how === "hang" ? new Promise<never>(() => {}) : Promise.reject(new Error("connection refused"))
     }
-    return { ...inner, claim: inner.claim, get: inner.get, set: inner.set, delete: inner.delete, [method]: broken } as SharedStore
+    return {
+      ...inner,
+      claim: inner.claim,
+      get: inner.get,
+      set: inner.set,
+      delete: inner.delete,
+      [method]: broken,
+    } as SharedStore
   }
 
   it.each([
     ["get", "reject"],
     ["claim", "throw"],
     ["get", "hang"],
-  ] as const)("a store whose %s fails (%s) degrades to the in-process refresh: one grant, every read 200 and refreshed, an AdapterError logged", async (method, how) => {
-    const { config, errors } = makeConfig(provider(), { store: failingStore(method, how) })
-    const jar = await signIn(config)
-    advance(3700)
-    const responses = await Promise.all(Array.from({ length: 5 }, () => Auth(sessionRequest(jar), config)))
-    expect(srv.refreshGrants.map((g) => g.status)).toEqual([200])
-    for (const res of responses) {
-      expect(res.status).toBe(200)
-      expect(((await res.json()) as Record<string, unknown>).error).toBeUndefined()
-      expect(((await reissued(res))!.account as Account).access_token).toBe(srv.refreshGrants[0]!.issued!.access_token)
-    }
-    expect(errors.map((e) => (e as { type?: string }).type)).toEqual(["AdapterError"])
-    expect(errors[0]!.message).toMatch(/refreshing in this process only/)
-    expect(String((errors[0]!.cause as Error).message)).toMatch(how === "hang" ? /did not answer/ : new RegExp(`"${method}" failed`))
-  })
+  ] as const)(
+    "a store whose %s fails (%s) degrades to the in-process refresh: one grant, every read 200 and refreshed, an AdapterError logged",
+    async (method, how) => {
+      const { config, errors } = makeConfig(provider(), { store: failingStore(method, how) })
+      const jar = await signIn(config)
+      advance(3700)
+      const responses = await Promise.all(Array.from({ length: 5 }, () => Auth(sessionRequest(jar), config)))
+      expect(srv.refreshGrants.map((g) => g.status)).toEqual([200])
+      for (const res of responses) {
+        expect(res.status).toBe(200)
+        expect(((await res.json()) as Record<string, unknown>).error).toBeUndefined()
+        expect(((await reissued(res))!.account as Account).access_token).toBe(
+          srv.refreshGrants[0]!.issued!.access_token,
+        )
+      }
+      expect(errors.map((e) => (e as { type?: string }).type)).toEqual(["AdapterError"])
+      expect(errors[0]!.message).toMatch(/refreshing in this process only/)
+      expect(String((errors[0]!.cause as Error).message)).toMatch(
+        how === "hang" ? /did not answer/ : new RegExp(`"${method}" failed`),
+      )
+    },
+  )
 
   it("a store that cannot keep the result after the refresh: the refreshed tokens are still used, the failure logged", async () => {
     const { config, errors } = makeConfig(provider(), { store: failingStore("set", "reject") })

@@ -35,14 +35,17 @@ function config(extra: Partial<AuthConfig> = {}): AuthConfig {
 function request(method: string, path: string): Request {
   return new Request(`${ORIGIN}${path}`, {
     method,
-    ...(method === "GET" || method === "HEAD" ? {} : { headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" }),
+    ...(method === "GET" || method === "HEAD"
+      ? {}
+      : { headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" }),
   })
 }
 
 describe("the action table is the one list of actions", () => {
   it("isAuthAction is true for exactly the table's actions; prototype names are not actions", () => {
     for (const action of ACTIONS) expect(isAuthAction(action), action).toBe(true)
-    for (const name of ["__proto__", "constructor", "toString", "hasOwnProperty", "signIn", "auth", ""]) expect(isAuthAction(name), name).toBe(false)
+    for (const name of ["__proto__", "constructor", "toString", "hasOwnProperty", "signIn", "auth", ""])
+      expect(isAuthAction(name), name).toBe(false)
   })
 
   it("every action answers its table methods and 405 with the table's Allow for the others", async () => {
@@ -117,7 +120,12 @@ describe("one trust-host rule", () => {
     const { trustHost: _, ...untrusted } = config()
     const c = untrusted as AuthConfig
     prepare(c)
-    const res = await Auth(new Request(`${ORIGIN}/auth/providers`, { headers: { "x-forwarded-host": "fwd.example", "x-forwarded-proto": "https" } }), c)
+    const res = await Auth(
+      new Request(`${ORIGIN}/auth/providers`, {
+        headers: { "x-forwarded-host": "fwd.example", "x-forwarded-proto": "https" },
+      }),
+      c,
+    )
     if (res.status !== 200) return String(res.status)
     const { credentials } = (await res.json()) as { credentials: { signinUrl: string } }
     return new URL(credentials.signinUrl).origin
@@ -129,7 +137,11 @@ describe("one trust-host rule", () => {
     ["AUTH_TRUST_HOST=1", { AUTH_TRUST_HOST: "1" }, "https://fwd.example"],
     ["AUTH_TRUST_HOST=false", { AUTH_TRUST_HOST: "false" }, "500"],
     ["AUTH_URL", { AUTH_URL: "https://app.example/auth" }, "https://app.example"],
-    ["AUTH_URL with AUTH_TRUST_HOST=false", { AUTH_URL: "https://app.example/auth", AUTH_TRUST_HOST: "false" }, "https://app.example"],
+    [
+      "AUTH_URL with AUTH_TRUST_HOST=false",
+      { AUTH_URL: "https://app.example/auth", AUTH_TRUST_HOST: "false" },
+      "https://app.example",
+    ],
     ["AUTH_URL that is not a URL", { AUTH_URL: "not a url" }, "500"],
   ]
 
@@ -150,7 +162,11 @@ describe("one trust-host rule", () => {
   })
 
   it("setEnvDefaults alone adds Auth.js's platform defaults: VERCEL, CF_PAGES, NODE_ENV other than production", async () => {
-    const platforms: Record<string, string>[] = [{ VERCEL: "1", NODE_ENV: "production" }, { CF_PAGES: "1", NODE_ENV: "production" }, { NODE_ENV: "development" }]
+    const platforms: Record<string, string>[] = [
+      { VERCEL: "1", NODE_ENV: "production" },
+      { CF_PAGES: "1", NODE_ENV: "production" },
+      { NODE_ENV: "development" },
+    ]
     for (const env of platforms) {
       // NODE_ENV reaches only setEnvDefaults' env object: process.env keeps the test runner's.
       const { NODE_ENV: _, ...processEnv } = env

@@ -20,12 +20,30 @@ const manifest = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as
 }
 const subpaths = Object.keys(manifest.exports)
 /** Library internals that no public entry may export (tests reach them by relative import). */
-const INTERNALS = ["publicErrorCode", "encodeSync", "decodeSync", "DEFAULT_MAX_AGE", "clearDiscoveryCache", "clearJwksCache"]
+const INTERNALS = [
+  "publicErrorCode",
+  "encodeSync",
+  "decodeSync",
+  "DEFAULT_MAX_AGE",
+  "clearDiscoveryCache",
+  "clearJwksCache",
+]
 /**
  * Optional peers some subpaths need (adapters/testing imports vitest; the postgres types mention pg; the framework
  * integrations and gatehouse/react import or mention their framework), linked from the repo.
  */
-const LINKED_PEERS = ["vitest", "pg", "@types/node", "@types/pg", "express", "@types/express", "hono", "next", "react", "@types/react"]
+const LINKED_PEERS = [
+  "vitest",
+  "pg",
+  "@types/node",
+  "@types/pg",
+  "express",
+  "@types/express",
+  "hono",
+  "next",
+  "react",
+  "@types/react",
+]
 /** The oracle for Auth.js-shaped app code: the same code must compile against it (linked from the repo's dev dependencies). */
 const AUTHJS = "@auth/core"
 /** The entries a browser bundle imports: they must type-check with the DOM library and no Node types at all. */
@@ -38,7 +56,11 @@ const BROWSER_PEERS = ["react", "@types/react", "csstype"]
  * the project's prefix included, as npm_* variables); only where packages come from is kept.
  */
 const KEPT_NPM_SETTINGS = new Set(["npm_config_cache", "npm_config_registry", "npm_config_userconfig"])
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_") || KEPT_NPM_SETTINGS.has(k.toLowerCase())))
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([k]) => !k.toLowerCase().startsWith("npm_") || KEPT_NPM_SETTINGS.has(k.toLowerCase()),
+  ),
+)
 const sh = (file: string, args: string[], cwd: string) => run(file, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 })
 
 let work = ""
@@ -59,17 +81,34 @@ beforeAll(async () => {
   symlinkSync(join(REPO, "node_modules"), join(stage, "node_modules"), "dir")
   const { stdout: packOut } = await sh("npm", ["pack", "--json", "--pack-destination", work], stage)
   // Lifecycle output (the prepack build) may precede npm's JSON report.
-  const report = JSON.parse(packOut.slice(packOut.indexOf("\n[") + 1 || packOut.indexOf("["))) as { filename: string; files: { path: string }[] }[]
+  const report = JSON.parse(packOut.slice(packOut.indexOf("\n[") + 1 || packOut.indexOf("["))) as {
+    filename: string
+    files: { path: string }[]
+  }[]
   packed = report[0]!.files.map((f) => f.path)
   const tarball = join(work, report[0]!.filename)
 
   consumer = join(work, "consumer")
   mkdirSync(consumer)
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }))
-  await sh("npm", ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock", "--loglevel=error"], consumer)
+  await sh(
+    "npm",
+    [
+      "install",
+      tarball,
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--ignore-scripts",
+      "--no-package-lock",
+      "--loglevel=error",
+    ],
+    consumer,
+  )
   for (const peer of [...LINKED_PEERS, AUTHJS]) {
     mkdirSync(dirname(join(consumer, "node_modules", peer)), { recursive: true })
-    if (!existsSync(join(consumer, "node_modules", peer))) symlinkSync(join(REPO, "node_modules", peer), join(consumer, "node_modules", peer), "dir")
+    if (!existsSync(join(consumer, "node_modules", peer)))
+      symlinkSync(join(REPO, "node_modules", peer), join(consumer, "node_modules", peer), "dir")
   }
   for (const file of ["usage.ts", "authjs-app.ts", "import-all.mjs"]) cpSync(join(FIXTURE, file), join(consumer, file))
 
@@ -77,8 +116,24 @@ beforeAll(async () => {
   // named anywhere in the browser entries' declarations is an error rather than silently found.
   browserConsumer = join(work, "browser-consumer")
   mkdirSync(browserConsumer)
-  writeFileSync(join(browserConsumer, "package.json"), JSON.stringify({ name: "browser-consumer", private: true, type: "module" }))
-  await sh("npm", ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock", "--loglevel=error"], browserConsumer)
+  writeFileSync(
+    join(browserConsumer, "package.json"),
+    JSON.stringify({ name: "browser-consumer", private: true, type: "module" }),
+  )
+  await sh(
+    "npm",
+    [
+      "install",
+      tarball,
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--ignore-scripts",
+      "--no-package-lock",
+      "--loglevel=error",
+    ],
+    browserConsumer,
+  )
   for (const peer of BROWSER_PEERS) {
     mkdirSync(dirname(join(browserConsumer, "node_modules", peer)), { recursive: true })
     symlinkSync(join(REPO, "node_modules", peer), join(browserConsumer, "node_modules", peer), "dir")
@@ -101,15 +156,30 @@ describe("npm pack", { timeout: 60_000 }, () => {
 
   it("imports every subpath of the exports map with node, and refuses deep imports", async () => {
     const { stdout } = await sh(process.execPath, ["import-all.mjs", ...subpaths], consumer)
-    const { results, deepImport } = JSON.parse(stdout) as { results: Record<string, { exports?: string[]; error?: string }>; deepImport: string }
+    const { results, deepImport } = JSON.parse(stdout) as {
+      results: Record<string, { exports?: string[]; error?: string }>
+      deepImport: string
+    }
     for (const subpath of subpaths) {
       expect(results[subpath], `import ${subpath}`).toEqual({ exports: expect.any(Array) })
     }
-    expect(results["."]?.exports).toEqual(expect.arrayContaining(["Auth", "createActionURL", "customFetch", "isAuthAction", "raw", "setEnvDefaults", "skipCSRFCheck"]))
+    expect(results["."]?.exports).toEqual(
+      expect.arrayContaining([
+        "Auth",
+        "createActionURL",
+        "customFetch",
+        "isAuthAction",
+        "raw",
+        "setEnvDefaults",
+        "skipCSRFCheck",
+      ]),
+    )
     expect(results["./jwt"]?.exports).toEqual(["decode", "encode", "getToken"])
     expect(deepImport).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED")
 
-    const leaked = subpaths.flatMap((s) => (results[s]?.exports ?? []).filter((name) => INTERNALS.includes(name)).map((name) => `${s}: ${name}`))
+    const leaked = subpaths.flatMap((s) =>
+      (results[s]?.exports ?? []).filter((name) => INTERNALS.includes(name)).map((name) => `${s}: ${name}`),
+    )
     expect(leaked).toEqual([])
   })
 
@@ -118,58 +188,100 @@ describe("npm pack", { timeout: 60_000 }, () => {
     expect(stdout).toMatch(/CREATE TABLE IF NOT EXISTS "?users"?/)
   })
 
-  it.each(["bundler", "nodenext"])("type-checks consumer code importing every subpath with moduleResolution %s", async (resolution) => {
-    const typed = subpaths.filter((s) => !s.endsWith(".json"))
-    const imports = typed.map((s, i) => `import * as subpath${i} from "${s === "." ? "gatehouse" : `gatehouse/${s.slice(2)}`}"`)
-    writeFileSync(join(consumer, "subpaths.ts"), `${imports.join("\n")}\nexport const all = [${typed.map((_, i) => `subpath${i}`).join(", ")}]\n`)
-    const compilerOptions = {
-      strict: true, noEmit: true, skipLibCheck: false, target: "ES2022", lib: ["ES2023", "DOM", "DOM.Iterable"], types: ["node"],
-      module: resolution === "bundler" ? "ESNext" : "NodeNext", moduleResolution: resolution === "bundler" ? "Bundler" : "NodeNext",
-    }
-    writeFileSync(join(consumer, `tsconfig.${resolution}.json`), JSON.stringify({ compilerOptions, files: ["usage.ts", "subpaths.ts"] }))
-    const tsc = join(REPO, "node_modules/typescript/bin/tsc")
-    const result = await sh(process.execPath, [tsc, "-p", `tsconfig.${resolution}.json`], consumer).then(
-      () => "",
-      (error: { stdout?: string }) => error.stdout || String(error),
-    )
-    // skipLibCheck is off to check Gatehouse's own declarations; errors inside a peer's declarations (next's .d.ts
-    // files need its whole build set-up) are that package's, not ours.
-    const ours = result.split("\n").filter((line) => /error TS/.test(line) && !/node_modules\/(?!gatehouse\/)/.test(line))
-    expect(ours).toEqual([])
-    if (ours.length === 0 && result !== "") expect(result).toMatch(/node_modules\/next\//)
-  })
-
-  it.each(["bundler", "nodenext"])("type-checks Auth.js-shaped app code against the tarball, and the same code with @auth/core imports against @auth/core (moduleResolution %s)", async (resolution) => {
-    // authjs-app.ts imports only "gatehouse…"; its oracle copy spells each of those "@auth/core…" (module augmentation too).
-    const source = readFileSync(join(consumer, "authjs-app.ts"), "utf8")
-    const oracle = source.replace(/(["'])gatehouse(?=["'/])/g, "$1@auth/core")
-    expect(oracle).not.toMatch(/from ["']gatehouse/)
-    writeFileSync(join(consumer, "authjs-app.oracle.ts"), oracle)
-    const compilerOptions = {
-      strict: true, noEmit: true, skipLibCheck: false, target: "ES2022", lib: ["ES2023", "DOM", "DOM.Iterable"], types: ["node"],
-      module: resolution === "bundler" ? "ESNext" : "NodeNext", moduleResolution: resolution === "bundler" ? "Bundler" : "NodeNext",
-    }
-    const tsc = join(REPO, "node_modules/typescript/bin/tsc")
-    for (const file of ["authjs-app.oracle.ts", "authjs-app.ts"]) {
-      // One file per program: each augments its own library's Session, User and JWT.
-      const project = `tsconfig.${file}.${resolution}.json`
-      writeFileSync(join(consumer, project), JSON.stringify({ compilerOptions, files: [file] }))
-      const result = await sh(process.execPath, [tsc, "-p", project], consumer).then(
+  it.each(["bundler", "nodenext"])(
+    "type-checks consumer code importing every subpath with moduleResolution %s",
+    async (resolution) => {
+      const typed = subpaths.filter((s) => !s.endsWith(".json"))
+      const imports = typed.map(
+        (s, i) => `import * as subpath${i} from "${s === "." ? "gatehouse" : `gatehouse/${s.slice(2)}`}"`,
+      )
+      writeFileSync(
+        join(consumer, "subpaths.ts"),
+        `${imports.join("\n")}\nexport const all = [${typed.map((_, i) => `subpath${i}`).join(", ")}]\n`,
+      )
+      const compilerOptions = {
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        target: "ES2022",
+        lib: ["ES2023", "DOM", "DOM.Iterable"],
+        types: ["node"],
+        module: resolution === "bundler" ? "ESNext" : "NodeNext",
+        moduleResolution: resolution === "bundler" ? "Bundler" : "NodeNext",
+      }
+      writeFileSync(
+        join(consumer, `tsconfig.${resolution}.json`),
+        JSON.stringify({ compilerOptions, files: ["usage.ts", "subpaths.ts"] }),
+      )
+      const tsc = join(REPO, "node_modules/typescript/bin/tsc")
+      const result = await sh(process.execPath, [tsc, "-p", `tsconfig.${resolution}.json`], consumer).then(
         () => "",
         (error: { stdout?: string }) => error.stdout || String(error),
       )
-      // As above: errors inside another package's declarations are that package's (with skipLibCheck off).
-      expect(result.split("\n").filter((line) => /error TS/.test(line) && !/node_modules\/(?!gatehouse\/)/.test(line)), file).toEqual([])
-    }
-  })
+      // skipLibCheck is off to check Gatehouse's own declarations; errors inside a peer's declarations (next's .d.ts
+      // files need its whole build set-up) are that package's, not ours.
+      const ours = result
+        .split("\n")
+        .filter((line) => /error TS/.test(line) && !/node_modules\/(?!gatehouse\/)/.test(line))
+      expect(ours).toEqual([])
+      if (ours.length === 0 && result !== "") expect(result).toMatch(/node_modules\/next\//)
+    },
+  )
+
+  it.each(["bundler", "nodenext"])(
+    "type-checks Auth.js-shaped app code against the tarball, and the same code with @auth/core imports against @auth/core (moduleResolution %s)",
+    async (resolution) => {
+      // authjs-app.ts imports only "gatehouse…"; its oracle copy spells each of those "@auth/core…" (module augmentation too).
+      const source = readFileSync(join(consumer, "authjs-app.ts"), "utf8")
+      const oracle = source.replace(/(["'])gatehouse(?=["'/])/g, "$1@auth/core")
+      expect(oracle).not.toMatch(/from ["']gatehouse/)
+      writeFileSync(join(consumer, "authjs-app.oracle.ts"), oracle)
+      const compilerOptions = {
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        target: "ES2022",
+        lib: ["ES2023", "DOM", "DOM.Iterable"],
+        types: ["node"],
+        module: resolution === "bundler" ? "ESNext" : "NodeNext",
+        moduleResolution: resolution === "bundler" ? "Bundler" : "NodeNext",
+      }
+      const tsc = join(REPO, "node_modules/typescript/bin/tsc")
+      for (const file of ["authjs-app.oracle.ts", "authjs-app.ts"]) {
+        // One file per program: each augments its own library's Session, User and JWT.
+        const project = `tsconfig.${file}.${resolution}.json`
+        writeFileSync(join(consumer, project), JSON.stringify({ compilerOptions, files: [file] }))
+        const result = await sh(process.execPath, [tsc, "-p", project], consumer).then(
+          () => "",
+          (error: { stdout?: string }) => error.stdout || String(error),
+        )
+        // As above: errors inside another package's declarations are that package's (with skipLibCheck off).
+        expect(
+          result.split("\n").filter((line) => /error TS/.test(line) && !/node_modules\/(?!gatehouse\/)/.test(line)),
+          file,
+        ).toEqual([])
+      }
+    },
+  )
 
   it("type-checks the browser entries in a React project without Node's types (lib dom + es2022, skipLibCheck off)", async () => {
-    expect(existsSync(join(browserConsumer, "node_modules/@types/node")), "the browser project has no @types/node").toBe(false)
+    expect(
+      existsSync(join(browserConsumer, "node_modules/@types/node")),
+      "the browser project has no @types/node",
+    ).toBe(false)
     const used = readFileSync(join(browserConsumer, "browser.tsx"), "utf8")
-    for (const entry of BROWSER_ENTRIES) expect(used, `browser.tsx imports gatehouse/${entry.slice(2)}`).toContain(`from "gatehouse/${entry.slice(2)}"`)
+    for (const entry of BROWSER_ENTRIES)
+      expect(used, `browser.tsx imports gatehouse/${entry.slice(2)}`).toContain(`from "gatehouse/${entry.slice(2)}"`)
     const compilerOptions = {
-      strict: true, noEmit: true, skipLibCheck: false, target: "ES2022", lib: ["dom", "es2022"], types: [],
-      module: "ESNext", moduleResolution: "Bundler", jsx: "react-jsx",
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+      target: "ES2022",
+      lib: ["dom", "es2022"],
+      types: [],
+      module: "ESNext",
+      moduleResolution: "Bundler",
+      jsx: "react-jsx",
     }
     writeFileSync(join(browserConsumer, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["browser.tsx"] }))
     const tsc = join(REPO, "node_modules/typescript/bin/tsc")
@@ -182,7 +294,11 @@ describe("npm pack", { timeout: 60_000 }, () => {
 
   it("ships no source maps: dist/ is tsc's unbundled output, readable as it stands", () => {
     expect(packed.filter((p) => p.endsWith(".map"))).toEqual([])
-    const pointing = packed.filter((p) => p.endsWith(".js") && readFileSync(join(consumer, "node_modules/gatehouse", p), "utf8").includes("sourceMappingURL"))
+    const pointing = packed.filter(
+      (p) =>
+        p.endsWith(".js") &&
+        readFileSync(join(consumer, "node_modules/gatehouse", p), "utf8").includes("sourceMappingURL"),
+    )
     expect(pointing).toEqual([])
   })
 

@@ -16,7 +16,9 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
 
 /** The declaration files each subpath exports, e.g. "gatehouse/next" → "dist/integrations/next.d.ts". */
 const declared = Object.entries(pkg.exports).flatMap(([key, entry]) =>
-  typeof entry === "string" || !entry.types ? [] : [[key === "." ? "gatehouse" : `gatehouse/${key.slice(2)}`, entry.types.slice(2)] as const],
+  typeof entry === "string" || !entry.types
+    ? []
+    : [[key === "." ? "gatehouse" : `gatehouse/${key.slice(2)}`, entry.types.slice(2)] as const],
 )
 
 /** An app at /app whose node_modules/gatehouse is this package; a dist/ file "exists" when its src/ file does. */
@@ -27,7 +29,9 @@ function real(path: string): string | undefined {
   const rel = path.slice(installed.length)
   if (rel === "package.json") return join(root, rel)
   const source = rel.replace(/^dist\//, "src/").replace(/\.d\.ts$/, ".ts")
-  return rel.startsWith("dist/") && rel.endsWith(".d.ts") && existsSync(join(root, source)) ? join(root, source) : undefined
+  return rel.startsWith("dist/") && rel.endsWith(".d.ts") && existsSync(join(root, source))
+    ? join(root, source)
+    : undefined
 }
 const host: ts.ModuleResolutionHost = {
   fileExists: (path) => real(path) !== undefined,
@@ -47,7 +51,10 @@ function resolve(specifier: string, moduleResolution: ts.ModuleResolutionKind): 
 describe("package.json typesVersions", () => {
   it("maps exactly the subpaths of the exports map", () => {
     const mapped = Object.keys(pkg.typesVersions?.["*"] ?? {}).sort()
-    const subpaths = declared.filter(([specifier]) => specifier !== "gatehouse").map(([specifier]) => specifier.slice("gatehouse/".length)).sort()
+    const subpaths = declared
+      .filter(([specifier]) => specifier !== "gatehouse")
+      .map(([specifier]) => specifier.slice("gatehouse/".length))
+      .sort()
     expect(mapped).toEqual(subpaths)
   })
 

@@ -71,7 +71,10 @@ function deployment(secret = SECRET, extra: Partial<OAuthConfigBase> = {}, trust
 /** POST /auth/signin/mock on a deployment; the authorization URL. */
 async function startSignIn(config: AuthConfig, jar: CookieJar, origin = ORIGIN, callbackUrl = APP_PAGE): Promise<URL> {
   const csrfToken = await fetchCsrf(config, jar, origin)
-  const res = await Auth(postForm(`/auth/signin/${ID}`, { csrfToken, callbackUrl }, { cookie: jar.header(), origin }), config)
+  const res = await Auth(
+    postForm(`/auth/signin/${ID}`, { csrfToken, callbackUrl }, { cookie: jar.header(), origin }),
+    config,
+  )
   jar.store(res)
   expect(res.status).toBe(302)
   return new URL(res.headers.get("location")!)
@@ -120,7 +123,8 @@ describe("redirect proxy", () => {
     expect(done.status).toBe(302)
     expect(done.headers.get("location")).toBe(APP_PAGE)
     expect(jar.cookies.has("authjs.session-token")).toBe(true)
-    for (const name of ["authjs.state", "authjs.pkce.code_verifier"]) expect(jar.cookies.has(name), `${name} cleared`).toBe(false)
+    for (const name of ["authjs.state", "authjs.pkce.code_verifier"])
+      expect(jar.cookies.has(name), `${name} cleared`).toBe(false)
 
     // The token request used the redirect_uri the authorization request was made with: the proxy's.
     expect(op.tokenRequests).toHaveLength(1)
@@ -131,7 +135,11 @@ describe("redirect proxy", () => {
     expect(session).toMatchObject({ user: { name: "Mock User", email: "mock.user@op.example" } })
     expect(preview.jwtAccounts).toHaveLength(1)
     expect(preview.jwtAccounts[0]).toMatchObject({ provider: ID, providerAccountId: "mock-user-1" })
-    const token = await decode({ token: decodeURIComponent(jar.cookies.get("authjs.session-token")!), secret: SECRET, salt: "authjs.session-token" })
+    const token = await decode({
+      token: decodeURIComponent(jar.cookies.get("authjs.session-token")!),
+      secret: SECRET,
+      salt: "authjs.session-token",
+    })
     expect(token).toMatchObject({ sub: expect.any(String), email: "mock.user@op.example" })
   })
 
@@ -261,7 +269,11 @@ describe("redirect proxy", () => {
       const good = await answerFor("https://pr-7.preview.example")
       const forwarded = await Auth(new Request(good.answer.url), proxy.config)
       expect(new URL(forwarded.headers.get("location")!).origin).toBe("https://pr-7.preview.example")
-      for (const origin of ["https://preview.example.evil.example", "https://a.b.preview.example", "https://evilpreview.example"]) {
+      for (const origin of [
+        "https://preview.example.evil.example",
+        "https://a.b.preview.example",
+        "https://evilpreview.example",
+      ]) {
         const bad = await answerFor(origin)
         const res = await Auth(new Request(bad.answer.url), proxy.config)
         expect(res.headers.get("location"), origin).toBe(`${PROXY_AUTH}/error?error=Configuration`)

@@ -29,13 +29,18 @@ const config: AuthConfig = {
         password: { label: "Password", type: "password", placeholder: "demo" },
       },
       authorize: async ({ username, password }) =>
-        username === "demo" && password === demoUser.password ? { id: demoUser.id, name: demoUser.name, email: demoUser.email } : null,
+        username === "demo" && password === demoUser.password
+          ? { id: demoUser.id, name: demoUser.name, email: demoUser.email }
+          : null,
     }),
   ],
 }
 
 const app = new Hono()
-app.use("*", initAuthConfig(() => config))
+app.use(
+  "*",
+  initAuthConfig(() => config),
+)
 app.use("/api/auth/*", authHandler())
 
 function escapeHtml(text: string): string {
@@ -49,7 +54,8 @@ function page(title: string, body: string): string {
 }
 
 const links = {
-  signIn: '<a href="/api/auth/signin?callbackUrl=/protected">Sign in</a> (user <code>demo</code>, password <code>demo</code>)',
+  signIn:
+    '<a href="/api/auth/signin?callbackUrl=/protected">Sign in</a> (user <code>demo</code>, password <code>demo</code>)',
   signOut: '<a href="/api/auth/signout">Sign out</a>',
   protectedPage: '<a href="/protected">Protected page</a>',
 }
@@ -65,8 +71,13 @@ app.get("/", async (c) => {
 // verifyAuth answers 401 without a session; with one, c.get("authUser") holds { session, token }.
 app.get("/protected", verifyAuth(), (c) => {
   const { session } = c.get("authUser")
-  return c.html(page("Protected page", `<p>Your session (GET /api/auth/session answers the same):</p>
-<pre>${escapeHtml(JSON.stringify(session, null, 2))}</pre><p><a href="/">Home</a> · ${links.signOut}</p>`))
+  return c.html(
+    page(
+      "Protected page",
+      `<p>Your session (GET /api/auth/session answers the same):</p>
+<pre>${escapeHtml(JSON.stringify(session, null, 2))}</pre><p><a href="/">Home</a> · ${links.signOut}</p>`,
+    ),
+  )
 })
 
 // A friendlier 401 page than verifyAuth's plain "Unauthorized"; other errors keep Hono's default answer.

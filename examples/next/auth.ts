@@ -14,7 +14,8 @@ if (!process.env.AUTH_SECRET) console.warn("[example] AUTH_SECRET is not set: us
 function updatedName(data: unknown): string | undefined {
   if (typeof data !== "object" || data === null || !("user" in data)) return undefined
   const user = (data as { user: unknown }).user
-  const name = typeof user === "object" && user !== null && "name" in user ? (user as { name: unknown }).name : undefined
+  const name =
+    typeof user === "object" && user !== null && "name" in user ? (user as { name: unknown }).name : undefined
   return typeof name === "string" && name.trim() !== "" ? name.trim().slice(0, 80) : undefined
 }
 

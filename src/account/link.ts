@@ -17,7 +17,10 @@ import type { Account, CredentialInput, TokenSet } from "../types.js"
  * passed when an e-mail sign-in asks before sending its link (`{ verificationRequest: true }`).
  */
 export async function authorizeSignIn(
-  identity: VerifiedIdentity, req: AuthRequest, config: ResolvedConfig, email?: { verificationRequest: boolean },
+  identity: VerifiedIdentity,
+  req: AuthRequest,
+  config: ResolvedConfig,
+  email?: { verificationRequest: boolean },
 ): Promise<string | undefined> {
   const callback = config.callbacks.signIn
   if (!callback) return undefined
@@ -28,7 +31,9 @@ export async function authorizeSignIn(
       account: identity.account,
       ...(identity.profile ? { profile: identity.profile } : {}),
       // The submitted strings, under the type Auth.js gives this parameter (its signIn callbacks compile unchanged).
-      ...(identity.credentials ? { credentials: identity.credentials as unknown as Record<string, CredentialInput> } : {}),
+      ...(identity.credentials
+        ? { credentials: identity.credentials as unknown as Record<string, CredentialInput> }
+        : {}),
       ...(email ? { email } : {}),
     })
   } catch (error) {
@@ -42,20 +47,34 @@ export async function authorizeSignIn(
 
 /** The token fields Auth.js stores on an account row by default. */
 const defaultAccountFields = [
-  "access_token", "id_token", "refresh_token", "expires_at", "scope", "token_type", "session_state",
+  "access_token",
+  "id_token",
+  "refresh_token",
+  "expires_at",
+  "scope",
+  "token_type",
+  "session_state",
   // OAuth 1.0a token credentials (RFC 5849 §2.3): stored instead of access/refresh tokens.
-  "oauth_token", "oauth_token_secret",
+  "oauth_token",
+  "oauth_token_secret",
 ] as const
 
 /** The account row for a provider account: `provider.account(tokens)` or the default token fields. */
 export function accountRowOf(account: Account, userId: string, config: ResolvedConfig): AdapterAccount {
   const provider = config.providers.get(account.provider)
-  const pick = provider && "account" in provider && typeof provider.account === "function" ? provider.account : undefined
+  const pick =
+    provider && "account" in provider && typeof provider.account === "function" ? provider.account : undefined
   const tokens = account as unknown as TokenSet
   const fields: Record<string, unknown> = pick
     ? { ...(pick(tokens) ?? {}) }
     : Object.fromEntries(defaultAccountFields.filter((k) => tokens[k] !== undefined).map((k) => [k, tokens[k]]))
-  return { ...fields, provider: account.provider, type: account.type as AdapterAccount["type"], providerAccountId: account.providerAccountId, userId }
+  return {
+    ...fields,
+    provider: account.provider,
+    type: account.type as AdapterAccount["type"],
+    providerAccountId: account.providerAccountId,
+    userId,
+  }
 }
 
 /**
@@ -74,14 +93,21 @@ export function idpVerifiedEmail(profile: Record<string, unknown> | undefined): 
  * linking and both the IdP and the local row vouch for the address; otherwise create the user and link the account.
  */
 async function findOrCreate(
-  adapter: GuardedAdapter, identity: VerifiedIdentity, currentUser: AdapterUser | undefined, config: ResolvedConfig,
+  adapter: GuardedAdapter,
+  identity: VerifiedIdentity,
+  currentUser: AdapterUser | undefined,
+  config: ResolvedConfig,
   writes: Partial<LinkOutcome>,
 ): Promise<LinkOutcome> {
   const { account, user } = identity
   if (account.type === "email") return emailUser(adapter, identity, config, writes)
-  const existing = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
+  const existing = await adapter.getUserByAccount({
+    provider: account.provider,
+    providerAccountId: account.providerAccountId,
+  })
   if (existing) {
-    if (currentUser && currentUser.id !== existing.id) throw new OAuthAccountNotLinked("This account is already linked to another user.")
+    if (currentUser && currentUser.id !== existing.id)
+      throw new OAuthAccountNotLinked("This account is already linked to another user.")
     return { user: existing, isNewUser: false }
   }
   if (account.type === "credentials") return credentialsUser(adapter, identity, config, writes)
@@ -95,11 +121,16 @@ async function findOrCreate(
   const byEmail = email ? await adapter.getUserByEmail(email) : null
   if (byEmail) {
     const provider = config.providers.get(account.provider)
-    const allowed = provider !== undefined && "allowDangerousEmailAccountLinking" in provider && provider.allowDangerousEmailAccountLinking === true
+    const allowed =
+      provider !== undefined &&
+      "allowDangerousEmailAccountLinking" in provider &&
+      provider.allowDangerousEmailAccountLinking === true
     // Dangerous linking still needs both sides to vouch for the address: the IdP must say it verified it, and the
     // local row must have proven it (docs/security.md OA-19), or a pre-registered impostor row would capture the account.
     if (!allowed || !idpVerifiedEmail(identity.profile) || !byEmail.emailVerified) {
-      throw new OAuthAccountNotLinked("Another account already uses this e-mail. Sign in with the account you used originally.")
+      throw new OAuthAccountNotLinked(
+        "Another account already uses this e-mail. Sign in with the account you used originally.",
+      )
     }
     const linked = accountRowOf(account, byEmail.id, config)
     await adapter.linkAccount(linked)
@@ -111,7 +142,13 @@ async function findOrCreate(
   const emailVerified = email && idpVerifiedEmail(identity.profile) ? new Date() : null
   // An OAuth profile's id is the provider's; a WebAuthn sign-up's is the one its credential's user handle names.
   const id = account.type === "webauthn" ? flowUserId : randomUUID()
-  return createAndLink(adapter, { ...profileUser, id, email: email ?? null, emailVerified } as unknown as AdapterUser, identity, config, writes)
+  return createAndLink(
+    adapter,
+    { ...profileUser, id, email: email ?? null, emailVerified } as unknown as AdapterUser,
+    identity,
+    config,
+    writes,
+  )
 }
 
 /**
@@ -138,12 +175,19 @@ type EmailLinkOutcome = LinkOutcome & { updatedUser?: AdapterUser }
  * the address is marked proven and the user signs in, as in Auth.js). No user: one is created with `emailVerified`
  * now. No account row is linked.
  */
-async function emailUser(adapter: GuardedAdapter, identity: VerifiedIdentity, config: ResolvedConfig, writes: Partial<LinkOutcome>): Promise<EmailLinkOutcome> {
+async function emailUser(
+  adapter: GuardedAdapter,
+  identity: VerifiedIdentity,
+  config: ResolvedConfig,
+  writes: Partial<LinkOutcome>,
+): Promise<EmailLinkOutcome> {
   const email = String(identity.user.email)
   const existing = await userByEmailAddress(adapter, email)
   if (existing) {
     if (existing.emailVerified) return { user: existing, isNewUser: false }
-    const provider = config.providers.get(identity.account.provider) as { allowDangerousEmailAccountLinking?: unknown } | undefined
+    const provider = config.providers.get(identity.account.provider) as
+      | { allowDangerousEmailAccountLinking?: unknown }
+      | undefined
     if (provider?.allowDangerousEmailAccountLinking !== true) {
       throw new AccountNotLinked(
         "An account with this address exists, but its address was never proven (it was made with a password or by a " +
@@ -168,7 +212,13 @@ async function emailUser(adapter: GuardedAdapter, identity: VerifiedIdentity, co
 }
 
 /** Creates the user (noting the id it asked for, so a failed or late write can be undone) and links the account to it. */
-async function createAndLink(adapter: GuardedAdapter, user: AdapterUser, identity: VerifiedIdentity, config: ResolvedConfig, writes: Partial<LinkOutcome>): Promise<LinkOutcome> {
+async function createAndLink(
+  adapter: GuardedAdapter,
+  user: AdapterUser,
+  identity: VerifiedIdentity,
+  config: ResolvedConfig,
+  writes: Partial<LinkOutcome>,
+): Promise<LinkOutcome> {
   writes.pendingUserId = user.id
   let created: AdapterUser
   try {
@@ -190,7 +240,12 @@ async function createAndLink(adapter: GuardedAdapter, user: AdapterUser, identit
  * row, so adapters that choose their own ids work). An existing user who merely has the same e-mail is never adopted:
  * that would hand any account to whoever can make `authorize` return its address (docs/adapters.md).
  */
-async function credentialsUser(adapter: GuardedAdapter, identity: VerifiedIdentity, config: ResolvedConfig, writes: Partial<LinkOutcome>): Promise<LinkOutcome> {
+async function credentialsUser(
+  adapter: GuardedAdapter,
+  identity: VerifiedIdentity,
+  config: ResolvedConfig,
+  writes: Partial<LinkOutcome>,
+): Promise<LinkOutcome> {
   const { user } = identity
   const byId = await adapter.getUser(user.id)
   if (byId) return { user: byId, isNewUser: false }
@@ -201,7 +256,13 @@ async function credentialsUser(adapter: GuardedAdapter, identity: VerifiedIdenti
       "`authorize` returned an id that is not in the adapter, with the e-mail of an existing user. Return that user's adapter id to sign it in.",
     )
   }
-  const row = { id: user.id, name: user.name ?? null, email, image: user.image ?? null, emailVerified: null } as unknown as AdapterUser
+  const row = {
+    id: user.id,
+    name: user.name ?? null,
+    email,
+    image: user.image ?? null,
+    emailVerified: null,
+  } as unknown as AdapterUser
   return createAndLink(adapter, row, identity, config, writes)
 }
 
@@ -212,7 +273,11 @@ async function credentialsUser(adapter: GuardedAdapter, identity: VerifiedIdenti
  * account, locked out of its own provider account (docs/reliability.md, R5). An account linked to a user who existed
  * before is unlinked on its own.
  */
-export async function rollback(adapter: GuardedAdapter, outcome: Partial<LinkOutcome>, config: ResolvedConfig): Promise<void> {
+export async function rollback(
+  adapter: GuardedAdapter,
+  outcome: Partial<LinkOutcome>,
+  config: ResolvedConfig,
+): Promise<void> {
   const userId = outcome.createdUser?.id ?? outcome.pendingUserId
   const created = outcome.createdUser !== undefined || outcome.pendingUserId !== undefined
   let userDeleted = false
@@ -259,7 +324,11 @@ export async function rollback(adapter: GuardedAdapter, outcome: Partial<LinkOut
 }
 
 /** Fires the createUser / linkAccount events for what a committed sign-in wrote. */
-export async function emitLinkEvents(outcome: LinkOutcome, identity: VerifiedIdentity, config: ResolvedConfig): Promise<void> {
+export async function emitLinkEvents(
+  outcome: LinkOutcome,
+  identity: VerifiedIdentity,
+  config: ResolvedConfig,
+): Promise<void> {
   if (outcome.createdUser) await emitEvent(config, "createUser", { user: outcome.createdUser })
   const updated = (outcome as EmailLinkOutcome).updatedUser
   if (updated) await emitEvent(config, "updateUser", { user: updated })
@@ -270,7 +339,11 @@ export async function emitLinkEvents(outcome: LinkOutcome, identity: VerifiedIde
 
 /** Whether an error came from a write that a concurrent sign-in can make fail (a unique constraint), worth one retry. */
 function isRetryableLinkError(error: unknown): boolean {
-  return error instanceof AdapterCallError && !error.timedOut && (error.method === "createUser" || error.method === "linkAccount")
+  return (
+    error instanceof AdapterCallError &&
+    !error.timedOut &&
+    (error.method === "createUser" || error.method === "linkAccount")
+  )
 }
 
 /** Attempts before giving up on a unique-constraint race with another process. */
@@ -278,7 +351,11 @@ const LINK_ATTEMPTS = 3
 
 /** Links the identity, then stores the authenticator a WebAuthn registration brought, under the user it linked to. */
 async function linkAndStore(
-  adapter: GuardedAdapter, identity: VerifiedIdentity, signedIn: AdapterUser | undefined, config: ResolvedConfig, writes: Partial<LinkOutcome>,
+  adapter: GuardedAdapter,
+  identity: VerifiedIdentity,
+  signedIn: AdapterUser | undefined,
+  config: ResolvedConfig,
+  writes: Partial<LinkOutcome>,
 ): Promise<LinkOutcome> {
   const outcome = await findOrCreate(adapter, identity, signedIn, config, writes)
   if (!identity.authenticator) return outcome
@@ -288,7 +365,12 @@ async function linkAndStore(
 }
 
 /** One link attempt: in the adapter's transaction when it has one, else undoing this attempt's writes on failure. */
-async function linkOnce(adapter: GuardedAdapter, identity: VerifiedIdentity, signedIn: AdapterUser | undefined, config: ResolvedConfig): Promise<LinkOutcome> {
+async function linkOnce(
+  adapter: GuardedAdapter,
+  identity: VerifiedIdentity,
+  signedIn: AdapterUser | undefined,
+  config: ResolvedConfig,
+): Promise<LinkOutcome> {
   if (adapter.transaction) return adapter.transaction((tx) => linkAndStore(tx, identity, signedIn, config, {}))
   const writes: Partial<LinkOutcome> = {}
   try {
@@ -299,14 +381,22 @@ async function linkOnce(adapter: GuardedAdapter, identity: VerifiedIdentity, sig
   }
 }
 
-async function linkWithRetry(adapter: GuardedAdapter, identity: VerifiedIdentity, signedIn: AdapterUser | undefined, config: ResolvedConfig): Promise<LinkOutcome> {
+async function linkWithRetry(
+  adapter: GuardedAdapter,
+  identity: VerifiedIdentity,
+  signedIn: AdapterUser | undefined,
+  config: ResolvedConfig,
+): Promise<LinkOutcome> {
   for (let i = 1; ; i++) {
     try {
       return await linkOnce(adapter, identity, signedIn, config)
     } catch (error) {
       // A concurrent sign-in (maybe another process) created the same user or account: look again shortly.
       if (!isRetryableLinkError(error) || i >= LINK_ATTEMPTS) throw error
-      config.logger.debug("link: retrying after a conflicting write", { provider: identity.account.provider, attempt: i })
+      config.logger.debug("link: retrying after a conflicting write", {
+        provider: identity.account.provider,
+        attempt: i,
+      })
       await new Promise((resolve) => setTimeout(resolve, 25 * i))
     }
   }
@@ -323,10 +413,15 @@ const inflightLinks = new WeakMap<object, Map<string, Promise<LinkOutcome>>>()
  * flow's own user; with one, the account is found, linked to the signed-in user (`currentUser`, asked only when
  * needed) or created. A waiter on a concurrent identical sign-in whose attempt failed tries on its own.
  */
-export async function linkIdentity(identity: VerifiedIdentity, currentUser: () => Promise<AdapterUser | undefined>, config: ResolvedConfig): Promise<LinkOutcome> {
+export async function linkIdentity(
+  identity: VerifiedIdentity,
+  currentUser: () => Promise<AdapterUser | undefined>,
+  config: ResolvedConfig,
+): Promise<LinkOutcome> {
   const adapter = config.adapter
   const isCredentials = identity.account.type === "credentials"
-  if (!adapter || (isCredentials && config.session.strategy !== "database")) return { user: identity.user, isNewUser: false }
+  if (!adapter || (isCredentials && config.session.strategy !== "database"))
+    return { user: identity.user, isNewUser: false }
   // An e-mail sign-in is the mailbox's user whoever is signed in on this browser: nothing is linked to the current user.
   const signedIn = isCredentials || identity.account.type === "email" ? undefined : await currentUser()
   if (signedIn) return linkWithRetry(adapter, identity, signedIn, config)

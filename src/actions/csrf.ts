@@ -10,5 +10,10 @@ export function csrf(req: AuthRequest, config: ResolvedConfig): ResponseInternal
     return { status: 404, cookies: [expiredCookie(config.cookies(req.secure).csrfToken)] }
   }
   const { token, cookie } = ensureCsrfToken(req, config)
-  return { status: 200, headers: NO_STORE_JSON_HEADERS, body: { csrfToken: token }, cookies: cookie ? [cookie] : undefined }
+  return {
+    status: 200,
+    headers: NO_STORE_JSON_HEADERS,
+    body: { csrfToken: token },
+    cookies: cookie ? [cookie] : undefined,
+  }
 }

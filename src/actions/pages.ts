@@ -27,9 +27,21 @@ export async function signInPageAction(req: AuthRequest, config: ResolvedConfig)
   const { token, cookie } = ensureCsrfToken(req, config)
   const { locale, fromRequest } = localeOf(req, config)
   const page = signInPage({
-    providers: config.providerList, basePath: config.basePath, origin: req.origin, csrfToken: token, callbackUrl, error, theme: config.theme, locale,
+    providers: config.providerList,
+    basePath: config.basePath,
+    origin: req.origin,
+    csrfToken: token,
+    callbackUrl,
+    error,
+    theme: config.theme,
+    locale,
   })
-  return { status: 200, headers: pageHeaders(page.csp, fromRequest), body: page.html, cookies: cookie ? [cookie] : undefined }
+  return {
+    status: 200,
+    headers: pageHeaders(page.csp, fromRequest),
+    body: page.html,
+    cookies: cookie ? [cookie] : undefined,
+  }
 }
 
 export async function signOutPageAction(req: AuthRequest, config: ResolvedConfig): Promise<ResponseInternal> {
@@ -38,8 +50,19 @@ export async function signOutPageAction(req: AuthRequest, config: ResolvedConfig
   // A `?callbackUrl=` (validated like every other) rides along in the form, so confirming lands there.
   const callbackUrl = req.query.has("callbackUrl") ? await resolveCallbackUrl(req, config) : undefined
   const { locale, fromRequest } = localeOf(req, config)
-  const page = signOutPage({ action: `${req.origin}${config.basePath}/signout`, csrfToken: token, callbackUrl, theme: config.theme, locale })
-  return { status: 200, headers: pageHeaders(page.csp, fromRequest), body: page.html, cookies: cookie ? [cookie] : undefined }
+  const page = signOutPage({
+    action: `${req.origin}${config.basePath}/signout`,
+    csrfToken: token,
+    callbackUrl,
+    theme: config.theme,
+    locale,
+  })
+  return {
+    status: 200,
+    headers: pageHeaders(page.csp, fromRequest),
+    body: page.html,
+    cookies: cookie ? [cookie] : undefined,
+  }
 }
 
 /**
@@ -59,12 +82,21 @@ async function continueUrlIfSignedIn(req: AuthRequest, config: ResolvedConfig): 
 
 export async function errorPageAction(req: AuthRequest, config: ResolvedConfig): Promise<ResponseInternal> {
   const error = req.query.get("error")
-  if (config.pages.error) return { redirect: withQuery(config.pages.error, new URLSearchParams(error ? { error } : {})) }
+  if (config.pages.error)
+    return { redirect: withQuery(config.pages.error, new URLSearchParams(error ? { error } : {})) }
   const { locale, fromRequest } = localeOf(req, config)
   // "Sign in" goes where signing in happens: the app's own page when configured, else ours under basePath.
   const signInUrl = config.pages.signIn ?? `${req.origin}${config.basePath}/signin`
   const continueUrl = error === "Verification" ? await continueUrlIfSignedIn(req, config) : undefined
-  const page = errorPage({ error, code: req.query.get("code"), signInUrl, homeUrl: req.origin, continueUrl, theme: config.theme, locale })
+  const page = errorPage({
+    error,
+    code: req.query.get("code"),
+    signInUrl,
+    homeUrl: req.origin,
+    continueUrl,
+    theme: config.theme,
+    locale,
+  })
   return { status: page.status, headers: pageHeaders(page.csp, fromRequest), body: page.html }
 }
 

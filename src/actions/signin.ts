@@ -7,11 +7,17 @@ import { startOAuth } from "../flows/oauth.js"
 import { startOAuth1 } from "../flows/oauth1.js"
 import type { ResponseInternal } from "../types.js"
 
-export async function signIn(req: AuthRequest, config: ResolvedConfig, provider: ResolvedProvider | undefined): Promise<ResponseInternal> {
+export async function signIn(
+  req: AuthRequest,
+  config: ResolvedConfig,
+  provider: ResolvedProvider | undefined,
+): Promise<ResponseInternal> {
   const signInPage = `${req.origin}${config.basePath}/signin`
   if (!provider || provider.type === "credentials" || provider.type === "webauthn") return { redirect: signInPage }
   if (provider.type === "oauth" || provider.type === "oidc") {
-    return provider.oauth1 ? startOAuth1(req, config, { ...provider, oauth1: provider.oauth1 }) : startOAuth(req, config, provider)
+    return provider.oauth1
+      ? startOAuth1(req, config, { ...provider, oauth1: provider.oauth1 })
+      : startOAuth(req, config, provider)
   }
   if (provider.type === "email") {
     // The signIn callback decides before anything is stored or sent (wire.md §8.1 step 2).

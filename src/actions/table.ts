@@ -34,7 +34,13 @@ export const actionTable = {
   signin: { methods: BOTH, takesProvider: true, providerMethods: ["POST"], page: true },
   signout: { methods: BOTH, takesProvider: false, page: true },
   // Credentials and WebAuthn callbacks are POST only: a GET must never run `authorize` (docs/security.md CR-03).
-  callback: { methods: BOTH, takesProvider: true, providerTypeMethods: { credentials: ["POST"], webauthn: ["POST"] }, page: false, refuseHead: true },
+  callback: {
+    methods: BOTH,
+    takesProvider: true,
+    providerTypeMethods: { credentials: ["POST"], webauthn: ["POST"] },
+    page: false,
+    refuseHead: true,
+  },
   "verify-request": { methods: GET, takesProvider: false, page: true },
   error: { methods: GET, takesProvider: false, page: true },
   "webauthn-options": { methods: GET, takesProvider: true, page: false },

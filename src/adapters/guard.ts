@@ -6,7 +6,10 @@ import type { Adapter } from "./index.js"
 export const DEFAULT_ADAPTER_TIMEOUT_MS = 10_000
 
 /** An adapter whose methods all exist in the type (the config check guarantees the ones a strategy needs). */
-export type GuardedAdapter = Required<Adapter> & { readonly raw: Adapter; transaction?: <T>(fn: (tx: GuardedAdapter) => Promise<T>) => Promise<T> }
+export type GuardedAdapter = Required<Adapter> & {
+  readonly raw: Adapter
+  transaction?: <T>(fn: (tx: GuardedAdapter) => Promise<T>) => Promise<T>
+}
 
 /** An AdapterError that says which method failed. */
 export class AdapterCallError extends AdapterError {
@@ -14,8 +17,15 @@ export class AdapterCallError extends AdapterError {
    * @param timedOut the call did not answer in time; `late` is the abandoned call, which may still complete
    *   (a caller undoing its writes must undo that one too)
    */
-  constructor(readonly method: string, cause: unknown, readonly timedOut = false, readonly late?: Promise<unknown>) {
-    super(timedOut ? `Adapter method "${method}" did not answer in time.` : `Adapter method "${method}" failed.`, { cause })
+  constructor(
+    readonly method: string,
+    cause: unknown,
+    readonly timedOut = false,
+    readonly late?: Promise<unknown>,
+  ) {
+    super(timedOut ? `Adapter method "${method}" did not answer in time.` : `Adapter method "${method}" failed.`, {
+      cause,
+    })
   }
 }
 
@@ -32,9 +42,25 @@ function withTimeout<T>(promise: Promise<T>, ms: number, method: string): Promis
 }
 
 const methods = [
-  "createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount", "unlinkAccount",
-  "createSession", "getSessionAndUser", "updateSession", "deleteSession", "createVerificationToken", "useVerificationToken",
-  "getAccount", "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter",
+  "createUser",
+  "getUser",
+  "getUserByEmail",
+  "getUserByAccount",
+  "updateUser",
+  "deleteUser",
+  "linkAccount",
+  "unlinkAccount",
+  "createSession",
+  "getSessionAndUser",
+  "updateSession",
+  "deleteSession",
+  "createVerificationToken",
+  "useVerificationToken",
+  "getAccount",
+  "getAuthenticator",
+  "createAuthenticator",
+  "listAuthenticatorsByUserId",
+  "updateAuthenticatorCounter",
   "deleteAuthenticator",
 ] as const
 
@@ -44,13 +70,17 @@ const methods = [
  * of the transaction itself (checkout, BEGIN, COMMIT) become AdapterError; `fn`'s own errors pass through.
  */
 async function guardTransaction<T>(
-  adapter: Adapter, tx: <R>(fn: (tx: Adapter) => Promise<R>) => Promise<R>, fn: (inner: GuardedAdapter) => Promise<T>, timeoutMs: number,
+  adapter: Adapter,
+  tx: <R>(fn: (tx: Adapter) => Promise<R>) => Promise<R>,
+  fn: (inner: GuardedAdapter) => Promise<T>,
+  timeoutMs: number,
 ): Promise<T> {
   let state: "waiting" | "running" | "abandoned" = "waiting"
   let timer: NodeJS.Timeout | undefined
   const run = Promise.resolve().then(() =>
     tx.call(adapter, (inner: Adapter) => {
-      if (state === "abandoned") throw new AdapterCallError("transaction", new Error("started after the sign-in gave up on it"))
+      if (state === "abandoned")
+        throw new AdapterCallError("transaction", new Error("started after the sign-in gave up on it"))
       state = "running"
       clearTimeout(timer)
       return fn(guardAdapter(inner, timeoutMs))
@@ -81,9 +111,14 @@ export function guardAdapter(adapter: Adapter, timeoutMs = DEFAULT_ADAPTER_TIMEO
   for (const method of methods) {
     guarded[method] = async (...args: unknown[]) => {
       const fn = adapter[method] as ((...a: unknown[]) => unknown) | undefined
-      if (typeof fn !== "function") throw new AdapterCallError(method, new Error("the adapter does not implement this method"))
+      if (typeof fn !== "function")
+        throw new AdapterCallError(method, new Error("the adapter does not implement this method"))
       try {
-        return await withTimeout(Promise.resolve().then(() => fn.apply(adapter, args)), timeoutMs, method)
+        return await withTimeout(
+          Promise.resolve().then(() => fn.apply(adapter, args)),
+          timeoutMs,
+          method,
+        )
       } catch (error) {
         if (error instanceof AdapterCallError) throw error
         throw new AdapterCallError(method, error)

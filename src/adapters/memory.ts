@@ -1,6 +1,13 @@
 // In-memory adapter for tests and the demo: the whole Adapter interface on Maps, with the same uniqueness rules as the SQL schema.
 import { AdapterError } from "../errors.js"
-import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "./index.js"
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "./index.js"
 
 /** The adapter plus its tables, for inspection in tests. */
 export interface MemoryAdapter extends Adapter {
@@ -25,11 +32,16 @@ export function MemoryAdapter(): MemoryAdapter {
   const userByEmail = (email: string) => [...users.values()].find((u) => u.email === email)
 
   return {
-    users, accounts, sessions, verificationTokens, authenticators,
+    users,
+    accounts,
+    sessions,
+    verificationTokens,
+    authenticators,
     async createUser(user) {
       const id = user.id ?? crypto.randomUUID()
       if (users.has(id)) throw new AdapterError(`createUser: a user with id "${id}" already exists.`)
-      if (user.email && userByEmail(user.email)) throw new AdapterError(`createUser: another user already has the email "${user.email}".`)
+      if (user.email && userByEmail(user.email))
+        throw new AdapterError(`createUser: another user already has the email "${user.email}".`)
       const stored = { ...copy(user), id }
       users.set(id, stored)
       return copy(stored)
@@ -50,7 +62,8 @@ export function MemoryAdapter(): MemoryAdapter {
     async updateUser(patch) {
       const user = users.get(patch.id)
       if (!user) throw new AdapterError(`updateUser: there is no user with id "${patch.id}".`)
-      if (patch.email && patch.email !== user.email && userByEmail(patch.email)) throw new AdapterError(`updateUser: another user already has the email "${patch.email}".`)
+      if (patch.email && patch.email !== user.email && userByEmail(patch.email))
+        throw new AdapterError(`updateUser: another user already has the email "${patch.email}".`)
       const updated = { ...user, ...copy(patch) }
       users.set(patch.id, updated)
       return copy(updated)
@@ -65,8 +78,12 @@ export function MemoryAdapter(): MemoryAdapter {
     },
     async linkAccount(account) {
       const key = accountKey(account.provider, account.providerAccountId)
-      if (accounts.has(key)) throw new AdapterError(`linkAccount: the ${account.provider} account "${account.providerAccountId}" is already linked.`)
-      if (!users.has(account.userId)) throw new AdapterError(`linkAccount: there is no user with id "${account.userId}"; create the user first.`)
+      if (accounts.has(key))
+        throw new AdapterError(
+          `linkAccount: the ${account.provider} account "${account.providerAccountId}" is already linked.`,
+        )
+      if (!users.has(account.userId))
+        throw new AdapterError(`linkAccount: there is no user with id "${account.userId}"; create the user first.`)
       accounts.set(key, copy(account))
       return copy(account)
     },
@@ -77,8 +94,10 @@ export function MemoryAdapter(): MemoryAdapter {
       return account ? copy(account) : undefined
     },
     async createSession(session) {
-      if (sessions.has(session.sessionToken)) throw new AdapterError("createSession: a session with this token already exists.")
-      if (!users.has(session.userId)) throw new AdapterError(`createSession: there is no user with id "${session.userId}"; create the user first.`)
+      if (sessions.has(session.sessionToken))
+        throw new AdapterError("createSession: a session with this token already exists.")
+      if (!users.has(session.userId))
+        throw new AdapterError(`createSession: there is no user with id "${session.userId}"; create the user first.`)
       sessions.set(session.sessionToken, copy(session))
       return copy(session)
     },
@@ -118,8 +137,14 @@ export function MemoryAdapter(): MemoryAdapter {
       return found ? copy(found) : null
     },
     async createAuthenticator(authenticator) {
-      if (authenticators.has(authenticator.credentialID)) throw new AdapterError(`createAuthenticator: an authenticator with credentialID "${authenticator.credentialID}" already exists.`)
-      if (!users.has(authenticator.userId)) throw new AdapterError(`createAuthenticator: there is no user with id "${authenticator.userId}"; create the user first.`)
+      if (authenticators.has(authenticator.credentialID))
+        throw new AdapterError(
+          `createAuthenticator: an authenticator with credentialID "${authenticator.credentialID}" already exists.`,
+        )
+      if (!users.has(authenticator.userId))
+        throw new AdapterError(
+          `createAuthenticator: there is no user with id "${authenticator.userId}"; create the user first.`,
+        )
       authenticators.set(authenticator.credentialID, copy(authenticator))
       return copy(authenticator)
     },
@@ -128,7 +153,10 @@ export function MemoryAdapter(): MemoryAdapter {
     },
     async updateAuthenticatorCounter(credentialID, counter) {
       const found = authenticators.get(credentialID)
-      if (!found) throw new AdapterError(`updateAuthenticatorCounter: there is no authenticator with credentialID "${credentialID}".`)
+      if (!found)
+        throw new AdapterError(
+          `updateAuthenticatorCounter: there is no authenticator with credentialID "${credentialID}".`,
+        )
       found.counter = counter
       return copy(found)
     },

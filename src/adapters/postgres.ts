@@ -1,6 +1,13 @@
 // PostgreSQL adapter on a `pg` Pool/Client or PGlite, on the tables of @auth/pg-adapter so data moves neither way on a switch.
 import { AdapterError } from "../errors.js"
-import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "./index.js"
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "./index.js"
 
 /** One result row as the driver returns it. */
 type Row = Record<string, unknown>
@@ -18,11 +25,26 @@ export interface PostgresQueryable {
  * Gatehouse adds to the @auth/pg-adapter schema (that schema has none); `deleteAuthenticator` is a Gatehouse extension.
  */
 export type PostgresAdapterMethod =
-  | "createUser" | "getUser" | "getUserByEmail" | "getUserByAccount" | "updateUser" | "deleteUser"
-  | "linkAccount" | "unlinkAccount" | "getAccount"
-  | "createSession" | "getSessionAndUser" | "updateSession" | "deleteSession"
-  | "createVerificationToken" | "useVerificationToken"
-  | "getAuthenticator" | "createAuthenticator" | "listAuthenticatorsByUserId" | "updateAuthenticatorCounter" | "deleteAuthenticator"
+  | "createUser"
+  | "getUser"
+  | "getUserByEmail"
+  | "getUserByAccount"
+  | "updateUser"
+  | "deleteUser"
+  | "linkAccount"
+  | "unlinkAccount"
+  | "getAccount"
+  | "createSession"
+  | "getSessionAndUser"
+  | "updateSession"
+  | "deleteSession"
+  | "createVerificationToken"
+  | "useVerificationToken"
+  | "getAuthenticator"
+  | "createAuthenticator"
+  | "listAuthenticatorsByUserId"
+  | "updateAuthenticatorCounter"
+  | "deleteAuthenticator"
 
 /** The adapter returned by {@link PostgresAdapter}. */
 export interface PostgresAdapter extends Required<Pick<Adapter, PostgresAdapterMethod>> {
@@ -55,12 +77,16 @@ interface ClientLike extends PostgresQueryable {
   connect(): Promise<unknown>
 }
 
-const isPGlite = (db: PostgresQueryable): db is PGliteLike => typeof (db as Partial<PGliteLike>).transaction === "function"
+const isPGlite = (db: PostgresQueryable): db is PGliteLike =>
+  typeof (db as Partial<PGliteLike>).transaction === "function"
 const isPool = (db: PostgresQueryable): db is PoolLike =>
   typeof (db as Partial<PoolLike>).connect === "function" && "idleCount" in db
 const isClient = (db: PostgresQueryable): db is ClientLike => typeof (db as Partial<ClientLike>).connect === "function"
 
-const runOn = (queryable: PostgresQueryable): Run => async (text, params) => (await queryable.query(text, params)).rows as Row[]
+const runOn =
+  (queryable: PostgresQueryable): Run =>
+  async (text, params) =>
+    (await queryable.query(text, params)).rows as Row[]
 
 /** BEGIN, fn, COMMIT on one connection; ROLLBACK on any error. */
 async function inTransaction<T>(run: Run, fn: (run: Run) => Promise<T>): Promise<T> {
@@ -165,7 +191,11 @@ function isMalformedId(error: unknown): boolean {
 }
 
 /** Builds `SET a = $n, ...` from the given patch, for the whitelisted columns only (names are never user input). */
-function setClause(patch: Row, columns: Record<string, string>, firstParam: number): { sql: string; params: unknown[] } {
+function setClause(
+  patch: Row,
+  columns: Record<string, string>,
+  firstParam: number,
+): { sql: string; params: unknown[] } {
   const parts: string[] = []
   const params: unknown[] = []
   for (const [key, column] of Object.entries(columns)) {
@@ -179,8 +209,17 @@ function setClause(patch: Row, columns: Record<string, string>, firstParam: numb
 const USER_COLUMNS = { name: "name", email: "email", emailVerified: `"emailVerified"`, image: "image" }
 const SESSION_COLUMNS = { userId: `"userId"`, expires: "expires" }
 const ACCOUNT_FIELDS = [
-  "userId", "type", "provider", "providerAccountId", "refresh_token", "access_token",
-  "expires_at", "token_type", "scope", "id_token", "session_state",
+  "userId",
+  "type",
+  "provider",
+  "providerAccountId",
+  "refresh_token",
+  "access_token",
+  "expires_at",
+  "token_type",
+  "scope",
+  "id_token",
+  "session_state",
 ] as const
 
 function buildAdapter(conn: Connection, inTransaction = false): PostgresAdapter {
@@ -239,11 +278,13 @@ function buildAdapter(conn: Connection, inTransaction = false): PostgresAdapter 
       // Explicit deletes in one statement, so schemas created without ON DELETE CASCADE are cleaned up too. The
       // authenticators table is Gatehouse's own and always has its cascading foreign key (and may not exist on a
       // database that never ran migrate), so the cascade removes the user's authenticators.
-      const row = await byId(() => first(
-        `WITH s AS (DELETE FROM sessions WHERE "userId" = $1), a AS (DELETE FROM accounts WHERE "userId" = $1)
+      const row = await byId(() =>
+        first(
+          `WITH s AS (DELETE FROM sessions WHERE "userId" = $1), a AS (DELETE FROM accounts WHERE "userId" = $1)
          DELETE FROM users WHERE id = $1 RETURNING *`,
-        [userId],
-      ))
+          [userId],
+        ),
+      )
       return row ? toUser(row) : null
     },
     async linkAccount(account) {
@@ -259,14 +300,17 @@ function buildAdapter(conn: Connection, inTransaction = false): PostgresAdapter 
       return toAccount(row!)
     },
     async unlinkAccount({ provider, providerAccountId }) {
-      const row = await first(
-        `DELETE FROM accounts WHERE provider = $1 AND "providerAccountId" = $2 RETURNING *`,
-        [provider, providerAccountId],
-      )
+      const row = await first(`DELETE FROM accounts WHERE provider = $1 AND "providerAccountId" = $2 RETURNING *`, [
+        provider,
+        providerAccountId,
+      ])
       return row ? toAccount(row) : undefined
     },
     async getAccount(providerAccountId, provider) {
-      const row = await first(`SELECT * FROM accounts WHERE provider = $1 AND "providerAccountId" = $2`, [provider, providerAccountId])
+      const row = await first(`SELECT * FROM accounts WHERE provider = $1 AND "providerAccountId" = $2`, [
+        provider,
+        providerAccountId,
+      ])
       return row ? toAccount(row) : null
     },
     async createSession({ sessionToken, userId, expires }) {
@@ -292,7 +336,10 @@ function buildAdapter(conn: Connection, inTransaction = false): PostgresAdapter 
     async updateSession(patch) {
       const set = setClause(patch, SESSION_COLUMNS, 2)
       const row = set.sql
-        ? await first(`UPDATE sessions SET ${set.sql} WHERE "sessionToken" = $1 RETURNING *`, [patch.sessionToken, ...set.params])
+        ? await first(`UPDATE sessions SET ${set.sql} WHERE "sessionToken" = $1 RETURNING *`, [
+            patch.sessionToken,
+            ...set.params,
+          ])
         : await first(`SELECT * FROM sessions WHERE "sessionToken" = $1`, [patch.sessionToken])
       return row ? toSession(row) : null
     },
@@ -309,10 +356,10 @@ function buildAdapter(conn: Connection, inTransaction = false): PostgresAdapter 
     },
     async useVerificationToken({ identifier, token }) {
       // DELETE ... RETURNING is the read: of concurrent callers exactly one gets the row (single use).
-      const row = await first(
-        `DELETE FROM verification_token WHERE identifier = $1 AND token = $2 RETURNING *`,
-        [identifier, token],
-      )
+      const row = await first(`DELETE FROM verification_token WHERE identifier = $1 AND token = $2 RETURNING *`, [
+        identifier,
+        token,
+      ])
       return row ? toVerificationToken(row) : null
     },
     async getAuthenticator(credentialID) {
@@ -324,19 +371,34 @@ function buildAdapter(conn: Connection, inTransaction = false): PostgresAdapter 
         `INSERT INTO authenticators ("credentialID", "userId", "providerAccountId", "credentialPublicKey", counter,
            "credentialDeviceType", "credentialBackedUp", transports) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
         [
-          authenticator.credentialID, authenticator.userId, authenticator.providerAccountId, authenticator.credentialPublicKey,
-          authenticator.counter, authenticator.credentialDeviceType, authenticator.credentialBackedUp, authenticator.transports ?? null,
+          authenticator.credentialID,
+          authenticator.userId,
+          authenticator.providerAccountId,
+          authenticator.credentialPublicKey,
+          authenticator.counter,
+          authenticator.credentialDeviceType,
+          authenticator.credentialBackedUp,
+          authenticator.transports ?? null,
         ],
       )
       return toAuthenticator(row!)
     },
     async listAuthenticatorsByUserId(userId) {
-      const rows = await byId(() => run(`SELECT * FROM authenticators WHERE "userId" = $1 ORDER BY "credentialID"`, [userId]), [])
+      const rows = await byId(
+        () => run(`SELECT * FROM authenticators WHERE "userId" = $1 ORDER BY "credentialID"`, [userId]),
+        [],
+      )
       return rows.map(toAuthenticator)
     },
     async updateAuthenticatorCounter(credentialID, newCounter) {
-      const row = await first(`UPDATE authenticators SET counter = $2 WHERE "credentialID" = $1 RETURNING *`, [credentialID, newCounter])
-      if (!row) throw new AdapterError(`updateAuthenticatorCounter: there is no authenticator with credentialID "${credentialID}".`)
+      const row = await first(`UPDATE authenticators SET counter = $2 WHERE "credentialID" = $1 RETURNING *`, [
+        credentialID,
+        newCounter,
+      ])
+      if (!row)
+        throw new AdapterError(
+          `updateAuthenticatorCounter: there is no authenticator with credentialID "${credentialID}".`,
+        )
       return toAuthenticator(row)
     },
     async deleteAuthenticator(credentialID) {
@@ -374,15 +436,20 @@ export default PostgresAdapter
  * an older version gets the new ones on the next run.
  */
 const schemaStatements: ReadonlyArray<{ name: string; sql: string }> = [
-  { name: "users", sql: `CREATE TABLE IF NOT EXISTS users (
+  {
+    name: "users",
+    sql: `CREATE TABLE IF NOT EXISTS users (
   id SERIAL PRIMARY KEY,
   name VARCHAR(255),
   email VARCHAR(255),
   "emailVerified" TIMESTAMPTZ,
   image TEXT
-)` },
+)`,
+  },
   { name: "users_email_key", sql: `CREATE UNIQUE INDEX IF NOT EXISTS users_email_key ON users (email)` },
-  { name: "accounts", sql: `CREATE TABLE IF NOT EXISTS accounts (
+  {
+    name: "accounts",
+    sql: `CREATE TABLE IF NOT EXISTS accounts (
   id SERIAL PRIMARY KEY,
   "userId" INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
   type VARCHAR(255) NOT NULL,
@@ -395,24 +462,39 @@ const schemaStatements: ReadonlyArray<{ name: string; sql: string }> = [
   scope TEXT,
   session_state TEXT,
   token_type TEXT
-)` },
-  { name: "accounts_provider_account_key", sql: `CREATE UNIQUE INDEX IF NOT EXISTS accounts_provider_account_key ON accounts (provider, "providerAccountId")` },
+)`,
+  },
+  {
+    name: "accounts_provider_account_key",
+    sql: `CREATE UNIQUE INDEX IF NOT EXISTS accounts_provider_account_key ON accounts (provider, "providerAccountId")`,
+  },
   { name: "accounts_user_id_idx", sql: `CREATE INDEX IF NOT EXISTS accounts_user_id_idx ON accounts ("userId")` },
-  { name: "sessions", sql: `CREATE TABLE IF NOT EXISTS sessions (
+  {
+    name: "sessions",
+    sql: `CREATE TABLE IF NOT EXISTS sessions (
   id SERIAL PRIMARY KEY,
   "userId" INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
   expires TIMESTAMPTZ NOT NULL,
   "sessionToken" VARCHAR(255) NOT NULL
-)` },
-  { name: "sessions_session_token_key", sql: `CREATE UNIQUE INDEX IF NOT EXISTS sessions_session_token_key ON sessions ("sessionToken")` },
+)`,
+  },
+  {
+    name: "sessions_session_token_key",
+    sql: `CREATE UNIQUE INDEX IF NOT EXISTS sessions_session_token_key ON sessions ("sessionToken")`,
+  },
   { name: "sessions_user_id_idx", sql: `CREATE INDEX IF NOT EXISTS sessions_user_id_idx ON sessions ("userId")` },
-  { name: "verification_token", sql: `CREATE TABLE IF NOT EXISTS verification_token (
+  {
+    name: "verification_token",
+    sql: `CREATE TABLE IF NOT EXISTS verification_token (
   identifier TEXT NOT NULL,
   expires TIMESTAMPTZ NOT NULL,
   token TEXT NOT NULL,
   PRIMARY KEY (identifier, token)
-)` },
-  { name: "authenticators", sql: `CREATE TABLE IF NOT EXISTS authenticators (
+)`,
+  },
+  {
+    name: "authenticators",
+    sql: `CREATE TABLE IF NOT EXISTS authenticators (
   "credentialID" TEXT NOT NULL PRIMARY KEY,
   "userId" INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
   "providerAccountId" TEXT NOT NULL,
@@ -421,8 +503,12 @@ const schemaStatements: ReadonlyArray<{ name: string; sql: string }> = [
   "credentialDeviceType" TEXT NOT NULL,
   "credentialBackedUp" BOOLEAN NOT NULL,
   transports TEXT
-)` },
-  { name: "authenticators_user_id_idx", sql: `CREATE INDEX IF NOT EXISTS authenticators_user_id_idx ON authenticators ("userId")` },
+)`,
+  },
+  {
+    name: "authenticators_user_id_idx",
+    sql: `CREATE INDEX IF NOT EXISTS authenticators_user_id_idx ON authenticators ("userId")`,
+  },
 ]
 
 /** The whole schema as one SQL script (idempotent: every statement is IF NOT EXISTS), for your own migration tool. */
@@ -447,7 +533,9 @@ export async function migrate(db: PostgresQueryable): Promise<MigrationResult> {
   const apply = async (run: Run): Promise<MigrationResult> => {
     if (conn.transaction) await run(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`)
     const names = schemaStatements.map((s) => s.name)
-    const present = await run(`SELECT name, to_regclass(name) IS NOT NULL AS present FROM unnest($1::text[]) AS name`, [names])
+    const present = await run(`SELECT name, to_regclass(name) IS NOT NULL AS present FROM unnest($1::text[]) AS name`, [
+      names,
+    ])
     const existing = new Set(present.filter((r) => r.present === true).map((r) => r.name as string))
     for (const statement of schemaStatements) if (!existing.has(statement.name)) await run(statement.sql)
     return { created: names.filter((n) => !existing.has(n)), existing: names.filter((n) => existing.has(n)) }

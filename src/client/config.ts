@@ -32,7 +32,8 @@ function normaliseBasePath(basePath: unknown): string {
  * `/api/auth` (next-auth/react's); a Gatehouse server without `basePath` in its config answers under `/auth`.
  */
 export function configure(options: Partial<ClientConfig>): ClientConfig {
-  if (options.basePath !== undefined) current = Object.freeze({ ...current, basePath: normaliseBasePath(options.basePath) })
+  if (options.basePath !== undefined)
+    current = Object.freeze({ ...current, basePath: normaliseBasePath(options.basePath) })
   return current
 }
 
@@ -73,7 +74,10 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function navigate(url: string): void {
   const next = httpUrl(url, window.location.href)
   if (!next) {
-    reportClientError("navigate", new Error(`refused to navigate to a URL that is not http(s): ${JSON.stringify(url.slice(0, 100))}`))
+    reportClientError(
+      "navigate",
+      new Error(`refused to navigate to a URL that is not http(s): ${JSON.stringify(url.slice(0, 100))}`),
+    )
     return
   }
   const hashOnly = next.hash !== "" && withoutHash(next.href) === withoutHash(window.location.href)

@@ -15,7 +15,11 @@ export function sessionFromBody(body: unknown): Session | null | undefined {
 /** GET {basePath}/session, without telling anyone: the SessionProvider's own refetch. */
 export async function fetchSession(): Promise<SessionRead> {
   try {
-    const res = await fetch(authUrl("session"), { headers: { accept: "application/json" }, credentials: "same-origin", cache: "no-store" })
+    const res = await fetch(authUrl("session"), {
+      headers: { accept: "application/json" },
+      credentials: "same-origin",
+      cache: "no-store",
+    })
     const session = sessionFromBody(await readJson(res))
     if (!res.ok || session === undefined) {
       reportClientError("GET session", new Error(`unexpected answer ${res.status} from ${authUrl("session")}`))

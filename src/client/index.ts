@@ -94,7 +94,11 @@ export async function getSession(params?: GetSessionParams): Promise<Session | n
 /** The CSRF token the POST routes need (double-submit cookie); "" when it could not be fetched. */
 export async function getCsrfToken(): Promise<string> {
   try {
-    const res = await fetch(authUrl("csrf"), { headers: { accept: "application/json" }, credentials: "same-origin", cache: "no-store" })
+    const res = await fetch(authUrl("csrf"), {
+      headers: { accept: "application/json" },
+      credentials: "same-origin",
+      cache: "no-store",
+    })
     const body = await readJson(res)
     if (res.ok && isRecord(body) && typeof body.csrfToken === "string") return body.csrfToken
     reportClientError("GET csrf", new Error(`unexpected answer ${res.status} from ${authUrl("csrf")}`))
@@ -107,7 +111,10 @@ export async function getCsrfToken(): Promise<string> {
 /** The configured providers keyed by id, or null when they could not be fetched. */
 export async function getProviders(): Promise<Record<string, ClientSafeProvider> | null> {
   try {
-    const res = await fetch(authUrl("providers"), { headers: { accept: "application/json" }, credentials: "same-origin" })
+    const res = await fetch(authUrl("providers"), {
+      headers: { accept: "application/json" },
+      credentials: "same-origin",
+    })
     const body = await readJson(res)
     if (res.ok && isRecord(body)) return body as Record<string, ClientSafeProvider>
     reportClientError("GET providers", new Error(`unexpected answer ${res.status} from ${authUrl("providers")}`))
@@ -120,7 +127,8 @@ export async function getProviders(): Promise<Record<string, ClientSafeProvider>
 /** The sign-in options that are form fields (`username`, `email`, …), as strings; `undefined` and `null` are left out. */
 function formFields(fields: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(fields)) if (value !== undefined && value !== null) out[name] = String(value)
+  for (const [name, value] of Object.entries(fields))
+    if (value !== undefined && value !== null) out[name] = String(value)
   return out
 }
 
@@ -134,9 +142,21 @@ function returnedUrl(body: unknown): string | undefined {
  * passkey ceremony (options `action`, `conditional`, `signal`; see gatehouse/webauthn) and posts to `/callback/<id>`.
  * Then it navigates to the returned URL, or with `redirect: false` answers a SignInResponse.
  */
-export async function signIn(provider?: string, options?: SignInOptions<true>, authorizationParams?: SignInAuthorizationParams): Promise<void>
-export async function signIn(provider: string | undefined, options: SignInOptions<false>, authorizationParams?: SignInAuthorizationParams): Promise<SignInResponse>
-export async function signIn(provider?: string, options?: SignInOptions<boolean>, authorizationParams?: SignInAuthorizationParams): Promise<SignInResponse | void>
+export async function signIn(
+  provider?: string,
+  options?: SignInOptions<true>,
+  authorizationParams?: SignInAuthorizationParams,
+): Promise<void>
+export async function signIn(
+  provider: string | undefined,
+  options: SignInOptions<false>,
+  authorizationParams?: SignInAuthorizationParams,
+): Promise<SignInResponse>
+export async function signIn(
+  provider?: string,
+  options?: SignInOptions<boolean>,
+  authorizationParams?: SignInAuthorizationParams,
+): Promise<SignInResponse | void>
 export async function signIn(
   provider?: string,
   options?: SignInOptions<boolean>,
@@ -171,8 +191,14 @@ export async function signIn(
     if (!attempt.posted) {
       // Nothing was sent (the user cancelled, or the server gave no options): stay on the page. With redirect the
       // log is the only trace; with redirect: false the caller gets the error.
-      if (redirect && attempt.code !== "AbortError") reportClientError(`signIn("${chosen.id}")`, attempt.cause ?? new Error(`${attempt.error}: ${attempt.code ?? attempt.status}`))
-      return redirect ? undefined : { error: attempt.error, code: attempt.code, status: attempt.status, ok: false, url: null }
+      if (redirect && attempt.code !== "AbortError")
+        reportClientError(
+          `signIn("${chosen.id}")`,
+          attempt.cause ?? new Error(`${attempt.error}: ${attempt.code ?? attempt.status}`),
+        )
+      return redirect
+        ? undefined
+        : { error: attempt.error, code: attempt.code, status: attempt.status, ok: false, url: null }
     }
     status = attempt.status
     url = returnedUrl(attempt.body)
@@ -182,7 +208,12 @@ export async function signIn(
     body.set("callbackUrl", target)
     const query = new URLSearchParams(authorizationParams).toString()
     const route = `${chosen.type === "credentials" ? "callback" : "signin"}/${encodeURIComponent(chosen.id)}`
-    const res = await fetch(`${authUrl(route)}${query ? `?${query}` : ""}`, { method: "POST", headers: FORM_HEADERS, body, credentials: "same-origin" })
+    const res = await fetch(`${authUrl(route)}${query ? `?${query}` : ""}`, {
+      method: "POST",
+      headers: FORM_HEADERS,
+      body,
+      credentials: "same-origin",
+    })
     status = res.status
     url = returnedUrl(await readJson(res))
   }
@@ -211,11 +242,16 @@ function goOrStay(what: string, returned: string | undefined, target: string, st
     navigate(destination)
     return
   }
-  reportClientError(what, noDestination(status, "so the page stays (a redirectTo from a link is never followed unchecked)"))
+  reportClientError(
+    what,
+    noDestination(status, "so the page stays (a redirectTo from a link is never followed unchecked)"),
+  )
 }
 
 function noDestination(status: number, outcome: string): Error {
-  return new Error(`the server answered ${status} without an http(s) URL, and redirectTo is not a same-origin http(s) URL, ${outcome}`)
+  return new Error(
+    `the server answered ${status} without an http(s) URL, and redirectTo is not a same-origin http(s) URL, ${outcome}`,
+  )
 }
 
 /**

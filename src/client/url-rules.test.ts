@@ -9,8 +9,18 @@ const PAGE = "https://app.example/account?tab=1"
 
 describe("chooseDestination", () => {
   it.each([
-    ["the server's URL, even on another origin (an OAuth provider's page)", "https://idp.example/authorize?x=1", "/anything", "https://idp.example/authorize?x=1"],
-    ["the server's relative URL, read against the page", "/auth/signin?error=X", undefined, "https://app.example/auth/signin?error=X"],
+    [
+      "the server's URL, even on another origin (an OAuth provider's page)",
+      "https://idp.example/authorize?x=1",
+      "/anything",
+      "https://idp.example/authorize?x=1",
+    ],
+    [
+      "the server's relative URL, read against the page",
+      "/auth/signin?error=X",
+      undefined,
+      "https://app.example/auth/signin?error=X",
+    ],
     ["no server URL: a same-origin path target", undefined, "/dashboard#top", "https://app.example/dashboard#top"],
     ["no server URL: a same-origin absolute target", undefined, "https://app.example/x", "https://app.example/x"],
     ["no server URL: another origin", undefined, "https://evil.example/", undefined],
@@ -21,8 +31,18 @@ describe("chooseDestination", () => {
     ["no server URL: javascript: with spaces and case", undefined, " \tJaVa\nScRiPt:alert(1)", undefined],
     ["no server URL: data:", undefined, "data:text/html,<script>alert(1)</script>", undefined],
     ["no server URL: http on the https page's host (another origin)", undefined, "http://app.example/x", undefined],
-    ["a javascript: URL from the server is not taken; the same-origin target is", "javascript:alert(1)", "/home", "https://app.example/home"],
-    ["a javascript: URL from the server and a hostile target: nowhere", "javascript:alert(1)", "javascript:alert(2)", undefined],
+    [
+      "a javascript: URL from the server is not taken; the same-origin target is",
+      "javascript:alert(1)",
+      "/home",
+      "https://app.example/home",
+    ],
+    [
+      "a javascript: URL from the server and a hostile target: nowhere",
+      "javascript:alert(1)",
+      "javascript:alert(2)",
+      undefined,
+    ],
     ["an unparsable server URL: the target", "http://[::1", "/home", "https://app.example/home"],
   ])("%s", (_name, returned, target, expected) => {
     expect(chooseDestination(returned, target, PAGE)).toBe(expected)
@@ -39,9 +59,21 @@ describe("basePathProblem", () => {
     expect(basePathProblem(basePath)).toBeUndefined()
   })
   it.each([
-    "https://evil.example/auth", "HTTP://evil.example/auth", "//evil.example/auth", "///evil.example", "/\\evil.example/auth",
-    "\\\\evil.example/auth", "/\t/evil.example", "/\n/evil.example", "/\r/evil.example", "/\u0000/evil.example", "api/auth", "",
-    "javascript:alert(1)", "/auth?x=1", "/auth#x",
+    "https://evil.example/auth",
+    "HTTP://evil.example/auth",
+    "//evil.example/auth",
+    "///evil.example",
+    "/\\evil.example/auth",
+    "\\\\evil.example/auth",
+    "/\t/evil.example",
+    "/\n/evil.example",
+    "/\r/evil.example",
+    "/\u0000/evil.example",
+    "api/auth",
+    "",
+    "javascript:alert(1)",
+    "/auth?x=1",
+    "/auth#x",
   ])("refuses %j", (basePath) => {
     expect(basePathProblem(basePath)).toEqual(expect.any(String))
   })
@@ -62,15 +94,25 @@ describe("signIn, signOut, configure and navigate in a stubbed page", () => {
     location = { href: PAGE, reload: () => void (reloads += 1) }
     callbackAnswer = { status: 200, body: { url: "https://app.example/after" } }
     errors = []
-    const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
+    const json = (status: number, body: unknown) =>
+      new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
     vi.stubGlobal("fetch", async (input: string) => {
       const path = new URL(String(input), "https://app.example").pathname
-      if (path.endsWith("/providers")) return json(200, { credentials: { id: "credentials", name: "Credentials", type: "credentials", signinUrl: "", callbackUrl: "" } })
+      if (path.endsWith("/providers"))
+        return json(200, {
+          credentials: { id: "credentials", name: "Credentials", type: "credentials", signinUrl: "", callbackUrl: "" },
+        })
       if (path.endsWith("/csrf")) return json(200, { csrfToken: "t" })
       return json(callbackAnswer.status, callbackAnswer.body)
     })
     vi.stubGlobal("window", { location })
-    vi.stubGlobal("BroadcastChannel", class { postMessage() {} addEventListener() {} })
+    vi.stubGlobal(
+      "BroadcastChannel",
+      class {
+        postMessage() {}
+        addEventListener() {}
+      },
+    )
     vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void errors.push(args))
     configure({ basePath: "/api/auth" })
   })
@@ -86,7 +128,11 @@ describe("signIn, signOut, configure and navigate in a stubbed page", () => {
     expect(location.href).toBe(PAGE)
     expect(errors.length).toBe(2)
     expect(await signIn("credentials", { username: "a", password: "b", redirect: false })).toEqual({
-      error: "Configuration", code: undefined, status: 200, ok: false, url: null,
+      error: "Configuration",
+      code: undefined,
+      status: 200,
+      ok: false,
+      url: null,
     })
   })
 
@@ -95,7 +141,9 @@ describe("signIn, signOut, configure and navigate in a stubbed page", () => {
     await signIn("credentials", { username: "a", password: "b", redirectTo: "https://evil.example/phish" })
     await signOut({ redirectTo: "//evil.example/phish" })
     expect(location.href).toBe(PAGE)
-    expect(String(errors[0]?.[1])).toMatch(/answered 413 without an http\(s\) URL.*not a same-origin http\(s\) URL, so the page stays/)
+    expect(String(errors[0]?.[1])).toMatch(
+      /answered 413 without an http\(s\) URL.*not a same-origin http\(s\) URL, so the page stays/,
+    )
     expect(await signOut({ redirectTo: "https://evil.example/", redirect: false })).toEqual({ url: null })
   })
 
@@ -120,8 +168,16 @@ describe("signIn, signOut, configure and navigate in a stubbed page", () => {
 
   it("CL-02: configure refuses a basePath on another origin and keeps the one it had", () => {
     configure({ basePath: "/auth" })
-    for (const basePath of ["https://evil.example/auth", "//evil.example/auth", "/\\evil.example/auth", "/\t/evil.example/auth", " //evil.example"]) {
-      expect(() => configure({ basePath })).toThrow(/basePath must be a path on this origin starting with a single "\/"/)
+    for (const basePath of [
+      "https://evil.example/auth",
+      "//evil.example/auth",
+      "/\\evil.example/auth",
+      "/\t/evil.example/auth",
+      " //evil.example",
+    ]) {
+      expect(() => configure({ basePath })).toThrow(
+        /basePath must be a path on this origin starting with a single "\/"/,
+      )
     }
     expect(clientConfig().basePath).toBe("/auth")
     expect(configure({ basePath: " /api/auth// " }).basePath).toBe("/api/auth")

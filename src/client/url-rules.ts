@@ -18,7 +18,11 @@ export function httpUrl(raw: string, base: string): URL | undefined {
  * it is an http(s) URL on the page's own origin; otherwise nowhere (undefined: stay and report). The answer is the
  * parsed href, so the browser navigates to exactly the URL checked here.
  */
-export function chooseDestination(returned: string | undefined, target: string | undefined, page: string): string | undefined {
+export function chooseDestination(
+  returned: string | undefined,
+  target: string | undefined,
+  page: string,
+): string | undefined {
   const fromServer = returned === undefined ? undefined : httpUrl(returned, page)
   if (fromServer) return fromServer.href
   const here = httpUrl(page, page)
@@ -35,7 +39,8 @@ export function basePathProblem(basePath: unknown): string | undefined {
   if (typeof basePath !== "string") return "it is not a string"
   if (!basePath.startsWith("/")) return 'it does not start with "/"'
   if (basePath.startsWith("//")) return 'it starts with "//", which a browser reads as another host'
-  if (/[\\\u0000-\u001f\u007f]/.test(basePath)) return "it holds a backslash or a control character, which a browser may read as another host"
+  if (/[\\\u0000-\u001f\u007f]/.test(basePath))
+    return "it holds a backslash or a control character, which a browser may read as another host"
   if (/[?#]/.test(basePath)) return 'it holds "?" or "#", so the route names would land in the query or fragment'
   return undefined
 }

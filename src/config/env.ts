@@ -38,7 +38,9 @@ function isUrl(value: string | undefined): boolean {
  * Vercel or Cloudflare Pages deployment, or NODE_ENV other than production, also means yes.
  */
 export function trustHostRule(
-  configured: boolean | undefined, env: (name: string) => string | undefined, options: { platformDefaults: boolean },
+  configured: boolean | undefined,
+  env: (name: string) => string | undefined,
+  options: { platformDefaults: boolean },
 ): boolean {
   if (configured !== undefined) return configured
   const explicit = envFlag(env("AUTH_TRUST_HOST"))
@@ -86,7 +88,9 @@ export function setEnvDefaults(envObject: Env, config: AuthConfig, suppressBaseP
     const clientSecret = envObject[`AUTH_${ID}_SECRET`]
     const issuer = envObject[`AUTH_${ID}_ISSUER`]
     const apiKey = envObject[`AUTH_${ID}_KEY`]
-    const final = (typeof provider === "function" ? provider({ clientId, clientSecret, issuer, apiKey }) : provider) as ProviderConfig & Record<string, unknown>
+    const final = (
+      typeof provider === "function" ? provider({ clientId, clientSecret, issuer, apiKey }) : provider
+    ) as ProviderConfig & Record<string, unknown>
     if (final.type === "oauth" || final.type === "oidc") {
       final.clientId ??= clientId
       final.clientSecret ??= clientSecret

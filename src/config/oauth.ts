@@ -1,7 +1,14 @@
 // Normalises an OAuth 2 / OIDC provider once, at config resolve time: env defaults, endpoints parsed, checks set.
 import { InvalidEndpoints, OAuthSignInError } from "../errors.js"
 import { customFetch } from "../symbols.js"
-import type { OAuthCheck, OAuthClientOptions, OAuthConfigBase, TokenEndpointOption, UserinfoEndpointOption, EndpointOption } from "../providers/types.js"
+import type {
+  OAuthCheck,
+  OAuthClientOptions,
+  OAuthConfigBase,
+  TokenEndpointOption,
+  UserinfoEndpointOption,
+  EndpointOption,
+} from "../providers/types.js"
 import type { Awaitable, TokenSet, User } from "../types.js"
 import { boundedFetch, isAllowedEndpoint } from "../protocols/http.js"
 import { readEnv } from "./env.js"
@@ -21,10 +28,17 @@ export interface ResolvedOAuthProvider {
   readonly wellKnown: URL | undefined
   readonly clientId: string
   readonly clientSecret: string | undefined
-  readonly client: Readonly<OAuthClientOptions & { token_endpoint_auth_method: NonNullable<OAuthClientOptions["token_endpoint_auth_method"]> }>
+  readonly client: Readonly<
+    OAuthClientOptions & { token_endpoint_auth_method: NonNullable<OAuthClientOptions["token_endpoint_auth_method"]> }
+  >
   readonly authorization: Readonly<Endpoint>
-  readonly token: Readonly<Endpoint> & { conform?: (response: Response) => Awaitable<Response | undefined>; request?: Extract<TokenEndpointOption, { request?: unknown }>["request"] }
-  readonly userinfo: Readonly<Endpoint> & { request?: Extract<UserinfoEndpointOption, { request?: unknown }>["request"] }
+  readonly token: Readonly<Endpoint> & {
+    conform?: (response: Response) => Awaitable<Response | undefined>
+    request?: Extract<TokenEndpointOption, { request?: unknown }>["request"]
+  }
+  readonly userinfo: Readonly<Endpoint> & {
+    request?: Extract<UserinfoEndpointOption, { request?: unknown }>["request"]
+  }
   readonly checks: ReadonlySet<Exclude<OAuthCheck, "none">>
   readonly profile: (profile: Record<string, unknown>, tokens: TokenSet) => Awaitable<User>
   /** The provider's `account` callback; a void return means no token fields are stored (as in Auth.js). */
@@ -34,7 +48,9 @@ export interface ResolvedOAuthProvider {
   readonly redirectProxyUrl: string | undefined
   readonly formPost: boolean
   /** Set for OAuth 1.0a providers (`version: "1.0A"`): the four endpoints of RFC 5849. */
-  readonly oauth1: Readonly<{ requestTokenUrl: URL; authorizationUrl: URL; accessTokenUrl: URL; profileUrl: URL }> | undefined
+  readonly oauth1:
+    | Readonly<{ requestTokenUrl: URL; authorizationUrl: URL; accessTokenUrl: URL; profileUrl: URL }>
+    | undefined
   readonly allowDangerousEmailAccountLinking: boolean
   readonly refreshAccessToken: boolean
   /** fetch with timeout, no redirects and a size cap (customFetch honoured). */
@@ -50,9 +66,14 @@ export interface ResolvedOAuthProvider {
 
 const DEFAULT_TIMEOUT = 10_000
 
-
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof URL) && Object.getPrototypeOf(value) === Object.prototype
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof URL) &&
+    Object.getPrototypeOf(value) === Object.prototype
+  )
 }
 
 /** Deep merge of plain objects; arrays, functions and other values from `override` replace. */
@@ -63,7 +84,8 @@ function deepMerge<T extends Record<string, unknown>>(base: T, override: Record<
     const value = (override as Record<string | symbol, unknown>)[key]
     if (value === undefined) continue
     const current = (out as Record<string | symbol, unknown>)[key]
-    ;(out as Record<string | symbol, unknown>)[key] = typeof key === "string" && isPlainObject(current) && isPlainObject(value) ? deepMerge(current, value) : value
+    ;(out as Record<string | symbol, unknown>)[key] =
+      typeof key === "string" && isPlainObject(current) && isPlainObject(value) ? deepMerge(current, value) : value
   }
   return out as T
 }
@@ -81,7 +103,12 @@ function stringParams(params: Record<string, unknown> | undefined, clientId: str
   return out
 }
 
-function parseEndpoint(option: EndpointOption | TokenEndpointOption | UserinfoEndpointOption | undefined, field: string, providerId: string, clientId = ""): Endpoint {
+function parseEndpoint(
+  option: EndpointOption | TokenEndpointOption | UserinfoEndpointOption | undefined,
+  field: string,
+  providerId: string,
+  clientId = "",
+): Endpoint {
   const raw = typeof option === "string" ? option : option?.url
   const params = typeof option === "object" ? stringParams(option.params, clientId) : {}
   if (raw === undefined) return { url: undefined, params }
@@ -91,7 +118,10 @@ function parseEndpoint(option: EndpointOption | TokenEndpointOption | UserinfoEn
   } catch {
     throw new InvalidEndpoints(`Provider "${providerId}": \`${field}\` is not a valid URL.`)
   }
-  if (!isAllowedEndpoint(url)) throw new InvalidEndpoints(`Provider "${providerId}": \`${field}\` must use https (plain http is allowed only on localhost).`)
+  if (!isAllowedEndpoint(url))
+    throw new InvalidEndpoints(
+      `Provider "${providerId}": \`${field}\` must use https (plain http is allowed only on localhost).`,
+    )
   return { url, params }
 }
 
@@ -110,9 +140,19 @@ function defaultProfile(profile: Record<string, unknown>): User {
 function resolveOAuth1Endpoints(p: OAuthConfigBase): ResolvedOAuthProvider["oauth1"] {
   const names = ["requestTokenUrl", "authorizationUrl", "accessTokenUrl", "profileUrl"] as const
   const missing = names.filter((n) => !p[n])
-  if (missing.length) throw new InvalidEndpoints(`Provider "${p.id}": an OAuth 1.0a provider needs ${missing.map((m) => `\`${m}\``).join(", ")}.`)
-  const [requestTokenUrl, authorizationUrl, accessTokenUrl, profileUrl] = names.map((n) => parseEndpoint(p[n], n, p.id).url as URL)
-  return Object.freeze({ requestTokenUrl: requestTokenUrl!, authorizationUrl: authorizationUrl!, accessTokenUrl: accessTokenUrl!, profileUrl: profileUrl! })
+  if (missing.length)
+    throw new InvalidEndpoints(
+      `Provider "${p.id}": an OAuth 1.0a provider needs ${missing.map((m) => `\`${m}\``).join(", ")}.`,
+    )
+  const [requestTokenUrl, authorizationUrl, accessTokenUrl, profileUrl] = names.map(
+    (n) => parseEndpoint(p[n], n, p.id).url as URL,
+  )
+  return Object.freeze({
+    requestTokenUrl: requestTokenUrl!,
+    authorizationUrl: authorizationUrl!,
+    accessTokenUrl: accessTokenUrl!,
+    profileUrl: profileUrl!,
+  })
 }
 
 /**
@@ -121,16 +161,25 @@ function resolveOAuth1Endpoints(p: OAuthConfigBase): ResolvedOAuthProvider["oaut
  */
 export function assertClientCredentials(p: ResolvedOAuthProvider): void {
   const env = `AUTH_${p.id.toUpperCase().replace(/-/g, "_")}`
-  if (!p.clientId) throw new OAuthSignInError(`Provider "${p.id}": \`clientId\` is missing (or set ${env}_ID and call setEnvDefaults).`)
+  if (!p.clientId)
+    throw new OAuthSignInError(
+      `Provider "${p.id}": \`clientId\` is missing (or set ${env}_ID and call setEnvDefaults).`,
+    )
   if (p.client.token_endpoint_auth_method !== "none" && !p.clientSecret) {
-    throw new OAuthSignInError(`Provider "${p.id}": \`clientSecret\` is missing (or set ${env}_SECRET and call setEnvDefaults).`)
+    throw new OAuthSignInError(
+      `Provider "${p.id}": \`clientSecret\` is missing (or set ${env}_SECRET and call setEnvDefaults).`,
+    )
   }
 }
 
 /** The endpoint options a user may give as a bare URL. */
 const ENDPOINT_OPTIONS = ["authorization", "token", "userinfo"] as const
 /** For an OAuth 1.0a provider, the URL option each endpoint option stands for. */
-const OAUTH1_URL_OPTION = { authorization: "authorizationUrl", token: "accessTokenUrl", userinfo: "profileUrl" } as const
+const OAUTH1_URL_OPTION = {
+  authorization: "authorizationUrl",
+  token: "accessTokenUrl",
+  userinfo: "profileUrl",
+} as const
 const OAUTH1_URL_OPTIONS = ["requestTokenUrl", "authorizationUrl", "accessTokenUrl", "profileUrl"] as const
 
 function urlOf(option: unknown): string | URL | undefined {
@@ -163,7 +212,10 @@ function replaceUrl(providerUrl: string | URL | undefined, userUrl: string | URL
  * params, `conform` / `request` hooks and client authentication stay (the deep merge keeps them). On an OAuth 1.0a
  * provider the three options name its authorize, access-token and profile URLs.
  */
-function endpointOverrides(defaults: Record<string, unknown>, options: Record<string, unknown>): Record<string, unknown> {
+function endpointOverrides(
+  defaults: Record<string, unknown>,
+  options: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...options }
   const version = options.version ?? defaults.version
   if (typeof version === "string" && version.toUpperCase() === "1.0A") {
@@ -211,7 +263,10 @@ function issuerTemplateOf(p: OAuthConfigBase): ResolvedOAuthProvider["issuerTemp
 }
 
 /** Applies user options (withOptions), env defaults and checks to an OAuth/OIDC provider. */
-export function resolveOAuthProvider(input: OAuthConfigBase, globalRedirectProxyUrl: string | undefined): ResolvedOAuthProvider {
+export function resolveOAuthProvider(
+  input: OAuthConfigBase,
+  globalRedirectProxyUrl: string | undefined,
+): ResolvedOAuthProvider {
   const merged = withOptions(input) // idempotent: a provider resolveProviders already merged has no options left
   const id = merged.id
   // AUTH_<ID>_ID / _SECRET / _ISSUER fill what the config leaves unset, for every provider (wire.md 7.1).
@@ -223,13 +278,20 @@ export function resolveOAuthProvider(input: OAuthConfigBase, globalRedirectProxy
     issuer: merged.issuer ?? readEnv(`${envPrefix}_ISSUER`),
   }
   const oauth1 = p.version?.toUpperCase() === "1.0A" ? resolveOAuth1Endpoints(p) : undefined
-  if (p.type === "oidc" && !p.issuer) throw new InvalidEndpoints(`Provider "${id}": an OIDC provider needs an \`issuer\`.`)
+  if (p.type === "oidc" && !p.issuer)
+    throw new InvalidEndpoints(`Provider "${id}": an OIDC provider needs an \`issuer\`.`)
   if (!oauth1 && !p.issuer && !p.wellKnown) {
-    const missing = (["authorization", "token"] as const).filter((k) => !p[k] || (typeof p[k] === "object" && !(p[k] as { url?: unknown }).url))
+    const missing = (["authorization", "token"] as const).filter(
+      (k) => !p[k] || (typeof p[k] === "object" && !(p[k] as { url?: unknown }).url),
+    )
     const userinfo = p.userinfo
-    const hasUserinfo = typeof userinfo === "string" || (typeof userinfo === "object" && (userinfo.url !== undefined || typeof userinfo.request === "function"))
+    const hasUserinfo =
+      typeof userinfo === "string" ||
+      (typeof userinfo === "object" && (userinfo.url !== undefined || typeof userinfo.request === "function"))
     if (missing.length || !hasUserinfo) {
-      throw new InvalidEndpoints(`Provider "${id}": set \`issuer\`, or the ${[...missing, ...(hasUserinfo ? [] : ["userinfo"])].map((m) => `\`${m}\``).join(", ")} endpoint(s).`)
+      throw new InvalidEndpoints(
+        `Provider "${id}": set \`issuer\`, or the ${[...missing, ...(hasUserinfo ? [] : ["userinfo"])].map((m) => `\`${m}\``).join(", ")} endpoint(s).`,
+      )
     }
   }
   if (p.issuer) {
@@ -239,12 +301,16 @@ export function resolveOAuthProvider(input: OAuthConfigBase, globalRedirectProxy
     } catch {
       throw new InvalidEndpoints(`Provider "${id}": \`issuer\` is not a valid URL.`)
     }
-    if (!isAllowedEndpoint(issuerUrl)) throw new InvalidEndpoints(`Provider "${id}": \`issuer\` must use https (plain http is allowed only on localhost).`)
+    if (!isAllowedEndpoint(issuerUrl))
+      throw new InvalidEndpoints(
+        `Provider "${id}": \`issuer\` must use https (plain http is allowed only on localhost).`,
+      )
   }
   const authorization = parseEndpoint(p.authorization, "authorization", id, p.clientId)
   const inUrlScope = authorization.url?.searchParams.has("scope")
   if (!inUrlScope && authorization.params.scope === undefined) authorization.params.scope = "openid profile email"
-  const formPost = (authorization.params.response_mode ?? authorization.url?.searchParams.get("response_mode")) === "form_post"
+  const formPost =
+    (authorization.params.response_mode ?? authorization.url?.searchParams.get("response_mode")) === "form_post"
   const token = parseEndpoint(p.token, "token", id, p.clientId)
   const userinfo = parseEndpoint(p.userinfo, "userinfo", id, p.clientId)
   const checks = new Set((p.checks ?? ["pkce"]).filter((c): c is Exclude<OAuthCheck, "none"> => c !== "none"))
@@ -256,13 +322,16 @@ export function resolveOAuthProvider(input: OAuthConfigBase, globalRedirectProxy
   }
   const method = p.client?.token_endpoint_auth_method ?? "client_secret_basic"
   if (!["client_secret_basic", "client_secret_post", "client_secret_jwt", "none"].includes(method)) {
-    throw new InvalidEndpoints(`Provider "${id}": \`client.token_endpoint_auth_method\` "${String(method)}" is not supported (use client_secret_basic, client_secret_post, client_secret_jwt or none).`)
+    throw new InvalidEndpoints(
+      `Provider "${id}": \`client.token_endpoint_auth_method\` "${String(method)}" is not supported (use client_secret_basic, client_secret_post, client_secret_jwt or none).`,
+    )
   }
   let wellKnown: URL | undefined
   if (p.wellKnown) {
     wellKnown = parseEndpoint(p.wellKnown, "wellKnown", id).url
   }
-  const baseFetch = (p[customFetch] as typeof fetch | undefined) ?? ((...args: Parameters<typeof fetch>) => fetch(...args))
+  const baseFetch =
+    (p[customFetch] as typeof fetch | undefined) ?? ((...args: Parameters<typeof fetch>) => fetch(...args))
   return Object.freeze({
     id,
     name: p.name ?? id,
@@ -273,7 +342,11 @@ export function resolveOAuthProvider(input: OAuthConfigBase, globalRedirectProxy
     clientSecret: p.clientSecret,
     client: Object.freeze({ ...p.client, token_endpoint_auth_method: method }),
     authorization,
-    token: { ...token, conform: typeof p.token === "object" ? p.token.conform : undefined, request: typeof p.token === "object" && typeof p.token.request === "function" ? p.token.request : undefined },
+    token: {
+      ...token,
+      conform: typeof p.token === "object" ? p.token.conform : undefined,
+      request: typeof p.token === "object" && typeof p.token.request === "function" ? p.token.request : undefined,
+    },
     userinfo: { ...userinfo, request: typeof p.userinfo === "object" ? p.userinfo.request : undefined },
     checks,
     profile: (p.profile as ResolvedOAuthProvider["profile"] | undefined) ?? defaultProfile,
@@ -286,7 +359,9 @@ export function resolveOAuthProvider(input: OAuthConfigBase, globalRedirectProxy
     refreshAccessToken: p.refreshAccessToken === true,
     fetch: boundedFetch(baseFetch, typeof p.timeout === "number" && p.timeout > 0 ? p.timeout : DEFAULT_TIMEOUT),
     style: p.style,
-    profileCallbackFields: Array.isArray(p.profileCallbackFields) ? p.profileCallbackFields.filter((f: unknown): f is string => typeof f === "string") : [],
+    profileCallbackFields: Array.isArray(p.profileCallbackFields)
+      ? p.profileCallbackFields.filter((f: unknown): f is string => typeof f === "string")
+      : [],
     issuerTemplate: issuerTemplateOf(p),
     source: p,
   })

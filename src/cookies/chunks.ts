@@ -56,7 +56,12 @@ export function readChunked(cookies: Record<string, string>, name: string): Sess
  * The Set-Cookie list that replaces whatever session cookie the request had with `value`
  * (chunked when longer than CHUNK_SIZE); stale chunk names are expired.
  */
-export function writeChunked(option: CookieOption, value: string, options: CookieSerializeOptions, seen: readonly string[]): Cookie[] {
+export function writeChunked(
+  option: CookieOption,
+  value: string,
+  options: CookieSerializeOptions,
+  seen: readonly string[],
+): Cookie[] {
   const out: Cookie[] = []
   const written = new Set<string>()
   if (value.length <= CHUNK_SIZE) {

@@ -12,10 +12,16 @@ const EXPIRES = new Date("2030-01-02T03:04:05.678Z")
 
 describe("defaultCookies", () => {
   it("plain names and attributes", () => {
-    expect(plain.sessionToken).toEqual({ name: "authjs.session-token", options: { httpOnly: true, sameSite: "lax", path: "/", secure: false } })
+    expect(plain.sessionToken).toEqual({
+      name: "authjs.session-token",
+      options: { httpOnly: true, sameSite: "lax", path: "/", secure: false },
+    })
     expect(plain.callbackUrl.name).toBe("authjs.callback-url")
     expect(plain.csrfToken.name).toBe("authjs.csrf-token")
-    expect(plain.pkceCodeVerifier).toEqual({ name: "authjs.pkce.code_verifier", options: { httpOnly: true, sameSite: "lax", path: "/", secure: false, maxAge: 900 } })
+    expect(plain.pkceCodeVerifier).toEqual({
+      name: "authjs.pkce.code_verifier",
+      options: { httpOnly: true, sameSite: "lax", path: "/", secure: false, maxAge: 900 },
+    })
     expect(plain.state.name).toBe("authjs.state")
     expect(plain.state.options.maxAge).toBe(900)
     expect(plain.nonce.name).toBe("authjs.nonce")
@@ -44,17 +50,37 @@ describe("defaultCookies", () => {
 
 describe("serializeCookie", () => {
   it("uses the attribute order Max-Age; Path; Expires; HttpOnly; Secure; SameSite=Lax", () => {
-    const out = serializeCookie({ name: NAME, value: "v", options: { ...secure.sessionToken.options, maxAge: 60, expires: EXPIRES } })
-    expect(out).toBe(`${NAME}=v; Max-Age=60; Path=/; Expires=Wed, 02 Jan 2030 03:04:05 GMT; HttpOnly; Secure; SameSite=Lax`)
+    const out = serializeCookie({
+      name: NAME,
+      value: "v",
+      options: { ...secure.sessionToken.options, maxAge: 60, expires: EXPIRES },
+    })
+    expect(out).toBe(
+      `${NAME}=v; Max-Age=60; Path=/; Expires=Wed, 02 Jan 2030 03:04:05 GMT; HttpOnly; Secure; SameSite=Lax`,
+    )
   })
 
   it("omits attributes that are not set", () => {
-    expect(serializeCookie({ name: "a", value: "b", options: plain.csrfToken.options })).toBe("a=b; Path=/; HttpOnly; SameSite=Lax")
+    expect(serializeCookie({ name: "a", value: "b", options: plain.csrfToken.options })).toBe(
+      "a=b; Path=/; HttpOnly; SameSite=Lax",
+    )
     expect(serializeCookie({ name: "a", value: "b", options: {} })).toBe("a=b")
   })
 
   it("places Domain after Max-Age and Partitioned before SameSite", () => {
-    const out = serializeCookie({ name: "a", value: "b", options: { maxAge: 1, domain: "example.com", path: "/", httpOnly: true, secure: true, partitioned: true, sameSite: "none" } })
+    const out = serializeCookie({
+      name: "a",
+      value: "b",
+      options: {
+        maxAge: 1,
+        domain: "example.com",
+        path: "/",
+        httpOnly: true,
+        secure: true,
+        partitioned: true,
+        sameSite: "none",
+      },
+    })
     expect(out).toBe("a=b; Max-Age=1; Domain=example.com; Path=/; HttpOnly; Secure; Partitioned; SameSite=None")
   })
 
@@ -70,27 +96,42 @@ describe("serializeCookie", () => {
   })
 
   it("percent-encodes the value with encodeURIComponent", () => {
-    expect(serializeCookie({ name: "authjs.csrf-token", value: "abc|def", options: {} })).toBe("authjs.csrf-token=abc%7Cdef")
-    expect(serializeCookie({ name: "c", value: "http://x.test/a?b=1;c d", options: {} })).toBe("c=http%3A%2F%2Fx.test%2Fa%3Fb%3D1%3Bc%20d")
+    expect(serializeCookie({ name: "authjs.csrf-token", value: "abc|def", options: {} })).toBe(
+      "authjs.csrf-token=abc%7Cdef",
+    )
+    expect(serializeCookie({ name: "c", value: "http://x.test/a?b=1;c d", options: {} })).toBe(
+      "c=http%3A%2F%2Fx.test%2Fa%3Fb%3D1%3Bc%20d",
+    )
   })
 
   it("refuses an invalid cookie name with a configuration error (an AuthError), never a raw TypeError", () => {
     expect(() => serializeCookie({ name: "a b", value: "", options: {} })).toThrow(InvalidEndpoints)
-    expect(() => serializeCookie({ name: "a;b", value: "", options: {} })).toThrow(/invalid cookie name "a;b": set `cookies.<cookie>.name`/)
+    expect(() => serializeCookie({ name: "a;b", value: "", options: {} })).toThrow(
+      /invalid cookie name "a;b": set `cookies.<cookie>.name`/,
+    )
     expect(() => serializeCookie({ name: "", value: "", options: {} })).toThrow(InvalidEndpoints)
   })
 })
 
 describe("expiredCookie / clearChunked", () => {
   it("expiredCookie: same attributes, empty value, Max-Age=0, no Expires", () => {
-    const c = expiredCookie({ ...plain.sessionToken, options: { ...plain.sessionToken.options, expires: EXPIRES, maxAge: 99 } })
-    expect(c).toEqual({ name: NAME, value: "", options: { httpOnly: true, sameSite: "lax", path: "/", secure: false, maxAge: 0, expires: undefined } })
+    const c = expiredCookie({
+      ...plain.sessionToken,
+      options: { ...plain.sessionToken.options, expires: EXPIRES, maxAge: 99 },
+    })
+    expect(c).toEqual({
+      name: NAME,
+      value: "",
+      options: { httpOnly: true, sameSite: "lax", path: "/", secure: false, maxAge: 0, expires: undefined },
+    })
     expect(serializeCookie(c)).toBe(`${NAME}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax`)
     expect(expiredCookie(plain.sessionToken, `${NAME}.3`).name).toBe(`${NAME}.3`)
   })
 
   it("clearChunked expires every seen name, or the bare name when none was seen", () => {
-    expect(clearChunked(plain.sessionToken, [`${NAME}.0`, `${NAME}.1`]).map((c) => [c.name, c.value, c.options.maxAge])).toEqual([
+    expect(
+      clearChunked(plain.sessionToken, [`${NAME}.0`, `${NAME}.1`]).map((c) => [c.name, c.value, c.options.maxAge]),
+    ).toEqual([
       [`${NAME}.0`, "", 0],
       [`${NAME}.1`, "", 0],
     ])
@@ -143,7 +184,11 @@ describe("writeChunked", () => {
   })
 
   it("fewer chunks than before: only the stale chunk numbers are expired", () => {
-    const out = writeChunked(plain.sessionToken, "x".repeat(CHUNK_SIZE + 10), options, [`${NAME}.0`, `${NAME}.1`, `${NAME}.2`])
+    const out = writeChunked(plain.sessionToken, "x".repeat(CHUNK_SIZE + 10), options, [
+      `${NAME}.0`,
+      `${NAME}.1`,
+      `${NAME}.2`,
+    ])
     expect(out.map((c) => [c.name, c.options.maxAge])).toEqual([
       [`${NAME}.0`, 100],
       [`${NAME}.1`, 100],
@@ -158,7 +203,9 @@ describe("writeChunked", () => {
 
   it("the round trip through readChunked gives the value back", () => {
     const value = "z".repeat(3 * CHUNK_SIZE + 5)
-    const cookies = Object.fromEntries(writeChunked(plain.sessionToken, value, options, []).map((c) => [c.name, c.value]))
+    const cookies = Object.fromEntries(
+      writeChunked(plain.sessionToken, value, options, []).map((c) => [c.name, c.value]),
+    )
     expect(Object.keys(cookies)).toHaveLength(4)
     expect(readChunked(cookies, NAME).value).toBe(value)
   })
@@ -166,7 +213,10 @@ describe("writeChunked", () => {
 
 describe("readChunked", () => {
   it("absent: no value, no names; unrelated cookies are ignored", () => {
-    expect(readChunked({ other: "x", "authjs.session-tokenX": "y", "authjs.session": "z" }, NAME)).toEqual({ value: undefined, names: [] })
+    expect(readChunked({ other: "x", "authjs.session-tokenX": "y", "authjs.session": "z" }, NAME)).toEqual({
+      value: undefined,
+      names: [],
+    })
   })
 
   it("the bare cookie alone", () => {
@@ -181,7 +231,10 @@ describe("readChunked", () => {
   })
 
   it("a gap makes it invalid (names still reported for clean-up)", () => {
-    expect(readChunked({ [`${NAME}.0`]: "a", [`${NAME}.2`]: "c" }, NAME)).toEqual({ value: undefined, names: [`${NAME}.0`, `${NAME}.2`] })
+    expect(readChunked({ [`${NAME}.0`]: "a", [`${NAME}.2`]: "c" }, NAME)).toEqual({
+      value: undefined,
+      names: [`${NAME}.0`, `${NAME}.2`],
+    })
     expect(readChunked({ [`${NAME}.1`]: "b" }, NAME)).toEqual({ value: undefined, names: [`${NAME}.1`] })
   })
 
@@ -204,7 +257,10 @@ describe("readChunked", () => {
   })
 
   it("an empty chunk or an empty bare cookie gives no value but reports the name", () => {
-    expect(readChunked({ [`${NAME}.0`]: "a", [`${NAME}.1`]: "" }, NAME)).toEqual({ value: undefined, names: [`${NAME}.0`, `${NAME}.1`] })
+    expect(readChunked({ [`${NAME}.0`]: "a", [`${NAME}.1`]: "" }, NAME)).toEqual({
+      value: undefined,
+      names: [`${NAME}.0`, `${NAME}.1`],
+    })
     expect(readChunked({ [NAME]: "" }, NAME)).toEqual({ value: undefined, names: [NAME] })
   })
 

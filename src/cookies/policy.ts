@@ -45,7 +45,9 @@ export function serializeCookie(cookie: Cookie): string {
   // Names come only from the config (`cookies.<name>.name`): a bad one is a configuration error, typed as Auth.js's
   // configuration errors are (it answers `?error=Configuration`), never a raw TypeError.
   if (!COOKIE_NAME.test(name)) {
-    throw new InvalidEndpoints(`invalid cookie name ${JSON.stringify(name)}: set \`cookies.<cookie>.name\` to an RFC 6265 token (letters, digits and !#$%&'*+-.^_\`|~).`)
+    throw new InvalidEndpoints(
+      `invalid cookie name ${JSON.stringify(name)}: set \`cookies.<cookie>.name\` to an RFC 6265 token (letters, digits and !#$%&'*+-.^_\`|~).`,
+    )
   }
   let out = `${name}=${UNRESERVED.test(value) ? value : encodeURIComponent(value)}`
   if (options.maxAge !== undefined) out += `; Max-Age=${Math.floor(options.maxAge)}`
@@ -92,7 +94,11 @@ export function cookiePolicy(overrides: AuthConfig["cookies"] = {}): (secure: bo
 /** A short-lived flow cookie: the option's own maxAge (default 15 minutes, or the user's override) sets its expiry. */
 export function flowCookie(option: CookieOption, value: string): Cookie {
   const maxAge = lifetimeOf(option)
-  return { name: option.name, value, options: { ...option.options, maxAge, expires: new Date(Date.now() + maxAge * 1000) } }
+  return {
+    name: option.name,
+    value,
+    options: { ...option.options, maxAge, expires: new Date(Date.now() + maxAge * 1000) },
+  }
 }
 
 /** Seconds a flow cookie (and the sealed value inside it) stays valid: the option's maxAge, else 15 minutes. */

@@ -45,7 +45,10 @@ export function identifierFields(provider: Pick<CredentialsConfig, "credentials"
  * What `authorize` receives (docs/security.md CR-04, RL-01): with declared fields, only those of them that are strings
  * in the body; with none declared, every string field but `csrfToken`. Non-string JSON values are dropped.
  */
-export function credentialInput(body: Readonly<Record<string, unknown>>, provider: Pick<CredentialsConfig, "credentials">): Record<string, string> {
+export function credentialInput(
+  body: Readonly<Record<string, unknown>>,
+  provider: Pick<CredentialsConfig, "credentials">,
+): Record<string, string> {
   const out: Record<string, string> = {}
   const declared = declaredCredentialFields(provider)
   if (declared.length > 0) {
@@ -55,18 +58,24 @@ export function credentialInput(body: Readonly<Record<string, unknown>>, provide
     }
     return out
   }
-  for (const [key, value] of Object.entries(body)) if (typeof value === "string" && key !== CSRF_FIELD && !unsafeKeys.has(key)) out[key] = value
+  for (const [key, value] of Object.entries(body))
+    if (typeof value === "string" && key !== CSRF_FIELD && !unsafeKeys.has(key)) out[key] = value
   return out
 }
 
 /** Calls the provider's `authorize`; null, a throw or a user without `id` end the sign-in with a typed error. */
-export async function verifyCredentials(req: AuthRequest, config: ResolvedConfig, provider: CredentialsConfig): Promise<VerifiedIdentity> {
+export async function verifyCredentials(
+  req: AuthRequest,
+  config: ResolvedConfig,
+  provider: CredentialsConfig,
+): Promise<VerifiedIdentity> {
   const credentials = credentialInput(req.body, provider)
   // Building a Request costs more than the rest of a sign-in; only make it for an authorize that declares a second
   // (or rest) parameter.
-  const request = declaredParameters(provider.authorize) >= 2
-    ? new Request(req.url, { method: "POST", headers: req.headers, body: JSON.stringify(credentials) })
-    : (undefined as unknown as Request)
+  const request =
+    declaredParameters(provider.authorize) >= 2
+      ? new Request(req.url, { method: "POST", headers: req.headers, body: JSON.stringify(credentials) })
+      : (undefined as unknown as Request)
   let user: User | null
   try {
     user = await provider.authorize(credentials, request)
@@ -77,7 +86,9 @@ export async function verifyCredentials(req: AuthRequest, config: ResolvedConfig
   if (!user) throw new CredentialsSignin("`authorize` returned no user: the credentials are wrong.")
   if (user.id === undefined || user.id === null || String(user.id) === "") {
     config.logger.warn("credentials-authorize-missing-id")
-    throw new CredentialsSignin("`authorize` returned a user without `id`; return the user's id so the session has a subject.")
+    throw new CredentialsSignin(
+      "`authorize` returned a user without `id`; return the user's id so the session has a subject.",
+    )
   }
   const id = String(user.id)
   return {

@@ -45,22 +45,35 @@ export function normalizeEmailAddress(identifier: string): string {
   if (identifier.length > 4 * MAX_ADDRESS_LENGTH) throw new EmailSignInError("The e-mail address is too long.")
   // Only ASCII whitespace is trimmed (a pasted tab or line break at the ends); String#trim would also drop a
   // byte-order mark, and nothing invisible is repaired. NFKC has turned other spaces into ASCII ones already.
-  const address = identifier.normalize("NFKC").replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, "").toLowerCase()
-  if (INVISIBLE.test(address)) throw new EmailSignInError("The e-mail address contains invisible or control characters.")
-  if (address === "" || address.length > MAX_ADDRESS_LENGTH) throw new EmailSignInError("The e-mail address is empty or too long.")
-  if (ADDRESS_SYNTAX.test(address)) throw new EmailSignInError("The e-mail address must be one plain address, without names, lists, quotes or comments.")
+  const address = identifier
+    .normalize("NFKC")
+    .replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, "")
+    .toLowerCase()
+  if (INVISIBLE.test(address))
+    throw new EmailSignInError("The e-mail address contains invisible or control characters.")
+  if (address === "" || address.length > MAX_ADDRESS_LENGTH)
+    throw new EmailSignInError("The e-mail address is empty or too long.")
+  if (ADDRESS_SYNTAX.test(address))
+    throw new EmailSignInError(
+      "The e-mail address must be one plain address, without names, lists, quotes or comments.",
+    )
   const at = address.indexOf("@")
-  if (at <= 0 || at !== address.lastIndexOf("@") || at === address.length - 1) throw new EmailSignInError("The e-mail address must have exactly one `@` between a name and a domain.")
+  if (at <= 0 || at !== address.lastIndexOf("@") || at === address.length - 1)
+    throw new EmailSignInError("The e-mail address must have exactly one `@` between a name and a domain.")
   const local = address.slice(0, at)
   const domain = address.slice(at + 1)
-  if (local.length > MAX_LOCAL_LENGTH || !LOCAL_PART.test(local)) throw new EmailSignInError("The part of the e-mail address before `@` is not valid.")
-  if (!domain.split(".").every((label) => DOMAIN_LABEL.test(label))) throw new EmailSignInError("The domain of the e-mail address is not valid.")
+  if (local.length > MAX_LOCAL_LENGTH || !LOCAL_PART.test(local))
+    throw new EmailSignInError("The part of the e-mail address before `@` is not valid.")
+  if (!domain.split(".").every((label) => DOMAIN_LABEL.test(label)))
+    throw new EmailSignInError("The domain of the e-mail address is not valid.")
   // One spelling per mailbox (docs/security.md EM-12): the domain as DNS and SMTP use it, in ASCII (punycode), so
   // `bücher.example` and `xn--bcher-kva.example` share one rate-limit count, one token identifier and one user.
   const asciiDomain = domainToAscii(domain)
-  if (asciiDomain === undefined) throw new EmailSignInError("The domain of the e-mail address is not a valid domain name.")
+  if (asciiDomain === undefined)
+    throw new EmailSignInError("The domain of the e-mail address is not a valid domain name.")
   const canonical = `${local}@${asciiDomain}`
-  if (canonical.length > MAX_ADDRESS_LENGTH) throw new EmailSignInError("The e-mail address is too long once its domain is written in ASCII.")
+  if (canonical.length > MAX_ADDRESS_LENGTH)
+    throw new EmailSignInError("The e-mail address is too long once its domain is written in ASCII.")
   return canonical
 }
 
@@ -77,7 +90,8 @@ export function asEmailProvider(provider: ResolvedProvider): EmailProvider {
  * rate-limit guard keys on it too, so a custom normaliser (say, one that drops `+tags`) cannot be used to dodge it.
  */
 export function normalize(provider: EmailProvider, raw: unknown): string {
-  if (typeof raw !== "string" || raw === "") throw new EmailSignInError("No e-mail address was given: send it in the `email` field.")
+  if (typeof raw !== "string" || raw === "")
+    throw new EmailSignInError("No e-mail address was given: send it in the `email` field.")
   if (!provider.normalizeIdentifier) return normalizeEmailAddress(raw)
   let out: unknown
   try {
@@ -87,7 +101,9 @@ export function normalize(provider: EmailProvider, raw: unknown): string {
   }
   // Whatever a custom normaliser returns, a line break or control character must never reach a mail header.
   if (typeof out !== "string" || out === "" || /[\p{Cc}\p{Zl}\p{Zp}]/u.test(out)) {
-    throw new EmailSignInError("The provider's `normalizeIdentifier` returned an empty value or one with control characters.")
+    throw new EmailSignInError(
+      "The provider's `normalizeIdentifier` returned an empty value or one with control characters.",
+    )
   }
   return out
 }
@@ -161,14 +177,21 @@ export interface EmailStart {
  * POST /signin/<id>: the normalised address and its user (for the signIn callback), then, on `send()`, the token:
  * stored as a hash with its expiry, mailed as a link. A failed send deletes the row and is EmailSignInError.
  */
-export async function startEmail(req: AuthRequest, config: ResolvedConfig, provider: EmailProvider): Promise<EmailStart> {
+export async function startEmail(
+  req: AuthRequest,
+  config: ResolvedConfig,
+  provider: EmailProvider,
+): Promise<EmailStart> {
   const adapter = config.adapter as GuardedAdapter
   const origin = linkOrigin(req, config)
   const email = normalize(provider, bodyString(req, "email") ?? undefined)
   const identity = identityOf(await userFor(adapter, email), email, provider)
   const send = async (): Promise<string> => {
-    const generated = provider.generateVerificationToken ? await provider.generateVerificationToken() : randomBytesPooled(32).toString("hex")
-    if (typeof generated !== "string" || generated === "") throw new EmailSignInError("`generateVerificationToken` must return a non-empty string.")
+    const generated = provider.generateVerificationToken
+      ? await provider.generateVerificationToken()
+      : randomBytesPooled(32).toString("hex")
+    if (typeof generated !== "string" || generated === "")
+      throw new EmailSignInError("`generateVerificationToken` must return a non-empty string.")
     const token = generated
     const secret = tokenSecrets(provider, config)[0] as string
     const hashed = hashToken(token, secret)
@@ -179,7 +202,12 @@ export async function startEmail(req: AuthRequest, config: ResolvedConfig, provi
     await adapter.createVerificationToken({ identifier: email, token: hashed, expires })
     const request = lazyRequest(req)
     const params: EmailProviderSendVerificationRequestParams = {
-      identifier: email, url, expires, provider: provider as EmailConfig, token, theme: config.theme,
+      identifier: email,
+      url,
+      expires,
+      provider: provider as EmailConfig,
+      token,
+      theme: config.theme,
       get request() {
         return request()
       },
@@ -201,11 +229,18 @@ export async function startEmail(req: AuthRequest, config: ResolvedConfig, provi
 }
 
 /** Uses the row of one hash; an adapter failure counts as no row (docs/security.md DB-04) after it is logged. */
-async function useToken(adapter: GuardedAdapter, identifier: string, token: string, config: ResolvedConfig): Promise<VerificationToken | null> {
+async function useToken(
+  adapter: GuardedAdapter,
+  identifier: string,
+  token: string,
+  config: ResolvedConfig,
+): Promise<VerificationToken | null> {
   try {
     return await adapter.useVerificationToken({ identifier, token })
   } catch (error) {
-    config.logger.error(error instanceof AdapterError ? error : new AdapterError("useVerificationToken failed.", { cause: error }))
+    config.logger.error(
+      error instanceof AdapterError ? error : new AdapterError("useVerificationToken failed.", { cause: error }),
+    )
     throw new Verification("The sign-in link could not be checked; ask for a new one.", { cause: error })
   }
 }
@@ -214,7 +249,11 @@ async function useToken(adapter: GuardedAdapter, identifier: string, token: stri
  * GET /callback/<id>?token&email: uses the token once (under each secret, newest first, so links sent before a
  * rotation still work). Unknown, used, expired or for another address: Verification. Returns the identity to link.
  */
-export async function finishEmail(req: AuthRequest, config: ResolvedConfig, provider: EmailProvider): Promise<VerifiedIdentity> {
+export async function finishEmail(
+  req: AuthRequest,
+  config: ResolvedConfig,
+  provider: EmailProvider,
+): Promise<VerifiedIdentity> {
   const adapter = config.adapter as GuardedAdapter
   const token = req.query.get("token")
   const rawEmail = req.query.get("email")
@@ -233,7 +272,8 @@ export async function finishEmail(req: AuthRequest, config: ResolvedConfig, prov
   if (!row) throw new Verification("The sign-in link is unknown or was used already.")
   const expires = row.expires instanceof Date ? row.expires : new Date(row.expires as unknown as string)
   // The row is gone already (useVerificationToken deletes it), so an expired link leaves nothing behind.
-  if (Number.isNaN(expires.valueOf()) || expires.valueOf() < Date.now()) throw new Verification("The sign-in link has expired.")
+  if (Number.isNaN(expires.valueOf()) || expires.valueOf() < Date.now())
+    throw new Verification("The sign-in link has expired.")
   if (row.identifier !== email) throw new Verification("The sign-in link belongs to another e-mail address.")
   config.logger.debug("email: link used", { provider: provider.id })
   return identityOf(await userFor(adapter, email), email, provider)

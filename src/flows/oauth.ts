@@ -3,7 +3,15 @@ import { randomUUID } from "node:crypto"
 import { AccessDenied, InvalidCheck, OAuthCallbackError, OAuthProfileParseError, OAuthSignInError } from "../errors.js"
 import type { AuthRequest, ResolvedConfig, VerifiedIdentity } from "../domain.js"
 import { type ResolvedOAuthProvider, assertClientCredentials } from "../config/oauth.js"
-import { buildAuthorizationUrl, exchangeCode, fetchProfile, getAuthorizationServer, oauth, safeCause, validateCallback } from "../protocols/oauth2.js"
+import {
+  buildAuthorizationUrl,
+  exchangeCode,
+  fetchProfile,
+  getAuthorizationServer,
+  oauth,
+  safeCause,
+  validateCallback,
+} from "../protocols/oauth2.js"
 import { clearChecks, createChecks, decodeState, readChecks } from "../security/checks.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import type { Account, Cookie, TokenSet, User } from "../types.js"
@@ -29,7 +37,11 @@ function redirectUriOf(req: AuthRequest, config: ResolvedConfig, p: ResolvedOAut
 }
 
 /** POST /signin/<id>: the authorization URL, the sealed check cookies and the callback-url cookie. */
-export async function startOAuth(req: AuthRequest, config: ResolvedConfig, p: ResolvedOAuthProvider): Promise<{ redirect: string; cookies: Cookie[] }> {
+export async function startOAuth(
+  req: AuthRequest,
+  config: ResolvedConfig,
+  p: ResolvedOAuthProvider,
+): Promise<{ redirect: string; cookies: Cookie[] }> {
   assertClientCredentials(p)
   let as
   try {
@@ -39,7 +51,13 @@ export async function startOAuth(req: AuthRequest, config: ResolvedConfig, p: Re
   }
   const redirectUri = redirectUriOf(req, config, p)
   const proxied = redirectUri !== callbackUrlOf(req, config, p)
-  const { params, cookies } = await createChecks(p, req, config, redirectUri, proxied ? callbackUrlOf(req, config, p) : undefined)
+  const { params, cookies } = await createChecks(
+    p,
+    req,
+    config,
+    redirectUri,
+    proxied ? callbackUrlOf(req, config, p) : undefined,
+  )
   const url = buildAuthorizationUrl(as, p, redirectUri, req.query, params)
   const callbackUrl = await resolveCallbackUrl(req, config)
   // With form_post the IdP's POST back is cross-site, so the callback-url cookie must be SameSite=None as well.
@@ -61,7 +79,11 @@ function callbackParams(req: AuthRequest): URLSearchParams {
  * GET/POST /callback/<id>: upstream error -> AccessDenied / OAuthCallbackError; check cookies -> InvalidCheck;
  * state and iss validated before any token call; code exchange, ID token, profile; then the identity.
  */
-export async function finishOAuth(req: AuthRequest, config: ResolvedConfig, p: ResolvedOAuthProvider): Promise<OAuthFinish> {
+export async function finishOAuth(
+  req: AuthRequest,
+  config: ResolvedConfig,
+  p: ResolvedOAuthProvider,
+): Promise<OAuthFinish> {
   const params = callbackParams(req)
   const state = params.get("state")
   if (state && isOnRedirectProxy(req, p)) {
@@ -77,7 +99,9 @@ export async function finishOAuth(req: AuthRequest, config: ResolvedConfig, p: R
         // Only to this app's own deployments: a state minted on an origin taken from a spoofed Host would otherwise
         // carry the victim's authorization code to the attacker (docs/differences.md, "Redirect proxy").
         if (!config.isTrustedOrigin(target.origin)) {
-          throw new InvalidCheck(`The redirect proxy refused to forward to ${target.origin}: add it to \`trustedOrigins\` (AUTH_TRUSTED_ORIGINS) if it is a deployment of this app.`)
+          throw new InvalidCheck(
+            `The redirect proxy refused to forward to ${target.origin}: add it to \`trustedOrigins\` (AUTH_TRUSTED_ORIGINS) if it is a deployment of this app.`,
+          )
         }
         return { kind: "forward", redirect: `${target.href.split("?")[0]}?${params}` }
       }
@@ -86,7 +110,10 @@ export async function finishOAuth(req: AuthRequest, config: ResolvedConfig, p: R
   const error = params.get("error")
   if (error !== null) {
     // The description is never rendered or logged verbatim beyond its code (docs/security.md OA-10).
-    if (error === "access_denied") throw Object.assign(new AccessDenied(`Provider "${p.id}" reported that the user denied access.`), { code: "access_denied" as const })
+    if (error === "access_denied")
+      throw Object.assign(new AccessDenied(`Provider "${p.id}" reported that the user denied access.`), {
+        code: "access_denied" as const,
+      })
     throw new OAuthCallbackError(`Provider "${p.id}" returned the error "${error.slice(0, 64)}".`)
   }
   assertClientCredentials(p)
@@ -96,19 +123,28 @@ export async function finishOAuth(req: AuthRequest, config: ResolvedConfig, p: R
   try {
     as = await getAuthorizationServer(p)
   } catch (cause) {
-    throw new OAuthCallbackError(`Provider "${p.id}": the authorization server metadata could not be loaded.`, { cause })
+    throw new OAuthCallbackError(`Provider "${p.id}": the authorization server metadata could not be loaded.`, {
+      cause,
+    })
   }
   let validated
   try {
     validated = validateCallback(as, p, params, checks.state)
   } catch (cause) {
-    if (cause instanceof oauth.AuthorizationResponseError) throw new OAuthCallbackError(`Provider "${p.id}" returned the error "${cause.error}".`, { cause: safeCause(cause) })
-    throw new InvalidCheck(`The callback failed validation: ${cause instanceof Error ? cause.message : "invalid parameters"}.`, { cause: safeCause(cause) })
+    if (cause instanceof oauth.AuthorizationResponseError)
+      throw new OAuthCallbackError(`Provider "${p.id}" returned the error "${cause.error}".`, {
+        cause: safeCause(cause),
+      })
+    throw new InvalidCheck(
+      `The callback failed validation: ${cause instanceof Error ? cause.message : "invalid parameters"}.`,
+      { cause: safeCause(cause) },
+    )
   }
   const tokenResponse = await exchangeCode(as, p, validated, redirectUri, checks.codeVerifier, checks.nonce)
   const profile = withCallbackFields(await fetchProfile(as, p, tokenResponse), p, params)
   const tokens: TokenSet = { ...tokenResponse }
-  if (typeof tokenResponse.expires_in === "number") tokens.expires_at = Math.floor(Date.now() / 1000) + tokenResponse.expires_in
+  if (typeof tokenResponse.expires_in === "number")
+    tokens.expires_at = Math.floor(Date.now() / 1000) + tokenResponse.expires_in
   const identity = await identityFromProfile(p, profile, tokens, p.type)
   config.logger.debug("oauth: signed in", { provider: p.id })
   return { kind: "identity", identity, cookies: clearChecks(req, config) }
@@ -120,7 +156,11 @@ export async function finishOAuth(req: AuthRequest, config: ResolvedConfig, p: R
  * field never replaces one the ID token or userinfo already set, and nothing here is integrity-protected, so a provider
  * must not take an id or e-mail from it.
  */
-function withCallbackFields(profile: Record<string, unknown>, p: ResolvedOAuthProvider, params: URLSearchParams): Record<string, unknown> {
+function withCallbackFields(
+  profile: Record<string, unknown>,
+  p: ResolvedOAuthProvider,
+  params: URLSearchParams,
+): Record<string, unknown> {
   if (p.profileCallbackFields.length === 0) return profile
   const out = { ...profile }
   for (const name of p.profileCallbackFields) {
@@ -140,17 +180,35 @@ function withCallbackFields(profile: Record<string, unknown>, p: ResolvedOAuthPr
  * (the account's stable key, docs/security.md OA-16); the user gets a fresh id (the adapter decides the real one) and a
  * lower-cased e-mail; the account is the token set plus provider, type and providerAccountId.
  */
-export async function identityFromProfile(p: ResolvedOAuthProvider, profile: Record<string, unknown>, tokens: TokenSet, type: "oauth" | "oidc"): Promise<VerifiedIdentity> {
+export async function identityFromProfile(
+  p: ResolvedOAuthProvider,
+  profile: Record<string, unknown>,
+  tokens: TokenSet,
+  type: "oauth" | "oidc",
+): Promise<VerifiedIdentity> {
   let mapped
   try {
     mapped = await p.profile(profile, tokens)
   } catch (cause) {
     throw new OAuthProfileParseError(`Provider "${p.id}": the profile callback threw.`, { cause })
   }
-  if (!mapped || typeof mapped !== "object" || mapped.id === undefined || mapped.id === null || String(mapped.id) === "") {
-    throw new OAuthProfileParseError(`Provider "${p.id}": the profile has no id (map it in the provider's \`profile\` callback).`)
+  if (
+    !mapped ||
+    typeof mapped !== "object" ||
+    mapped.id === undefined ||
+    mapped.id === null ||
+    String(mapped.id) === ""
+  ) {
+    throw new OAuthProfileParseError(
+      `Provider "${p.id}": the profile has no id (map it in the provider's \`profile\` callback).`,
+    )
   }
-  const account: Account = { ...(tokens as Record<string, unknown>), provider: p.id, type, providerAccountId: String(mapped.id) }
+  const account: Account = {
+    ...(tokens as Record<string, unknown>),
+    provider: p.id,
+    type,
+    providerAccountId: String(mapped.id),
+  }
   return { user: userOfProfile(mapped), account, profile }
 }
 
@@ -171,7 +229,16 @@ function userOfProfile(mapped: User): VerifiedIdentity["user"] {
 }
 
 /** The callback-url cookie a sign-in start sets (SameSite=None when the provider answers cross-site with form_post). */
-export function callbackUrlCookie(req: AuthRequest, config: ResolvedConfig, callbackUrl: string, crossSite: boolean): Cookie {
+export function callbackUrlCookie(
+  req: AuthRequest,
+  config: ResolvedConfig,
+  callbackUrl: string,
+  crossSite: boolean,
+): Cookie {
   const option = config.cookies(req.secure).callbackUrl
-  return { name: option.name, value: callbackUrl, options: crossSite ? { ...option.options, sameSite: "none", secure: true } : { ...option.options } }
+  return {
+    name: option.name,
+    value: callbackUrl,
+    options: crossSite ? { ...option.options, sameSite: "none", secure: true } : { ...option.options },
+  }
 }

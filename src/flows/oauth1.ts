@@ -12,12 +12,21 @@ import { callbackUrlCookie, callbackUrlOf, identityFromProfile } from "./oauth.j
 type OAuth1Provider = ResolvedOAuthProvider & { oauth1: NonNullable<ResolvedOAuthProvider["oauth1"]> }
 
 /** POST /signin/<id>: obtain temporary credentials, seal them in a cookie, send the user to authorize them. */
-export async function startOAuth1(req: AuthRequest, config: ResolvedConfig, p: OAuth1Provider): Promise<{ redirect: string; cookies: Cookie[] }> {
+export async function startOAuth1(
+  req: AuthRequest,
+  config: ResolvedConfig,
+  p: OAuth1Provider,
+): Promise<{ redirect: string; cookies: Cookie[] }> {
   assertClientCredentials(p)
   const callback = callbackUrlOf(req, config, p)
   let temporary
   try {
-    temporary = await requestTemporaryCredentials(p.fetch, p.oauth1.requestTokenUrl, { consumerKey: p.clientId, consumerSecret: p.clientSecret as string }, callback)
+    temporary = await requestTemporaryCredentials(
+      p.fetch,
+      p.oauth1.requestTokenUrl,
+      { consumerKey: p.clientId, consumerSecret: p.clientSecret as string },
+      callback,
+    )
   } catch (cause) {
     throw new OAuthSignInError(`Provider "${p.id}": the request-token step failed.`, { cause })
   }
@@ -35,10 +44,14 @@ export async function startOAuth1(req: AuthRequest, config: ResolvedConfig, p: O
 /** GET /callback/<id>?oauth_token&oauth_verifier (or ?denied=): verify against the sealed request token, then exchange it. */
 export async function finishOAuth1(req: AuthRequest, config: ResolvedConfig, p: OAuth1Provider): Promise<OAuthFinish> {
   const params = req.method === "POST" && req.form ? req.form : req.query
-  if (params.has("denied")) throw Object.assign(new AccessDenied(`Provider "${p.id}" reported that the user denied access.`), { code: "access_denied" as const })
+  if (params.has("denied"))
+    throw Object.assign(new AccessDenied(`Provider "${p.id}" reported that the user denied access.`), {
+      code: "access_denied" as const,
+    })
   const oauthToken = params.get("oauth_token")
   const verifier = params.get("oauth_verifier")
-  if (!oauthToken || !verifier) throw new OAuthCallbackError(`Provider "${p.id}": the callback lacks oauth_token or oauth_verifier.`)
+  if (!oauthToken || !verifier)
+    throw new OAuthCallbackError(`Provider "${p.id}": the callback lacks oauth_token or oauth_verifier.`)
   assertClientCredentials(p)
   const callback = callbackUrlOf(req, config, p)
   const temporary = readTemporaryCredentials(p, req, config, callback, oauthToken)
@@ -47,9 +60,20 @@ export async function finishOAuth1(req: AuthRequest, config: ResolvedConfig, p: 
   let profile: Record<string, unknown>
   try {
     tokens = await requestTokenCredentials(p.fetch, p.oauth1.accessTokenUrl, { ...consumer, ...temporary }, verifier)
-    profile = await signedGetJson(p.fetch, p.oauth1.profileUrl, { ...consumer, token: tokens.oauth_token, tokenSecret: tokens.oauth_token_secret })
+    profile = await signedGetJson(p.fetch, p.oauth1.profileUrl, {
+      ...consumer,
+      token: tokens.oauth_token,
+      tokenSecret: tokens.oauth_token_secret,
+    })
   } catch (cause) {
-    throw new OAuthCallbackError(`Provider "${p.id}": ${cause instanceof Error ? cause.message : "the token exchange failed"}`, { cause })
+    throw new OAuthCallbackError(
+      `Provider "${p.id}": ${cause instanceof Error ? cause.message : "the token exchange failed"}`,
+      { cause },
+    )
   }
-  return { kind: "identity", identity: await identityFromProfile(p, profile, tokens as TokenSet, "oauth"), cookies: clearChecks(req, config) }
+  return {
+    kind: "identity",
+    identity: await identityFromProfile(p, profile, tokens as TokenSet, "oauth"),
+    cookies: clearChecks(req, config),
+  }
 }

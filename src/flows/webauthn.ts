@@ -6,10 +6,19 @@ import { AdapterError, InvalidProvider, InvalidRequest, WebAuthnVerificationErro
 import type { AdapterAuthenticator, AdapterUser } from "../adapters/index.js"
 import type { AuthRequest, ResolvedConfig, VerifiedIdentity } from "../domain.js"
 import type {
-  GetUserInfoResult, RelayingParty, SimpleWebAuthnMethods, WebAuthnConfig, WebAuthnContext, WebAuthnRequest,
+  GetUserInfoResult,
+  RelayingParty,
+  SimpleWebAuthnMethods,
+  WebAuthnConfig,
+  WebAuthnContext,
+  WebAuthnRequest,
 } from "../providers/webauthn.js"
 import {
-  challengeCookie, spendChallenge, type ChallengeRecord, type RegisteringUser, type WebAuthnAction,
+  challengeCookie,
+  spendChallenge,
+  type ChallengeRecord,
+  type RegisteringUser,
+  type WebAuthnAction,
 } from "../security/webauthn-challenge.js"
 import type { Cookie } from "../types.js"
 import { normalizeEmailAddress } from "./email.js"
@@ -25,7 +34,10 @@ async function simpleWebAuthn(provider: Provider): Promise<SimpleWebAuthnMethods
     (m) => m as unknown as SimpleWebAuthnMethods,
     (cause: unknown) => {
       library = undefined
-      throw new InvalidProvider("The WebAuthn provider needs the @simplewebauthn/server package: npm install @simplewebauthn/server", { cause })
+      throw new InvalidProvider(
+        "The WebAuthn provider needs the @simplewebauthn/server package: npm install @simplewebauthn/server",
+        { cause },
+      )
     },
   )
   return library
@@ -34,22 +46,38 @@ async function simpleWebAuthn(provider: Provider): Promise<SimpleWebAuthnMethods
 /** Auth.js's credential id in the adapter: standard base64 with padding (the browser sends base64url). */
 const toStoredId = (base64url: string): string => Buffer.from(base64url, "base64url").toString("base64")
 const toWireId = (stored: string): string => Buffer.from(stored, "base64").toString("base64url")
-const transportsOf = (stored: string | null | undefined): string[] | undefined => (stored ? stored.split(",") : undefined)
+const transportsOf = (stored: string | null | undefined): string[] | undefined =>
+  stored ? stored.split(",") : undefined
 
 /** The request fields Auth.js hands to `getUserInfo` / `getRelayingParty`. */
 function requestView(req: AuthRequest): WebAuthnRequest {
-  return { method: req.method, query: Object.fromEntries(req.query), body: req.body, cookies: req.cookies, headers: req.headers }
+  return {
+    method: req.method,
+    query: Object.fromEntries(req.query),
+    body: req.body,
+    cookies: req.cookies,
+    headers: req.headers,
+  }
 }
 
 function contextOf(req: AuthRequest, config: ResolvedConfig, provider: Provider): WebAuthnContext {
-  return { provider: provider as WebAuthnConfig, adapter: config.adapter!, url: new URL(`${req.origin}${config.basePath}`) }
+  return {
+    provider: provider as WebAuthnConfig,
+    adapter: config.adapter!,
+    url: new URL(`${req.origin}${config.basePath}`),
+  }
 }
 
 const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v)
-const all = (v: string | string[] | undefined, fallback: string): string[] => (v === undefined ? [fallback] : Array.isArray(v) ? v : [v])
+const all = (v: string | string[] | undefined, fallback: string): string[] =>
+  v === undefined ? [fallback] : Array.isArray(v) ? v : [v]
 
 /** The RP for options (first values) and every id / origin a response may carry (all configured values). */
-function relyingParty(req: AuthRequest, config: ResolvedConfig, provider: Provider): RelayingParty & { ids: string[]; origins: string[] } {
+function relyingParty(
+  req: AuthRequest,
+  config: ResolvedConfig,
+  provider: Provider,
+): RelayingParty & { ids: string[]; origins: string[] } {
   const context = contextOf(req, config, provider)
   if (provider.getRelayingParty) {
     const rp = provider.getRelayingParty(context, requestView(req))
@@ -81,7 +109,11 @@ async function defaultUserInfo(req: AuthRequest, config: ResolvedConfig): Promis
 }
 
 /** Auth.js's decision table: which ceremony a request gets, or null (400 Invalid request). */
-function decide(action: WebAuthnAction | undefined, signedIn: boolean, info: GetUserInfoResult | null): WebAuthnAction | null {
+function decide(
+  action: WebAuthnAction | undefined,
+  signedIn: boolean,
+  info: GetUserInfoResult | null,
+): WebAuthnAction | null {
   if (action === "authenticate") return "authenticate"
   if (action === "register") return info?.user && signedIn === info.exists ? "register" : null
   if (signedIn) return null
@@ -103,7 +135,11 @@ function userHandleFor(userId: string): Uint8Array {
   return bytes.length <= 64 ? bytes : randomBytes(32)
 }
 
-export async function webAuthnOptions(req: AuthRequest, config: ResolvedConfig, provider: Provider): Promise<WebAuthnOptionsAnswer> {
+export async function webAuthnOptions(
+  req: AuthRequest,
+  config: ResolvedConfig,
+  provider: Provider,
+): Promise<WebAuthnOptionsAnswer> {
   const requested = req.query.get("action") ?? undefined
   if (requested !== undefined && requested !== "register" && requested !== "authenticate") {
     return { status: 400, body: { error: "Invalid action" }, cookies: [] }
@@ -112,13 +148,19 @@ export async function webAuthnOptions(req: AuthRequest, config: ResolvedConfig, 
   const sessionUser = await config.sessionStrategy.currentUser(req, config)
   const info: GetUserInfoResult | null = sessionUser
     ? { user: sessionUser, exists: true }
-    : await (provider.getUserInfo ? provider.getUserInfo(contextOf(req, config, provider), requestView(req)) : defaultUserInfo(req, config))
+    : await (provider.getUserInfo
+        ? provider.getUserInfo(contextOf(req, config, provider), requestView(req))
+        : defaultUserInfo(req, config))
   const action = decide(requested, sessionUser !== undefined, info)
   const rp = relyingParty(req, config, provider)
   const lib = await simpleWebAuthn(provider)
   const existingId = info?.exists ? (info.user as AdapterUser).id : undefined
   const authenticators = existingId ? await adapter.listAuthenticatorsByUserId(existingId) : []
-  const credentials = authenticators.map((a) => ({ id: toWireId(a.credentialID), type: "public-key" as const, transports: transportsOf(a.transports) }))
+  const credentials = authenticators.map((a) => ({
+    id: toWireId(a.credentialID),
+    type: "public-key" as const,
+    transports: transportsOf(a.transports),
+  }))
   if (action === "authenticate") {
     const options = (await lib.generateAuthenticationOptions({
       ...provider.authenticationOptions,
@@ -129,7 +171,8 @@ export async function webAuthnOptions(req: AuthRequest, config: ResolvedConfig, 
     return { status: 200, body: { action, options }, cookies: [cookie] }
   }
   const email = info?.user.email
-  if (action !== "register" || typeof email !== "string" || email === "") return { status: 400, body: { error: "Invalid request" }, cookies: [] }
+  if (action !== "register" || typeof email !== "string" || email === "")
+    return { status: 400, body: { error: "Invalid request" }, cookies: [] }
   // A new user's id is chosen now, so the credential's user handle can name it (adapters that pick their own ids are handled in verify).
   const user: RegisteringUser = {
     id: existingId ?? randomUUID(),
@@ -156,7 +199,8 @@ const MAX_DATA_LENGTH = 32 * 1024
 /** The credential JSON of the callback body, with the shape checked (WA-07: malformed input is a 400, never a crash). */
 function credentialData(req: AuthRequest): { id: string; response: Record<string, unknown> } & Record<string, unknown> {
   const raw = req.body.data
-  if (typeof raw !== "string" || raw === "") throw new InvalidRequest("The WebAuthn callback needs `data`: the credential as JSON.")
+  if (typeof raw !== "string" || raw === "")
+    throw new InvalidRequest("The WebAuthn callback needs `data`: the credential as JSON.")
   if (raw.length > MAX_DATA_LENGTH) throw new InvalidRequest("The WebAuthn credential in `data` is too large.")
   let data: unknown
   try {
@@ -165,12 +209,24 @@ function credentialData(req: AuthRequest): { id: string; response: Record<string
     throw new InvalidRequest("The WebAuthn credential in `data` is not JSON.")
   }
   const record = data as { id?: unknown; rawId?: unknown; response?: unknown }
-  if (!data || typeof data !== "object" || typeof record.id !== "string" || !/^[A-Za-z0-9_-]{1,1366}$/.test(record.id)) {
+  if (
+    !data ||
+    typeof data !== "object" ||
+    typeof record.id !== "string" ||
+    !/^[A-Za-z0-9_-]{1,1366}$/.test(record.id)
+  ) {
     throw new InvalidRequest("The WebAuthn credential has no valid `id`.")
   }
-  if (!record.response || typeof record.response !== "object") throw new InvalidRequest("The WebAuthn credential has no `response`.")
+  if (!record.response || typeof record.response !== "object")
+    throw new InvalidRequest("The WebAuthn credential has no `response`.")
   for (const value of Object.values(record.response)) {
-    if (value !== undefined && value !== null && typeof value !== "string" && !Array.isArray(value) && typeof value !== "number") {
+    if (
+      value !== undefined &&
+      value !== null &&
+      typeof value !== "string" &&
+      !Array.isArray(value) &&
+      typeof value !== "number"
+    ) {
       throw new InvalidRequest("The WebAuthn credential's `response` fields must be base64url strings.")
     }
   }
@@ -194,12 +250,19 @@ export interface WebAuthnFinish {
 }
 
 /** POST /callback/<id>: checks the body's action, spends the challenge, verifies the response → the verified identity. */
-export async function finishWebAuthn(req: AuthRequest, config: ResolvedConfig, provider: Provider): Promise<WebAuthnFinish> {
+export async function finishWebAuthn(
+  req: AuthRequest,
+  config: ResolvedConfig,
+  provider: Provider,
+): Promise<WebAuthnFinish> {
   const action = req.body.action
-  if (action !== "register" && action !== "authenticate") throw new InvalidRequest("The WebAuthn callback needs `action`: register or authenticate.")
+  if (action !== "register" && action !== "authenticate")
+    throw new InvalidRequest("The WebAuthn callback needs `action`: register or authenticate.")
   const data = credentialData(req)
   const challenge = await spendChallenge(req, config, provider.id, action)
-  return action === "authenticate" ? authenticate(req, config, provider, data, challenge) : register(req, config, provider, data, challenge)
+  return action === "authenticate"
+    ? authenticate(req, config, provider, data, challenge)
+    : register(req, config, provider, data, challenge)
 }
 
 /** Callbacks in flight per credential id in this process: each one's read, check and write of the counter runs after the previous one's. */
@@ -211,7 +274,10 @@ const counterQueues = new Map<string, Promise<unknown>>()
  */
 async function oneAtATime<T>(key: string, run: () => Promise<T>): Promise<T> {
   const current = (counterQueues.get(key) ?? Promise.resolve()).then(run, run)
-  const tail = current.then(() => {}, () => {})
+  const tail = current.then(
+    () => {},
+    () => {},
+  )
   counterQueues.set(key, tail)
   try {
     return await current
@@ -240,29 +306,51 @@ async function acrossProcesses<T>(config: ResolvedConfig, credentialID: string, 
   let held = false
   try {
     for (let attempt = 0; !(held = await config.store.claim(key, randomUUID(), COUNTER_LOCK_TTL_S)); attempt++) {
-      if (performance.now() >= deadline) throw new WebAuthnVerificationError(NOT_VERIFIED, { cause: new Error("another sign-in with this passkey is still in progress") })
+      if (performance.now() >= deadline)
+        throw new WebAuthnVerificationError(NOT_VERIFIED, {
+          cause: new Error("another sign-in with this passkey is still in progress"),
+        })
       await sleep(COUNTER_LOCK_POLL_MS[Math.min(attempt, COUNTER_LOCK_POLL_MS.length - 1)] as number)
     }
   } catch (cause) {
     if (cause instanceof WebAuthnVerificationError) throw cause
-    config.logger.error(new AdapterError("The shared store failed; the passkey counter is ordered in this process only.", { cause }))
+    config.logger.error(
+      new AdapterError("The shared store failed; the passkey counter is ordered in this process only.", { cause }),
+    )
   }
   try {
     return await run()
   } finally {
-    if (held) await config.store.delete(key).catch((cause: unknown) => config.logger.error(new AdapterError("The passkey counter lock could not be released; it expires on its own.", { cause })))
+    if (held)
+      await config.store
+        .delete(key)
+        .catch((cause: unknown) =>
+          config.logger.error(
+            new AdapterError("The passkey counter lock could not be released; it expires on its own.", { cause }),
+          ),
+        )
   }
 }
 
 function authenticate(
-  req: AuthRequest, config: ResolvedConfig, provider: Provider, data: { id: string; response: Record<string, unknown> }, challenge: ChallengeRecord,
+  req: AuthRequest,
+  config: ResolvedConfig,
+  provider: Provider,
+  data: { id: string; response: Record<string, unknown> },
+  challenge: ChallengeRecord,
 ): Promise<WebAuthnFinish> {
   const credentialID = toStoredId(data.id)
-  return oneAtATime(credentialID, () => acrossProcesses(config, credentialID, () => authenticateOnce(req, config, provider, data, challenge)))
+  return oneAtATime(credentialID, () =>
+    acrossProcesses(config, credentialID, () => authenticateOnce(req, config, provider, data, challenge)),
+  )
 }
 
 async function authenticateOnce(
-  req: AuthRequest, config: ResolvedConfig, provider: Provider, data: { id: string; response: Record<string, unknown> }, challenge: ChallengeRecord,
+  req: AuthRequest,
+  config: ResolvedConfig,
+  provider: Provider,
+  data: { id: string; response: Record<string, unknown> },
+  challenge: ChallengeRecord,
 ): Promise<WebAuthnFinish> {
   const adapter = config.adapter!
   const credentialID = toStoredId(data.id)
@@ -270,26 +358,40 @@ async function authenticateOnce(
   if (!authenticator) throw new WebAuthnVerificationError(NOT_VERIFIED, { cause: new Error("unknown credential id") })
   const rp = relyingParty(req, config, provider)
   const lib = await simpleWebAuthn(provider)
-  const result = (await verified("authentication", () => lib.verifyAuthenticationResponse({
-    ...provider.verifyAuthenticationOptions,
-    response: data,
-    expectedChallenge: challenge.challenge,
-    expectedOrigin: rp.origins,
-    expectedRPID: rp.ids,
-    credential: { id: data.id, publicKey: new Uint8Array(Buffer.from(authenticator.credentialPublicKey, "base64")), counter: Number(authenticator.counter), transports: transportsOf(authenticator.transports) },
-  } as never))) as { verified: boolean; authenticationInfo: { newCounter: number } }
+  const result = (await verified("authentication", () =>
+    lib.verifyAuthenticationResponse({
+      ...provider.verifyAuthenticationOptions,
+      response: data,
+      expectedChallenge: challenge.challenge,
+      expectedOrigin: rp.origins,
+      expectedRPID: rp.ids,
+      credential: {
+        id: data.id,
+        publicKey: new Uint8Array(Buffer.from(authenticator.credentialPublicKey, "base64")),
+        counter: Number(authenticator.counter),
+        transports: transportsOf(authenticator.transports),
+      },
+    } as never),
+  )) as { verified: boolean; authenticationInfo: { newCounter: number } }
   if (!result.verified) throw new WebAuthnVerificationError(NOT_VERIFIED)
   const stored = Number(authenticator.counter)
   const counter = result.authenticationInfo.newCounter
   // WA-04: a counter that does not move forward is a cloned authenticator (0 and 0 is a passkey that keeps none).
-  if ((stored > 0 || counter > 0) && counter <= stored) throw new WebAuthnVerificationError(NOT_VERIFIED, { cause: new Error(`counter ${counter} is not above ${stored}`) })
+  if ((stored > 0 || counter > 0) && counter <= stored)
+    throw new WebAuthnVerificationError(NOT_VERIFIED, { cause: new Error(`counter ${counter} is not above ${stored}`) })
   const account = await adapter.getAccount(authenticator.providerAccountId, provider.id)
   const user = account ? await adapter.getUser(account.userId) : null
-  if (!account || !user) throw new WebAuthnVerificationError(NOT_VERIFIED, { cause: new Error("the credential's account or user is gone") })
+  if (!account || !user)
+    throw new WebAuthnVerificationError(NOT_VERIFIED, { cause: new Error("the credential's account or user is gone") })
   await checkUserHandle(data.response.userHandle, user, config)
   // The stored counter only ever goes up.
   if (counter > stored) await adapter.updateAuthenticatorCounter(authenticator.credentialID, counter)
-  return { identity: { user, account: { provider: provider.id, type: "webauthn", providerAccountId: authenticator.providerAccountId } } }
+  return {
+    identity: {
+      user,
+      account: { provider: provider.id, type: "webauthn", providerAccountId: authenticator.providerAccountId },
+    },
+  }
 }
 
 /**
@@ -309,36 +411,54 @@ async function checkUserHandle(handle: unknown, owner: AdapterUser, config: Reso
   } catch {
     other = null // an id of the wrong shape for the adapter's column: no such user
   }
-  if (other && other.id !== owner.id) throw new WebAuthnVerificationError(NOT_VERIFIED, { cause: new Error("the user handle names another user") })
+  if (other && other.id !== owner.id)
+    throw new WebAuthnVerificationError(NOT_VERIFIED, { cause: new Error("the user handle names another user") })
 }
 
 async function register(
-  req: AuthRequest, config: ResolvedConfig, provider: Provider, data: { id: string; response: Record<string, unknown> }, challenge: ChallengeRecord,
+  req: AuthRequest,
+  config: ResolvedConfig,
+  provider: Provider,
+  data: { id: string; response: Record<string, unknown> },
+  challenge: ChallengeRecord,
 ): Promise<WebAuthnFinish> {
   const user = challenge.user
   if (!user) throw new WebAuthnVerificationError("The WebAuthn registration challenge names no user.")
   // A passkey added to an account goes to that account only: the same user must still be signed in. A sign-up started
   // signed out must finish signed out, or linking would add the new passkey to whoever signed in meanwhile.
   const current = await config.sessionStrategy.currentUser(req, config)
-  if (user.exists && current?.id !== user.id) throw new WebAuthnVerificationError("The registration was started by another signed-in user.")
-  if (!user.exists && current) throw new WebAuthnVerificationError("The sign-up registration was started signed out; a signed-in user adds a passkey from options asked for while signed in.")
+  if (user.exists && current?.id !== user.id)
+    throw new WebAuthnVerificationError("The registration was started by another signed-in user.")
+  if (!user.exists && current)
+    throw new WebAuthnVerificationError(
+      "The sign-up registration was started signed out; a signed-in user adds a passkey from options asked for while signed in.",
+    )
   const rp = relyingParty(req, config, provider)
   const lib = await simpleWebAuthn(provider)
-  const result = (await verified("registration", () => lib.verifyRegistrationResponse({
-    ...provider.verifyRegistrationOptions,
-    response: data,
-    expectedChallenge: challenge.challenge,
-    expectedOrigin: rp.origins,
-    expectedRPID: rp.ids,
-  } as never))) as {
+  const result = (await verified("registration", () =>
+    lib.verifyRegistrationResponse({
+      ...provider.verifyRegistrationOptions,
+      response: data,
+      expectedChallenge: challenge.challenge,
+      expectedOrigin: rp.origins,
+      expectedRPID: rp.ids,
+    } as never),
+  )) as {
     verified: boolean
-    registrationInfo?: { credential: { id: string; publicKey: Uint8Array; counter: number; transports?: string[] }; credentialDeviceType: string; credentialBackedUp: boolean }
+    registrationInfo?: {
+      credential: { id: string; publicKey: Uint8Array; counter: number; transports?: string[] }
+      credentialDeviceType: string
+      credentialBackedUp: boolean
+    }
   }
   const info = result.registrationInfo
   if (!result.verified || !info) throw new WebAuthnVerificationError("The WebAuthn registration could not be verified.")
   const credentialID = toStoredId(info.credential.id)
-  if (await config.adapter!.getAuthenticator(credentialID)) throw new WebAuthnVerificationError("This credential is already registered.")
-  const transports = Array.isArray(data.response.transports) ? data.response.transports.filter((t): t is string => typeof t === "string") : info.credential.transports
+  if (await config.adapter!.getAuthenticator(credentialID))
+    throw new WebAuthnVerificationError("This credential is already registered.")
+  const transports = Array.isArray(data.response.transports)
+    ? data.response.transports.filter((t): t is string => typeof t === "string")
+    : info.credential.transports
   const authenticator: Omit<AdapterAuthenticator, "userId"> = {
     providerAccountId: credentialID,
     credentialID,

@@ -8,7 +8,15 @@ import type { ResolvedConfig } from "../domain.js"
 import { InvalidEndpoints } from "../errors.js"
 import { handle } from "../pipeline.js"
 import type { AuthConfig, Session } from "../types.js"
-import { appendSetCookies, nodeArrival, nodeHeaderReader, nodeHeaders, nodeInput, readNodeBody, writeNodeResponse } from "./node.js"
+import {
+  appendSetCookies,
+  nodeArrival,
+  nodeHeaderReader,
+  nodeHeaders,
+  nodeInput,
+  readNodeBody,
+  writeNodeResponse,
+} from "./node.js"
 import { readServerSession } from "./session-read.js"
 
 export { customFetch } from "../symbols.js"
@@ -56,7 +64,8 @@ function resolvedFor(config: ExpressAuthConfig, basePath: string, mismatch?: str
   let resolved = byPath.get(basePath)
   if (resolved) return resolved
   resolved = resolveConfig(deriveConfig(config, basePath))
-  if (mismatch !== undefined && !resolved.error) resolved = Object.freeze({ ...resolved, error: new InvalidEndpoints(mismatch) })
+  if (mismatch !== undefined && !resolved.error)
+    resolved = Object.freeze({ ...resolved, error: new InvalidEndpoints(mismatch) })
   if (byPath.size >= MAX_MOUNT_PATHS) byPath.delete(byPath.keys().next().value as string)
   byPath.set(basePath, resolved)
   return resolved
@@ -80,7 +89,8 @@ function mountPathOf(req: Request): string | undefined {
   const params: Record<string, unknown> = req.params ?? {}
   let wildcard: string | readonly unknown[] | undefined
   for (const [key, value] of Object.entries(params)) {
-    if (Array.isArray(value)) wildcard = value // Express 5: one decoded value per segment
+    if (Array.isArray(value))
+      wildcard = value // Express 5: one decoded value per segment
     else if (/^\d+$/.test(key) && typeof value === "string") wildcard = value // Express 4: the decoded rest
   }
   if (wildcard === undefined || wildcard.length === 0 || wildcard === "") return trimSlash(base)
@@ -96,7 +106,11 @@ function mountPathOf(req: Request): string | undefined {
 }
 
 function isUnder(path: string, basePath: string): boolean {
-  return basePath === "/" || path === basePath || (path.startsWith(basePath) && path.charCodeAt(basePath.length) === 47 /* / */)
+  return (
+    basePath === "/" ||
+    path === basePath ||
+    (path.startsWith(basePath) && path.charCodeAt(basePath.length) === 47) /* / */
+  )
 }
 
 function mismatchMessage(mountPath: string, basePath: string): string {
@@ -112,7 +126,8 @@ function contentTypeOf(req: IncomingMessage): string {
 
 /** Appends a parsed form field as `application/x-www-form-urlencoded` would carry it (nested keys as `a[b]`). */
 function appendField(form: URLSearchParams, key: string, value: unknown): void {
-  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") form.append(key, String(value))
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+    form.append(key, String(value))
   else if (Array.isArray(value)) for (const item of value) appendField(form, key, item)
   else if (value !== null && typeof value === "object") {
     for (const [name, item] of Object.entries(value)) appendField(form, `${key}[${name}]`, item)
@@ -125,7 +140,8 @@ function encodeParsedBody(body: unknown, type: string): Buffer {
   if (typeof body === "string") return Buffer.from(body, "utf8") // express.text()
   if (type === "application/x-www-form-urlencoded") {
     const form = new URLSearchParams()
-    if (body !== null && typeof body === "object") for (const [key, value] of Object.entries(body)) appendField(form, key, value)
+    if (body !== null && typeof body === "object")
+      for (const [key, value] of Object.entries(body)) appendField(form, key, value)
     return Buffer.from(form.toString(), "utf8")
   }
   if (type === "application/json") return Buffer.from(JSON.stringify(body) ?? "", "utf8")
@@ -169,7 +185,9 @@ function trustedAddressOf(req: Request): (() => string | undefined) | undefined 
  * the basePath. Mounted without a path, it takes `config.basePath` (default "/auth") and passes every other request on.
  * Its promise never rejects: the pipeline answers auth errors itself, anything else goes to `next(error)`.
  */
-export function ExpressAuth(config: ExpressAuthConfig): (req: Request, res: Response, next: NextFunction) => Promise<void> {
+export function ExpressAuth(
+  config: ExpressAuthConfig,
+): (req: Request, res: Response, next: NextFunction) => Promise<void> {
   const configured = config.basePath === undefined ? undefined : trimSlash(config.basePath)
   return async (req, res, next) => {
     try {
@@ -185,7 +203,11 @@ export function ExpressAuth(config: ExpressAuthConfig): (req: Request, res: Resp
       }
       const resolved = resolvedFor(config, basePath, mismatch)
       const input = nodeInput(req, {
-        target: req.originalUrl, protocol: protocolOf(req), frameworkClientAddress: trustedAddressOf(req), readBody: expressBodyReader(req, res), res,
+        target: req.originalUrl,
+        protocol: protocolOf(req),
+        frameworkClientAddress: trustedAddressOf(req),
+        readBody: expressBodyReader(req, res),
+        res,
       })
       const internal = await handle(input, resolved)
       writeNodeResponse(res, internal, input)
@@ -204,7 +226,10 @@ export function ExpressAuth(config: ExpressAuthConfig): (req: Request, res: Resp
 export async function getSession(req: Request, config: ExpressAuthConfig): GetSessionResult {
   const basePath = config.basePath === undefined ? DEFAULT_BASE_PATH : trimSlash(config.basePath)
   const resolved = resolvedFor(config, basePath)
-  const read = await readServerSession({ url: nodeArrival(req, protocolOf(req)), header: nodeHeaderReader(req), headers: () => nodeHeaders(req) }, resolved)
+  const read = await readServerSession(
+    { url: nodeArrival(req, protocolOf(req)), header: nodeHeaderReader(req), headers: () => nodeHeaders(req) },
+    resolved,
+  )
   const res = req.res
   if (read.setCookies.length && res && !res.headersSent) appendSetCookies(res, read.setCookies)
   return read.session

@@ -112,9 +112,22 @@ function basePathOf(config: AuthConfig, authUrl: string | undefined): string {
 function deriveConfig(config: AuthConfig, envObject: AuthEnv): CoreAuthConfig {
   const basePath = basePathOf(config, envObject.AUTH_URL)
   // The one env rule (config/env.ts), run on a scratch object so the user's config and providers stay untouched.
-  const scratch: CoreAuthConfig = { providers: [], basePath, secret: config.secret, trustHost: config.trustHost, redirectProxyUrl: config.redirectProxyUrl }
+  const scratch: CoreAuthConfig = {
+    providers: [],
+    basePath,
+    secret: config.secret,
+    trustHost: config.trustHost,
+    redirectProxyUrl: config.redirectProxyUrl,
+  }
   applyEnvDefaults(envObject, scratch, true)
-  return { ...config, basePath, secret: scratch.secret, trustHost: scratch.trustHost, redirectProxyUrl: scratch.redirectProxyUrl, raw: undefined }
+  return {
+    ...config,
+    basePath,
+    secret: scratch.secret,
+    trustHost: scratch.trustHost,
+    redirectProxyUrl: scratch.redirectProxyUrl,
+    raw: undefined,
+  }
 }
 
 function resolveFromEnv(c: Context, config: AuthConfig): ResolvedConfig {
@@ -169,7 +182,7 @@ function configOf(c: Context): ResolvedConfig {
 }
 
 function isUnder(path: string, base: string): boolean {
-  return base === "/" || path === base || (path.startsWith(base) && path.charCodeAt(base.length) === 47 /* "/" */)
+  return base === "/" || path === base || (path.startsWith(base) && path.charCodeAt(base.length) === 47) /* "/" */
 }
 
 /** The fixed prefix of a mount such as `app.use("/auth/*", …)`; undefined for `*` or a pattern with parameters. */
@@ -187,10 +200,12 @@ function mountMismatch(resolved: ResolvedConfig, mount: string, input: RequestIn
   if (!seen) mismatchesReported.set(resolved, (seen = new Set()))
   if (!seen.has(mount)) {
     seen.add(mount)
-    resolved.logger.error(new InvalidEndpoints(
-      `authHandler() is mounted at "${mount}/*" but the auth config's basePath is "${resolved.basePath}": set \`basePath: "${mount}"\` ` +
-        `in the config initAuthConfig returns (or AUTH_URL to <origin>${mount}), or mount it with app.use("${resolved.basePath}/*", authHandler()).`,
-    ))
+    resolved.logger.error(
+      new InvalidEndpoints(
+        `authHandler() is mounted at "${mount}/*" but the auth config's basePath is "${resolved.basePath}": set \`basePath: "${mount}"\` ` +
+          `in the config initAuthConfig returns (or AUTH_URL to <origin>${mount}), or mount it with app.use("${resolved.basePath}/*", authHandler()).`,
+      ),
+    )
   }
   return toResponse(configurationErrorResponse(input, resolved), false, input.method === "HEAD")
 }
@@ -227,7 +242,8 @@ export function authHandler(): MiddlewareHandler {
     const resolved = configOf(c)
     if (!isUnder(c.req.path, resolved.basePath)) {
       const mount = mountPrefix(c.req.routePath)
-      if (mount !== undefined && !isUnder(resolved.basePath, mount)) return mountMismatch(resolved, mount, webInput(c.req.raw))
+      if (mount !== undefined && !isUnder(resolved.basePath, mount))
+        return mountMismatch(resolved, mount, webInput(c.req.raw))
       return next()
     }
     const request = c.req.raw
@@ -267,7 +283,10 @@ async function readAuthUser(c: Context): Promise<AuthUser | null> {
     throw configException(c, resolved, resolved.error)
   }
   const request = c.req.raw
-  const read = await readServerSession({ url: arrivalOf(request.url), header: request.headers, headers: () => request.headers }, resolved)
+  const read = await readServerSession(
+    { url: arrivalOf(request.url), header: request.headers, headers: () => request.headers },
+    resolved,
+  )
   for (const cookie of read.setCookies) c.header("Set-Cookie", cookie, { append: true })
   if (read.session === null) return null
   const authUser: AuthUser = { session: read.session }

@@ -111,7 +111,11 @@ export function nodeHeaders(req: IncomingMessage): Headers {
  * Reads at most `limit` bytes of a node request body; undefined as soon as there is more (the rest is not read, and
  * the connection is not reused). A client that aborts mid-body rejects with InvalidRequest; nothing was written yet.
  */
-export function readNodeBody(req: IncomingMessage, res: ServerResponse | undefined, limit: number): Promise<Buffer | undefined> {
+export function readNodeBody(
+  req: IncomingMessage,
+  res: ServerResponse | undefined,
+  limit: number,
+): Promise<Buffer | undefined> {
   const declared = req.headers["content-length"]
   const tooLarge = (): undefined => {
     if (res) res.shouldKeepAlive = false
@@ -183,13 +187,17 @@ function refusedInput(req: IncomingMessage, refusal: AuthError): RequestInput {
 export function nodeInput(req: IncomingMessage, options: NodeInputOptions = {}): RequestInput {
   const method = req.method ?? "GET"
   if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
-    return refusedInput(req, new UnknownAction("This method is not allowed; use GET or POST.", { allow: ["GET", "POST"] }))
+    return refusedInput(
+      req,
+      new UnknownAction("This method is not allowed; use GET or POST.", { allow: ["GET", "POST"] }),
+    )
   }
   const host = req.headers.host ?? "localhost"
   if (!HOST_HEADER.test(host)) return refusedInput(req, new InvalidRequest("The Host header is not a valid host."))
   const path = pathOf(options.target ?? req.url ?? "/")
   if (path === undefined) return refusedInput(req, new InvalidRequest("The request target is not a path."))
-  const protocol = options.protocol ?? ((req.socket as { encrypted?: boolean } | null)?.encrypted === true ? "https:" : "http:")
+  const protocol =
+    options.protocol ?? ((req.socket as { encrypted?: boolean } | null)?.encrypted === true ? "https:" : "http:")
   let url: URL
   try {
     url = new URL(`${protocol}//${host}${path}`)
@@ -209,7 +217,11 @@ export function nodeInput(req: IncomingMessage, options: NodeInputOptions = {}):
 }
 
 /** Writes the pipeline's answer to a node response (Set-Cookie values kept separate; no body for a HEAD). */
-export function writeNodeResponse(res: ServerResponse, internal: ResponseInternal, input: Pick<RequestInput, "method" | "header">): void {
+export function writeNodeResponse(
+  res: ServerResponse,
+  internal: ResponseInternal,
+  input: Pick<RequestInput, "method" | "header">,
+): void {
   const rendered = renderResponse(internal, input.header.get("x-auth-return-redirect") !== null)
   const headers: OutgoingHttpHeaders = { ...rendered.headers }
   if (rendered.setCookies.length) headers["set-cookie"] = rendered.setCookies
@@ -258,8 +270,15 @@ export function nodeArrival(req: IncomingMessage, protocol?: "http:" | "https:")
  * the session, or null when signed out. A re-issued session cookie is appended to `res` when one is given and
  * headers were not sent yet. Throws only for a broken config.
  */
-export async function getSession(req: IncomingMessage, config: AuthConfig, res?: ServerResponse): Promise<Session | null> {
-  const read = await readServerSession({ url: nodeArrival(req), header: nodeHeaderReader(req), headers: () => nodeHeaders(req) }, config)
+export async function getSession(
+  req: IncomingMessage,
+  config: AuthConfig,
+  res?: ServerResponse,
+): Promise<Session | null> {
+  const read = await readServerSession(
+    { url: nodeArrival(req), header: nodeHeaderReader(req), headers: () => nodeHeaders(req) },
+    config,
+  )
   if (res && read.setCookies.length && !res.headersSent) appendSetCookies(res, read.setCookies)
   return read.session
 }

@@ -86,14 +86,22 @@ export function resolvedOrThrow(config: AuthConfig | ResolvedConfig): ResolvedCo
  * Reads the session of the request `source` describes. With `update`, changes it as POST /session does (trigger
  * "update"). Throws only for a broken config; a bad or expired cookie reads as signed out.
  */
-export async function readServerSession(source: SessionSource, config: AuthConfig | ResolvedConfig, update?: { data: unknown }): Promise<ServerSession> {
+export async function readServerSession(
+  source: SessionSource,
+  config: AuthConfig | ResolvedConfig,
+  update?: { data: unknown },
+): Promise<ServerSession> {
   const resolved = resolvedOrThrow(config)
   const cookieHeader = source.header.get("cookie")
-  if (cookieHeader === null || cookieHeader === "" || cookieHeader.length > MAX_COOKIE_HEADER) return { session: null, setCookies: [] }
+  if (cookieHeader === null || cookieHeader === "" || cookieHeader.length > MAX_COOKIE_HEADER)
+    return { session: null, setCookies: [] }
   const { origin, secure } = resolveOrigin(source.url, source.header, resolved)
   const req = new SessionReadRequest(origin, secure, resolved.basePath, update !== undefined, source, cookieHeader)
   const answer = await resolved.sessionStrategy.read(req, resolved, update)
-  const result: ServerSession = { session: answer.session, setCookies: answer.cookies ? answer.cookies.map(serializeCookie) : [] }
+  const result: ServerSession = {
+    session: answer.session,
+    setCookies: answer.cookies ? answer.cookies.map(serializeCookie) : [],
+  }
   if (answer.token) result.token = answer.token
   if (answer.user) result.user = answer.user
   return result

@@ -24,7 +24,9 @@ const implementations = {
 } as const
 
 /** Each bad token, made by the implementation under test (so tampering and expiry apply to its own format). */
-async function badTokens(impl: (typeof implementations)[keyof typeof implementations]): Promise<[string, string, string | string[], string][]> {
+async function badTokens(
+  impl: (typeof implementations)[keyof typeof implementations],
+): Promise<[string, string, string | string[], string][]> {
   const good = await impl.encode({ token: { sub: "u1" }, secret: SECRET, salt: SALT })
   const expired = await impl.encode({ token: { sub: "u1" }, secret: SECRET, salt: SALT, maxAge: -60 })
   return [
@@ -108,15 +110,21 @@ describe("gatehouse rejections are AuthErrors", () => {
     const calls: unknown[][] = []
     const logger = { debug: (...args: unknown[]) => void calls.push(args) }
     expect(await getToken({ req: request(expired), secret: SECRET, logger })).toBeNull()
-    expect(calls).toEqual([["getToken: the session token was not accepted", { reason: expect.stringContaining("token expired") }]])
+    expect(calls).toEqual([
+      ["getToken: the session token was not accepted", { reason: expect.stringContaining("token expired") }],
+    ])
     expect(JSON.stringify(calls)).not.toContain(expired.slice(0, 40))
-    const leaky = async () => { throw new Error(`cannot read ${expired}`) }
+    const leaky = async () => {
+      throw new Error(`cannot read ${expired}`)
+    }
     expect(await getToken({ req: request(expired), secret: SECRET, logger, decode: leaky })).toBeNull()
     expect(calls[1]).toEqual(["getToken: the session token was not accepted", { reason: "Error" }])
     const token = await encode({ token: { sub: "u1" }, secret: SECRET, salt: SALT })
     expect(await getToken({ req: request(token), secret: SECRET, logger })).toMatchObject({ sub: "u1" })
     expect(calls).toHaveLength(2)
-    const consoleSpies = (["debug", "log", "info", "warn", "error"] as const).map((level) => vi.spyOn(console, level).mockImplementation(() => {}))
+    const consoleSpies = (["debug", "log", "info", "warn", "error"] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation(() => {}),
+    )
     try {
       expect(await getToken({ req: request(expired), secret: SECRET })).toBeNull()
       for (const spy of consoleSpies) expect(spy).not.toHaveBeenCalled()

@@ -44,7 +44,7 @@ export interface GetTokenParams<R extends boolean = false> {
 function headerValue(headers: Headers | Record<string, string | string[] | undefined>, name: string): string | null {
   if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name)
   const value = (headers as Record<string, string | string[] | undefined>)[name]
-  return Array.isArray(value) ? value.join(name === "cookie" ? "; " : ", ") : value ?? null
+  return Array.isArray(value) ? value.join(name === "cookie" ? "; " : ", ") : (value ?? null)
 }
 
 /**
@@ -52,7 +52,9 @@ function headerValue(headers: Headers | Record<string, string | string[] | undef
  * there is none and when it does not decode (tampered, foreign, expired), as @auth/core does (the reason goes to
  * `logger.debug` when a logger is given); rejects only for a missing `req` (JWTSessionError) or `secret` (MissingSecret).
  */
-export async function getToken<R extends boolean = false>(params: GetTokenParams<R>): Promise<R extends true ? string | null : JWT | null> {
+export async function getToken<R extends boolean = false>(
+  params: GetTokenParams<R>,
+): Promise<R extends true ? string | null : JWT | null> {
   type Out = R extends true ? string | null : JWT | null
   const { req, secureCookie = false, raw, secret } = params
   if (!req) throw new JWTSessionError("Pass `req` to getToken().")
@@ -72,7 +74,8 @@ export async function getToken<R extends boolean = false>(params: GetTokenParams
   }
   if (!token) return null as Out
   if (raw) return token as Out
-  if (!secret || (Array.isArray(secret) && secret.length === 0)) throw new MissingSecret("Pass `secret` to getToken() (or set AUTH_SECRET).")
+  if (!secret || (Array.isArray(secret) && secret.length === 0))
+    throw new MissingSecret("Pass `secret` to getToken() (or set AUTH_SECRET).")
   try {
     const decoder = params.decode ?? decode
     return ((await decoder({ token, secret, salt })) ?? null) as Out

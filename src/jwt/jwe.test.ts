@@ -6,7 +6,15 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import { JWTSessionError } from "../errors.js"
 import { decode, encode } from "./index.js"
 import {
-  CLOCK_TOLERANCE, assertTimeClaims, decodeSync, encodeSync, decryptClaims, deriveKey, encryptClaims, nowSeconds, withTimeClaims,
+  CLOCK_TOLERANCE,
+  assertTimeClaims,
+  decodeSync,
+  encodeSync,
+  decryptClaims,
+  deriveKey,
+  encryptClaims,
+  nowSeconds,
+  withTimeClaims,
 } from "./jwe.js"
 
 const S1 = "first-secret-that-is-at-least-32-characters-long"
@@ -71,7 +79,11 @@ describe("encrypt / decrypt round trip", () => {
     expect(Buffer.from(parts[2] as string, "base64url")).toHaveLength(16)
     expect(Buffer.from(parts[4] as string, "base64url")).toHaveLength(32)
     expect(decodeProtectedHeader(token)).toEqual({ alg: "dir", enc: "A256CBC-HS512", kid: deriveKey(S1, SALT).kid })
-    expect(JSON.parse(Buffer.from(parts[0] as string, "base64url").toString())).toEqual({ alg: "dir", enc: "A256CBC-HS512", kid: deriveKey(S1, SALT).kid })
+    expect(JSON.parse(Buffer.from(parts[0] as string, "base64url").toString())).toEqual({
+      alg: "dir",
+      enc: "A256CBC-HS512",
+      kid: deriveKey(S1, SALT).kid,
+    })
     expect(decryptClaims(token, [S1], SALT)).toEqual({ payload, secretIndex: 0 })
   })
 
@@ -83,7 +95,12 @@ describe("encrypt / decrypt round trip", () => {
   })
 
   it("encode/decode add iat, exp (= iat + maxAge) and a jti and give the claims back", async () => {
-    const token = await encode({ token: { name: "Alice", sub: "u1", iat: 1, exp: 2, jti: "old" }, secret: S1, salt: SALT, maxAge: 600 })
+    const token = await encode({
+      token: { name: "Alice", sub: "u1", iat: 1, exp: 2, jti: "old" },
+      secret: S1,
+      salt: SALT,
+      maxAge: 600,
+    })
     const now = nowSeconds()
     const claims = await decode({ token, secret: S1, salt: SALT })
     expect(claims).toMatchObject({ name: "Alice", sub: "u1" })
@@ -117,7 +134,10 @@ describe("tokens made with jose", () => {
       .setExpirationTime(now + 60)
       .setJti("j1")
       .encrypt(authjsKey(S1, SALT, 64))
-    expect(decryptClaims(token, [S1], SALT)).toEqual({ payload: { name: "Bob", iat: now, exp: now + 60, jti: "j1" }, secretIndex: 0 })
+    expect(decryptClaims(token, [S1], SALT)).toEqual({
+      payload: { name: "Bob", iat: now, exp: now + 60, jti: "j1" },
+      secretIndex: 0,
+    })
     expect(decodeSync({ token, secret: S1, salt: SALT })?.payload.name).toBe("Bob")
   })
 
@@ -130,7 +150,10 @@ describe("tokens made with jose", () => {
       .setExpirationTime(now + 60)
       .encrypt(authjsKey(S1, SALT, 32))
     expect(Buffer.from(token.split(".")[2] as string, "base64url")).toHaveLength(12)
-    expect(decryptClaims(token, [S2, S1], SALT)).toEqual({ payload: { name: "Gcm", iat: now, exp: now + 60 }, secretIndex: 1 })
+    expect(decryptClaims(token, [S2, S1], SALT)).toEqual({
+      payload: { name: "Gcm", iat: now, exp: now + 60 },
+      secretIndex: 1,
+    })
   })
 
   it("A256GCM without kid decrypts with the first secret only", async () => {
@@ -159,7 +182,10 @@ describe("kid selection (secret rotation)", () => {
     const token = encryptClaims({ who: "s1" }, S1, SALT)
     expect(decryptClaims(token, [S1], SALT).secretIndex).toBe(0)
     expect(decryptClaims(token, [S2, S1], SALT)).toEqual({ payload: { who: "s1" }, secretIndex: 1 })
-    expect(decodeSync({ token: encodeSync({ token: {}, secret: [S1, S2], salt: SALT }), secret: [S2, S1], salt: SALT })?.secretIndex).toBe(1)
+    expect(
+      decodeSync({ token: encodeSync({ token: {}, secret: [S1, S2], salt: SALT }), secret: [S2, S1], salt: SALT })
+        ?.secretIndex,
+    ).toBe(1)
   })
 
   it("encode uses the first secret of a list", () => {
@@ -174,7 +200,9 @@ describe("kid selection (secret rotation)", () => {
 
   it("the salt is part of the key: a token for one cookie name does not open under another", () => {
     const token = encryptClaims({ a: 1 }, S1, "authjs.session-token")
-    expect(() => decryptClaims(token, [S1], "__Secure-authjs.session-token")).toThrow("no secret matches the token's kid")
+    expect(() => decryptClaims(token, [S1], "__Secure-authjs.session-token")).toThrow(
+      "no secret matches the token's kid",
+    )
   })
 
   it("a kid-less token is tried with the first secret only", () => {
@@ -210,14 +238,22 @@ describe("header and format checks", () => {
 
   it("refuses a header that is not a JSON object", () => {
     const t = good().split(".")
-    expect(() => decryptClaims([Buffer.from("not json").toString("base64url"), ...t.slice(1)].join("."), [S1], SALT)).toThrow("protected header is not JSON")
-    expect(() => decryptClaims([b64json([1, 2]), ...t.slice(1)].join("."), [S1], SALT)).toThrow("protected header is not an object")
-    expect(() => decryptClaims([b64json(null), ...t.slice(1)].join("."), [S1], SALT)).toThrow("protected header is not an object")
+    expect(() =>
+      decryptClaims([Buffer.from("not json").toString("base64url"), ...t.slice(1)].join("."), [S1], SALT),
+    ).toThrow("protected header is not JSON")
+    expect(() => decryptClaims([b64json([1, 2]), ...t.slice(1)].join("."), [S1], SALT)).toThrow(
+      "protected header is not an object",
+    )
+    expect(() => decryptClaims([b64json(null), ...t.slice(1)].join("."), [S1], SALT)).toThrow(
+      "protected header is not an object",
+    )
   })
 
   it("a header with a wrong member fails before the kid lookup", () => {
     // A kid that matches no secret plus a bad alg: the alg error wins, so no key was looked up first.
-    expect(() => decryptClaims(withHeader(good(), { alg: "RSA-OAEP", enc: "A256CBC-HS512", kid: "nope" }), [S1], SALT)).toThrow("alg must be dir")
+    expect(() =>
+      decryptClaims(withHeader(good(), { alg: "RSA-OAEP", enc: "A256CBC-HS512", kid: "nope" }), [S1], SALT),
+    ).toThrow("alg must be dir")
   })
 
   it("refuses tokens that are not a 5-part compact dir JWE", () => {
@@ -243,7 +279,9 @@ describe("header and format checks", () => {
 
   it("the header is authenticated: a changed kid-compatible header fails the tag", () => {
     // Same header fields, different serialisation (key order): the AAD changes, so the tag must fail.
-    expect(() => decryptClaims(withHeader(good(), { enc: "A256CBC-HS512", alg: "dir", kid: kid() }), [S1], SALT)).toThrow("authentication tag mismatch")
+    expect(() =>
+      decryptClaims(withHeader(good(), { enc: "A256CBC-HS512", alg: "dir", kid: kid() }), [S1], SALT),
+    ).toThrow("authentication tag mismatch")
   })
 })
 
@@ -260,7 +298,9 @@ describe("tamper detection (A256CBC-HS512)", () => {
 
   it("a truncated ciphertext fails authentication", () => {
     const parts = encryptClaims({ a: "x".repeat(40) }, S1, SALT).split(".")
-    parts[3] = Buffer.from(parts[3] as string, "base64url").subarray(16).toString("base64url")
+    parts[3] = Buffer.from(parts[3] as string, "base64url")
+      .subarray(16)
+      .toString("base64url")
     expect(() => decryptClaims(parts.join("."), [S1], SALT)).toThrow("authentication tag mismatch")
   })
 
@@ -362,7 +402,11 @@ describe("key cache", () => {
     const keys = salts.map((s) => deriveKey(S1, s))
     const target = salts[CACHE_SIZE - 1] as string
     for (let i = 0; i < 100; i++) {
-      const forged = withHeader(encryptClaims({}, S1, target), { alg: "dir", enc: "A256CBC-HS512", kid: `forged-kid-${i}` })
+      const forged = withHeader(encryptClaims({}, S1, target), {
+        alg: "dir",
+        enc: "A256CBC-HS512",
+        kid: `forged-kid-${i}`,
+      })
       expect(() => decryptClaims(forged, [S1], target)).toThrow("no secret matches the token's kid")
     }
     // Nothing was inserted: the oldest entry is still there.

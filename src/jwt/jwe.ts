@@ -1,7 +1,15 @@
 // Internal session-token codec: JWE compact serialisation, `dir` + A256CBC-HS512 (and A256GCM on decode), on
 // synchronous node:crypto, and the sync encode/decode the library's hot path uses. Not a public entry: `gatehouse/jwt`
 // (index.ts) wraps it. Keys are HKDF-SHA256(secret, salt = cookie name) as Auth.js derives them, cached per (secret, salt).
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomUUID, timingSafeEqual } from "node:crypto"
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomUUID,
+  timingSafeEqual,
+} from "node:crypto"
 import { randomBytesPooled } from "../lib/random.js"
 import { JWTSessionError, MissingSecret } from "../errors.js"
 import type { JWT, JWTDecodeParams, JWTEncodeParams } from "../types.js"
@@ -35,7 +43,9 @@ export function deriveKey(secret: string, salt: string, enc: Enc = "A256CBC-HS51
   const info = `Auth.js Generated Encryption Key (${salt})`
   const key = Buffer.from(hkdfSync("sha256", secret, salt, info, length))
   const jwk = `{"k":"${key.toString("base64url")}","kty":"oct"}`
-  const kid = createHash(length === 64 ? "sha512" : "sha256").update(jwk).digest("base64url")
+  const kid = createHash(length === 64 ? "sha512" : "sha256")
+    .update(jwk)
+    .digest("base64url")
   const protectedHeader = Buffer.from(`{"alg":"dir","enc":"${enc}","kid":"${kid}"}`).toString("base64url")
   const derived: DerivedKey = { key, kid, protectedHeader }
   if (keyCache.size >= MAX_KEY_CACHE) keyCache.delete(keyCache.keys().next().value as string)
@@ -51,7 +61,13 @@ function lengthBlock(aadLength: number): Buffer {
 
 /** The A256CBC-HS512 authentication tag. @see RFC 7518 §5.2.2.1 */
 function cbcTag(macKey: Buffer, aad: Buffer, iv: Buffer, ciphertext: Buffer): Buffer {
-  return createHmac("sha512", macKey).update(aad).update(iv).update(ciphertext).update(lengthBlock(aad.length)).digest().subarray(0, 32)
+  return createHmac("sha512", macKey)
+    .update(aad)
+    .update(iv)
+    .update(ciphertext)
+    .update(lengthBlock(aad.length))
+    .digest()
+    .subarray(0, 32)
 }
 
 /** 16 fresh random bytes for a CBC IV. */
@@ -72,7 +88,11 @@ export function encryptClaims(payload: Record<string, unknown>, secret: string, 
 const B64URL = /^[A-Za-z0-9_-]*$/
 const MAX_TOKEN_LENGTH = 200_000
 
-interface Header { alg: string; enc: Enc; kid?: string }
+interface Header {
+  alg: string
+  enc: Enc
+  kid?: string
+}
 
 /** Parses and checks the protected header before any key is derived (docs/security.md CK-02). */
 function parseHeader(encoded: string): Header {
@@ -82,13 +102,16 @@ function parseHeader(encoded: string): Header {
   } catch {
     throw new JWTSessionError("protected header is not JSON")
   }
-  if (typeof header !== "object" || header === null || Array.isArray(header)) throw new JWTSessionError("protected header is not an object")
+  if (typeof header !== "object" || header === null || Array.isArray(header))
+    throw new JWTSessionError("protected header is not an object")
   const h = header as Record<string, unknown>
   for (const name of Object.keys(h)) {
-    if (name !== "alg" && name !== "enc" && name !== "kid") throw new JWTSessionError(`unsupported header member "${name.slice(0, 20)}"`)
+    if (name !== "alg" && name !== "enc" && name !== "kid")
+      throw new JWTSessionError(`unsupported header member "${name.slice(0, 20)}"`)
   }
   if (h.alg !== "dir") throw new JWTSessionError("alg must be dir")
-  if (h.enc !== "A256CBC-HS512" && h.enc !== "A256GCM") throw new JWTSessionError("enc must be A256CBC-HS512 or A256GCM")
+  if (h.enc !== "A256CBC-HS512" && h.enc !== "A256GCM")
+    throw new JWTSessionError("enc must be A256CBC-HS512 or A256GCM")
   if (h.kid !== undefined && typeof h.kid !== "string") throw new JWTSessionError("kid must be a string")
   return h as unknown as Header
 }
@@ -119,7 +142,8 @@ export function decryptClaims(token: string, secrets: readonly string[], salt: s
   if (parts.length !== 5) throw new JWTSessionError("not a compact JWE")
   const [h = "", encryptedKey, ivPart = "", ctPart = "", tagPart = ""] = parts
   if (encryptedKey !== "") throw new JWTSessionError("dir tokens have no encrypted key")
-  if (!B64URL.test(h) || !B64URL.test(ivPart) || !B64URL.test(ctPart) || !B64URL.test(tagPart)) throw new JWTSessionError("bad base64url")
+  if (!B64URL.test(h) || !B64URL.test(ivPart) || !B64URL.test(ctPart) || !B64URL.test(tagPart))
+    throw new JWTSessionError("bad base64url")
   const header = parseHeader(h)
   const { derived, index } = selectKey(header, secrets, salt)
   const iv = Buffer.from(ivPart, "base64url")
@@ -151,7 +175,8 @@ export function decryptClaims(token: string, secrets: readonly string[], salt: s
   } catch {
     throw new JWTSessionError("payload is not JSON")
   }
-  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) throw new JWTSessionError("payload is not a claims object")
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload))
+    throw new JWTSessionError("payload is not a claims object")
   return { payload: payload as Record<string, unknown>, secretIndex: index }
 }
 
@@ -163,12 +188,17 @@ export function assertTimeClaims(payload: Record<string, unknown>, nowSeconds: n
   const { exp, nbf, iat } = payload
   if (typeof exp !== "number" || !Number.isFinite(exp)) throw new JWTSessionError("exp missing")
   if (exp <= nowSeconds - CLOCK_TOLERANCE) throw new JWTSessionError("token expired")
-  if (nbf !== undefined && (typeof nbf !== "number" || nbf > nowSeconds + CLOCK_TOLERANCE)) throw new JWTSessionError("token not yet valid")
+  if (nbf !== undefined && (typeof nbf !== "number" || nbf > nowSeconds + CLOCK_TOLERANCE))
+    throw new JWTSessionError("token not yet valid")
   if (iat !== undefined && typeof iat !== "number") throw new JWTSessionError("iat is not a number")
 }
 
 /** Adds `iat`, `exp` and a fresh `jti`, overwriting any present, as Auth.js does on every encode. */
-export function withTimeClaims(token: Record<string, unknown>, maxAge: number, nowSeconds: number): Record<string, unknown> {
+export function withTimeClaims(
+  token: Record<string, unknown>,
+  maxAge: number,
+  nowSeconds: number,
+): Record<string, unknown> {
   return { ...token, iat: nowSeconds, exp: nowSeconds + maxAge, jti: randomUUID() }
 }
 
@@ -176,12 +206,14 @@ export const nowSeconds = (): number => Math.floor(Date.now() / 1000)
 
 function secretList(secret: string | string[] | undefined): string[] {
   const list = Array.isArray(secret) ? secret : secret ? [secret] : []
-  if (list.length === 0 || list.some((s) => typeof s !== "string" || s === "")) throw new MissingSecret("A `secret` is required to encode or decode a JWT.")
+  if (list.length === 0 || list.some((s) => typeof s !== "string" || s === ""))
+    throw new MissingSecret("A `secret` is required to encode or decode a JWT.")
   return list
 }
 
 function assertSalt(salt: unknown): asserts salt is string {
-  if (typeof salt !== "string" || salt === "") throw new JWTSessionError("A `salt` is required: pass the session cookie name (e.g. `authjs.session-token`).")
+  if (typeof salt !== "string" || salt === "")
+    throw new JWTSessionError("A `salt` is required: pass the session cookie name (e.g. `authjs.session-token`).")
 }
 
 /** Synchronous encode: adds `iat`, `exp`, `jti` and encrypts under the first secret. */

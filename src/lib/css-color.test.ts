@@ -3,10 +3,23 @@ import { describe, expect, it } from "vitest"
 import { contrastRatio, cssColor, cssColorOr } from "./css-color.js"
 
 describe("cssColor", () => {
-  it.each(["#fff", "#FFFF", "#123456", "#12345678", "red", "rebeccapurple", "rgb(1, 2, 3)", "hsl(10 20% 30% / .5)"])("accepts %j", (v) => {
-    expect(cssColor(v)).toBe(v)
-  })
-  it.each(["red;}body{display:none", "#fff;background:url(x)", "url(https://t.test)", "expression(alert(1))", "#ggg", "var(--x)", "", 42, null])("refuses %j", (v) => {
+  it.each(["#fff", "#FFFF", "#123456", "#12345678", "red", "rebeccapurple", "rgb(1, 2, 3)", "hsl(10 20% 30% / .5)"])(
+    "accepts %j",
+    (v) => {
+      expect(cssColor(v)).toBe(v)
+    },
+  )
+  it.each([
+    "red;}body{display:none",
+    "#fff;background:url(x)",
+    "url(https://t.test)",
+    "expression(alert(1))",
+    "#ggg",
+    "var(--x)",
+    "",
+    42,
+    null,
+  ])("refuses %j", (v) => {
     expect(cssColor(v)).toBeUndefined()
     expect(cssColorOr(v, "#000")).toBe("#000")
   })

@@ -3,8 +3,15 @@ import { AuthError } from "../errors.js"
 
 /** The error types whose name may be shown to the browser in `?error=`; everything else becomes `Configuration`. */
 const clientSafeTypes = new Set([
-  "CredentialsSignin", "OAuthAccountNotLinked", "OAuthCallbackError", "AccessDenied", "Verification",
-  "MissingCSRF", "AccountNotLinked", "WebAuthnVerificationError", "RateLimited",
+  "CredentialsSignin",
+  "OAuthAccountNotLinked",
+  "OAuthCallbackError",
+  "AccessDenied",
+  "Verification",
+  "MissingCSRF",
+  "AccountNotLinked",
+  "WebAuthnVerificationError",
+  "RateLimited",
 ])
 
 /** Client-safe types shown under another code: the sign-in page banner keys Auth.js clients know. */

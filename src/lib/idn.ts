@@ -63,7 +63,7 @@ function decodePunycode(input: string): string | undefined {
   let n = INITIAL_N
   let i = 0
   let bias = INITIAL_BIAS
-  for (let at = delimiter > 0 ? delimiter + 1 : 0; at < input.length;) {
+  for (let at = delimiter > 0 ? delimiter + 1 : 0; at < input.length; ) {
     const oldI = i
     let w = 1
     for (let k = BASE; ; k += BASE) {

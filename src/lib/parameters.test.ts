@@ -13,8 +13,20 @@ describe("declaredParameters", () => {
     expect(declaredParameters((c = { x: "(,)" }) => c)).toBe(1)
     expect(declaredParameters((c: unknown, r: unknown) => [c, r])).toBe(2)
     expect(declaredParameters((c: unknown, r = "a,b") => [c, r])).toBe(2)
-    expect(declaredParameters(async function authorize(c: unknown, r: unknown) { return [c, r] })).toBe(2)
-    expect(declaredParameters({ authorize(c: unknown) { return c } }.authorize)).toBe(1)
+    expect(
+      declaredParameters(async function authorize(c: unknown, r: unknown) {
+        return [c, r]
+      }),
+    ).toBe(2)
+    expect(
+      declaredParameters(
+        {
+          authorize(c: unknown) {
+            return c
+          },
+        }.authorize,
+      ),
+    ).toBe(1)
   })
 
   it("rest parameters and unreadable sources count as unbounded", () => {

@@ -21,7 +21,11 @@ export function pageHeaders(csp: string, varyLanguage: boolean): Readonly<Record
   const key = `${varyLanguage ? "v" : "-"}${csp}`
   let headers = cache.get(key)
   if (!headers) {
-    headers = Object.freeze({ ...FIXED, "Content-Security-Policy": csp, ...(varyLanguage ? { Vary: "Accept-Language" } : {}) })
+    headers = Object.freeze({
+      ...FIXED,
+      "Content-Security-Policy": csp,
+      ...(varyLanguage ? { Vary: "Accept-Language" } : {}),
+    })
     if (cache.size >= MAX_ENTRIES) cache.clear()
     cache.set(key, headers)
   }

@@ -5,13 +5,24 @@ import { de, en } from "./locales/index.js"
 
 describe("page helpers", () => {
   it("escapeHtml escapes the five HTML specials", () => {
-    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe("&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;")
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+      "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;",
+    )
   })
 
   it.each([
-    ["https://cdn.test/a.svg", true], ["http://localhost:3000/a.png", true], ["/logo.png", true], ["data:image/svg+xml,%3Csvg%3E", true],
-    ["javascript:alert(1)", false], [" JaVaScRiPt:alert(1)", false], ["data:text/html,<script>", false], ["//evil.test/a.png", false],
-    ["/\\evil.test/a.png", false], ["vbscript:x", false], ["", false], [42, false],
+    ["https://cdn.test/a.svg", true],
+    ["http://localhost:3000/a.png", true],
+    ["/logo.png", true],
+    ["data:image/svg+xml,%3Csvg%3E", true],
+    ["javascript:alert(1)", false],
+    [" JaVaScRiPt:alert(1)", false],
+    ["data:text/html,<script>", false],
+    ["//evil.test/a.png", false],
+    ["/\\evil.test/a.png", false],
+    ["vbscript:x", false],
+    ["", false],
+    [42, false],
   ])("safeImageUrl(%j) kept: %s", (value, kept) => {
     expect(safeImageUrl(value) !== undefined).toBe(kept)
   })
@@ -29,7 +40,12 @@ describe("page helpers", () => {
     expect(plain.html).toContain('<body class="__next-auth-theme-auto"><main>')
     expect(plain.html.match(/<style>/g)).toHaveLength(1)
     expect(plain.csp).toMatch(/style-src 'sha256-[^']+';/)
-    const themed = documentShell({ title: "T", content: "", theme: { colorScheme: "dark", brandColor: "#000", logo: "javascript:x" }, locale: en })
+    const themed = documentShell({
+      title: "T",
+      content: "",
+      theme: { colorScheme: "dark", brandColor: "#000", logo: "javascript:x" },
+      locale: en,
+    })
     expect(themed.html).toContain('class="__next-auth-theme-dark"')
     expect(themed.html).not.toContain("javascript:")
     expect(themed.html.match(/<style>/g)).toHaveLength(2)
@@ -38,7 +54,12 @@ describe("page helpers", () => {
     expect(plain.html).toMatch(/<head>[^]*<link rel="icon" href="data:,">[^]*<\/head>/)
     expect(themed.html.match(/<link [^>]*>/g)).toEqual(['<link rel="icon" href="data:,">']) // not the theme logo
     expect(plain.csp).toMatch(/img-src [^;]*data:/)
-    const hostileScheme = documentShell({ title: "T", content: "", theme: { colorScheme: '"><x' as never }, locale: en })
+    const hostileScheme = documentShell({
+      title: "T",
+      content: "",
+      theme: { colorScheme: '"><x' as never },
+      locale: en,
+    })
     expect(hostileScheme.html).toContain('class="__next-auth-theme-auto"')
   })
 })

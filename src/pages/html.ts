@@ -113,7 +113,10 @@ export function documentShell(props: ShellProps): RenderedPage {
   const logoUrl = safeImageUrl(theme.logo)
   const logo = logoUrl ? `<img class="brand-logo" src="${escapeHtml(logoUrl)}" alt="">` : ""
   const scripts = [...(props.script === "form" ? [FORM_SCRIPT] : []), ...(props.passkeyScript ? [PASSKEY_SCRIPT] : [])]
-  const scriptHashes = [...(props.script === "form" ? [FORM_SCRIPT_HASH] : []), ...(props.passkeyScript ? [PASSKEY_SCRIPT_HASH] : [])]
+  const scriptHashes = [
+    ...(props.script === "form" ? [FORM_SCRIPT_HASH] : []),
+    ...(props.passkeyScript ? [PASSKEY_SCRIPT_HASH] : []),
+  ]
   const script = scripts.map((text) => `<script>${text}</script>`).join("")
   const html = `<!DOCTYPE html><html lang="${escapeHtml(locale.lang)}"><head><meta charset="UTF-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="same-origin">${ICON}<title>${escapeHtml(props.title)}</title>${styles}</head><body class="__next-auth-theme-${scheme}"><main>${logo}<div class="card">${props.content}</div></main>${script}</body></html>`
   return { html, csp: pageCsp(hashes, scriptHashes, props.passkeyScript === true) }

@@ -21,9 +21,17 @@ export interface SignOutPageProps {
 /** The sign-out confirmation: a POST form (`form#signout-form`, `button#submitButton`) with the CSRF token. */
 export function signOutPage(props: SignOutPageProps): RenderedPage {
   const t = props.locale.signOut
-  const callback = props.callbackUrl === undefined ? "" : `<input type="hidden" name="callbackUrl" value="${escapeHtml(props.callbackUrl)}">`
+  const callback =
+    props.callbackUrl === undefined
+      ? ""
+      : `<input type="hidden" name="callbackUrl" value="${escapeHtml(props.callbackUrl)}">`
   const content = `<h1>${escapeHtml(t.heading)}</h1><p>${escapeHtml(t.message)}</p><form id="signout-form" action="${escapeHtml(props.action)}" method="POST"><input type="hidden" name="csrfToken" value="${escapeHtml(props.csrfToken)}">${callback}<button id="submitButton" class="button primary" type="submit">${escapeHtml(t.button)}</button></form>`
-  return documentShell({ title: titleWithBrand(t.title, props.theme), content, theme: props.theme, locale: props.locale })
+  return documentShell({
+    title: titleWithBrand(t.title, props.theme),
+    content,
+    theme: props.theme,
+    locale: props.locale,
+  })
 }
 
 /** HTTP status per error-page code; every other code is a 200 generic page. */
@@ -65,20 +73,35 @@ export function errorPage(props: ErrorPageProps): RenderedPage & { status: numbe
   const cancelled = code === "AccessDenied" && props.code === "access_denied"
   const signedIn = code === "Verification" && props.continueUrl !== undefined
   const page = cancelled ? t.cancelled : signedIn ? t.alreadySignedIn : code ? t.pages[code] : t.default
-  const home = (cls: string) => `<a id="home-link" class="${cls}" href="${escapeHtml(props.homeUrl)}">${escapeHtml(t.home)}</a>`
-  const links = code === "Configuration"
-    ? home("button primary")
-    : signedIn
-      ? `<a id="continue-link" class="button primary" href="${escapeHtml(props.continueUrl)}">${escapeHtml(t.continue)}</a>`
-      : `<a id="signin-link" class="button primary" href="${escapeHtml(props.signInUrl)}">${escapeHtml(cancelled ? t.tryAgain : t.signIn)}</a>${home("secondary")}`
+  const home = (cls: string) =>
+    `<a id="home-link" class="${cls}" href="${escapeHtml(props.homeUrl)}">${escapeHtml(t.home)}</a>`
+  const links =
+    code === "Configuration"
+      ? home("button primary")
+      : signedIn
+        ? `<a id="continue-link" class="button primary" href="${escapeHtml(props.continueUrl)}">${escapeHtml(t.continue)}</a>`
+        : `<a id="signin-link" class="button primary" href="${escapeHtml(props.signInUrl)}">${escapeHtml(cancelled ? t.tryAgain : t.signIn)}</a>${home("secondary")}`
   const content = `<h1>${escapeHtml(page.heading)}</h1><p>${escapeHtml(page.message)}</p>${links}`
   const status = cancelled || signedIn ? 200 : code ? errorStatus[code] : 200
-  return { status, ...documentShell({ title: titleWithBrand(`${t.title}: ${page.heading}`, props.theme), content, theme: props.theme, locale: props.locale }) }
+  return {
+    status,
+    ...documentShell({
+      title: titleWithBrand(`${t.title}: ${page.heading}`, props.theme),
+      content,
+      theme: props.theme,
+      locale: props.locale,
+    }),
+  }
 }
 
 /** "Check your e-mail", with a link home (`a#home-link`). */
 export function verifyRequestPage(props: { homeUrl: string; theme: Theme; locale: PageLocale }): RenderedPage {
   const t = props.locale.verifyRequest
   const content = `<h1>${escapeHtml(t.heading)}</h1><p>${escapeHtml(t.message)}</p><a id="home-link" class="button primary" href="${escapeHtml(props.homeUrl)}">${escapeHtml(props.locale.error.home)}</a>`
-  return documentShell({ title: titleWithBrand(t.title, props.theme), content, theme: props.theme, locale: props.locale })
+  return documentShell({
+    title: titleWithBrand(t.title, props.theme),
+    content,
+    theme: props.theme,
+    locale: props.locale,
+  })
 }

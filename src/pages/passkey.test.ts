@@ -8,15 +8,35 @@ import { makeConfig } from "../../test/helpers.js"
 import { MemoryAdapter } from "../adapters/memory.js"
 import Passkey from "../providers/passkey.js"
 import { de } from "./locales/index.js"
-import { en, FORM_SCRIPT, FORM_SCRIPT_HASH, PASSKEY_SCRIPT, PASSKEY_SCRIPT_HASH, signInPage, signInPageHasScript, type SignInPageProps } from "./index.js"
+import {
+  en,
+  FORM_SCRIPT,
+  FORM_SCRIPT_HASH,
+  PASSKEY_SCRIPT,
+  PASSKEY_SCRIPT_HASH,
+  signInPage,
+  signInPageHasScript,
+  type SignInPageProps,
+} from "./index.js"
 
 const passkey = Passkey() as ResolvedProvider
-const credentials = { id: "credentials", name: "Credentials", type: "credentials", credentials: { username: { label: "Username" } } } as unknown as ResolvedProvider
+const credentials = {
+  id: "credentials",
+  name: "Credentials",
+  type: "credentials",
+  credentials: { username: { label: "Username" } },
+} as unknown as ResolvedProvider
 
 function page(overrides: Partial<SignInPageProps> = {}) {
   return signInPage({
-    providers: [passkey], basePath: "/auth", origin: "http://localhost:3000", csrfToken: "csrf-token-1",
-    callbackUrl: "http://localhost:3000/dash", theme: {}, locale: en, ...overrides,
+    providers: [passkey],
+    basePath: "/auth",
+    origin: "http://localhost:3000",
+    csrfToken: "csrf-token-1",
+    callbackUrl: "http://localhost:3000/dash",
+    theme: {},
+    locale: en,
+    ...overrides,
   })
 }
 
@@ -24,7 +44,8 @@ function render(overrides: Partial<SignInPageProps> = {}): string {
   return page(overrides).html
 }
 
-const MESSAGES = 'data-msg-unsupported="This browser does not support passkeys." data-msg-cancelled="The passkey request was cancelled or timed out." data-msg-registered="This passkey is already registered. Sign in with it instead." data-msg-failed="Passkey sign-in failed. Please try again."'
+const MESSAGES =
+  'data-msg-unsupported="This browser does not support passkeys." data-msg-cancelled="The passkey request was cancelled or timed out." data-msg-registered="This passkey is already registered. Sign in with it instead." data-msg-failed="Passkey sign-in failed. Please try again."'
 
 function scripts(html: string): string[] {
   return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1] as string)
@@ -33,10 +54,18 @@ function scripts(html: string): string[] {
 describe("sign-in page: passkey form", () => {
   it("renders the sign-in form as one button (stable ids) with no e-mail field, and the registration form (e-mail with autocomplete 'username webauthn', required) in a 'Create a passkey' disclosure", () => {
     const html = render()
-    expect(html).toContain(`<form id="passkey-form" action="http://localhost:3000/auth/callback/passkey" method="POST" novalidate data-passkey data-webauthn-provider="passkey" data-base-path="/auth" data-csrf-token="csrf-token-1" data-callback-url="http://localhost:3000/dash" data-conditional="true" data-register-form="passkey-register" data-state="idle" ${MESSAGES}><button id="passkey-signin" class="button primary" type="submit"><span>Sign in with a passkey</span></button><p id="passkey-error" class="error" role="alert" data-passkey-error hidden></p></form>`)
-    expect(html).toContain('<details class="create"><summary>Create a passkey</summary><form id="passkey-register" action="http://localhost:3000/auth/callback/passkey" method="POST" data-passkey>')
-    expect(html).toContain('<label for="input-email-for-passkey">Email for your passkey</label><input id="input-email-for-passkey" name="email" type="text" autocomplete="username webauthn" required>')
-    expect(html).toContain('<button id="passkey-register-button" class="button" type="submit">Create a passkey</button><p id="passkey-register-error" class="error" role="alert" data-passkey-error hidden></p></form></details>')
+    expect(html).toContain(
+      `<form id="passkey-form" action="http://localhost:3000/auth/callback/passkey" method="POST" novalidate data-passkey data-webauthn-provider="passkey" data-base-path="/auth" data-csrf-token="csrf-token-1" data-callback-url="http://localhost:3000/dash" data-conditional="true" data-register-form="passkey-register" data-state="idle" ${MESSAGES}><button id="passkey-signin" class="button primary" type="submit"><span>Sign in with a passkey</span></button><p id="passkey-error" class="error" role="alert" data-passkey-error hidden></p></form>`,
+    )
+    expect(html).toContain(
+      '<details class="create"><summary>Create a passkey</summary><form id="passkey-register" action="http://localhost:3000/auth/callback/passkey" method="POST" data-passkey>',
+    )
+    expect(html).toContain(
+      '<label for="input-email-for-passkey">Email for your passkey</label><input id="input-email-for-passkey" name="email" type="text" autocomplete="username webauthn" required>',
+    )
+    expect(html).toContain(
+      '<button id="passkey-register-button" class="button" type="submit">Create a passkey</button><p id="passkey-register-error" class="error" role="alert" data-passkey-error hidden></p></form></details>',
+    )
     // No hidden csrfToken input: a form submitted without the script must not carry the token in a URL.
     expect(html).not.toContain('name="csrfToken"')
   })
@@ -45,30 +74,61 @@ describe("sign-in page: passkey form", () => {
     const email = { id: "email", name: "Email", type: "email" } as unknown as ResolvedProvider
     const html = render({ providers: [passkey, credentials, email] })
     expect(html.match(/class="button primary"/g)).toHaveLength(1)
-    expect(html).toContain('<button id="signin-button-credentials" class="button primary" type="submit">Sign in with Credentials</button>')
-    expect(html).toMatch(/<button id="passkey-signin" class="button" type="submit"><span class="mark"><svg [^>]*aria-hidden="true"[^>]*>.*?<\/svg><\/span><span>Sign in with a passkey<\/span><\/button>/)
-    expect(html).toContain('<input id="input-username-for-credentials" name="username" type="text" autocomplete="username webauthn" data-identifier>')
+    expect(html).toContain(
+      '<button id="signin-button-credentials" class="button primary" type="submit">Sign in with Credentials</button>',
+    )
+    expect(html).toMatch(
+      /<button id="passkey-signin" class="button" type="submit"><span class="mark"><svg [^>]*aria-hidden="true"[^>]*>.*?<\/svg><\/span><span>Sign in with a passkey<\/span><\/button>/,
+    )
+    expect(html).toContain(
+      '<input id="input-username-for-credentials" name="username" type="text" autocomplete="username webauthn" data-identifier>',
+    )
     // The registration field asks for a new passkey's address: no passkeys offered there.
-    expect(html).toContain('<input id="input-email-for-passkey" name="email" type="text" autocomplete="username" required>')
+    expect(html).toContain(
+      '<input id="input-email-for-passkey" name="email" type="text" autocomplete="username" required>',
+    )
     expect(html.indexOf('id="signin-form-credentials"')).toBeLessThan(html.indexOf('id="passkey-form"'))
   })
 
   it("formFields and enableConditionalUI: false are honoured; a second passkey provider gets suffixed ids and its own name", () => {
-    const custom = { ...passkey, id: "webauthn", name: "Security key", enableConditionalUI: false, formFields: { handle: { label: "Handle", placeholder: "@you", autocomplete: "username webauthn" } } } as unknown as ResolvedProvider
+    const custom = {
+      ...passkey,
+      id: "webauthn",
+      name: "Security key",
+      enableConditionalUI: false,
+      formFields: { handle: { label: "Handle", placeholder: "@you", autocomplete: "username webauthn" } },
+    } as unknown as ResolvedProvider
     const html = render({ providers: [passkey, custom] })
-    expect(html).toContain('<form id="passkey-form-webauthn" action="http://localhost:3000/auth/callback/webauthn" method="POST" novalidate data-passkey data-webauthn-provider="webauthn"')
-    expect(html).toMatch(/id="passkey-form-webauthn"[^>]*data-conditional="false" data-register-form="passkey-register-webauthn"/)
-    expect(html).toContain('<input id="input-handle-for-webauthn" name="handle" type="text" placeholder="@you" autocomplete="username webauthn">')
-    expect(html).toMatch(/<button id="passkey-signin-webauthn" class="button" type="submit"><span class="mark">.*?<\/span><span>Sign in with Security key<\/span><\/button>/)
-    expect(html).toContain('<button id="passkey-register-button-webauthn" class="button" type="submit">Create a passkey</button>')
+    expect(html).toContain(
+      '<form id="passkey-form-webauthn" action="http://localhost:3000/auth/callback/webauthn" method="POST" novalidate data-passkey data-webauthn-provider="webauthn"',
+    )
+    expect(html).toMatch(
+      /id="passkey-form-webauthn"[^>]*data-conditional="false" data-register-form="passkey-register-webauthn"/,
+    )
+    expect(html).toContain(
+      '<input id="input-handle-for-webauthn" name="handle" type="text" placeholder="@you" autocomplete="username webauthn">',
+    )
+    expect(html).toMatch(
+      /<button id="passkey-signin-webauthn" class="button" type="submit"><span class="mark">.*?<\/span><span>Sign in with Security key<\/span><\/button>/,
+    )
+    expect(html).toContain(
+      '<button id="passkey-register-button-webauthn" class="button" type="submit">Create a passkey</button>',
+    )
     expect(html.match(/class="button primary"/g)).toHaveLength(1)
     expect(scripts(html)).toEqual([FORM_SCRIPT, PASSKEY_SCRIPT])
   })
 
   it("escapes a hostile provider name, id, callbackUrl, basePath and CSRF token in text and data- attributes", () => {
-    const hostile = { ...passkey, id: 'pk"><script>x()</script>', name: "<img src=x onerror=alert(1)>" } as unknown as ResolvedProvider
+    const hostile = {
+      ...passkey,
+      id: 'pk"><script>x()</script>',
+      name: "<img src=x onerror=alert(1)>",
+    } as unknown as ResolvedProvider
     const html = render({
-      providers: [hostile], basePath: '/a"b', csrfToken: 'tok"en', callbackUrl: `http://localhost:3000/x?a="b"&c='d'<e>`,
+      providers: [hostile],
+      basePath: '/a"b',
+      csrfToken: 'tok"en',
+      callbackUrl: `http://localhost:3000/x?a="b"&c='d'<e>`,
     })
     expect(html).not.toContain("<img")
     expect(html).toContain("<span>Sign in with &lt;img src=x onerror=alert(1)&gt;</span></button>")
@@ -82,27 +142,59 @@ describe("sign-in page: passkey form", () => {
 
   it("next to an e-mail provider: its default field says it is for the passkey (en and de); ids stay unique", () => {
     const email = { id: "email", name: "Email", type: "email" } as unknown as ResolvedProvider
-    const labels = (html: string) => [...html.matchAll(/<label for="([^"]+)">([^<]*)<\/label>/g)].map((m) => `${m[1]}: ${m[2]}`)
-    expect(labels(render({ providers: [email, passkey] }))).toEqual(["input-email-for-email: Email", "input-email-for-passkey: Email for your passkey"])
-    expect(labels(render({ providers: [email, passkey], locale: de }))).toEqual(["input-email-for-email: E-Mail", "input-email-for-passkey: E-Mail für Ihren Passkey"])
+    const labels = (html: string) =>
+      [...html.matchAll(/<label for="([^"]+)">([^<]*)<\/label>/g)].map((m) => `${m[1]}: ${m[2]}`)
+    expect(labels(render({ providers: [email, passkey] }))).toEqual([
+      "input-email-for-email: Email",
+      "input-email-for-passkey: Email for your passkey",
+    ])
+    expect(labels(render({ providers: [email, passkey], locale: de }))).toEqual([
+      "input-email-for-email: E-Mail",
+      "input-email-for-passkey: E-Mail für Ihren Passkey",
+    ])
     const html = render({ providers: [email, passkey], locale: de })
     expect(html).toContain(">Mit E-Mail anmelden</button>")
     expect(html).toContain("<span>Mit Passkey anmelden</span>")
     expect(html).toContain("<summary>Passkey erstellen</summary>")
     expect(html).not.toContain("aria-describedby") // the labels differ: nothing to tell apart
     // A formFields label the app set is its own, even "Email" (then the e-mail field is described by its button).
-    const custom = { ...passkey, formFields: { email: { label: "Work email", autocomplete: "username webauthn" } } } as unknown as ResolvedProvider
-    expect(labels(render({ providers: [email, custom] }))).toEqual(["input-email-for-email: Email", "input-email-for-passkey: Work email"])
+    const custom = {
+      ...passkey,
+      formFields: { email: { label: "Work email", autocomplete: "username webauthn" } },
+    } as unknown as ResolvedProvider
+    expect(labels(render({ providers: [email, custom] }))).toEqual([
+      "input-email-for-email: Email",
+      "input-email-for-passkey: Work email",
+    ])
   })
 
   it("two passkey providers with the default field: each field is described by its own registration button; ids that would coincide are made unique", () => {
-    const second = { ...passkey, id: "webauthn", name: "WebAuthn", enableConditionalUI: false } as unknown as ResolvedProvider
+    const second = {
+      ...passkey,
+      id: "webauthn",
+      name: "WebAuthn",
+      enableConditionalUI: false,
+    } as unknown as ResolvedProvider
     const html = render({ providers: [passkey, second] })
-    expect(html).toContain('<input id="input-email-for-passkey" name="email" type="text" autocomplete="username webauthn" required aria-describedby="passkey-register-button">')
-    expect(html).toContain('<input id="input-email-for-webauthn" name="email" type="text" autocomplete="username webauthn" required aria-describedby="passkey-register-button-webauthn">')
+    expect(html).toContain(
+      '<input id="input-email-for-passkey" name="email" type="text" autocomplete="username webauthn" required aria-describedby="passkey-register-button">',
+    )
+    expect(html).toContain(
+      '<input id="input-email-for-webauthn" name="email" type="text" autocomplete="username webauthn" required aria-describedby="passkey-register-button-webauthn">',
+    )
     // `input-a-for-b` + `-for-c` and `input-a` + `-for-b-for-c`: the same id, made unique by a suffix.
-    const one = { id: "c", name: "One", type: "credentials", credentials: { "a-for-b": { label: "One" } } } as unknown as ResolvedProvider
-    const two = { id: "b-for-c", name: "Two", type: "credentials", credentials: { a: { label: "Two" } } } as unknown as ResolvedProvider
+    const one = {
+      id: "c",
+      name: "One",
+      type: "credentials",
+      credentials: { "a-for-b": { label: "One" } },
+    } as unknown as ResolvedProvider
+    const two = {
+      id: "b-for-c",
+      name: "Two",
+      type: "credentials",
+      credentials: { a: { label: "Two" } },
+    } as unknown as ResolvedProvider
     const ids = [...render({ providers: [one, two] }).matchAll(/\sid="([^"]+)"/g)].map((m) => m[1])
     expect(ids).toContain("input-a-for-b-for-c")
     expect(ids).toContain("input-a-for-b-for-c-2")
@@ -132,10 +224,17 @@ describe("sign-in page: passkey form", () => {
   })
 
   it("GET /signin sends the CSP header that allows both scripts with a passkey provider, and the form script alone without", async () => {
-    const withPasskey = makeConfig({ providers: [Passkey()], adapter: MemoryAdapter(), experimental: { enableWebAuthn: true }, logger: { error: () => {}, warn: () => {}, debug: () => {} } })
+    const withPasskey = makeConfig({
+      providers: [Passkey()],
+      adapter: MemoryAdapter(),
+      experimental: { enableWebAuthn: true },
+      logger: { error: () => {}, warn: () => {}, debug: () => {} },
+    })
     const res = await Auth(new Request("http://localhost:3000/auth/signin"), withPasskey)
     const html = await res.text()
-    expect(res.headers.get("content-security-policy")).toContain(`script-src ${FORM_SCRIPT_HASH} ${PASSKEY_SCRIPT_HASH};`)
+    expect(res.headers.get("content-security-policy")).toContain(
+      `script-src ${FORM_SCRIPT_HASH} ${PASSKEY_SCRIPT_HASH};`,
+    )
     expect(html).toContain('id="passkey-signin"')
     const plain = await Auth(new Request("http://localhost:3000/auth/signin"), makeConfig())
     expect(plain.headers.get("content-security-policy")).toContain(`script-src ${FORM_SCRIPT_HASH};`)
@@ -146,29 +245,66 @@ describe("sign-in page: passkey form", () => {
  * Just enough DOM for the page script: the passkey sign-in form (a button), the registration form (an e-mail input)
  * and, with `autofillInput`, a field elsewhere on the page whose autocomplete has `webauthn`.
  */
-function fakePage(options: { email?: string; conditional?: boolean; conditionalAvailable?: boolean; optionsAction?: "register" | "authenticate"; returnedUrl?: string; autofillInput?: boolean } = {}) {
+function fakePage(
+  options: {
+    email?: string
+    conditional?: boolean
+    conditionalAvailable?: boolean
+    optionsAction?: "register" | "authenticate"
+    returnedUrl?: string
+    autofillInput?: boolean
+  } = {},
+) {
   const bytes = (text: string) => new Uint8Array(Buffer.from(text)).buffer
   const b64 = (text: string) => Buffer.from(text).toString("base64url")
   type Listener = (event: { preventDefault(): void }) => void
   const part = () => {
     const listeners: Listener[] = []
-    const button = { disabled: false, attributes: new Set<string>(), setAttribute(name: string) { this.attributes.add(name) }, removeAttribute(name: string) { this.attributes.delete(name) } }
+    const button = {
+      disabled: false,
+      attributes: new Set<string>(),
+      setAttribute(name: string) {
+        this.attributes.add(name)
+      },
+      removeAttribute(name: string) {
+        this.attributes.delete(name)
+      },
+    }
     const message = { textContent: "", hidden: true }
-    return { listeners, button, message, submit: () => {
-      for (const l of listeners) l({ preventDefault: () => {} })
-    } }
+    return {
+      listeners,
+      button,
+      message,
+      submit: () => {
+        for (const l of listeners) l({ preventDefault: () => {} })
+      },
+    }
   }
   const signIn = part()
   const registration = part()
   const input = { name: "email", value: options.email ?? "" }
   const form = {
-    dataset: { webauthnProvider: "passkey", basePath: "/auth", csrfToken: "csrf-1", callbackUrl: "http://localhost/dash", conditional: String(options.conditional ?? false), registerForm: "passkey-register", state: "idle" } as Record<string, string>,
-    querySelector: (selector: string) => (selector === "button[type=submit]" ? signIn.button : selector === "[data-passkey-error]" ? signIn.message : null),
+    dataset: {
+      webauthnProvider: "passkey",
+      basePath: "/auth",
+      csrfToken: "csrf-1",
+      callbackUrl: "http://localhost/dash",
+      conditional: String(options.conditional ?? false),
+      registerForm: "passkey-register",
+      state: "idle",
+    } as Record<string, string>,
+    querySelector: (selector: string) =>
+      selector === "button[type=submit]" ? signIn.button : selector === "[data-passkey-error]" ? signIn.message : null,
     querySelectorAll: () => [],
     addEventListener: (_type: string, listener: Listener) => void signIn.listeners.push(listener),
   }
   const register = {
-    querySelector: (selector: string) => (selector === "button[type=submit]" ? registration.button : selector === "[data-passkey-error]" ? registration.message : null),
+    querySelector: (selector: string) =>
+      selector === "button[type=submit]"
+        ? registration.button
+        : selector === "[data-passkey-error]"
+          ? registration.message
+          : null,
     querySelectorAll: () => [input],
     addEventListener: (_type: string, listener: Listener) => void registration.listeners.push(listener),
   }
@@ -177,20 +313,46 @@ function fakePage(options: { email?: string; conditional?: boolean; conditionalA
   const fetch = vi.fn(async (url: string, init?: RequestInit) => {
     requests.push({ url, init })
     if (url.includes("/webauthn-options/")) {
-      const optionsJson = action === "register"
-        ? { challenge: b64("c1"), rp: { name: "x" }, user: { id: b64("u1"), name: "a", displayName: "a" }, pubKeyCredParams: [] }
-        : { challenge: b64("c1"), allowCredentials: [{ id: b64("cred"), type: "public-key" }] }
+      const optionsJson =
+        action === "register"
+          ? {
+              challenge: b64("c1"),
+              rp: { name: "x" },
+              user: { id: b64("u1"), name: "a", displayName: "a" },
+              pubKeyCredParams: [],
+            }
+          : { challenge: b64("c1"), allowCredentials: [{ id: b64("cred"), type: "public-key" }] }
       return new Response(JSON.stringify({ action, options: optionsJson }))
     }
     return new Response(JSON.stringify({ url: options.returnedUrl ?? "http://localhost/dash" }))
   })
   const assertion = {
-    id: b64("cred"), rawId: bytes("cred"), type: "public-key", authenticatorAttachment: "platform", getClientExtensionResults: () => ({}),
-    response: { clientDataJSON: bytes("cdj"), authenticatorData: bytes("ad"), signature: bytes("sig"), userHandle: bytes("u1") },
+    id: b64("cred"),
+    rawId: bytes("cred"),
+    type: "public-key",
+    authenticatorAttachment: "platform",
+    getClientExtensionResults: () => ({}),
+    response: {
+      clientDataJSON: bytes("cdj"),
+      authenticatorData: bytes("ad"),
+      signature: bytes("sig"),
+      userHandle: bytes("u1"),
+    },
   }
   const attestation = {
-    id: b64("new"), rawId: bytes("new"), type: "public-key", authenticatorAttachment: null, getClientExtensionResults: () => ({}),
-    response: { clientDataJSON: bytes("cdj"), attestationObject: bytes("ao"), getTransports: () => ["internal"], getPublicKeyAlgorithm: () => -7, getPublicKey: () => bytes("pk"), getAuthenticatorData: () => bytes("ad") },
+    id: b64("new"),
+    rawId: bytes("new"),
+    type: "public-key",
+    authenticatorAttachment: null,
+    getClientExtensionResults: () => ({}),
+    response: {
+      clientDataJSON: bytes("cdj"),
+      attestationObject: bytes("ao"),
+      getTransports: () => ["internal"],
+      getPublicKeyAlgorithm: () => -7,
+      getPublicKey: () => bytes("pk"),
+      getAuthenticatorData: () => bytes("ad"),
+    },
   }
   const credentials = { get: vi.fn(async () => assertion), create: vi.fn(async () => attestation) }
   const PublicKeyCredential = { isConditionalMediationAvailable: async () => options.conditionalAvailable ?? true }
@@ -200,8 +362,23 @@ function fakePage(options: { email?: string; conditional?: boolean; conditionalA
     getElementById: (id: string) => (id === "passkey-register" ? register : null),
     querySelector: (selector: string) => (selector.includes("webauthn") && (options.autofillInput ?? true) ? {} : null),
   }
-  new Function("window", "document", "navigator", "fetch", "PublicKeyCredential", PASSKEY_SCRIPT)(window, document, { credentials }, fetch, PublicKeyCredential)
-  return { form, window, requests, credentials, message: signIn.message, button: signIn.button, registration, submit: signIn.submit }
+  new Function("window", "document", "navigator", "fetch", "PublicKeyCredential", PASSKEY_SCRIPT)(
+    window,
+    document,
+    { credentials },
+    fetch,
+    PublicKeyCredential,
+  )
+  return {
+    form,
+    window,
+    requests,
+    credentials,
+    message: signIn.message,
+    button: signIn.button,
+    registration,
+    submit: signIn.submit,
+  }
 }
 
 describe("the page script (fake DOM)", () => {
@@ -211,7 +388,10 @@ describe("the page script (fake DOM)", () => {
     expect(page.button.disabled).toBe(true)
     expect(page.button.attributes.has("data-busy")).toBe(true)
     await vi.waitFor(() => expect(page.window.location.href).toBe("http://localhost/dash"))
-    expect(page.requests.map((r) => r.url)).toEqual(["/auth/webauthn-options/passkey?action=authenticate", "/auth/callback/passkey"])
+    expect(page.requests.map((r) => r.url)).toEqual([
+      "/auth/webauthn-options/passkey?action=authenticate",
+      "/auth/callback/passkey",
+    ])
     const post = page.requests[1]?.init as RequestInit
     expect(post.method).toBe("POST")
     expect((post.headers as Record<string, string>)["x-auth-return-redirect"]).toBe("1")
@@ -222,7 +402,11 @@ describe("the page script (fake DOM)", () => {
     expect(body.get("csrfToken")).toBe("csrf-1")
     expect(body.get("callbackUrl")).toBe("http://localhost/dash")
     expect(JSON.parse(body.get("data") as string)).toEqual({
-      id: "Y3JlZA", rawId: "Y3JlZA", type: "public-key", authenticatorAttachment: "platform", clientExtensionResults: {},
+      id: "Y3JlZA",
+      rawId: "Y3JlZA",
+      type: "public-key",
+      authenticatorAttachment: "platform",
+      clientExtensionResults: {},
       response: { clientDataJSON: "Y2Rq", authenticatorData: "YWQ", signature: "c2ln", userHandle: "dTE" },
     })
     expect(page.form.dataset.state).toBe("done")
@@ -237,7 +421,14 @@ describe("the page script (fake DOM)", () => {
     const body = new URLSearchParams(String(page.requests[1]?.init?.body))
     expect(body.get("action")).toBe("register")
     expect(body.get("email")).toBe("ada@example.com")
-    expect(JSON.parse(body.get("data") as string).response).toEqual({ clientDataJSON: "Y2Rq", attestationObject: "YW8", transports: ["internal"], publicKeyAlgorithm: -7, publicKey: "cGs", authenticatorData: "YWQ" })
+    expect(JSON.parse(body.get("data") as string).response).toEqual({
+      clientDataJSON: "Y2Rq",
+      attestationObject: "YW8",
+      transports: ["internal"],
+      publicKeyAlgorithm: -7,
+      publicKey: "cGs",
+      authenticatorData: "YWQ",
+    })
     const call = page.credentials.create.mock.calls[0] as unknown as [CredentialCreationOptions]
     expect(Buffer.from(call[0].publicKey?.user.id as ArrayBuffer).toString()).toBe("u1")
   })
@@ -259,7 +450,10 @@ describe("the page script (fake DOM)", () => {
     page.credentials.create.mockRejectedValueOnce(Object.assign(new Error("exists"), { name: "InvalidStateError" }))
     page.registration.submit()
     await vi.waitFor(() => expect(page.form.dataset.state).toBe("error"))
-    expect(page.registration.message).toMatchObject({ hidden: false, textContent: expect.stringContaining("already registered") })
+    expect(page.registration.message).toMatchObject({
+      hidden: false,
+      textContent: expect.stringContaining("already registered"),
+    })
     expect(page.message.hidden).toBe(true)
   })
 
@@ -282,7 +476,11 @@ describe("the page script (fake DOM)", () => {
   })
 
   it("conditional UI not available, disabled, or no field on the page has the webauthn token: no request on load", async () => {
-    for (const page of [fakePage({ conditional: true, conditionalAvailable: false }), fakePage({ conditional: false }), fakePage({ conditional: true, autofillInput: false })]) {
+    for (const page of [
+      fakePage({ conditional: true, conditionalAvailable: false }),
+      fakePage({ conditional: false }),
+      fakePage({ conditional: true, autofillInput: false }),
+    ]) {
       await new Promise((resolve) => setTimeout(resolve, 10))
       expect(page.requests).toEqual([])
       expect(page.form.dataset.state).toBe("idle")

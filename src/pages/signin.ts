@@ -33,7 +33,10 @@ interface FieldSpec {
 
 function fieldsOf(value: unknown): [string, FieldSpec][] {
   if (typeof value !== "object" || value === null) return []
-  return Object.entries(value).map(([name, f]): [string, FieldSpec] => [name, typeof f === "object" && f !== null ? (f as FieldSpec) : {}])
+  return Object.entries(value).map(([name, f]): [string, FieldSpec] => [
+    name,
+    typeof f === "object" && f !== null ? (f as FieldSpec) : {},
+  ])
 }
 
 /** The field's own `autocomplete`, else one from its type or name, so password managers fill the right thing. */
@@ -112,15 +115,27 @@ interface PlannedField {
 }
 
 /** Auth.js's default `formFields` of the WebAuthn/Passkey providers: the field a new passkey is registered under. */
-const DEFAULT_PASSKEY_FIELDS: Readonly<Record<string, FieldSpec>> = { email: { autocomplete: "username webauthn", required: true } }
+const DEFAULT_PASSKEY_FIELDS: Readonly<Record<string, FieldSpec>> = {
+  email: { autocomplete: "username webauthn", required: true },
+}
 
 /** The fields of the e-mail, credentials or passkey-registration form of `p`, with their labels (none for OAuth). */
 function plannedFields(p: ResolvedProvider, locale: PageLocale): PlannedField[] {
   if (p.type === "email") {
-    return [{ name: "email", spec: { type: "email", placeholder: locale.signIn.emailPlaceholder, autocomplete: "email", required: true }, label: locale.signIn.emailLabel }]
+    return [
+      {
+        name: "email",
+        spec: { type: "email", placeholder: locale.signIn.emailPlaceholder, autocomplete: "email", required: true },
+        label: locale.signIn.emailLabel,
+      },
+    ]
   }
   if (p.type === "credentials") {
-    return fieldsOf("credentials" in p ? p.credentials : undefined).map(([name, spec]) => ({ name, spec, label: fieldLabel(name, spec, locale) }))
+    return fieldsOf("credentials" in p ? p.credentials : undefined).map(([name, spec]) => ({
+      name,
+      spec,
+      label: fieldLabel(name, spec, locale),
+    }))
   }
   if (p.type === "webauthn") {
     const configured = "formFields" in p ? p.formFields : undefined
@@ -199,10 +214,14 @@ function isDefaultPasskeyName(p: ResolvedProvider): boolean {
 }
 
 const isOAuth = (p: ResolvedProvider) => p.type === "oauth" || p.type === "oidc"
-const isConditional = (p: ResolvedProvider) => p.type === "webauthn" && "enableConditionalUI" in p && p.enableConditionalUI === true
+const isConditional = (p: ResolvedProvider) =>
+  p.type === "webauthn" && "enableConditionalUI" in p && p.enableConditionalUI === true
 
 /** The e-mail or credentials provider whose form a failure was about, by error code (the form script also opens the one it kept a value of). */
-function failedForm(forms: readonly ResolvedProvider[], error: string | null | undefined): ResolvedProvider | undefined {
+function failedForm(
+  forms: readonly ResolvedProvider[],
+  error: string | null | undefined,
+): ResolvedProvider | undefined {
   if (error === "CredentialsSignin") return forms.find((p) => p.type === "credentials")
   if (error === "EmailSignin") return forms.find((p) => p.type === "email")
   return undefined
@@ -226,17 +245,36 @@ export function signInPage(props: SignInPageProps): RenderedPage {
   const { providers, basePath, origin, csrfToken, callbackUrl, error, theme, locale } = props
   const hidden = `<input type="hidden" name="csrfToken" value="${escapeHtml(csrfToken)}"><input type="hidden" name="callbackUrl" value="${escapeHtml(callbackUrl)}">`
   const planned = new Map(providers.map((p) => [p, plannedFields(p, locale)]))
-  const forms = providers.filter((p) => p.type === "email" || (p.type === "credentials" && (planned.get(p) ?? []).length > 0))
+  const forms = providers.filter(
+    (p) => p.type === "email" || (p.type === "credentials" && (planned.get(p) ?? []).length > 0),
+  )
   const passkeys = providers.filter((p) => p.type === "webauthn")
   const main = forms[0]
   const conditional = passkeys.find(isConditional)
   const autofillField = main && conditional ? identifierField(main) : undefined
   if (main && autofillField !== undefined) {
-    planned.set(main, (planned.get(main) ?? []).map((f) => (f.name === autofillField ? { ...f, spec: { ...f.spec, autocomplete: withWebAuthnToken(autocompleteFor(f.name, f.spec)) } } : f)))
+    planned.set(
+      main,
+      (planned.get(main) ?? []).map((f) =>
+        f.name === autofillField
+          ? { ...f, spec: { ...f.spec, autocomplete: withWebAuthnToken(autocompleteFor(f.name, f.spec)) } }
+          : f,
+      ),
+    )
     // The registration field asks for a new passkey's e-mail: passkeys are offered in the main form instead.
-    for (const p of passkeys) planned.set(p, (planned.get(p) ?? []).map((f) => ({ ...f, spec: { ...f.spec, autocomplete: withoutWebAuthnToken(autocompleteFor(f.name, f.spec)) } })))
+    for (const p of passkeys)
+      planned.set(
+        p,
+        (planned.get(p) ?? []).map((f) => ({
+          ...f,
+          spec: { ...f.spec, autocomplete: withoutWebAuthnToken(autocompleteFor(f.name, f.spec)) },
+        })),
+      )
   }
-  const render = fieldRenderer(providers.flatMap((p) => planned.get(p) ?? []), locale)
+  const render = fieldRenderer(
+    providers.flatMap((p) => planned.get(p) ?? []),
+    locale,
+  )
   const failed = failedForm(forms, error)
 
   /** The fields of an e-mail or credentials form, the one that names the user marked for the form script. */
@@ -244,19 +282,24 @@ export function signInPage(props: SignInPageProps): RenderedPage {
     const field = identifierField(p)
     return (planned.get(p) ?? []).map((f) => render(p.id, f, { describedBy, identifier: f.name === field })).join("")
   }
-  const actionOf = (p: ResolvedProvider) => escapeHtml(`${origin}${basePath}/${p.type === "email" ? "signin" : "callback"}/${p.id}`)
+  const actionOf = (p: ResolvedProvider) =>
+    escapeHtml(`${origin}${basePath}/${p.type === "email" ? "signin" : "callback"}/${p.id}`)
 
   let css = ""
-  const oauthButtons = providers.map((p, index) => {
-    if (!isOAuth(p)) return ""
-    const id = escapeHtml(p.id)
-    const style = "style" in p ? (p.style as Record<string, unknown> | undefined) : undefined
-    const colors = buttonColors(style?.bg, style?.text)
-    if (colors) css += `.provider-${index}{--p-bg:${colors.bg}}`
-    const logoUrl = safeImageUrl(style?.logo)
-    const logo = logoUrl ? `<span class="mark"><img src="${escapeHtml(logoUrl)}" alt="" width="20" height="20"></span>` : ""
-    return `<form id="signin-form-${id}" action="${escapeHtml(`${origin}${basePath}/signin/${p.id}`)}" method="POST" data-provider="${id}">${hidden}<button id="signin-button-${id}" class="button provider provider-${index}" type="submit">${logo}<span>${buttonText(p, locale)}</span></button></form>`
-  }).join("")
+  const oauthButtons = providers
+    .map((p, index) => {
+      if (!isOAuth(p)) return ""
+      const id = escapeHtml(p.id)
+      const style = "style" in p ? (p.style as Record<string, unknown> | undefined) : undefined
+      const colors = buttonColors(style?.bg, style?.text)
+      if (colors) css += `.provider-${index}{--p-bg:${colors.bg}}`
+      const logoUrl = safeImageUrl(style?.logo)
+      const logo = logoUrl
+        ? `<span class="mark"><img src="${escapeHtml(logoUrl)}" alt="" width="20" height="20"></span>`
+        : ""
+      return `<form id="signin-form-${id}" action="${escapeHtml(`${origin}${basePath}/signin/${p.id}`)}" method="POST" data-provider="${id}">${hidden}<button id="signin-button-${id}" class="button provider provider-${index}" type="submit">${logo}<span>${buttonText(p, locale)}</span></button></form>`
+    })
+    .join("")
 
   let primary = ""
   if (main) {
@@ -266,7 +309,12 @@ export function signInPage(props: SignInPageProps): RenderedPage {
   const further: string[] = []
   const creates: string[] = []
   passkeys.forEach((p, index) => {
-    const block = passkeyBlock(p, index, { primary: !main && index === 0, render, planned: planned.get(p) ?? [], props })
+    const block = passkeyBlock(p, index, {
+      primary: !main && index === 0,
+      render,
+      planned: planned.get(p) ?? [],
+      props,
+    })
     if (!main && index === 0) primary = block.signIn
     else further.push(block.signIn)
     creates.push(block.create)
@@ -275,15 +323,28 @@ export function signInPage(props: SignInPageProps): RenderedPage {
     const id = escapeHtml(p.id)
     const summaryId = `signin-method-${p.id}`
     const form = `<form id="signin-form-${id}" action="${actionOf(p)}" method="POST" data-provider="${id}">${hidden}${formFields(p, summaryId)}<button id="signin-button-${id}" class="button" type="submit">${escapeHtml(locale.signIn.continue)}</button></form>`
-    further.push(`<details class="method"${p === failed ? " open" : ""}><summary id="${escapeHtml(summaryId)}" class="button">${buttonText(p, locale)}</summary>${form}</details>`)
+    further.push(
+      `<details class="method"${p === failed ? " open" : ""}><summary id="${escapeHtml(summaryId)}" class="button">${buttonText(p, locale)}</summary>${form}</details>`,
+    )
   }
 
   const brand = brandNameOf(theme)
   const heading = brand ? withBrand(locale.signIn.headingWithBrand, brand) : locale.signIn.heading
-  const divider = oauthButtons && (primary || further.length) ? `<div class="divider" role="separator">${escapeHtml(locale.signIn.or)}</div>` : ""
+  const divider =
+    oauthButtons && (primary || further.length)
+      ? `<div class="divider" role="separator">${escapeHtml(locale.signIn.or)}</div>`
+      : ""
   const content = `<h1>${escapeHtml(heading)}</h1>${signInBanner(error, locale)}${oauthButtons ? `<div class="providers">${oauthButtons}</div>` : ""}${divider}${primary}${further.length ? `<div class="methods">${further.join("")}</div>` : ""}${creates.join("")}`
   const title = brand ? heading : locale.signIn.title
-  return documentShell({ title, content, theme, locale, extraCss: css, script: "form", passkeyScript: passkeys.length > 0 })
+  return documentShell({
+    title,
+    content,
+    theme,
+    locale,
+    extraCss: css,
+    script: "form",
+    passkeyScript: passkeys.length > 0,
+  })
 }
 
 interface PasskeyBlockOptions {
@@ -301,7 +362,11 @@ interface PasskeyBlockOptions {
  * have the stable ids `passkey-form`, `passkey-signin`, `passkey-error`, `passkey-register`,
  * `passkey-register-button`, `passkey-register-error`; later ones get `-<provider id>` appended.
  */
-function passkeyBlock(p: ResolvedProvider, index: number, options: PasskeyBlockOptions): { signIn: string; create: string } {
+function passkeyBlock(
+  p: ResolvedProvider,
+  index: number,
+  options: PasskeyBlockOptions,
+): { signIn: string; create: string } {
   const { props, render } = options
   const { locale } = props
   const rawSuffix = index === 0 ? "" : `-${p.id}`
@@ -313,7 +378,9 @@ function passkeyBlock(p: ResolvedProvider, index: number, options: PasskeyBlockO
   const data = `data-webauthn-provider="${id}" data-base-path="${escapeHtml(props.basePath)}" data-csrf-token="${escapeHtml(props.csrfToken)}" data-callback-url="${escapeHtml(props.callbackUrl)}" data-conditional="${isConditional(p)}" data-register-form="passkey-register${suffix}" data-state="idle" ${messages}`
   const text = isDefaultPasskeyName(p) ? escapeHtml(locale.signIn.passkeySignIn) : buttonText(p, locale)
   const signIn = `<form id="passkey-form${suffix}" action="${action}" method="POST" novalidate data-passkey ${data}><button id="passkey-signin${suffix}" class="button${options.primary ? " primary" : ""}" type="submit">${options.primary ? "" : PASSKEY_MARK}<span>${text}</span></button><p id="passkey-error${suffix}" class="error" role="alert" data-passkey-error hidden></p></form>`
-  const fields = options.planned.map((f) => render(p.id, f, { describedBy: `passkey-register-button${rawSuffix}` })).join("")
+  const fields = options.planned
+    .map((f) => render(p.id, f, { describedBy: `passkey-register-button${rawSuffix}` }))
+    .join("")
   const create = escapeHtml(locale.signIn.createPasskey)
   const register = `<form id="passkey-register${suffix}" action="${action}" method="POST" data-passkey><p class="hint">${escapeHtml(locale.signIn.createPasskeyHint)}</p>${fields}<button id="passkey-register-button${suffix}" class="button" type="submit">${create}</button><p id="passkey-register-error${suffix}" class="error" role="alert" data-passkey-error hidden></p></form>`
   return { signIn, create: `<details class="create"><summary>${create}</summary>${register}</details>` }

@@ -7,7 +7,8 @@ import { createHash } from "node:crypto"
  * prefers it (the body class names are Auth.js's, so an app's own CSS that targets them keeps working). Text pairs
  * meet WCAG AA (4.5:1) in both schemes.
  */
-const DARK = "--page:#0d1117;--card:#161b22;--fg:#e6edf3;--muted:#9198a1;--border:#3d444d;--hover:#21262d;--input-bg:#0d1117;--input-border:#656c76;--link:#4493f8;--focus:#4493f8;--danger-bg:#25171c;--danger-border:#da3633;--danger-fg:#ffa198;color-scheme:dark"
+const DARK =
+  "--page:#0d1117;--card:#161b22;--fg:#e6edf3;--muted:#9198a1;--border:#3d444d;--hover:#21262d;--input-bg:#0d1117;--input-border:#656c76;--link:#4493f8;--focus:#4493f8;--danger-bg:#25171c;--danger-border:#da3633;--danger-fg:#ffa198;color-scheme:dark"
 
 /**
  * Buttons: `.button` is the neutral (secondary) look; `.primary` adds the brand colour, and each page has at most one.

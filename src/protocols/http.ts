@@ -27,17 +27,29 @@ export function boundedFetch(base: typeof fetch, timeoutMs: number, maxBytes = M
       response = await base(input, { ...init, redirect: "manual", signal })
     } catch (cause) {
       const timedOut = timeout.aborted
-      throw new ProviderRequestError(timedOut ? `The provider did not answer within ${timeoutMs} ms.` : "The provider could not be reached.", { cause })
+      throw new ProviderRequestError(
+        timedOut ? `The provider did not answer within ${timeoutMs} ms.` : "The provider could not be reached.",
+        { cause },
+      )
     }
     let body: Uint8Array
     try {
       body = await readBounded(response, maxBytes)
     } catch (error) {
       if (error instanceof ProviderRequestError) throw error
-      throw new ProviderRequestError(timeout.aborted ? `The provider did not answer within ${timeoutMs} ms.` : "The provider's response could not be read.", { cause: error })
+      throw new ProviderRequestError(
+        timeout.aborted
+          ? `The provider did not answer within ${timeoutMs} ms.`
+          : "The provider's response could not be read.",
+        { cause: error },
+      )
     }
     const status = response.status >= 200 && response.status <= 599 ? response.status : 502
-    return new Response(status === 204 || status === 304 ? null : (body as unknown as BodyInit), { status, statusText: response.statusText, headers: response.headers })
+    return new Response(status === 204 || status === 304 ? null : (body as unknown as BodyInit), {
+      status,
+      statusText: response.statusText,
+      headers: response.headers,
+    })
   }
 }
 

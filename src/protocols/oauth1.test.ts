@@ -19,7 +19,10 @@ function answer(body: string, status = 200): typeof fetch & { authorization: str
 describe("OAuth 1.0a leg 1 (request token) fails as OAuthSignInError", () => {
   it("returns the temporary credentials of a confirmed answer, signed with the callback", async () => {
     const fetchFn = answer("oauth_token=rt&oauth_token_secret=rts&oauth_callback_confirmed=true")
-    await expect(requestTemporaryCredentials(fetchFn, url, consumer, "https://app.example/cb")).resolves.toEqual({ token: "rt", tokenSecret: "rts" })
+    await expect(requestTemporaryCredentials(fetchFn, url, consumer, "https://app.example/cb")).resolves.toEqual({
+      token: "rt",
+      tokenSecret: "rts",
+    })
     expect(fetchFn.authorization[0]).toMatch(/^OAuth .*oauth_callback="https%3A%2F%2Fapp.example%2Fcb"/)
   })
   it.each([
@@ -27,7 +30,9 @@ describe("OAuth 1.0a leg 1 (request token) fails as OAuthSignInError", () => {
     ["an unconfirmed callback", answer("oauth_token=rt&oauth_token_secret=rts"), /did not confirm the callback/],
     ["no token secret", answer("oauth_token=rt&oauth_callback_confirmed=true"), /no oauth_token/],
   ])("%s", async (_name, fetchFn, message) => {
-    const error = await requestTemporaryCredentials(fetchFn, url, consumer, "https://app.example/cb").catch((e: unknown) => e)
+    const error = await requestTemporaryCredentials(fetchFn, url, consumer, "https://app.example/cb").catch(
+      (e: unknown) => e,
+    )
     expect(error).toBeInstanceOf(OAuthSignInError)
     expect(error).toBeInstanceOf(AuthError)
     expect((error as OAuthSignInError).type).toBe("OAuthSignInError")
@@ -38,12 +43,26 @@ describe("OAuth 1.0a leg 1 (request token) fails as OAuthSignInError", () => {
 describe("OAuth 1.0a leg 3 and the profile request fail as OAuthCallbackError", () => {
   const temporary = { ...consumer, token: "rt", tokenSecret: "rts" }
   it("returns the token credentials of a good answer", async () => {
-    await expect(requestTokenCredentials(answer("oauth_token=at&oauth_token_secret=ats&user_id=7"), url, temporary, "v")).resolves.toEqual({ oauth_token: "at", oauth_token_secret: "ats", user_id: "7" })
+    await expect(
+      requestTokenCredentials(answer("oauth_token=at&oauth_token_secret=ats&user_id=7"), url, temporary, "v"),
+    ).resolves.toEqual({ oauth_token: "at", oauth_token_secret: "ats", user_id: "7" })
   })
   it.each([
-    ["access token: a non-200 answer", () => requestTokenCredentials(answer("denied", 401), url, temporary, "v"), /access-token request answered 401/],
-    ["access token: no token secret", () => requestTokenCredentials(answer("oauth_token=at"), url, temporary, "v"), /no oauth_token/],
-    ["profile: a non-200 answer", () => signedGetJson(answer("{}", 403), url, temporary), /profile request answered 403/],
+    [
+      "access token: a non-200 answer",
+      () => requestTokenCredentials(answer("denied", 401), url, temporary, "v"),
+      /access-token request answered 401/,
+    ],
+    [
+      "access token: no token secret",
+      () => requestTokenCredentials(answer("oauth_token=at"), url, temporary, "v"),
+      /no oauth_token/,
+    ],
+    [
+      "profile: a non-200 answer",
+      () => signedGetJson(answer("{}", 403), url, temporary),
+      /profile request answered 403/,
+    ],
     ["profile: not a JSON object", () => signedGetJson(answer("[1]"), url, temporary), /not a JSON object/],
   ])("%s", async (_name, call, message) => {
     const error = await call().catch((e: unknown) => e)

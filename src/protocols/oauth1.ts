@@ -12,7 +12,8 @@ export function percentEncode(value: string): string {
 export function baseStringUri(url: URL): string {
   const scheme = url.protocol.toLowerCase()
   const host = url.hostname.toLowerCase()
-  const defaultPort = (scheme === "http:" && url.port === "80") || (scheme === "https:" && url.port === "443") || url.port === ""
+  const defaultPort =
+    (scheme === "http:" && url.port === "80") || (scheme === "https:" && url.port === "443") || url.port === ""
   return `${scheme}//${host}${defaultPort ? "" : `:${url.port}`}${url.pathname}`
 }
 
@@ -35,7 +36,9 @@ export function signatureBaseString(method: string, url: URL, params: readonly (
 
 /** HMAC-SHA1 signature of RFC 5849 §3.4.2: key = encode(client secret) & encode(token secret). */
 export function hmacSha1Signature(baseString: string, clientSecret: string, tokenSecret = ""): string {
-  return createHmac("sha1", `${percentEncode(clientSecret)}&${percentEncode(tokenSecret)}`).update(baseString).digest("base64")
+  return createHmac("sha1", `${percentEncode(clientSecret)}&${percentEncode(tokenSecret)}`)
+    .update(baseString)
+    .digest("base64")
 }
 
 export interface OAuth1Credentials {
@@ -56,8 +59,13 @@ export function makeNonce(): string {
  * oauth_callback or oauth_verifier.
  */
 export function authorizationHeader(
-  method: string, url: URL, credentials: OAuth1Credentials, extra: Record<string, string> = {}, body?: URLSearchParams,
-  now = Math.floor(Date.now() / 1000), nonce = makeNonce(),
+  method: string,
+  url: URL,
+  credentials: OAuth1Credentials,
+  extra: Record<string, string> = {},
+  body?: URLSearchParams,
+  now = Math.floor(Date.now() / 1000),
+  nonce = makeNonce(),
 ): string {
   const oauth: Record<string, string> = {
     oauth_consumer_key: credentials.consumerKey,
@@ -69,9 +77,15 @@ export function authorizationHeader(
     ...extra,
   }
   const params: [string, string][] = [...url.searchParams, ...Object.entries(oauth), ...(body ? [...body] : [])]
-  const signature = hmacSha1Signature(signatureBaseString(method, url, params), credentials.consumerSecret, credentials.tokenSecret)
+  const signature = hmacSha1Signature(
+    signatureBaseString(method, url, params),
+    credentials.consumerSecret,
+    credentials.tokenSecret,
+  )
   const header = { ...oauth, oauth_signature: signature }
-  return `OAuth ${Object.entries(header).map(([k, v]) => `${percentEncode(k)}="${percentEncode(v)}"`).join(", ")}`
+  return `OAuth ${Object.entries(header)
+    .map(([k, v]) => `${percentEncode(k)}="${percentEncode(v)}"`)
+    .join(", ")}`
 }
 
 /**
@@ -87,7 +101,12 @@ async function formResponse(response: Response, step: string, Failure: StepError
 }
 
 /** Leg 1 (RFC 5849 §2.1): temporary credentials; requires oauth_callback_confirmed=true (docs/security.md O1-04). */
-export async function requestTemporaryCredentials(fetchFn: typeof fetch, url: URL, credentials: OAuth1Credentials, callback: string): Promise<{ token: string; tokenSecret: string }> {
+export async function requestTemporaryCredentials(
+  fetchFn: typeof fetch,
+  url: URL,
+  credentials: OAuth1Credentials,
+  callback: string,
+): Promise<{ token: string; tokenSecret: string }> {
   const response = await fetchFn(url.href, {
     method: "POST",
     headers: { authorization: authorizationHeader("POST", url, credentials, { oauth_callback: callback }) },
@@ -95,29 +114,42 @@ export async function requestTemporaryCredentials(fetchFn: typeof fetch, url: UR
   const params = await formResponse(response, "request-token", OAuthSignInError)
   const token = params.get("oauth_token")
   const tokenSecret = params.get("oauth_token_secret")
-  if (params.get("oauth_callback_confirmed") !== "true") throw new OAuthSignInError("The request-token response did not confirm the callback.")
-  if (!token || !tokenSecret) throw new OAuthSignInError("The request-token response has no oauth_token / oauth_token_secret.")
+  if (params.get("oauth_callback_confirmed") !== "true")
+    throw new OAuthSignInError("The request-token response did not confirm the callback.")
+  if (!token || !tokenSecret)
+    throw new OAuthSignInError("The request-token response has no oauth_token / oauth_token_secret.")
   return { token, tokenSecret }
 }
 
 /** Leg 3 (RFC 5849 §2.3): exchanges the verified temporary credentials for token credentials. */
 export async function requestTokenCredentials(
-  fetchFn: typeof fetch, url: URL, credentials: OAuth1Credentials & { token: string; tokenSecret: string }, verifier: string,
+  fetchFn: typeof fetch,
+  url: URL,
+  credentials: OAuth1Credentials & { token: string; tokenSecret: string },
+  verifier: string,
 ): Promise<Record<string, string>> {
   const response = await fetchFn(url.href, {
     method: "POST",
     headers: { authorization: authorizationHeader("POST", url, credentials, { oauth_verifier: verifier }) },
   })
   const params = await formResponse(response, "access-token", OAuthCallbackError)
-  if (!params.get("oauth_token") || !params.get("oauth_token_secret")) throw new OAuthCallbackError("The access-token response has no oauth_token / oauth_token_secret.")
+  if (!params.get("oauth_token") || !params.get("oauth_token_secret"))
+    throw new OAuthCallbackError("The access-token response has no oauth_token / oauth_token_secret.")
   return Object.fromEntries(params)
 }
 
 /** A signed GET of a protected resource (the profile), as JSON. */
-export async function signedGetJson(fetchFn: typeof fetch, url: URL, credentials: OAuth1Credentials): Promise<Record<string, unknown>> {
-  const response = await fetchFn(url.href, { headers: { authorization: authorizationHeader("GET", url, credentials), accept: "application/json" } })
+export async function signedGetJson(
+  fetchFn: typeof fetch,
+  url: URL,
+  credentials: OAuth1Credentials,
+): Promise<Record<string, unknown>> {
+  const response = await fetchFn(url.href, {
+    headers: { authorization: authorizationHeader("GET", url, credentials), accept: "application/json" },
+  })
   if (response.status !== 200) throw new OAuthCallbackError(`The profile request answered ${response.status}.`)
   const body: unknown = await response.json().catch(() => undefined)
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new OAuthCallbackError("The profile response is not a JSON object.")
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new OAuthCallbackError("The profile response is not a JSON object.")
   return body as Record<string, unknown>
 }

@@ -47,17 +47,26 @@ async function discover(p: ResolvedOAuthProvider): Promise<o.AuthorizationServer
  * template, with the placeholder replaced by the configured issuer's own segment there (`common`), is the configured
  * issuer; the response is then handed on with that concrete issuer so the usual discovery checks run.
  */
-async function acceptIssuerTemplate(p: ResolvedOAuthProvider, response: Response): Promise<[Response, string | undefined]> {
+async function acceptIssuerTemplate(
+  p: ResolvedOAuthProvider,
+  response: Response,
+): Promise<[Response, string | undefined]> {
   const { placeholder } = p.issuerTemplate!
   if (response.status !== 200) return [response, undefined]
-  const body: unknown = await response.clone().json().catch(() => undefined)
+  const body: unknown = await response
+    .clone()
+    .json()
+    .catch(() => undefined)
   const announced = typeof body === "object" && body !== null ? (body as { issuer?: unknown }).issuer : undefined
   if (typeof announced !== "string" || !announced.includes(placeholder)) return [response, undefined]
   const configured = p.issuer as string
   // No fit: processDiscoveryResponse then refuses the mismatch.
   if (templateFill(announced, placeholder, configured) === undefined) return [response, undefined]
   const headers = new Headers(response.headers)
-  return [new Response(JSON.stringify({ ...(body as object), issuer: configured }), { status: 200, headers }), announced]
+  return [
+    new Response(JSON.stringify({ ...(body as object), issuer: configured }), { status: 200, headers }),
+    announced,
+  ]
 }
 
 /** The claim value that fills an issuer template: a plain segment (a tenant id), nothing that changes the URL's shape. */
@@ -66,7 +75,13 @@ const TEMPLATE_VALUE = /^[A-Za-z0-9._-]{1,64}$/
 /** What `issuer` has where `template` has `placeholder`, when the rest is the same and that part is a plain segment. */
 function templateFill(template: string, placeholder: string, issuer: string): string | undefined {
   const [before = "", after = "", ...rest] = template.split(placeholder)
-  if (rest.length || issuer.length <= before.length + after.length || !issuer.startsWith(before) || !issuer.endsWith(after)) return undefined
+  if (
+    rest.length ||
+    issuer.length <= before.length + after.length ||
+    !issuer.startsWith(before) ||
+    !issuer.endsWith(after)
+  )
+    return undefined
   const value = issuer.slice(before.length, issuer.length - after.length)
   return TEMPLATE_VALUE.test(value) ? value : undefined
 }
@@ -76,14 +91,23 @@ function templateFill(template: string, placeholder: string, issuer: string): st
  * oauth4webapi's `iss` check compares with the tenant the token names; the signature is checked afterwards against
  * the discovered JWKS. A token response without a usable claim keeps the template, which no `iss` can equal.
  */
-async function asForTokenResponse(as: o.AuthorizationServer, p: ResolvedOAuthProvider, response: Response): Promise<o.AuthorizationServer> {
+async function asForTokenResponse(
+  as: o.AuthorizationServer,
+  p: ResolvedOAuthProvider,
+  response: Response,
+): Promise<o.AuthorizationServer> {
   if (!p.issuerTemplate || !as.issuer.includes(p.issuerTemplate.placeholder)) return as
-  const body: unknown = await response.clone().json().catch(() => undefined)
+  const body: unknown = await response
+    .clone()
+    .json()
+    .catch(() => undefined)
   const idToken = typeof body === "object" && body !== null ? (body as { id_token?: unknown }).id_token : undefined
   if (typeof idToken !== "string") return as
   let value: unknown
   try {
-    value = (JSON.parse(Buffer.from(idToken.split(".")[1] ?? "", "base64url").toString("utf8")) as Record<string, unknown>)[p.issuerTemplate.claim]
+    value = (
+      JSON.parse(Buffer.from(idToken.split(".")[1] ?? "", "base64url").toString("utf8")) as Record<string, unknown>
+    )[p.issuerTemplate.claim]
   } catch {
     return as
   }
@@ -105,7 +129,8 @@ export async function getAuthorizationServer(p: ResolvedOAuthProvider): Promise<
   // A plain OAuth 2 provider whose three endpoints are all given needs no discovery (as in Auth.js): its issuer (an
   // instance URL such as Mastodon's, maybe from AUTH_<ID>_ISSUER) still checks a returned `iss` (RFC 9207).
   const userinfoGiven = p.userinfo.url !== undefined || p.userinfo.request !== undefined
-  if (p.type === "oauth" && p.authorization.url && p.token.url && userinfoGiven) return { issuer: p.issuer, ...explicit }
+  if (p.type === "oauth" && p.authorization.url && p.token.url && userinfoGiven)
+    return { issuer: p.issuer, ...explicit }
   const cacheKey = `${p.issuer}\u0000${p.wellKnown?.href ?? ""}`
   const hit = discoveryCache.get(cacheKey)
   let as: o.AuthorizationServer
@@ -116,10 +141,12 @@ export async function getAuthorizationServer(p: ResolvedOAuthProvider): Promise<
     if (!pending) {
       pending = discover(p)
       discoveryInflight.set(cacheKey, pending)
-      pending.then(
-        (value) => discoveryCache.set(cacheKey, { as: value, expires: Date.now() + DISCOVERY_TTL_MS }),
-        () => {},
-      ).finally(() => discoveryInflight.delete(cacheKey))
+      pending
+        .then(
+          (value) => discoveryCache.set(cacheKey, { as: value, expires: Date.now() + DISCOVERY_TTL_MS }),
+          () => {},
+        )
+        .finally(() => discoveryInflight.delete(cacheKey))
     }
     as = await pending
   }
@@ -173,7 +200,11 @@ export interface AuthorizationChecks {
  * are set last so nothing can override them. @see RFC 6749 §4.1.1, RFC 7636 §4.3
  */
 export function buildAuthorizationUrl(
-  as: o.AuthorizationServer, p: ResolvedOAuthProvider, redirectUri: string, requestQuery: URLSearchParams, checks: AuthorizationChecks,
+  as: o.AuthorizationServer,
+  p: ResolvedOAuthProvider,
+  redirectUri: string,
+  requestQuery: URLSearchParams,
+  checks: AuthorizationChecks,
 ): URL {
   if (!as.authorization_endpoint) throw new OAuthSignInError(`Provider "${p.id}" has no authorization endpoint.`)
   const url = new URL(as.authorization_endpoint)
@@ -205,9 +236,15 @@ export type ValidatedCallback = URLSearchParams & { readonly __validatedCallback
  * `iss` equal to the issuer (and present when the server advertises it). Throws o.* errors.
  * @see RFC 9207 §2.4, RFC 6749 §10.12
  */
-export function validateCallback(as: o.AuthorizationServer, p: ResolvedOAuthProvider, params: URLSearchParams, expectedState: string | undefined): ValidatedCallback {
+export function validateCallback(
+  as: o.AuthorizationServer,
+  p: ResolvedOAuthProvider,
+  params: URLSearchParams,
+  expectedState: string | undefined,
+): ValidatedCallback {
   for (const name of ["code", "state", "iss"]) {
-    if (params.getAll(name).length > 1) throw new o.OperationProcessingError(`"${name}" appears more than once in the callback.`)
+    if (params.getAll(name).length > 1)
+      throw new o.OperationProcessingError(`"${name}" appears more than once in the callback.`)
   }
   let input = params
   let server = as
@@ -219,7 +256,8 @@ export function validateCallback(as: o.AuthorizationServer, p: ResolvedOAuthProv
     // A multi-tenant issuer: a returned `iss` must fit the template (any tenant); the ID token's `iss` is checked exactly later.
     const iss = params.get("iss")
     if (iss !== null) {
-      if (templateFill(as.issuer, p.issuerTemplate.placeholder, iss) === undefined) throw new o.OperationProcessingError('"iss" does not match the issuer template.')
+      if (templateFill(as.issuer, p.issuerTemplate.placeholder, iss) === undefined)
+        throw new o.OperationProcessingError('"iss" does not match the issuer template.')
       input = new URLSearchParams(params)
       input.delete("iss")
     }
@@ -243,7 +281,12 @@ function callbackError(message: string, error: unknown): OAuthCallbackError {
   if (error instanceof OAuthCallbackError) return error
   // Keep the OAuth error code, never the description. (A provider hook may throw its own OAuthCallbackError with
   // the provider's request id for support: see the token `conform` of providers/tiktok.ts.)
-  const detail = error instanceof o.ResponseBodyError ? `${message}: ${error.error}` : error instanceof Error ? `${message}: ${error.message}` : message
+  const detail =
+    error instanceof o.ResponseBodyError
+      ? `${message}: ${error.error}`
+      : error instanceof Error
+        ? `${message}: ${error.message}`
+        : message
   return new OAuthCallbackError(detail, { cause: safeCause(error) })
 }
 
@@ -252,17 +295,38 @@ function callbackError(message: string, error: unknown): OAuthCallbackError {
  * ID token: claims by oauth4webapi, signature by JWKS here. @see RFC 6749 §4.1.3, OIDC Core §3.1.3.7
  */
 export async function exchangeCode(
-  as: o.AuthorizationServer, p: ResolvedOAuthProvider, callback: ValidatedCallback, redirectUri: string,
-  codeVerifier: string | undefined, expectedNonce: string | undefined,
+  as: o.AuthorizationServer,
+  p: ResolvedOAuthProvider,
+  callback: ValidatedCallback,
+  redirectUri: string,
+  codeVerifier: string | undefined,
+  expectedNonce: string | undefined,
 ): Promise<o.TokenEndpointResponse> {
   const client = clientOf(p)
   try {
     let response = p.token.request
-      ? await hookResponse(as, p, { grantType: "authorization_code", params: Object.fromEntries(callback), checks: codeVerifier ? { code_verifier: codeVerifier } : {} }, redirectUri)
-      : await o.authorizationCodeGrantRequest(as, client, clientAuthOf(p), callback, redirectUri, codeVerifier ?? o.nopkce, {
-          ...httpOptions(p),
-          ...tokenParams(p),
-        })
+      ? await hookResponse(
+          as,
+          p,
+          {
+            grantType: "authorization_code",
+            params: Object.fromEntries(callback),
+            checks: codeVerifier ? { code_verifier: codeVerifier } : {},
+          },
+          redirectUri,
+        )
+      : await o.authorizationCodeGrantRequest(
+          as,
+          client,
+          clientAuthOf(p),
+          callback,
+          redirectUri,
+          codeVerifier ?? o.nopkce,
+          {
+            ...httpOptions(p),
+            ...tokenParams(p),
+          },
+        )
     if (p.token.conform) response = (await p.token.conform(response.clone())) ?? response
     const requireIdToken = p.type === "oidc"
     as = await asForTokenResponse(as, p, response)
@@ -291,8 +355,10 @@ export async function exchangeCode(
  * `callbackUrl`) plus the grant, the token URL and the provider's fetch.
  */
 async function hookResponse(
-  as: o.AuthorizationServer, p: ResolvedOAuthProvider,
-  grant: Pick<TokenRequestContext, "grantType" | "params" | "checks" | "refreshToken">, callbackUrl: string,
+  as: o.AuthorizationServer,
+  p: ResolvedOAuthProvider,
+  grant: Pick<TokenRequestContext, "grantType" | "params" | "checks" | "refreshToken">,
+  callbackUrl: string,
 ): Promise<Response> {
   const result = await p.token.request!({
     ...grant,
@@ -301,7 +367,8 @@ async function hookResponse(
     fetch: p.fetch,
   })
   const tokens = typeof result === "object" && result !== null ? (result as { tokens?: unknown }).tokens : undefined
-  if (typeof tokens !== "object" || tokens === null || Array.isArray(tokens)) throw new OAuthCallbackError("`token.request` returned no `tokens` object.")
+  if (typeof tokens !== "object" || tokens === null || Array.isArray(tokens))
+    throw new OAuthCallbackError("`token.request` returned no `tokens` object.")
   return new Response(JSON.stringify(tokens), { status: 200, headers: { "content-type": "application/json" } })
 }
 
@@ -316,18 +383,30 @@ function assertIdTokenClaims(tokens: o.TokenEndpointResponse, p: ResolvedOAuthPr
   const claims = o.getValidatedIdTokenClaims(tokens)
   if (!claims) return
   const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud]
-  if (audiences.some((aud) => aud !== p.clientId)) throw new OAuthCallbackError("The ID token is also meant for another audience.")
-  if (typeof claims.iat !== "number" || claims.iat < Date.now() / 1000 - MAX_ID_TOKEN_AGE_S) throw new OAuthCallbackError("The ID token is too old (iat).")
+  if (audiences.some((aud) => aud !== p.clientId))
+    throw new OAuthCallbackError("The ID token is also meant for another audience.")
+  if (typeof claims.iat !== "number" || claims.iat < Date.now() / 1000 - MAX_ID_TOKEN_AGE_S)
+    throw new OAuthCallbackError("The ID token is too old (iat).")
 }
 
 /** The raw profile: the ID token claims (OIDC), or the userinfo response (OAuth, or OIDC with `idToken: false`). */
-export async function fetchProfile(as: o.AuthorizationServer, p: ResolvedOAuthProvider, tokens: o.TokenEndpointResponse): Promise<Record<string, unknown>> {
+export async function fetchProfile(
+  as: o.AuthorizationServer,
+  p: ResolvedOAuthProvider,
+  tokens: o.TokenEndpointResponse,
+): Promise<Record<string, unknown>> {
   try {
     const claims = p.type === "oidc" ? o.getValidatedIdTokenClaims(tokens) : undefined
     if (claims && p.idToken) return { ...claims }
     if (p.userinfo.request) {
-      const profile = await p.userinfo.request({ tokens: { ...tokens }, provider: p.source, fetch: p.fetch, url: p.userinfo.url?.href ?? as.userinfo_endpoint ?? "" })
-      if (typeof profile !== "object" || profile === null) throw new OAuthCallbackError("`userinfo.request` returned no profile object.")
+      const profile = await p.userinfo.request({
+        tokens: { ...tokens },
+        provider: p.source,
+        fetch: p.fetch,
+        url: p.userinfo.url?.href ?? as.userinfo_endpoint ?? "",
+      })
+      if (typeof profile !== "object" || profile === null)
+        throw new OAuthCallbackError("`userinfo.request` returned no profile object.")
       return profile
     }
     if (!as.userinfo_endpoint) throw new OAuthCallbackError(`Provider "${p.id}" has no userinfo endpoint.`)
@@ -338,7 +417,8 @@ export async function fetchProfile(as: o.AuthorizationServer, p: ResolvedOAuthPr
     }
     if (response.status !== 200) throw new OAuthCallbackError(`The userinfo request answered ${response.status}.`)
     const body: unknown = await response.json().catch(() => undefined)
-    if (typeof body !== "object" || body === null || Array.isArray(body)) throw new OAuthCallbackError("The userinfo response is not a JSON object.")
+    if (typeof body !== "object" || body === null || Array.isArray(body))
+      throw new OAuthCallbackError("The userinfo response is not a JSON object.")
     return body as Record<string, unknown>
   } catch (error) {
     throw callbackError("The profile request failed", error)
@@ -350,23 +430,43 @@ export async function fetchProfile(as: o.AuthorizationServer, p: ResolvedOAuthPr
  * with the registered `userinfo_signed_response_alg` (oauth4webapi checks its claims, not its signature). A client
  * that registered the alg gets only signed answers: oauth4webapi refuses a JSON one.
  */
-async function verifySignedUserinfo(as: o.AuthorizationServer, p: ResolvedOAuthProvider, response: Response): Promise<void> {
+async function verifySignedUserinfo(
+  as: o.AuthorizationServer,
+  p: ResolvedOAuthProvider,
+  response: Response,
+): Promise<void> {
   const type = response.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase()
   if (type !== "application/jwt" || response.status !== 200) return
   const alg = p.client.userinfo_signed_response_alg
-  if (typeof alg !== "string") throw new OAuthCallbackError("A signed userinfo answer came, but no `client.userinfo_signed_response_alg` is configured.")
-  await verifyJwsSignature((await response.clone().text()).trim(), { expectedAlg: alg, jwksUri: as.jwks_uri, clientSecret: p.clientSecret, fetch: p.fetch })
+  if (typeof alg !== "string")
+    throw new OAuthCallbackError(
+      "A signed userinfo answer came, but no `client.userinfo_signed_response_alg` is configured.",
+    )
+  await verifyJwsSignature((await response.clone().text()).trim(), {
+    expectedAlg: alg,
+    jwksUri: as.jwks_uri,
+    clientSecret: p.clientSecret,
+    fetch: p.fetch,
+  })
 }
 
 /**
  * Uses a refresh token, with the token endpoint's params and `conform` hook as for the code exchange (a provider such
  * as TikTok needs its own client parameter on every token request). @see RFC 6749 §6
  */
-export async function refreshTokens(as: o.AuthorizationServer, p: ResolvedOAuthProvider, refreshToken: string, callbackUrl = ""): Promise<o.TokenEndpointResponse> {
+export async function refreshTokens(
+  as: o.AuthorizationServer,
+  p: ResolvedOAuthProvider,
+  refreshToken: string,
+  callbackUrl = "",
+): Promise<o.TokenEndpointResponse> {
   const client = clientOf(p)
   let response = p.token.request
     ? await hookResponse(as, p, { grantType: "refresh_token", params: {}, checks: {}, refreshToken }, callbackUrl)
-    : await o.refreshTokenGrantRequest(as, client, clientAuthOf(p), refreshToken, { ...httpOptions(p), ...tokenParams(p) })
+    : await o.refreshTokenGrantRequest(as, client, clientAuthOf(p), refreshToken, {
+        ...httpOptions(p),
+        ...tokenParams(p),
+      })
   if (p.token.conform) response = (await p.token.conform(response.clone())) ?? response
   return o.processRefreshTokenResponse(await asForTokenResponse(as, p, response), client, response)
 }

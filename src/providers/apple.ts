@@ -48,7 +48,12 @@ export default function Apple(options: OIDCUserConfig<AppleProfile> = {}): OAuth
     client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile) {
       const parts = [profile.user?.name?.firstName, profile.user?.name?.lastName].filter(Boolean)
-      return { id: profile.sub, name: parts.length ? parts.join(" ") : (profile.email ?? null), email: profile.email ?? null, image: null }
+      return {
+        id: profile.sub,
+        name: parts.length ? parts.join(" ") : (profile.email ?? null),
+        email: profile.email ?? null,
+        image: null,
+      }
     },
     style: {
       // An apple with a bite and a leaf, drawn for Gatehouse: white on black.

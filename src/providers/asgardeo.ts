@@ -39,7 +39,12 @@ export default function Asgardeo(options: OIDCUserConfig<AsgardeoProfile> = {}):
     checks: ["pkce"],
     profile(profile) {
       const parts = [profile.given_name, profile.family_name].filter((x) => x).join(" ")
-      return { id: profile.sub, name: profile.name ?? (parts || profile.username) ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? (parts || profile.username) ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }
     },
     style: {
       // An "A" in orange, drawn for Gatehouse.

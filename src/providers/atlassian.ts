@@ -25,11 +25,19 @@ export default function Atlassian(options: OAuthUserConfig<AtlassianProfile> = {
     name: "Atlassian",
     type: "oauth",
     checks: ["state"],
-    authorization: { url: "https://auth.atlassian.com/authorize", params: { audience: "api.atlassian.com", scope: "read:me" } },
+    authorization: {
+      url: "https://auth.atlassian.com/authorize",
+      params: { audience: "api.atlassian.com", scope: "read:me" },
+    },
     token: "https://auth.atlassian.com/oauth/token",
     userinfo: "https://api.atlassian.com/me",
     profile(profile) {
-      return { id: profile.account_id == null ? undefined : String(profile.account_id), name: profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+      return {
+        id: profile.account_id == null ? undefined : String(profile.account_id),
+        name: profile.name ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }
     },
     style: {
       // Two rising strokes (Atlassian's mark, simplified), drawn for Gatehouse: Atlassian blue on white.

@@ -32,7 +32,12 @@ export default function Auth0(options: OIDCUserConfig<Auth0Profile> = {}): OAuth
     authorization: { params: { scope: "openid profile email" } },
     checks: ["pkce"],
     profile(profile) {
-      return { id: profile.sub, name: profile.name ?? profile.nickname ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? profile.nickname ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }
     },
     style: {
       // A four-pointed star, drawn for Gatehouse.

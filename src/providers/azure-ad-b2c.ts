@@ -30,7 +30,9 @@ export interface AzureADB2CProfile {
  * Env: AUTH_AZURE_AD_B2C_ID, AUTH_AZURE_AD_B2C_SECRET, AUTH_AZURE_AD_B2C_ISSUER (the `issuer` of the user flow's
  * metadata, e.g. `https://<tenant>.b2clogin.com/<tenant id>/v2.0/`; its discovery URL may be given as `wellKnown`).
  */
-export default function AzureADB2C(options: OIDCUserConfig<AzureADB2CProfile> = {}): OAuthConfigBase<AzureADB2CProfile> {
+export default function AzureADB2C(
+  options: OIDCUserConfig<AzureADB2CProfile> = {},
+): OAuthConfigBase<AzureADB2CProfile> {
   return {
     id: "azure-ad-b2c",
     name: "Azure AD B2C",
@@ -38,7 +40,12 @@ export default function AzureADB2C(options: OIDCUserConfig<AzureADB2CProfile> = 
     authorization: { params: { scope: "openid profile email" } },
     checks: ["pkce"],
     profile(profile) {
-      return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.emails?.[0] ?? null, image: null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? profile.preferred_username ?? null,
+        email: profile.emails?.[0] ?? null,
+        image: null,
+      }
     },
     style: {
       // Four squares around a person, drawn for Gatehouse.

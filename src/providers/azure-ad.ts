@@ -10,7 +10,14 @@ export type AzureADProfile = MicrosoftEntraIDProfile
  * Env: AUTH_AZURE_AD_ID, AUTH_AZURE_AD_SECRET, AUTH_AZURE_AD_ISSUER (or AUTH_MICROSOFT_ENTRA_ID_ISSUER), e.g.
  * `https://login.microsoftonline.com/<tenant id>/v2.0`; default `.../common/v2.0`.
  */
-export default function AzureAD(options: MicrosoftEntraIDOptions<AzureADProfile> = {}): OAuthConfigBase<AzureADProfile> {
-  return entraConfig("azure-ad", "Azure Active Directory", ["AUTH_AZURE_AD_ISSUER", "AUTH_MICROSOFT_ENTRA_ID_ISSUER"], options)
+export default function AzureAD(
+  options: MicrosoftEntraIDOptions<AzureADProfile> = {},
+): OAuthConfigBase<AzureADProfile> {
+  return entraConfig(
+    "azure-ad",
+    "Azure Active Directory",
+    ["AUTH_AZURE_AD_ISSUER", "AUTH_MICROSOFT_ENTRA_ID_ISSUER"],
+    options,
+  )
 }
 export { AzureAD }

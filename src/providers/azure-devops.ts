@@ -50,7 +50,9 @@ async function assertionGrant({ grantType, params, refreshToken, provider, url, 
  * Client Secret). `scope`: the scopes registered with the app (default `vso.profile`). Refreshing the access token
  * (`refreshAccessToken: true`) sends the callback URL too, so it needs AUTH_URL.
  */
-export default function AzureDevOps<P extends AzureDevOpsProfile>(options: OAuthUserConfig<P> & { scope?: string } = {}): OAuthConfigBase<P> {
+export default function AzureDevOps<P extends AzureDevOpsProfile>(
+  options: OAuthUserConfig<P> & { scope?: string } = {},
+): OAuthConfigBase<P> {
   const { scope = "vso.profile", ...rest } = options
   return {
     id: "azure-devops",
@@ -63,7 +65,8 @@ export default function AzureDevOps<P extends AzureDevOpsProfile>(options: OAuth
     userinfo: `${HOST}/_apis/profile/profiles/me?details=true&coreAttributes=Avatar&api-version=6.0`,
     profile(profile) {
       const avatar = profile.coreAttributes?.Avatar?.value
-      const type = avatar?.contentType && /^image\/[a-z0-9.+-]+$/i.test(avatar.contentType) ? avatar.contentType : "image/jpeg"
+      const type =
+        avatar?.contentType && /^image\/[a-z0-9.+-]+$/i.test(avatar.contentType) ? avatar.contentType : "image/jpeg"
       return {
         id: profile.id,
         name: profile.displayName ?? null,

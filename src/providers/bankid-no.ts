@@ -49,7 +49,9 @@ export interface BankIDNorwayProfile {
  * Env: AUTH_BANKID_NO_ID, AUTH_BANKID_NO_SECRET (for the pre-production realm pass
  * `issuer: "https://auth.current.bankid.no/auth/realms/current"` or set AUTH_BANKID_NO_ISSUER).
  */
-export default function BankIDNorway(options: OIDCUserConfig<BankIDNorwayProfile> = {}): OAuthConfigBase<BankIDNorwayProfile> {
+export default function BankIDNorway(
+  options: OIDCUserConfig<BankIDNorwayProfile> = {},
+): OAuthConfigBase<BankIDNorwayProfile> {
   return {
     id: "bankid-no",
     name: "BankID Norge",

@@ -15,7 +15,9 @@ export interface BeyondIdentityProfile {
  * Env: AUTH_BEYONDIDENTITY_ID, AUTH_BEYONDIDENTITY_SECRET, AUTH_BEYONDIDENTITY_ISSUER (the application's issuer,
  * `https://auth-<region>.beyondidentity.com/v1/tenants/<tenant>/realms/<realm>/applications/<app>`).
  */
-export default function BeyondIdentity(options: OIDCUserConfig<BeyondIdentityProfile> = {}): OAuthConfigBase<BeyondIdentityProfile> {
+export default function BeyondIdentity(
+  options: OIDCUserConfig<BeyondIdentityProfile> = {},
+): OAuthConfigBase<BeyondIdentityProfile> {
   return {
     id: "beyondidentity",
     name: "Beyond Identity",
@@ -23,7 +25,13 @@ export default function BeyondIdentity(options: OIDCUserConfig<BeyondIdentityPro
     authorization: { params: { scope: "openid profile email" } },
     checks: ["pkce"],
     profile(profile) {
-      return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: null, preferred_username: profile.preferred_username }
+      return {
+        id: profile.sub,
+        name: profile.name ?? profile.preferred_username ?? null,
+        email: profile.email ?? null,
+        image: null,
+        preferred_username: profile.preferred_username,
+      }
     },
     style: {
       // A fingerprint-like set of arcs, drawn for Gatehouse.

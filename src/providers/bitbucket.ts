@@ -41,7 +41,12 @@ export default function Bitbucket(options: OAuthUserConfig<BitbucketProfile> = {
     token: "https://bitbucket.org/site/oauth2/access_token",
     userinfo: "https://api.bitbucket.org/2.0/user",
     profile(profile) {
-      return { id: profile.account_id == null ? undefined : String(profile.account_id), name: profile.display_name ?? profile.username ?? null, email: null, image: profile.links?.avatar?.href ?? null }
+      return {
+        id: profile.account_id == null ? undefined : String(profile.account_id),
+        name: profile.display_name ?? profile.username ?? null,
+        email: null,
+        image: profile.links?.avatar?.href ?? null,
+      }
     },
     style: {
       // A bucket, drawn for Gatehouse: white on Bitbucket's blue.

@@ -24,7 +24,12 @@ export default function Box(options: OAuthUserConfig<BoxProfile> = {}): OAuthCon
     token: "https://api.box.com/oauth2/token",
     userinfo: "https://api.box.com/2.0/users/me",
     profile(profile) {
-      return { id: profile.id == null ? "" : String(profile.id), name: profile.name ?? null, email: profile.login ?? null, image: profile.avatar_url ?? null }
+      return {
+        id: profile.id == null ? "" : String(profile.id),
+        name: profile.name ?? null,
+        email: profile.login ?? null,
+        image: profile.avatar_url ?? null,
+      }
     },
     style: {
       // A white lower-case "b", drawn for Gatehouse.

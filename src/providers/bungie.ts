@@ -26,7 +26,9 @@ const ORIGIN = "https://www.bungie.net"
  * Env: AUTH_BUNGIE_ID, AUTH_BUNGIE_SECRET (a confidential client). Every Bungie.net API call needs the app's API key
  * in `X-API-Key`: pass it as `apiKey` (default: the BUNGIE_API_KEY environment variable). Bungie shares no e-mail.
  */
-export default function Bungie(options: OAuthUserConfig<BungieProfile> & { apiKey?: string } = {}): OAuthConfigBase<BungieProfile> {
+export default function Bungie(
+  options: OAuthUserConfig<BungieProfile> & { apiKey?: string } = {},
+): OAuthConfigBase<BungieProfile> {
   const { apiKey, ...rest } = options
   return {
     id: "bungie",
@@ -38,7 +40,9 @@ export default function Bungie(options: OAuthUserConfig<BungieProfile> & { apiKe
       url: `${ORIGIN}/Platform/User/GetMembershipsForCurrentUser/`,
       async request({ tokens, fetch, url }) {
         const key = apiKey ?? process.env.BUNGIE_API_KEY ?? ""
-        const response = await fetch(url, { headers: { Authorization: `Bearer ${String(tokens.access_token)}`, "X-API-Key": key } })
+        const response = await fetch(url, {
+          headers: { Authorization: `Bearer ${String(tokens.access_token)}`, "X-API-Key": key },
+        })
         if (!response.ok) throw new Error(`Bungie.net answered HTTP ${response.status} to ${url}`)
         return (await response.json()) as Record<string, unknown>
       },
@@ -47,7 +51,12 @@ export default function Bungie(options: OAuthUserConfig<BungieProfile> & { apiKe
       const user = profile.Response?.bungieNetUser
       const path = user?.profilePicturePath
       const image = path ? `${ORIGIN}${path.startsWith("/") ? "" : "/"}${path}` : null
-      return { id: user?.membershipId != null ? String(user.membershipId) : "", name: user?.displayName ?? null, email: null, image }
+      return {
+        id: user?.membershipId != null ? String(user.membershipId) : "",
+        name: user?.displayName ?? null,
+        email: null,
+        image,
+      }
     },
     style: {
       // A split circle, drawn for Gatehouse.

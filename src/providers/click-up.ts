@@ -32,7 +32,12 @@ export default function ClickUp(options: OAuthUserConfig<ClickUpProfile> = {}): 
     client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile) {
       const user = profile.user
-      return { id: user?.id != null ? String(user.id) : "", name: user?.username ?? null, email: user?.email ?? null, image: user?.profilePicture ?? null }
+      return {
+        id: user?.id != null ? String(user.id) : "",
+        name: user?.username ?? null,
+        email: user?.email ?? null,
+        image: user?.profilePicture ?? null,
+      }
     },
     style: {
       // An upward chevron over a bar, drawn for Gatehouse.

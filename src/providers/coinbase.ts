@@ -23,12 +23,20 @@ export default function Coinbase(options: OAuthUserConfig<CoinbaseProfile> = {})
     id: "coinbase",
     name: "Coinbase",
     type: "oauth",
-    authorization: { url: "https://login.coinbase.com/oauth2/auth", params: { scope: "wallet:user:email wallet:user:read" } },
+    authorization: {
+      url: "https://login.coinbase.com/oauth2/auth",
+      params: { scope: "wallet:user:email wallet:user:read" },
+    },
     token: "https://login.coinbase.com/oauth2/token",
     userinfo: "https://api.coinbase.com/v2/user",
     profile(profile) {
       const user = profile.data ?? ({} as CoinbaseProfile["data"])
-      return { id: user.id == null ? "" : String(user.id), name: user.name ?? user.username ?? null, email: user.email ?? null, image: user.avatar_url ?? null }
+      return {
+        id: user.id == null ? "" : String(user.id),
+        name: user.name ?? user.username ?? null,
+        email: user.email ?? null,
+        image: user.avatar_url ?? null,
+      }
     },
     style: {
       // A white ring with a square inside, drawn for Gatehouse.

@@ -29,7 +29,12 @@ export default function Concept2(options: OAuthUserConfig<Concept2Profile> = {})
     userinfo: "https://log.concept2.com/api/users/me",
     profile(profile) {
       const user = profile.data
-      return { id: user?.id != null ? String(user.id) : "", name: user?.username ?? null, email: user?.email ?? null, image: user?.profile_image ?? null }
+      return {
+        id: user?.id != null ? String(user.id) : "",
+        name: user?.username ?? null,
+        email: user?.email ?? null,
+        image: user?.profile_image ?? null,
+      }
     },
     style: {
       // A C around an oar blade, drawn for Gatehouse, on a navy blue.

@@ -5,7 +5,9 @@ import type { CredentialsConfig } from "./types.js"
 export type { CredentialInput, CredentialsConfig, CredentialsProviderId } from "./types.js"
 
 /** Options of `Credentials()`: everything optional, as in Auth.js. */
-export type CredentialsUserConfig<Fields extends Record<string, CredentialInput>> = Partial<Omit<CredentialsConfig<Fields>, "type">>
+export type CredentialsUserConfig<Fields extends Record<string, CredentialInput>> = Partial<
+  Omit<CredentialsConfig<Fields>, "type">
+>
 
 /** Until an `authorize` is given, every sign-in fails with CredentialsSignin (Auth.js's default). */
 const refuseAll = (): null => null

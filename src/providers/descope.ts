@@ -30,7 +30,12 @@ export default function Descope(options: OIDCUserConfig<DescopeProfile> = {}): O
     authorization: { params: { scope: "openid profile email" } },
     checks: ["pkce", "state"],
     profile(profile) {
-      return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }
     },
     style: {
       // A key with a round bow, drawn for Gatehouse.

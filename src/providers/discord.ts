@@ -20,8 +20,10 @@ export interface DiscordProfile {
 
 /** The CDN URL of the user's avatar, or of the default avatar Discord shows when none is set. */
 function avatarUrl(p: DiscordProfile): string {
-  if (p.avatar) return `https://cdn.discordapp.com/avatars/${p.id}/${p.avatar}.${p.avatar.startsWith("a_") ? "gif" : "png"}`
-  const index = p.discriminator === "0" || !p.discriminator ? Number((BigInt(p.id) >> 22n) % 6n) : Number(p.discriminator) % 5
+  if (p.avatar)
+    return `https://cdn.discordapp.com/avatars/${p.id}/${p.avatar}.${p.avatar.startsWith("a_") ? "gif" : "png"}`
+  const index =
+    p.discriminator === "0" || !p.discriminator ? Number((BigInt(p.id) >> 22n) % 6n) : Number(p.discriminator) % 5
   return `https://cdn.discordapp.com/embed/avatars/${index}.png`
 }
 
@@ -40,7 +42,12 @@ export default function Discord<P extends DiscordProfile>(options: OAuthUserConf
     profile(profile) {
       if (profile.id == null) return { id: undefined }
       profile.image_url = avatarUrl(profile)
-      return { id: String(profile.id), name: profile.global_name ?? profile.username, email: profile.email ?? null, image: profile.image_url }
+      return {
+        id: String(profile.id),
+        name: profile.global_name ?? profile.username,
+        email: profile.email ?? null,
+        image: profile.image_url,
+      }
     },
     style: {
       // A game-pad glyph, drawn for Gatehouse: white on Discord's blurple (4.6:1).

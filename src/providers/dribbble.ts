@@ -30,7 +30,12 @@ export default function Dribbble(options: DribbbleOptions = {}): OAuthConfigBase
     token: "https://dribbble.com/oauth/token",
     userinfo: "https://api.dribbble.com/v2/user",
     profile(profile) {
-      return { id: profile.id == null ? "" : String(profile.id), name: profile.name ?? profile.login ?? null, email: profile.email ?? null, image: profile.avatar_url ?? null }
+      return {
+        id: profile.id == null ? "" : String(profile.id),
+        name: profile.name ?? profile.login ?? null,
+        email: profile.email ?? null,
+        image: profile.avatar_url ?? null,
+      }
     },
     style: {
       // A pink ball with its seams, drawn for Gatehouse.

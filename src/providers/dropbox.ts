@@ -22,19 +22,33 @@ export default function Dropbox(options: OAuthUserConfig<DropboxProfile> = {}): 
     id: "dropbox",
     name: "Dropbox",
     type: "oauth",
-    authorization: { url: "https://www.dropbox.com/oauth2/authorize", params: { token_access_type: "offline", scope: "account_info.read" } },
+    authorization: {
+      url: "https://www.dropbox.com/oauth2/authorize",
+      params: { token_access_type: "offline", scope: "account_info.read" },
+    },
     token: "https://api.dropboxapi.com/oauth2/token",
     userinfo: {
       url: "https://api.dropboxapi.com/2/users/get_current_account",
       // An RPC endpoint: POST with no body (Dropbox refuses a GET).
       async request({ tokens, fetch, url }) {
-        const response = await fetch(url, { method: "POST", headers: { Authorization: `Bearer ${String(tokens.access_token)}` } })
-        if (!response.ok) throw new OAuthCallbackError(`Dropbox POST ${url} answered ${response.status}, so the profile could not be read.`)
+        const response = await fetch(url, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${String(tokens.access_token)}` },
+        })
+        if (!response.ok)
+          throw new OAuthCallbackError(
+            `Dropbox POST ${url} answered ${response.status}, so the profile could not be read.`,
+          )
         return (await response.json()) as Record<string, unknown>
       },
     },
     profile(profile) {
-      return { id: profile.account_id == null ? undefined : String(profile.account_id), name: profile.name?.display_name ?? null, email: profile.email ?? null, image: profile.profile_photo_url ?? null }
+      return {
+        id: profile.account_id == null ? undefined : String(profile.account_id),
+        name: profile.name?.display_name ?? null,
+        email: profile.email ?? null,
+        image: profile.profile_photo_url ?? null,
+      }
     },
     style: {
       // Dropbox's open box (four diamonds), drawn for Gatehouse: white on Dropbox blue (5:1).

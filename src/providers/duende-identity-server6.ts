@@ -9,7 +9,9 @@ export type DuendeISUser = StandardIdTokenClaims
  * Duende IdentityServer sign-in. Redirect URI to register on the client: `<origin><basePath>/callback/duende-identity-server6`.
  * Env: AUTH_DUENDE_IDENTITY_SERVER6_ID, AUTH_DUENDE_IDENTITY_SERVER6_SECRET, AUTH_DUENDE_IDENTITY_SERVER6_ISSUER (the server's base URL, e.g. `https://demo.duendesoftware.com`).
  */
-export default function DuendeIdentityServer6<P extends DuendeISUser>(options: OIDCUserConfig<P> = {}): OAuthConfigBase<P> {
+export default function DuendeIdentityServer6<P extends DuendeISUser>(
+  options: OIDCUserConfig<P> = {},
+): OAuthConfigBase<P> {
   return {
     id: "duende-identity-server6",
     name: "DuendeIdentityServer6",

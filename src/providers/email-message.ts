@@ -52,7 +52,8 @@ export function defaultMessage(params: DefaultMessageParams): EmailMessage {
   const left = timeLeft(params.expires)
   const expiryLine = left ? `This link expires in ${left} and works once.` : "This link works once."
   const ignoreLine = "If you did not ask to sign in, you can ignore this e-mail."
-  const cell = (size: number, color: string): string => `font-family:${FONT};font-size:${size}px;line-height:1.5;color:${color}`
+  const cell = (size: number, color: string): string =>
+    `font-family:${FONT};font-size:${size}px;line-height:1.5;color:${color}`
 
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Sign in to ${escapeHtml(host)}</title></head>
@@ -130,7 +131,8 @@ async function errorDetail(response: Response, secrets: string[]): Promise<strin
       const parts: string[] = []
       for (const key of ["name", "error", "ErrorCode", "message", "Message"]) {
         const v = o[key]
-        if (typeof v === "string" || typeof v === "number") parts.push(key === "ErrorCode" ? `ErrorCode ${v}` : String(v))
+        if (typeof v === "string" || typeof v === "number")
+          parts.push(key === "ErrorCode" ? `ErrorCode ${v}` : String(v))
       }
       if (Array.isArray(o.errors)) {
         for (const e of o.errors) {
@@ -146,16 +148,30 @@ async function errorDetail(response: Response, secrets: string[]): Promise<strin
     // not JSON: keep the text
   }
   for (const secret of secrets) if (secret) text = text.split(secret).join("[redacted]")
-  text = text.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim()
+  text = text
+    .replace(/[\u0000-\u001f\u007f]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
   return text.length > MAX_DETAIL_CHARS ? `${text.slice(0, MAX_DETAIL_CHARS)}…` : text
 }
 
 /** Sends one request to a mail API; a network failure, timeout or non-2xx answer throws EmailSignInError. */
-export async function postToMailApi(service: string, request: MailApiRequest, fetchImpl: typeof fetch, secrets: string[]): Promise<void> {
+export async function postToMailApi(
+  service: string,
+  request: MailApiRequest,
+  fetchImpl: typeof fetch,
+  secrets: string[],
+): Promise<void> {
   const timeout = AbortSignal.timeout(MAIL_API_TIMEOUT_MS)
   let response: Response
   try {
-    response = await fetchImpl(request.url, { method: "POST", headers: request.headers, body: request.body, redirect: "manual", signal: timeout })
+    response = await fetchImpl(request.url, {
+      method: "POST",
+      headers: request.headers,
+      body: request.body,
+      redirect: "manual",
+      signal: timeout,
+    })
   } catch (cause) {
     const why = timeout.aborted ? `did not answer within ${MAIL_API_TIMEOUT_MS} ms` : "could not be reached"
     throw new EmailSignInError(`${service} ${why} (POST ${request.url}); the sign-in e-mail was not sent.`, { cause })
@@ -177,20 +193,33 @@ export function mailApiProvider(definition: MailApiDefinition, config: MailApiUs
   async function sendVerificationRequest(params: EmailProviderSendVerificationRequestParams): Promise<void> {
     // The resolved provider has the user's options merged in; a provider passed unresolved still has them in `options`.
     const given = params.provider as ProviderWithFetch | undefined
-    const view: ProviderWithFetch = given?.options ? { ...given, ...given.options } : (given ?? ({} as ProviderWithFetch))
+    const view: ProviderWithFetch = given?.options
+      ? { ...given, ...given.options }
+      : (given ?? ({} as ProviderWithFetch))
     const id = typeof view.id === "string" ? view.id : definition.id
     const rawKey = view.apiKey ?? config.apiKey
     const apiKey = typeof rawKey === "string" ? rawKey.trim() : ""
     if (apiKey === "") {
-      throw new EmailSignInError(`${definition.name}: no API key. Pass \`apiKey\` to ${definition.name}({ apiKey }) or set AUTH_${id.toUpperCase().replace(/-/g, "_")}_KEY.`)
+      throw new EmailSignInError(
+        `${definition.name}: no API key. Pass \`apiKey\` to ${definition.name}({ apiKey }) or set AUTH_${id.toUpperCase().replace(/-/g, "_")}_KEY.`,
+      )
     }
     // A header value with a line break makes fetch throw an error that quotes the value: refuse it before.
-    if (/[\u0000-\u001f\u007f]/.test(apiKey)) throw new EmailSignInError(`${definition.name}: the API key contains a control character (a line break?); check \`apiKey\`.`)
+    if (/[\u0000-\u001f\u007f]/.test(apiKey))
+      throw new EmailSignInError(
+        `${definition.name}: the API key contains a control character (a line break?); check \`apiKey\`.`,
+      )
     const fetchOption = view[customFetch] ?? config[customFetch]
-    const fetchImpl: typeof fetch = typeof fetchOption === "function" ? (fetchOption as typeof fetch) : (input, init) => fetch(input, init)
+    const fetchImpl: typeof fetch =
+      typeof fetchOption === "function" ? (fetchOption as typeof fetch) : (input, init) => fetch(input, init)
     const { host } = new URL(params.url)
     const message = defaultMessage({ url: params.url, host, theme: params.theme, expires: params.expires })
-    const request = definition.buildRequest({ ...message, to: params.identifier, from: view.from ?? config.from ?? DEFAULT_FROM, apiKey })
+    const request = definition.buildRequest({
+      ...message,
+      to: params.identifier,
+      from: view.from ?? config.from ?? DEFAULT_FROM,
+      apiKey,
+    })
     await postToMailApi(definition.name, request, fetchImpl, [apiKey, basicCredentials(apiKey)])
   }
   return {

@@ -4,7 +4,11 @@ import { DEFAULT_FROM, sendWithNodemailer, type NodemailerServer } from "./nodem
 import type { EmailConfig, EmailUserConfig } from "./types.js"
 
 export type {
-  EmailConfig, EmailProviderId, EmailProviderSendVerificationRequestParams, EmailProviderType, EmailUserConfig,
+  EmailConfig,
+  EmailProviderId,
+  EmailProviderSendVerificationRequestParams,
+  EmailProviderType,
+  EmailUserConfig,
 } from "./types.js"
 export { normalizeEmailAddress } from "../flows/email.js"
 
@@ -20,7 +24,9 @@ export interface EmailProviderUserConfig extends Omit<EmailUserConfig, "server">
 export default function Email(config: EmailProviderUserConfig): EmailConfig {
   const send = config?.sendVerificationRequest ?? (config?.server ? sendWithNodemailer : undefined)
   if (!send) {
-    throw new AuthError("Email() needs `sendVerificationRequest({ identifier, url, ... })` to deliver the sign-in link, or use Nodemailer({ server, from }) from gatehouse/providers/nodemailer to send over SMTP.")
+    throw new AuthError(
+      "Email() needs `sendVerificationRequest({ identifier, url, ... })` to deliver the sign-in link, or use Nodemailer({ server, from }) from gatehouse/providers/nodemailer to send over SMTP.",
+    )
   }
   return {
     id: "email",

@@ -28,8 +28,15 @@ export default function Eventbrite<P extends EventbriteProfile>(options: OAuthUs
     client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile) {
       const email = Array.isArray(profile.emails) ? profile.emails.find((e) => e.primary)?.email : undefined
-      const image = profile.image_id ? `https://img.evbuc.com/https%3A%2F%2Fcdn.evbuc.com%2Fimages%2F${encodeURIComponent(profile.image_id)}%2F1%2Foriginal.jpg` : null
-      return { id: profile.id != null ? String(profile.id) : "", name: profile.name ?? null, email: email ?? null, image }
+      const image = profile.image_id
+        ? `https://img.evbuc.com/https%3A%2F%2Fcdn.evbuc.com%2Fimages%2F${encodeURIComponent(profile.image_id)}%2F1%2Foriginal.jpg`
+        : null
+      return {
+        id: profile.id != null ? String(profile.id) : "",
+        name: profile.name ?? null,
+        email: email ?? null,
+        image,
+      }
     },
     style: {
       // A lower-case e, drawn for Gatehouse, on Eventbrite's orange; dark text, as white on it is under 4.5:1.

@@ -17,20 +17,34 @@ export interface EVEOnlineProfile {
 const SSO = "https://login.eveonline.com"
 /** EVE SSO writes `iss` with or without the scheme. */
 const ISSUERS = new Set([SSO, "login.eveonline.com"])
-const b64json = (part: string | undefined): Record<string, unknown> => JSON.parse(Buffer.from(part ?? "", "base64url").toString("utf8")) as Record<string, unknown>
+const b64json = (part: string | undefined): Record<string, unknown> =>
+  JSON.parse(Buffer.from(part ?? "", "base64url").toString("utf8")) as Record<string, unknown>
 
 /**
  * The v2 access token is an RS256 JWT; SSO v2 retired `/oauth/verify` and asks clients to check the token against
  * `<SSO>/oauth/jwks`. Checks signature, issuer, audience (the client id) and expiry, then returns the v1 verify shape.
  * @see https://docs.esi.evetech.net/docs/sso/validating_eve_jwt.html
  */
-async function characterFromToken(token: string, clientId: string | undefined, fetch: typeof globalThis.fetch, jwksUrl: string): Promise<EVEOnlineProfile> {
+async function characterFromToken(
+  token: string,
+  clientId: string | undefined,
+  fetch: typeof globalThis.fetch,
+  jwksUrl: string,
+): Promise<EVEOnlineProfile> {
   const [h, p, sig] = token.split(".")
   const header = b64json(h)
   const jwks = (await (await fetch(jwksUrl)).json()) as { keys?: (JsonWebKey & { kid?: string; alg?: string })[] }
   const jwk = jwks.keys?.find((k) => k.kid === header.kid && k.kty === "RSA")
-  if (header.alg !== "RS256" || !jwk || !sig) throw new Error("EVE SSO access token: no RS256 key in the JWKS for its kid")
-  if (!verify("RSA-SHA256", Buffer.from(`${h}.${p}`), createPublicKey({ key: jwk, format: "jwk" }), Buffer.from(sig, "base64url"))) {
+  if (header.alg !== "RS256" || !jwk || !sig)
+    throw new Error("EVE SSO access token: no RS256 key in the JWKS for its kid")
+  if (
+    !verify(
+      "RSA-SHA256",
+      Buffer.from(`${h}.${p}`),
+      createPublicKey({ key: jwk, format: "jwk" }),
+      Buffer.from(sig, "base64url"),
+    )
+  ) {
     throw new Error("EVE SSO access token: bad signature")
   }
   const claims = b64json(p)
@@ -64,12 +78,18 @@ export default function EVEOnline<P extends EVEOnlineProfile>(options: OAuthUser
     userinfo: {
       // The JWKS the access token is checked against (the token itself carries the character).
       url: `${SSO}/oauth/jwks`,
-      request: ({ tokens, provider, fetch, url }) => characterFromToken(String(tokens.access_token), provider.clientId, fetch, url),
+      request: ({ tokens, provider, fetch, url }) =>
+        characterFromToken(String(tokens.access_token), provider.clientId, fetch, url),
     },
     checks: ["state"],
     profile(profile) {
       const id = profile.CharacterID != null ? String(profile.CharacterID) : ""
-      return { id, name: profile.CharacterName ?? null, email: null, image: id ? `https://images.evetech.net/characters/${id}/portrait?size=128` : null }
+      return {
+        id,
+        name: profile.CharacterName ?? null,
+        email: null,
+        image: id ? `https://images.evetech.net/characters/${id}/portrait?size=128` : null,
+      }
     },
     style: {
       // A ring with a horizon line, drawn for Gatehouse.

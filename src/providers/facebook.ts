@@ -25,7 +25,12 @@ export default function Facebook<P extends FacebookProfile>(options: OAuthUserCo
     token: "https://graph.facebook.com/oauth/access_token",
     userinfo: "https://graph.facebook.com/me?fields=id,name,email,picture",
     profile(profile) {
-      return { id: profile.id == null ? "" : String(profile.id), name: profile.name ?? null, email: profile.email ?? null, image: profile.picture?.data?.url ?? null }
+      return {
+        id: profile.id == null ? "" : String(profile.id),
+        name: profile.name ?? null,
+        email: profile.email ?? null,
+        image: profile.picture?.data?.url ?? null,
+      }
     },
     style: {
       // A white "f", drawn for Gatehouse.

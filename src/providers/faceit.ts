@@ -25,7 +25,12 @@ export default function FACEIT(options: OAuthUserConfig<FaceItProfile> = {}): OA
     token: "https://api.faceit.com/auth/v1/oauth/token",
     userinfo: "https://api.faceit.com/auth/v1/resources/userinfo",
     profile(profile) {
-      return { id: profile.guid ?? "", name: profile.name ?? profile.nickname ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+      return {
+        id: profile.guid ?? "",
+        name: profile.name ?? profile.nickname ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }
     },
     style: {
       // A forward-pointing wedge, drawn for Gatehouse, on FACEIT's orange with dark text.

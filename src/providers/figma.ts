@@ -25,7 +25,12 @@ export default function Figma(options: OAuthUserConfig<FigmaProfile> = {}): OAut
     userinfo: "https://api.figma.com/v1/me",
     checks: ["state"],
     profile(profile) {
-      return { id: profile.id == null ? "" : String(profile.id), name: profile.handle ?? null, email: profile.email ?? null, image: profile.img_url ?? null }
+      return {
+        id: profile.id == null ? "" : String(profile.id),
+        name: profile.handle ?? null,
+        email: profile.email ?? null,
+        image: profile.img_url ?? null,
+      }
     },
     style: {
       // Five rounded pieces (two columns), drawn for Gatehouse.

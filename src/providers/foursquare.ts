@@ -43,7 +43,10 @@ export default function Foursquare(options: FoursquareOptions = {}): OAuthConfig
         const target = new URL(url)
         target.searchParams.set("oauth_token", String(tokens.access_token))
         const response = await fetch(target.href)
-        if (!response.ok) throw new OAuthCallbackError(`Foursquare GET /v2/users/self answered ${response.status}, so the profile could not be read.`)
+        if (!response.ok)
+          throw new OAuthCallbackError(
+            `Foursquare GET /v2/users/self answered ${response.status}, so the profile could not be read.`,
+          )
         return (await response.json()) as Record<string, unknown>
       },
     },

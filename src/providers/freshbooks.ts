@@ -19,7 +19,9 @@ export interface FreshbooksProfile {
  * FreshBooks sign-in. Callback URL to register (it must be https): `<origin><basePath>/callback/freshbooks`.
  * Env: AUTH_FRESHBOOKS_ID, AUTH_FRESHBOOKS_SECRET. FreshBooks has no profile picture: image is null.
  */
-export default function Freshbooks(options: OAuthUserConfig<FreshbooksProfile> = {}): OAuthConfigBase<FreshbooksProfile> {
+export default function Freshbooks(
+  options: OAuthUserConfig<FreshbooksProfile> = {},
+): OAuthConfigBase<FreshbooksProfile> {
   return {
     id: "freshbooks",
     name: "Freshbooks",
@@ -30,7 +32,12 @@ export default function Freshbooks(options: OAuthUserConfig<FreshbooksProfile> =
     profile(profile) {
       const user = profile.response
       const name = [user?.first_name, user?.last_name].filter((p) => typeof p === "string" && p !== "").join(" ")
-      return { id: user?.id != null ? String(user.id) : "", name: name || null, email: user?.email ?? null, image: null }
+      return {
+        id: user?.id != null ? String(user.id) : "",
+        name: name || null,
+        email: user?.email ?? null,
+        image: null,
+      }
     },
     style: {
       // A bold F, drawn for Gatehouse.

@@ -36,7 +36,12 @@ export default function Frontegg(options: OIDCUserConfig<FronteggProfile> = {}):
     }),
     checks: ["pkce"],
     profile(profile) {
-      return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? profile.profilePictureUrl ?? null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? profile.profilePictureUrl ?? null,
+      }
     },
     style: {
       // Three stacked bars, drawn for Gatehouse.

@@ -41,12 +41,19 @@ export default function FusionAuth(options: FusionAuthOptions = {}): OAuthConfig
     name: "FusionAuth",
     type: "oidc",
     // With a tenant, its discovery document (FusionAuth serves one per tenant through ?tenantId=).
-    ...(tenantId && issuer ? { wellKnown: `${issuer}/.well-known/openid-configuration?tenantId=${encodeURIComponent(tenantId)}` } : {}),
+    ...(tenantId && issuer
+      ? { wellKnown: `${issuer}/.well-known/openid-configuration?tenantId=${encodeURIComponent(tenantId)}` }
+      : {}),
     authorization: { params: { scope: "openid offline_access email profile", ...(tenantId ? { tenantId } : {}) } },
     checks: ["pkce", "state"],
     profile(profile) {
       const parts = [profile.given_name, profile.middle_name, profile.family_name].filter((x) => x).join(" ")
-      return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? (parts || null), email: profile.email ?? null, image: profile.picture ?? null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? profile.preferred_username ?? (parts || null),
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }
     },
     style: {
       // A shield, drawn for Gatehouse.

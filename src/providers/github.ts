@@ -48,7 +48,12 @@ export interface GitHubProfile {
 }
 
 /** One address of `GET /user/emails` (Auth.js's name). GitHub sends `visibility: null` for an address it does not show. */
-export interface GitHubEmail { email: string; primary: boolean; verified: boolean; visibility: "public" | "private" | null }
+export interface GitHubEmail {
+  email: string
+  primary: boolean
+  verified: boolean
+  visibility: "public" | "private" | null
+}
 
 /** For GitHub Enterprise Server: the instance's base URL (e.g. https://github.example.com). */
 export interface GitHubOptions extends OAuthUserConfig<GitHubProfile> {
@@ -72,9 +77,16 @@ export default function GitHub(options: GitHubOptions = {}): OAuthConfigBase<Git
     userinfo: {
       url: `${api}/user`,
       async request({ tokens, fetch, url: userUrl }) {
-        const headers = { Authorization: `Bearer ${String(tokens.access_token)}`, "User-Agent": "gatehouse", Accept: "application/vnd.github+json" }
+        const headers = {
+          Authorization: `Bearer ${String(tokens.access_token)}`,
+          "User-Agent": "gatehouse",
+          Accept: "application/vnd.github+json",
+        }
         const response = await fetch(userUrl, { headers })
-        if (!response.ok) throw new OAuthCallbackError(`GitHub GET ${userUrl} answered ${response.status}, so the profile could not be read.`)
+        if (!response.ok)
+          throw new OAuthCallbackError(
+            `GitHub GET ${userUrl} answered ${response.status}, so the profile could not be read.`,
+          )
         const profile = (await response.json()) as GitHubProfile
         if (!profile.email) {
           // The profile's e-mail is only the public one; the primary verified address needs the user:email scope.
@@ -91,7 +103,12 @@ export default function GitHub(options: GitHubOptions = {}): OAuthConfigBase<Git
       },
     },
     profile(profile) {
-      return { id: String(profile.id), name: profile.name ?? profile.login, email: profile.email, image: profile.avatar_url }
+      return {
+        id: String(profile.id),
+        name: profile.name ?? profile.login,
+        email: profile.email,
+        image: profile.avatar_url,
+      }
     },
     style: {
       // GitHub's cat mark, drawn for Gatehouse: white on the button colour.

@@ -34,7 +34,12 @@ export default function GitLab(options: GitLabOptions = {}): OAuthConfigBase<Git
     userinfo: `${base}api/v4/user`,
     profile(profile) {
       const id = profile.id ?? (profile as { sub?: unknown }).sub
-      return { id: id == null ? undefined : String(id), name: profile.name ?? profile.username, email: profile.email ?? null, image: profile.avatar_url ?? null }
+      return {
+        id: id == null ? undefined : String(id),
+        name: profile.name ?? profile.username,
+        email: profile.email ?? null,
+        image: profile.avatar_url ?? null,
+      }
     },
     style: {
       // A fox-head glyph (three triangles), drawn for Gatehouse: dark on GitLab's orange (7:1).

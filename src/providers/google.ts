@@ -33,7 +33,12 @@ export default function Google<P extends GoogleProfile>(options: OAuthUserConfig
     issuer: "https://accounts.google.com",
     authorization: { params: { scope: "openid email profile" } },
     profile(profile) {
-      return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }
     },
     style: {
       // Google's four-colour "G", drawn for Gatehouse.

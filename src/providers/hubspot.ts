@@ -34,12 +34,20 @@ export default function HubSpot<P extends HubSpotProfile>(options: OAuthUserConf
       async request({ tokens, fetch, url }) {
         const target = `${url.replace(/\/$/, "")}/${encodeURIComponent(String(tokens.access_token))}`
         const response = await fetch(target, { headers: { Accept: "application/json" } })
-        if (!response.ok) throw new OAuthCallbackError(`HubSpot GET /oauth/v1/access-tokens answered ${response.status}, so the profile could not be read.`)
+        if (!response.ok)
+          throw new OAuthCallbackError(
+            `HubSpot GET /oauth/v1/access-tokens answered ${response.status}, so the profile could not be read.`,
+          )
         return (await response.json()) as Record<string, unknown>
       },
     },
     profile(profile) {
-      return { id: profile.user_id == null ? "" : String(profile.user_id), name: profile.user ?? null, email: profile.user ?? null, image: null }
+      return {
+        id: profile.user_id == null ? "" : String(profile.user_id),
+        name: profile.user ?? null,
+        email: profile.user ?? null,
+        image: null,
+      }
     },
     style: {
       // A sprocket (hub with three spokes), drawn for Gatehouse.

@@ -34,7 +34,9 @@ export interface HuggingfaceProfile {
  * Hugging Face sign-in. Redirect URL to register for the OAuth app: `<origin><basePath>/callback/huggingface`.
  * Env: AUTH_HUGGINGFACE_ID, AUTH_HUGGINGFACE_SECRET. The `email` scope must be enabled on the app.
  */
-export default function Huggingface(options: OIDCUserConfig<HuggingfaceProfile> = {}): OAuthConfigBase<HuggingfaceProfile> {
+export default function Huggingface(
+  options: OIDCUserConfig<HuggingfaceProfile> = {},
+): OAuthConfigBase<HuggingfaceProfile> {
   return {
     id: "huggingface",
     name: "Hugging Face",

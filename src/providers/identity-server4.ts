@@ -9,7 +9,9 @@ export type IdentityServer4Profile = StandardIdTokenClaims
  * IdentityServer4 sign-in. Redirect URI to register on the client: `<origin><basePath>/callback/identity-server4`.
  * Env: AUTH_IDENTITY_SERVER4_ID, AUTH_IDENTITY_SERVER4_SECRET, AUTH_IDENTITY_SERVER4_ISSUER (the server's base URL, e.g. `https://identity.example.com`).
  */
-export default function IdentityServer4(options: OIDCUserConfig<IdentityServer4Profile> = {}): OAuthConfigBase<IdentityServer4Profile> {
+export default function IdentityServer4(
+  options: OIDCUserConfig<IdentityServer4Profile> = {},
+): OAuthConfigBase<IdentityServer4Profile> {
   return {
     id: "identity-server4",
     name: "IdentityServer4",

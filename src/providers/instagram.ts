@@ -27,7 +27,12 @@ export default function Instagram(options: OAuthUserConfig<InstagramProfile> = {
     // Instagram reads the client credentials from the form body only.
     client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile) {
-      return { id: profile.id == null ? "" : String(profile.id), name: profile.username ?? profile.name ?? null, email: null, image: profile.profile_picture_url ?? null }
+      return {
+        id: profile.id == null ? "" : String(profile.id),
+        name: profile.username ?? profile.name ?? null,
+        email: null,
+        image: profile.profile_picture_url ?? null,
+      }
     },
     style: {
       // A camera outline (rounded square, lens, flash), drawn for Gatehouse.

@@ -5,7 +5,18 @@ import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
 export type DateTime = string
 export type Gender = "female" | "male"
 export type Birthday = "SOLAR" | "LUNAR"
-export type AgeRange = "1-9" | "10-14" | "15-19" | "20-29" | "30-39" | "40-49" | "50-59" | "60-69" | "70-79" | "80-89" | "90-"
+export type AgeRange =
+  | "1-9"
+  | "10-14"
+  | "15-19"
+  | "20-29"
+  | "30-39"
+  | "40-49"
+  | "50-59"
+  | "60-69"
+  | "70-79"
+  | "80-89"
+  | "90-"
 
 /** The user as `GET https://kapi.kakao.com/v2/user/me` returns it (the fields Gatehouse reads; Kakao sends more). */
 export interface KakaoProfile {
@@ -13,7 +24,12 @@ export interface KakaoProfile {
   connected_at?: string
   properties?: { nickname?: string; profile_image?: string; thumbnail_image?: string; [key: string]: unknown }
   kakao_account?: {
-    profile?: { nickname?: string; profile_image_url?: string; thumbnail_image_url?: string; is_default_image?: boolean }
+    profile?: {
+      nickname?: string
+      profile_image_url?: string
+      thumbnail_image_url?: string
+      is_default_image?: boolean
+    }
     email?: string
     is_email_valid?: boolean
     is_email_verified?: boolean

@@ -36,7 +36,12 @@ export default function Kinde(options: OIDCUserConfig<KindeProfile> = {}): OAuth
     checks: ["state", "pkce"],
     profile(profile) {
       const parts = [profile.given_name, profile.family_name].filter((x) => x).join(" ")
-      return { id: profile.sub, name: profile.name ?? (parts || null), email: profile.email ?? null, image: profile.picture ?? null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? (parts || null),
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }
     },
     style: {
       // A "K", drawn for Gatehouse.

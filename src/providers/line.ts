@@ -31,7 +31,12 @@ export default function LINE<P extends LineProfile>(options: OIDCUserConfig<P> =
     client: { id_token_signed_response_alg: "HS256" },
     checks: ["state"],
     profile(profile) {
-      return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }
     },
     style: {
       // A speech bubble, drawn for Gatehouse. LINE's green darkened (from #00C300) so white text meets 4.5:1.

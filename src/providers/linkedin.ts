@@ -30,7 +30,12 @@ export default function LinkedIn<P extends LinkedInProfile>(options: OIDCUserCon
     checks: ["state"],
     authorization: { params: { scope: "openid profile email" } },
     profile(profile) {
-      return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }
     },
     style: {
       // The lower-case "in", drawn for Gatehouse: white on LinkedIn's blue.

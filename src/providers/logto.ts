@@ -39,7 +39,12 @@ export default function Logto(options: OIDCUserConfig<LogtoProfile> = {}): OAuth
     authorization: { params: { scope: "offline_access openid email profile" } },
     checks: ["pkce"],
     profile(profile) {
-      return { id: profile.sub, name: profile.name ?? profile.username ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? profile.username ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }
     },
     style: {
       // A rounded square with a diagonal, drawn for Gatehouse.

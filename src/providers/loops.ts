@@ -24,12 +24,19 @@ export default function Loops(config: LoopsUserConfig = {}): EmailConfig & { tra
     const view: View = given?.options ? { ...given, ...given.options } : (given ?? ({} as View))
     const rawKey = view.apiKey ?? config.apiKey
     const apiKey = typeof rawKey === "string" ? rawKey.trim() : ""
-    const transactionalId = typeof view.transactionalId === "string" && view.transactionalId ? view.transactionalId : (config.transactionalId ?? "")
-    if (apiKey === "") throw new EmailSignInError("Loops: no API key. Pass `apiKey` to Loops({ apiKey }) or set AUTH_LOOPS_KEY.")
-    if (/[\u0000-\u001f\u007f]/.test(apiKey)) throw new EmailSignInError("Loops: the API key contains a control character (a line break?); check `apiKey`.")
-    if (transactionalId === "") throw new EmailSignInError("Loops: no `transactionalId`. Pass the id of the transactional e-mail made in Loops.")
+    const transactionalId =
+      typeof view.transactionalId === "string" && view.transactionalId
+        ? view.transactionalId
+        : (config.transactionalId ?? "")
+    if (apiKey === "")
+      throw new EmailSignInError("Loops: no API key. Pass `apiKey` to Loops({ apiKey }) or set AUTH_LOOPS_KEY.")
+    if (/[\u0000-\u001f\u007f]/.test(apiKey))
+      throw new EmailSignInError("Loops: the API key contains a control character (a line break?); check `apiKey`.")
+    if (transactionalId === "")
+      throw new EmailSignInError("Loops: no `transactionalId`. Pass the id of the transactional e-mail made in Loops.")
     const fetchOption = view[customFetch] ?? config[customFetch]
-    const fetchImpl: typeof fetch = typeof fetchOption === "function" ? (fetchOption as typeof fetch) : (input, init) => fetch(input, init)
+    const fetchImpl: typeof fetch =
+      typeof fetchOption === "function" ? (fetchOption as typeof fetch) : (input, init) => fetch(input, init)
     const request = {
       url: "https://app.loops.so/api/v1/transactional",
       headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },

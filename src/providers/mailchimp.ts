@@ -33,14 +33,21 @@ export default function Mailchimp(options: OAuthUserConfig<MailchimpProfile> = {
       url: "https://login.mailchimp.com/oauth2/metadata",
       // Mailchimp's OAuth guide reads the metadata with `Authorization: OAuth <token>`.
       async request({ tokens, fetch, url }) {
-        const response = await fetch(url, { headers: { Authorization: `OAuth ${String(tokens.access_token)}`, Accept: "application/json" } })
+        const response = await fetch(url, {
+          headers: { Authorization: `OAuth ${String(tokens.access_token)}`, Accept: "application/json" },
+        })
         if (!response.ok) throw new Error(`Mailchimp answered HTTP ${response.status} to ${url}`)
         return (await response.json()) as Record<string, unknown>
       },
     },
     profile(profile) {
       const login = profile.login
-      return { id: login?.login_id != null ? String(login.login_id) : "", name: profile.accountname ?? null, email: login?.email ?? null, image: login?.avatar ?? null }
+      return {
+        id: login?.login_id != null ? String(login.login_id) : "",
+        name: profile.accountname ?? null,
+        email: login?.email ?? null,
+        image: login?.avatar ?? null,
+      }
     },
     style: {
       // A round face with a wink, drawn for Gatehouse.

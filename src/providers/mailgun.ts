@@ -36,10 +36,16 @@ export default function Mailgun(config: MailgunUserConfig = {}): EmailConfig {
         const host = HOSTS[region]
         if (!host) throw new EmailSignInError(`Mailgun: unknown region "${String(region)}" (use "US" or "EU").`)
         const domain = config.domain ?? domainOf(from)
-        if (!domain) throw new EmailSignInError("Mailgun: no sending domain. Set `from` to an address on your Mailgun domain, or pass `domain`.")
+        if (!domain)
+          throw new EmailSignInError(
+            "Mailgun: no sending domain. Set `from` to an address on your Mailgun domain, or pass `domain`.",
+          )
         return {
           url: `https://${host}/v3/${encodeURIComponent(domain)}/messages`,
-          headers: { Authorization: `Basic ${btoa(`api:${apiKey}`)}`, "Content-Type": "application/x-www-form-urlencoded" },
+          headers: {
+            Authorization: `Basic ${btoa(`api:${apiKey}`)}`,
+            "Content-Type": "application/x-www-form-urlencoded",
+          },
           body: new URLSearchParams({ from, to, subject, html, text }).toString(),
         }
       },

@@ -30,7 +30,12 @@ export default function Mailru(options: OAuthUserConfig<MailRuProfile> = {}): OA
     userinfo: "https://oauth.mail.ru/userinfo",
     profile(profile) {
       const full = [profile.first_name, profile.last_name].filter(Boolean).join(" ")
-      return { id: profile.id === undefined || profile.id === null ? "" : String(profile.id), name: profile.name ?? (full || null), email: profile.email ?? null, image: profile.image ?? null }
+      return {
+        id: profile.id === undefined || profile.id === null ? "" : String(profile.id),
+        name: profile.name ?? (full || null),
+        email: profile.email ?? null,
+        image: profile.image ?? null,
+      }
     },
     style: {
       // An "@", drawn for Gatehouse: white on Mail.ru's blue.

@@ -41,7 +41,12 @@ export default function Mastodon(options: MastodonOptions = {}): OAuthConfigBase
         }
       : { authorization: { params: { scope: "read" } } }),
     profile(profile) {
-      return { id: profile.id == null ? undefined : String(profile.id), name: profile.username ?? null, email: null, image: profile.avatar_static ?? null }
+      return {
+        id: profile.id == null ? undefined : String(profile.id),
+        name: profile.username ?? null,
+        email: null,
+        image: profile.avatar_static ?? null,
+      }
     },
     style: {
       // A speech bubble, drawn for Gatehouse: white on a deeper Mastodon violet (7.3:1; #6364FF gives 4.4:1).

@@ -58,10 +58,21 @@ export default function Mattermost(options: MattermostOptions = {}): OAuthConfig
     name: "Mattermost",
     type: "oauth",
     client: { token_endpoint_auth_method: "client_secret_post" },
-    ...(base ? { authorization: `${base}/oauth/authorize`, token: `${base}/oauth/access_token`, userinfo: `${base}/api/v4/users/me` } : {}),
+    ...(base
+      ? {
+          authorization: `${base}/oauth/authorize`,
+          token: `${base}/oauth/access_token`,
+          userinfo: `${base}/api/v4/users/me`,
+        }
+      : {}),
     profile(profile) {
       const full = [profile.first_name, profile.last_name].filter(Boolean).join(" ")
-      return { id: profile.id == null ? undefined : String(profile.id), name: profile.username || full || null, email: profile.email ?? null, image: null }
+      return {
+        id: profile.id == null ? undefined : String(profile.id),
+        name: profile.username || full || null,
+        email: profile.email ?? null,
+        image: null,
+      }
     },
     style: {
       // A ring with a diagonal cut, drawn for Gatehouse: white on black (21:1).

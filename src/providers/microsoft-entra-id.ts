@@ -69,10 +69,16 @@ export type MicrosoftEntraIDOptions<P> = OIDCUserConfig<P> & {
 const GRAPH = "https://graph.microsoft.com/v1.0"
 
 /** Shared by azure-ad: the Entra ID config under another id, name and env prefix. */
-export function entraConfig<P extends MicrosoftEntraIDProfile>(id: string, name: string, envIssuer: string[], all: MicrosoftEntraIDOptions<P>): OAuthConfigBase<P> {
+export function entraConfig<P extends MicrosoftEntraIDProfile>(
+  id: string,
+  name: string,
+  envIssuer: string[],
+  all: MicrosoftEntraIDOptions<P>,
+): OAuthConfigBase<P> {
   const { profilePhotoSize = 48, ...options } = all
   const env = typeof process === "undefined" ? {} : process.env
-  const issuer = options.issuer ?? envIssuer.map((k) => env[k]).find(Boolean) ?? "https://login.microsoftonline.com/common/v2.0"
+  const issuer =
+    options.issuer ?? envIssuer.map((k) => env[k]).find(Boolean) ?? "https://login.microsoftonline.com/common/v2.0"
   const userOptions = { ...options, issuer }
   return {
     id,
@@ -88,7 +94,9 @@ export function entraConfig<P extends MicrosoftEntraIDProfile>(id: string, name:
         try {
           const f = (options[customFetch] as typeof fetch | undefined) ?? fetch
           const size = `${profilePhotoSize}x${profilePhotoSize}`
-          const res = await f(`${GRAPH}/me/photos/${size}/$value`, { headers: { Authorization: `Bearer ${tokens.access_token}` } })
+          const res = await f(`${GRAPH}/me/photos/${size}/$value`, {
+            headers: { Authorization: `Bearer ${tokens.access_token}` },
+          })
           // No photo is a 404; any failure leaves the image unset rather than failing the sign-in.
           if (res.ok) {
             const type = res.headers.get("content-type")?.split(";")[0] || "image/jpeg"
@@ -96,7 +104,12 @@ export function entraConfig<P extends MicrosoftEntraIDProfile>(id: string, name:
           }
         } catch {}
       }
-      return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image }
+      return {
+        id: profile.sub,
+        name: profile.name ?? profile.preferred_username ?? null,
+        email: profile.email ?? null,
+        image,
+      }
     },
     style: {
       // Four squares, drawn for Gatehouse.
@@ -115,7 +128,9 @@ export function entraConfig<P extends MicrosoftEntraIDProfile>(id: string, name:
  * account; `.../organizations/v2.0` for any work or school account). With a multi-tenant issuer, limit the tenants that
  * may sign in in the `signIn` callback (`profile.tid`). The photo needs `User.Read`.
  */
-export default function MicrosoftEntraID(options: MicrosoftEntraIDOptions<MicrosoftEntraIDProfile> = {}): OAuthConfigBase<MicrosoftEntraIDProfile> {
+export default function MicrosoftEntraID(
+  options: MicrosoftEntraIDOptions<MicrosoftEntraIDProfile> = {},
+): OAuthConfigBase<MicrosoftEntraIDProfile> {
   return entraConfig("microsoft-entra-id", "Microsoft Entra ID", ["AUTH_MICROSOFT_ENTRA_ID_ISSUER"], options)
 }
 export { MicrosoftEntraID }

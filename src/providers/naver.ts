@@ -35,7 +35,12 @@ export default function Naver<P extends NaverProfile>(options: OAuthUserConfig<P
     userinfo: "https://openapi.naver.com/v1/nid/me",
     profile(profile) {
       const user = profile.response
-      return { id: user?.id ?? "", name: user?.nickname ?? user?.name ?? null, email: user?.email ?? null, image: user?.profile_image ?? null }
+      return {
+        id: user?.id ?? "",
+        name: user?.nickname ?? user?.name ?? null,
+        email: user?.email ?? null,
+        image: user?.profile_image ?? null,
+      }
     },
     style: {
       // The "N" block, drawn for Gatehouse, on Naver's green; dark text, as white on this green is under 4.5:1.

@@ -25,7 +25,12 @@ export default function Netlify(options: OAuthUserConfig<NetlifyProfile> = {}): 
     token: "https://api.netlify.com/oauth/token",
     userinfo: "https://api.netlify.com/api/v1/user",
     profile(profile) {
-      return { id: profile.id != null ? String(profile.id) : "", name: profile.full_name ?? null, email: profile.email ?? null, image: profile.avatar_url ?? null }
+      return {
+        id: profile.id != null ? String(profile.id) : "",
+        name: profile.full_name ?? null,
+        email: profile.email ?? null,
+        image: profile.avatar_url ?? null,
+      }
     },
     style: {
       // A diamond, drawn for Gatehouse: Netlify's teal with its dark teal for the mark and the text.

@@ -32,7 +32,9 @@ export interface OAuthNetSuiteOptions {
  * account's URLs, e.g. `1234567` or `1234567-sb1`) and `userinfo`, the URL of a RESTlet that returns
  * `runtime.getCurrentUser()`; NetSuite has no fixed userinfo endpoint.
  */
-export default function NetSuite<P extends NetSuiteProfile>(options: OAuthUserConfig<P> & OAuthNetSuiteOptions = {}): OAuthConfigBase<P> {
+export default function NetSuite<P extends NetSuiteProfile>(
+  options: OAuthUserConfig<P> & OAuthNetSuiteOptions = {},
+): OAuthConfigBase<P> {
   const { accountID = "", prompt, scope = "restlets rest_webservices", ...rest } = options
   // Without an accountID the URLs carry a placeholder no URL parser accepts, so the config check names the endpoint.
   const host = accountID ? accountID.toLowerCase().replace(/_/g, "-") : "<accountID>"
@@ -47,7 +49,12 @@ export default function NetSuite<P extends NetSuiteProfile>(options: OAuthUserCo
     },
     token: `https://${host}.suitetalk.api.netsuite.com/services/rest/auth/oauth2/v1/token`,
     profile(profile) {
-      return { id: profile.id != null ? String(profile.id) : "", name: profile.name ?? null, email: profile.email ?? null, image: null }
+      return {
+        id: profile.id != null ? String(profile.id) : "",
+        name: profile.name ?? null,
+        email: profile.email ?? null,
+        image: null,
+      }
     },
     style: {
       // An N in a square, drawn for Gatehouse.

@@ -39,8 +39,17 @@ export default function Nextcloud(options: NextcloudOptions = {}): OAuthConfigBa
             // The token response names the user (user_id); the OCS API wants OCS-APIRequest and answers JSON on request.
             async request({ tokens, fetch, url }) {
               const target = `${url}/${encodeURIComponent(String(tokens.user_id ?? ""))}`
-              const response = await fetch(target, { headers: { Authorization: `Bearer ${String(tokens.access_token)}`, "OCS-APIRequest": "true", Accept: "application/json" } })
-              if (!response.ok) throw new OAuthCallbackError(`Nextcloud GET ${target} answered ${response.status}, so the profile could not be read.`)
+              const response = await fetch(target, {
+                headers: {
+                  Authorization: `Bearer ${String(tokens.access_token)}`,
+                  "OCS-APIRequest": "true",
+                  Accept: "application/json",
+                },
+              })
+              if (!response.ok)
+                throw new OAuthCallbackError(
+                  `Nextcloud GET ${target} answered ${response.status}, so the profile could not be read.`,
+                )
               const body = (await response.json()) as { ocs?: { data?: Record<string, unknown> } }
               return body.ocs?.data ?? {}
             },
@@ -49,7 +58,12 @@ export default function Nextcloud(options: NextcloudOptions = {}): OAuthConfigBa
       : {}),
     profile(profile) {
       if (profile.id == null) return { id: undefined }
-      return { id: String(profile.id), name: profile.displayname ?? null, email: profile.email ?? null, image: `${base}/avatar/${encodeURIComponent(String(profile.id))}/512` }
+      return {
+        id: String(profile.id),
+        name: profile.displayname ?? null,
+        email: profile.email ?? null,
+        image: `${base}/avatar/${encodeURIComponent(String(profile.id))}/512`,
+      }
     },
     style: {
       // Three rings in a row, drawn for Gatehouse: Nextcloud blue (darkened to 5.8:1) on white.

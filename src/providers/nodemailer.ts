@@ -50,7 +50,10 @@ function loadNodemailer(): Promise<NodemailerModule> {
     (mod) => ((mod as { default?: NodemailerModule }).default ?? mod) as unknown as NodemailerModule,
     (cause: unknown) => {
       loading = undefined
-      throw new EmailSignInError("The Nodemailer provider needs the `nodemailer` package: run `npm install nodemailer`.", { cause })
+      throw new EmailSignInError(
+        "The Nodemailer provider needs the `nodemailer` package: run `npm install nodemailer`.",
+        { cause },
+      )
     },
   )
   return loading
@@ -67,7 +70,8 @@ function addressOf(entry: string | MailAddress): string {
 export async function sendWithNodemailer(params: EmailProviderSendVerificationRequestParams): Promise<void> {
   const provider = params.provider as EmailConfig & { server?: NodemailerServer }
   const server = provider.server ?? provider.options?.server
-  if (server === undefined || server === null || server === "") throw new EmailSignInError(`Provider "${provider.id}": no \`server\` to send with.`)
+  if (server === undefined || server === null || server === "")
+    throw new EmailSignInError(`Provider "${provider.id}": no \`server\` to send with.`)
   const nodemailer = await loadNodemailer()
   const { host } = new URL(params.url)
   const message = defaultMessage({ url: params.url, host, theme: params.theme, expires: params.expires })
@@ -75,7 +79,8 @@ export async function sendWithNodemailer(params: EmailProviderSendVerificationRe
   try {
     const info = await transport.sendMail({ to: params.identifier, from: provider.from ?? DEFAULT_FROM, ...message })
     const failed = [...(info.rejected ?? []), ...(info.pending ?? [])].map(addressOf).filter(Boolean)
-    if (failed.length) throw new EmailSignInError(`The SMTP server did not accept the sign-in e-mail for ${failed.length} recipient(s).`)
+    if (failed.length)
+      throw new EmailSignInError(`The SMTP server did not accept the sign-in e-mail for ${failed.length} recipient(s).`)
   } finally {
     transport.close?.()
   }
@@ -87,7 +92,9 @@ export async function sendWithNodemailer(params: EmailProviderSendVerificationRe
  */
 export default function Nodemailer(config: NodemailerUserConfig): NodemailerConfig {
   if (!config?.server) {
-    throw new AuthError("Nodemailer needs a `server`: an SMTP URL such as `smtp://user:pass@smtp.example.com:587`, or transport options `{ host, port, auth }`.")
+    throw new AuthError(
+      "Nodemailer needs a `server`: an SMTP URL such as `smtp://user:pass@smtp.example.com:587`, or transport options `{ host, port, auth }`.",
+    )
   }
   return {
     id: "nodemailer",

@@ -42,15 +42,29 @@ export default function Notion<P extends NotionProfile>(options: OAuthUserConfig
     userinfo: {
       url: `${host}/v1/users/me`,
       async request({ tokens, fetch, url }) {
-        const response = await fetch(url, { headers: { Authorization: `Bearer ${String(tokens.access_token)}`, "Notion-Version": NOTION_API_VERSION, Accept: "application/json" } })
-        if (!response.ok) throw new OAuthCallbackError(`Notion GET ${url} answered ${response.status}, so the profile could not be read.`)
+        const response = await fetch(url, {
+          headers: {
+            Authorization: `Bearer ${String(tokens.access_token)}`,
+            "Notion-Version": NOTION_API_VERSION,
+            Accept: "application/json",
+          },
+        })
+        if (!response.ok)
+          throw new OAuthCallbackError(
+            `Notion GET ${url} answered ${response.status}, so the profile could not be read.`,
+          )
         const me = (await response.json()) as NotionBotUser
         // The person who installed the integration; a workspace-owned bot has none (then the profile has no id).
         return (me?.bot?.owner?.user ?? {}) as Record<string, unknown>
       },
     },
     profile(profile) {
-      return { id: profile.id ?? "", name: profile.name ?? null, email: profile.person?.email ?? null, image: profile.avatar_url ?? null }
+      return {
+        id: profile.id ?? "",
+        name: profile.name ?? null,
+        email: profile.person?.email ?? null,
+        image: profile.avatar_url ?? null,
+      }
     },
     style: {
       // An "N" in a rounded square, drawn for Gatehouse: black on white, as Notion's own mark.

@@ -21,6 +21,17 @@ export interface StandardIdTokenClaims {
 }
 
 /** id = sub, name (else preferred_username), email and picture, each null when absent. */
-export function standardClaimsUser(profile: { sub: string; name?: string; preferred_username?: string; email?: string; picture?: string }): User {
-  return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+export function standardClaimsUser(profile: {
+  sub: string
+  name?: string
+  preferred_username?: string
+  email?: string
+  picture?: string
+}): User {
+  return {
+    id: profile.sub,
+    name: profile.name ?? profile.preferred_username ?? null,
+    email: profile.email ?? null,
+    image: profile.picture ?? null,
+  }
 }

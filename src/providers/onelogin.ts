@@ -34,7 +34,12 @@ export default function OneLogin(options: OIDCUserConfig<OneLoginProfile> = {}):
     authorization: { params: { scope: "openid profile email" } },
     checks: ["pkce"],
     profile(profile) {
-      return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? profile.preferred_username ?? null,
+        email: profile.email ?? null,
+        image: null,
+      }
     },
     style: {
       // A "1" in a circle, drawn for Gatehouse.

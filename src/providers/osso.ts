@@ -24,7 +24,9 @@ export default function Osso(options: OAuthUserConfig<OssoProfile> = {}): OAuthC
     id: "osso",
     name: "Osso",
     type: "oauth",
-    ...(base ? { authorization: `${base}oauth/authorize`, token: `${base}oauth/token`, userinfo: `${base}oauth/me` } : {}),
+    ...(base
+      ? { authorization: `${base}oauth/authorize`, token: `${base}oauth/token`, userinfo: `${base}oauth/me` }
+      : {}),
     checks: ["pkce"],
     profile(profile) {
       return { id: profile.id != null ? String(profile.id) : "", name: null, email: profile.email ?? null, image: null }

@@ -26,7 +26,12 @@ export default function Osu<P extends OsuProfile>(options: OAuthUserConfig<P> = 
     token: "https://osu.ppy.sh/oauth/token",
     userinfo: "https://osu.ppy.sh/api/v2/me",
     profile(profile) {
-      return { id: profile.id != null ? String(profile.id) : "", name: profile.username ?? null, email: null, image: profile.avatar_url ?? null }
+      return {
+        id: profile.id != null ? String(profile.id) : "",
+        name: profile.username ?? null,
+        email: null,
+        image: profile.avatar_url ?? null,
+      }
     },
     style: {
       // A circle with "!", drawn for Gatehouse, on osu!'s pink; dark text, as white on this pink is under 4.5:1.

@@ -33,10 +33,16 @@ export default function Patreon<P extends PatreonProfile>(options: OAuthUserConf
     type: "oauth",
     authorization: { url: "https://www.patreon.com/oauth2/authorize", params: { scope: "identity identity[email]" } },
     token: "https://www.patreon.com/api/oauth2/token",
-    userinfo: "https://www.patreon.com/api/oauth2/v2/identity?fields%5Buser%5D=full_name,email,is_email_verified,image_url",
+    userinfo:
+      "https://www.patreon.com/api/oauth2/v2/identity?fields%5Buser%5D=full_name,email,is_email_verified,image_url",
     profile(profile) {
       const user = profile.data
-      return { id: user?.id ?? "", name: user?.attributes?.full_name ?? null, email: user?.attributes?.email ?? null, image: user?.attributes?.image_url ?? null }
+      return {
+        id: user?.id ?? "",
+        name: user?.attributes?.full_name ?? null,
+        email: user?.attributes?.email ?? null,
+        image: user?.attributes?.image_url ?? null,
+      }
     },
     style: {
       // A circle and a bar, drawn for Gatehouse, on Patreon's coral; dark text, as white on it is under 4.5:1.

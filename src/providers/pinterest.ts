@@ -27,7 +27,12 @@ export default function Pinterest<P extends PinterestProfile>(options: OAuthUser
     userinfo: "https://api.pinterest.com/v5/user_account",
     profile(profile) {
       // The username is the account key, as in Auth.js (so existing accounts keep linking).
-      return { id: profile.username ?? "", name: profile.username ?? null, email: null, image: profile.profile_image ?? null }
+      return {
+        id: profile.username ?? "",
+        name: profile.username ?? null,
+        email: null,
+        image: profile.profile_image ?? null,
+      }
     },
     style: {
       // A "P" in a circle, drawn for Gatehouse: white on Pinterest's red.

@@ -50,7 +50,12 @@ export default function Pipedrive<P extends PipedriveProfile>(options: OAuthUser
     userinfo: "https://api.pipedrive.com/v1/users/me",
     profile(profile) {
       const user = profile.data
-      return { id: user?.id != null ? String(user.id) : "", name: user?.name ?? null, email: user?.email ?? null, image: user?.icon_url ?? null }
+      return {
+        id: user?.id != null ? String(user.id) : "",
+        name: user?.name ?? null,
+        email: user?.email ?? null,
+        image: user?.icon_url ?? null,
+      }
     },
     style: {
       // A lower-case p, drawn for Gatehouse, on a dark green.

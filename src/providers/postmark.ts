@@ -12,7 +12,14 @@ export const postmarkApi: MailApiDefinition = {
   buildRequest: ({ apiKey, from, to, subject, html, text }) => ({
     url: "https://api.postmarkapp.com/email",
     headers: { Accept: "application/json", "Content-Type": "application/json", "X-Postmark-Server-Token": apiKey },
-    body: JSON.stringify({ From: from, To: to, Subject: subject, TextBody: text, HtmlBody: html, MessageStream: "outbound" }),
+    body: JSON.stringify({
+      From: from,
+      To: to,
+      Subject: subject,
+      TextBody: text,
+      HtmlBody: html,
+      MessageStream: "outbound",
+    }),
   }),
 }
 

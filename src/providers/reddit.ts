@@ -30,9 +30,15 @@ export default function Reddit(options: OAuthUserConfig<RedditProfile> = {}): OA
       url: "https://oauth.reddit.com/api/v1/me",
       // Reddit's API rules ask for a descriptive User-Agent (<platform>:<app id>:<version>); generic ones are throttled.
       async request({ tokens, fetch, url, provider }) {
-        const headers = { Authorization: `Bearer ${String(tokens.access_token)}`, "User-Agent": `web:${String(provider.clientId ?? "gatehouse")}:v1 (gatehouse)` }
+        const headers = {
+          Authorization: `Bearer ${String(tokens.access_token)}`,
+          "User-Agent": `web:${String(provider.clientId ?? "gatehouse")}:v1 (gatehouse)`,
+        }
         const response = await fetch(url, { headers })
-        if (!response.ok) throw new OAuthCallbackError(`Reddit GET ${url} answered ${response.status}, so the profile could not be read.`)
+        if (!response.ok)
+          throw new OAuthCallbackError(
+            `Reddit GET ${url} answered ${response.status}, so the profile could not be read.`,
+          )
         return (await response.json()) as Record<string, unknown>
       },
     },

@@ -31,7 +31,12 @@ export default function Roblox(options: OIDCUserConfig<RobloxProfile> = {}): OAu
     authorization: { params: { scope: "openid profile" } },
     checks: ["pkce", "state"],
     profile(profile) {
-      return { id: profile.sub, name: profile.name ?? profile.nickname ?? profile.preferred_username ?? null, email: null, image: profile.picture ?? null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? profile.nickname ?? profile.preferred_username ?? null,
+        email: null,
+        image: profile.picture ?? null,
+      }
     },
     style: {
       // A tilted square with a square hole, drawn for Gatehouse: white on Roblox's dark grey.

@@ -20,7 +20,9 @@ export interface SalesforceProfile {
  * Env: AUTH_SALESFORCE_ID (consumer key), AUTH_SALESFORCE_SECRET (consumer secret). For a sandbox pass
  * `issuer: "https://test.salesforce.com"`, or your My Domain URL (default https://login.salesforce.com).
  */
-export default function Salesforce(options: OIDCUserConfig<SalesforceProfile> = {}): OAuthConfigBase<SalesforceProfile> {
+export default function Salesforce(
+  options: OIDCUserConfig<SalesforceProfile> = {},
+): OAuthConfigBase<SalesforceProfile> {
   return {
     id: "salesforce",
     name: "Salesforce",
@@ -30,7 +32,12 @@ export default function Salesforce(options: OIDCUserConfig<SalesforceProfile> = 
     idToken: false,
     checks: ["pkce", "state", "nonce"],
     profile(profile) {
-      return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }
     },
     style: {
       // A cloud, drawn for Gatehouse. Salesforce's blue darkened (from #00a1e0) so white text meets 4.5:1.

@@ -26,7 +26,12 @@ export default function SimpleLogin<P extends SimpleLoginProfile>(options: OIDCU
     authorization: { params: { scope: "openid profile email" } },
     checks: ["pkce"],
     profile(profile) {
-      return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.avatar_url ?? null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? null,
+        email: profile.email ?? null,
+        image: profile.avatar_url ?? null,
+      }
     },
     style: {
       // An envelope with a mask-like fold, drawn for Gatehouse.

@@ -32,7 +32,12 @@ export default function Slack<P extends SlackProfile>(options: OIDCUserConfig<P>
     checks: ["nonce"],
     authorization: { params: { scope: "openid profile email" } },
     profile(profile) {
-      return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }
     },
     style: {
       // A hash (#) of four rounded bars, drawn for Gatehouse: white on Slack's aubergine.

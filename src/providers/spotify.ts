@@ -31,7 +31,12 @@ export default function Spotify<P extends SpotifyProfile>(options: OAuthUserConf
     token: "https://accounts.spotify.com/api/token",
     userinfo: "https://api.spotify.com/v1/me",
     profile(profile) {
-      return { id: profile.id == null ? undefined : String(profile.id), name: profile.display_name ?? null, email: profile.email ?? null, image: profile.images?.[0]?.url ?? null }
+      return {
+        id: profile.id == null ? undefined : String(profile.id),
+        name: profile.display_name ?? null,
+        email: profile.email ?? null,
+        image: profile.images?.[0]?.url ?? null,
+      }
     },
     style: {
       // Three sound-wave arcs, drawn for Gatehouse: black on Spotify's green (white would be 2.5:1).

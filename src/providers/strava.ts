@@ -24,14 +24,24 @@ export default function Strava<P extends StravaProfile>(options: OAuthUserConfig
     id: "strava",
     name: "Strava",
     type: "oauth",
-    authorization: { url: "https://www.strava.com/api/v3/oauth/authorize", params: { scope: "read", approval_prompt: "auto", response_type: "code" } },
+    authorization: {
+      url: "https://www.strava.com/api/v3/oauth/authorize",
+      params: { scope: "read", approval_prompt: "auto", response_type: "code" },
+    },
     token: "https://www.strava.com/api/v3/oauth/token",
     userinfo: "https://www.strava.com/api/v3/athlete",
     // Strava reads client_id and client_secret from the form body.
     client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile) {
-      const name = [profile.firstname, profile.lastname].filter((part) => typeof part === "string" && part !== "").join(" ")
-      return { id: profile.id != null ? String(profile.id) : "", name: name || null, email: null, image: profile.profile ?? null }
+      const name = [profile.firstname, profile.lastname]
+        .filter((part) => typeof part === "string" && part !== "")
+        .join(" ")
+      return {
+        id: profile.id != null ? String(profile.id) : "",
+        name: name || null,
+        email: null,
+        image: profile.profile ?? null,
+      }
     },
     style: {
       // Two peaks, drawn for Gatehouse, on Strava's orange; dark text, as white on this orange is under 4.5:1.

@@ -29,16 +29,27 @@ export default function Threads(options: OAuthUserConfig<ThreadsProfile> = {}): 
       // Threads answers { access_token, user_id } without token_type, which OAuth 2 requires: the bearer type is added.
       async conform(response) {
         if (!response.ok) return undefined
-        const body = (await response.clone().json().catch(() => undefined)) as Record<string, unknown> | undefined
+        const body = (await response
+          .clone()
+          .json()
+          .catch(() => undefined)) as Record<string, unknown> | undefined
         if (!body || typeof body.token_type === "string") return undefined
-        return new Response(JSON.stringify({ ...body, token_type: "bearer" }), { status: response.status, headers: { "content-type": "application/json" } })
+        return new Response(JSON.stringify({ ...body, token_type: "bearer" }), {
+          status: response.status,
+          headers: { "content-type": "application/json" },
+        })
       },
     },
     userinfo: "https://graph.threads.net/v1.0/me?fields=id,username,threads_profile_picture_url",
     client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile) {
       const user = profile.data ?? profile
-      return { id: user.id == null ? undefined : String(user.id), name: user.username || null, email: null, image: user.threads_profile_picture_url || null }
+      return {
+        id: user.id == null ? undefined : String(user.id),
+        name: user.username || null,
+        email: null,
+        image: user.threads_profile_picture_url || null,
+      }
     },
     style: {
       // An at-sign loop, drawn for Gatehouse: white on black (21:1).

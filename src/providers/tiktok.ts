@@ -55,7 +55,9 @@ const USER_INFO = "https://open.tiktokapis.com/v2/user/info/"
 function tiktokError(error: Partial<TikTokError> | undefined, status: number): OAuthCallbackError {
   const code = error?.code ?? "unknown"
   const message = error?.message ? `: ${error.message}` : ""
-  return new OAuthCallbackError(`TikTok returned error "${code}" (log_id ${error?.log_id ?? "none"}, HTTP ${status})${message}`)
+  return new OAuthCallbackError(
+    `TikTok returned error "${code}" (log_id ${error?.log_id ?? "none"}, HTTP ${status})${message}`,
+  )
 }
 
 /** A string field of an unknown JSON body. */
@@ -71,7 +73,10 @@ function stringField(body: unknown, key: string): string | undefined {
 export default function TikTok(options: TikTokOptions = {}): OAuthConfigBase<TikTokProfile> {
   const { fields = [], ...userOptions } = options
   const userInfo = new URL(USER_INFO)
-  userInfo.searchParams.set("fields", [...new Set(["open_id", "avatar_url", "display_name", "username", ...fields])].join(","))
+  userInfo.searchParams.set(
+    "fields",
+    [...new Set(["open_id", "avatar_url", "display_name", "username", ...fields])].join(","),
+  )
   return {
     id: "tiktok",
     name: "TikTok",
@@ -79,16 +84,23 @@ export default function TikTok(options: TikTokOptions = {}): OAuthConfigBase<Tik
     checks: ["pkce", "state"],
     client: { token_endpoint_auth_method: "client_secret_post" },
     // client_key is TikTok's name for the client id; the function form sees the id even when it comes from AUTH_TIKTOK_ID.
-    authorization: { url: AUTHORIZE, params: { scope: "user.info.profile", client_key: ({ clientId }: { clientId: string }) => clientId } },
+    authorization: {
+      url: AUTHORIZE,
+      params: { scope: "user.info.profile", client_key: ({ clientId }: { clientId: string }) => clientId },
+    },
     token: {
       url: TOKEN,
       params: { client_key: ({ clientId }: { clientId: string }) => clientId },
       // TikTok answers errors with 200 and `{ error, error_description, log_id }`: a failure whose message keeps the
       // error code and TikTok's log_id (for TikTok support), never the description.
       async conform(response) {
-        const body: unknown = await response.clone().json().catch(() => undefined)
+        const body: unknown = await response
+          .clone()
+          .json()
+          .catch(() => undefined)
         const error = stringField(body, "error")
-        if (error !== undefined) throw tiktokError({ code: error, log_id: stringField(body, "log_id") }, response.status)
+        if (error !== undefined)
+          throw tiktokError({ code: error, log_id: stringField(body, "log_id") }, response.status)
         return undefined
       },
     },
@@ -98,13 +110,19 @@ export default function TikTok(options: TikTokOptions = {}): OAuthConfigBase<Tik
         const response = await fetch(url, { headers: { Authorization: `Bearer ${String(tokens.access_token)}` } })
         const body = (await response.json().catch(() => undefined)) as Partial<TikTokProfile> | undefined
         // A 200 whose error code is not "ok" is a failure too.
-        if (!response.ok || !body || body.error?.code !== "ok" || !body.data?.user) throw tiktokError(body?.error, response.status)
+        if (!response.ok || !body || body.error?.code !== "ok" || !body.data?.user)
+          throw tiktokError(body?.error, response.status)
         return body as unknown as Record<string, unknown>
       },
     },
     profile(profile) {
       const user = (profile as TikTokProfile).data.user
-      return { id: user.open_id, name: user.display_name ?? null, email: user.email ?? user.username ?? null, image: user.avatar_url ?? null }
+      return {
+        id: user.open_id,
+        name: user.display_name ?? null,
+        email: user.email ?? user.username ?? null,
+        image: user.avatar_url ?? null,
+      }
     },
     style: {
       // TikTok's note with its cyan and red offsets, drawn for Gatehouse.

@@ -28,7 +28,12 @@ export default function Todoist<P extends TodoistProfile>(options: OAuthUserConf
     client: { token_endpoint_auth_method: "client_secret_post" },
     userinfo: "https://api.todoist.com/api/v1/user",
     profile(profile) {
-      return { id: profile.id != null ? String(profile.id) : "", name: profile.full_name ?? null, email: profile.email ?? null, image: profile.avatar_big ?? null }
+      return {
+        id: profile.id != null ? String(profile.id) : "",
+        name: profile.full_name ?? null,
+        email: profile.email ?? null,
+        image: profile.avatar_big ?? null,
+      }
     },
     style: {
       // Three stacked chevrons, drawn for Gatehouse, on Todoist's red with dark text.

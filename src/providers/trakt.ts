@@ -36,15 +36,28 @@ export default function Trakt<P extends TraktProfile>(options: OAuthUserConfig<P
     userinfo: {
       url: "https://api.trakt.tv/users/me?extended=full",
       async request({ tokens, provider, fetch, url }) {
-        const headers = { Authorization: `Bearer ${String(tokens.access_token)}`, "trakt-api-version": "2", "trakt-api-key": String(provider.clientId ?? ""), "Content-Type": "application/json" }
+        const headers = {
+          Authorization: `Bearer ${String(tokens.access_token)}`,
+          "trakt-api-version": "2",
+          "trakt-api-key": String(provider.clientId ?? ""),
+          "Content-Type": "application/json",
+        }
         const response = await fetch(url, { headers })
-        if (!response.ok) throw new OAuthCallbackError(`Trakt GET ${url} answered ${response.status}, so the profile could not be read.`)
+        if (!response.ok)
+          throw new OAuthCallbackError(
+            `Trakt GET ${url} answered ${response.status}, so the profile could not be read.`,
+          )
         return (await response.json()) as Record<string, unknown>
       },
     },
     profile(profile) {
       const slug = profile.ids?.slug
-      return { id: slug == null ? undefined : String(slug), name: profile.name || profile.username || null, email: null, image: profile.images?.avatar?.full ?? null }
+      return {
+        id: slug == null ? undefined : String(slug),
+        name: profile.name || profile.username || null,
+        email: null,
+        image: profile.images?.avatar?.full ?? null,
+      }
     },
     style: {
       // A play mark in a ring, drawn for Gatehouse: white on a deeper Trakt red (5.2:1; #ED2224 gives 4.3:1).

@@ -28,20 +28,33 @@ export default function Twitch(options: OIDCUserConfig<TwitchProfile> = {}): OAu
       params: {
         scope: "openid user:read:email",
         // Twitch puts these in the ID token only when asked (OIDC Core §5.5).
-        claims: JSON.stringify({ id_token: { email: null, email_verified: null, picture: null, preferred_username: null } }),
+        claims: JSON.stringify({
+          id_token: { email: null, email_verified: null, picture: null, preferred_username: null },
+        }),
       },
     },
     token: {
       // Twitch answers `scope` as a JSON array; RFC 6749 §5.1 wants a space-separated string.
       async conform(response) {
         if (!response.ok) return undefined
-        const body = (await response.clone().json().catch(() => undefined)) as Record<string, unknown> | undefined
+        const body = (await response
+          .clone()
+          .json()
+          .catch(() => undefined)) as Record<string, unknown> | undefined
         if (!body || !Array.isArray(body.scope)) return undefined
-        return new Response(JSON.stringify({ ...body, scope: body.scope.join(" ") }), { status: response.status, headers: { "content-type": "application/json" } })
+        return new Response(JSON.stringify({ ...body, scope: body.scope.join(" ") }), {
+          status: response.status,
+          headers: { "content-type": "application/json" },
+        })
       },
     },
     profile(profile) {
-      return { id: profile.sub, name: profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+      return {
+        id: profile.sub,
+        name: profile.preferred_username ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }
     },
     style: {
       // A speech-bubble glyph with two bars, drawn for Gatehouse: white on Twitch's purple.

@@ -66,7 +66,8 @@ function fullSizeImage(url: string | undefined): string | null {
 }
 
 /** The X mark (the platform's current name), drawn for Gatehouse: white on black. */
-const X_LOGO = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Cpath fill='none' stroke='%23fff' stroke-width='1.6' stroke-linejoin='round' d='M3.5 3.5h4.6l12.4 17h-4.6z'/%3E%3Cpath stroke='%23fff' stroke-width='1.8' d='M20.2 3.2l-6.7 7.6M10.5 13.2l-6.7 7.6'/%3E%3C/svg%3E"
+const X_LOGO =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Cpath fill='none' stroke='%23fff' stroke-width='1.6' stroke-linejoin='round' d='M3.5 3.5h4.6l12.4 17h-4.6z'/%3E%3Cpath stroke='%23fff' stroke-width='1.8' d='M20.2 3.2l-6.7 7.6M10.5 13.2l-6.7 7.6'/%3E%3C/svg%3E"
 
 /**
  * Twitter / X sign-in. Callback URL to register: `<origin><basePath>/callback/twitter`.
@@ -85,7 +86,10 @@ export default function Twitter(options: TwitterOptions = {}): OAuthConfigBase<T
       type: "oauth",
       version: "2.0",
       checks: ["pkce", "state"],
-      authorization: { url: "https://x.com/i/oauth2/authorize", params: { scope: "users.read tweet.read offline.access" } },
+      authorization: {
+        url: "https://x.com/i/oauth2/authorize",
+        params: { scope: "users.read tweet.read offline.access" },
+      },
       token: "https://api.x.com/2/oauth2/token",
       userinfo: me.href,
       profile(profile) {
@@ -107,7 +111,12 @@ export default function Twitter(options: TwitterOptions = {}): OAuthConfigBase<T
     profileUrl: "https://api.x.com/1.1/account/verify_credentials.json?include_email=true",
     profile(profile) {
       const p = profile as TwitterLegacyProfile
-      return { id: p.id_str ?? String(p.id), name: p.name, email: p.email ?? null, image: fullSizeImage(p.profile_image_url_https) }
+      return {
+        id: p.id_str ?? String(p.id),
+        name: p.name,
+        email: p.email ?? null,
+        image: fullSizeImage(p.profile_image_url_https),
+      }
     },
     style: { logo: X_LOGO, bg: "#000", text: "#fff" },
     options: userOptions,

@@ -18,14 +18,23 @@ export interface CommonProviderOptions {
 export type CredentialsProviderId = "credentials"
 export type { OAuthProviderId } from "./builtin.js"
 /** The id an e-mail provider takes unless it sets its own. */
-export type EmailProviderId = "email" | "forwardemail" | "loops" | "mailgun" | "nodemailer" | "postmark" | "resend" | "sendgrid"
+export type EmailProviderId =
+  | "email"
+  | "forwardemail"
+  | "loops"
+  | "mailgun"
+  | "nodemailer"
+  | "postmark"
+  | "resend"
+  | "sendgrid"
 /** The ids of the built-in WebAuthn providers. */
 export type WebAuthnProviderId = "passkey" | "webauthn"
 /** Any provider id; the built-in ones are suggested by editors. */
 export type ProviderId = CredentialsProviderId | EmailProviderId | OAuthProviderId | WebAuthnProviderId | (string & {})
 
 /** A credentials provider: your `authorize` decides who the user is. */
-export interface CredentialsConfig<Fields extends Record<string, CredentialInput> = Record<string, CredentialInput>> extends CommonProviderOptions {
+export interface CredentialsConfig<Fields extends Record<string, CredentialInput> = Record<string, CredentialInput>>
+  extends CommonProviderOptions {
   type: "credentials"
   /** The form fields the built-in sign-in page renders, keyed by the body field name. */
   credentials: Fields
@@ -79,15 +88,18 @@ export interface TokenRequestContext {
 /** The userinfo endpoint: a URL or `{ url, params, request }`; `request` replaces the call entirely. */
 export type UserinfoEndpointOption =
   | string
-  | { url?: string | URL; params?: Record<string, unknown>; request?: (context: {
-      tokens: TokenSet
-      provider: OAuthConfigBase
-      /** The provider's fetch (customFetch, timeout, size cap). */
-      fetch: typeof fetch
-      /** The userinfo URL as configured (user options applied). */
-      url: string
-    }) => Awaitable<Record<string, unknown>>
-  }
+  | {
+      url?: string | URL
+      params?: Record<string, unknown>
+      request?: (context: {
+        tokens: TokenSet
+        provider: OAuthConfigBase
+        /** The provider's fetch (customFetch, timeout, size cap). */
+        fetch: typeof fetch
+        /** The userinfo URL as configured (user options applied). */
+        url: string
+      }) => Awaitable<Record<string, unknown>>
+    }
 
 /** The object forms of the three endpoint options (Auth.js's names for them). */
 export type AuthorizationEndpointHandler = Exclude<EndpointOption, string>
@@ -127,7 +139,12 @@ export interface OAuthProviderButtonStyles {
  * Auth.js); one Gatehouse does not support is refused when the config is resolved.
  */
 export interface OAuthClientOptions {
-  token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "client_secret_jwt" | "none" | (string & {})
+  token_endpoint_auth_method?:
+    | "client_secret_basic"
+    | "client_secret_post"
+    | "client_secret_jwt"
+    | "none"
+    | (string & {})
   /** The algorithm the ID token must be signed with (default RS256). */
   id_token_signed_response_alg?: string
   /** Set when the client registered signed UserInfo answers: they must be JWTs signed with this algorithm. */
@@ -274,11 +291,17 @@ export interface WebAuthnConfigBase extends CommonProviderOptions {
 type KnownKeys<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] }
 
 /** What a built-in provider function accepts: everything optional (client id and secret may come from env). */
-export type OAuthUserConfig<P = Record<string, unknown>> = Partial<Omit<KnownKeys<OAuthConfigBase<P>>, "options" | "type">>
+export type OAuthUserConfig<P = Record<string, unknown>> = Partial<
+  Omit<KnownKeys<OAuthConfigBase<P>>, "options" | "type">
+>
 export type OIDCUserConfig<P = Record<string, unknown>> = Partial<Omit<KnownKeys<OIDCConfig<P>>, "options" | "type">>
 
 /** `Record<string, any>` (not `unknown`): every profile interface (VkProfile, …) must fit, as in Auth.js. */
-export type ProviderConfig = CredentialsConfig | OAuthConfigBase<Record<string, any>> | EmailConfigBase | WebAuthnConfigBase
+export type ProviderConfig =
+  | CredentialsConfig
+  | OAuthConfigBase<Record<string, any>>
+  | EmailConfigBase
+  | WebAuthnConfigBase
 
 /**
  * A provider as `providers: [...]` accepts it: a config object, or a function returning one (called with no arguments).

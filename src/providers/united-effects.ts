@@ -19,12 +19,16 @@ export interface UnitedEffectsProfile {
  * Env: AUTH_UNITED_EFFECTS_ID, AUTH_UNITED_EFFECTS_SECRET, AUTH_UNITED_EFFECTS_ISSUER
  * (`https://auth.unitedeffects.com/<auth group id>`). The issuer given as an option is also the `resource` parameter.
  */
-export default function UnitedEffects<P extends UnitedEffectsProfile>(options: OIDCUserConfig<P> = {}): OAuthConfigBase<P> {
+export default function UnitedEffects<P extends UnitedEffectsProfile>(
+  options: OIDCUserConfig<P> = {},
+): OAuthConfigBase<P> {
   return {
     id: "united-effects",
     name: "United Effects",
     type: "oidc",
-    authorization: { params: { scope: "openid email profile", ...(options.issuer ? { resource: options.issuer } : {}) } },
+    authorization: {
+      params: { scope: "openid email profile", ...(options.issuer ? { resource: options.issuer } : {}) },
+    },
     checks: ["pkce"],
     profile(profile) {
       return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: null }

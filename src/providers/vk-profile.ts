@@ -17,11 +17,39 @@ export interface VkPhotoSize {
   url: string
   src: string
   type:
-    | "max" | "k" | "a" | "b" | "i" | "p" | "q" | "s" | "g" | "d" | "r" | "x" | "y" | "m" | "l" | "o" | "z" | "w" | "c" | "e" | "j"
-    | "temp" | "h" | "n" | "f"
+    | "max"
+    | "k"
+    | "a"
+    | "b"
+    | "i"
+    | "p"
+    | "q"
+    | "s"
+    | "g"
+    | "d"
+    | "r"
+    | "x"
+    | "y"
+    | "m"
+    | "l"
+    | "o"
+    | "z"
+    | "w"
+    | "c"
+    | "e"
+    | "j"
+    | "temp"
+    | "h"
+    | "n"
+    | "f"
 }
 
-interface VkRect { x: number; x2: number; y: number; y2: number }
+interface VkRect {
+  x: number
+  x2: number
+  y: number
+  y2: number
+}
 
 /** A VK user. Required: id, first_name, last_name, is_closed, can_access_closed, photo_100; everything else optional. */
 export interface VkProfile {
@@ -133,7 +161,13 @@ export interface VkProfile {
     user_videos?: number
     videos?: number
   }
-  education?: { faculty?: number; faculty_name?: string; graduation?: number; university?: number; university_name?: string }
+  education?: {
+    faculty?: number
+    faculty_name?: string
+    graduation?: number
+    university?: number
+    university_name?: string
+  }
   last_seen?: { platform?: 1 | 2 | 3 | 4 | 5 | 6 | 7; time?: number }
   military?: { country_id: number; unit: string; unit_id: number; from?: number; until?: number }
   occupation?: { id?: number; name?: string; type?: "work" | "school" | "university" }

@@ -34,8 +34,18 @@ function bestPhoto(p: VkProfile): string | null {
  * with their `v=` parameter.
  */
 export default function VK(options: VkOptions = {}): OAuthConfigBase<VkProfile> {
-  const { apiVersion = VK_DEFAULT_API_VERSION, accessTokenUrl, requestTokenUrl, authorizationUrl, profileUrl, ...userOptions } = options
-  const authorize = withVersion(authorizationUrl ?? "https://oauth.vk.com/authorize?response_type=code&scope=email", apiVersion)
+  const {
+    apiVersion = VK_DEFAULT_API_VERSION,
+    accessTokenUrl,
+    requestTokenUrl,
+    authorizationUrl,
+    profileUrl,
+    ...userOptions
+  } = options
+  const authorize = withVersion(
+    authorizationUrl ?? "https://oauth.vk.com/authorize?response_type=code&scope=email",
+    apiVersion,
+  )
   // VK documents one endpoint for both; an explicit accessTokenUrl wins over requestTokenUrl.
   const token = withVersion(accessTokenUrl ?? requestTokenUrl ?? "https://oauth.vk.com/access_token", apiVersion)
   const users = withVersion(profileUrl ?? "https://api.vk.com/method/users.get?fields=photo_100", apiVersion)
@@ -52,26 +62,41 @@ export default function VK(options: VkOptions = {}): OAuthConfigBase<VkProfile> 
       // VK's token response has no token_type, which OAuth 2 requires (RFC 6749 §5.1): add the one it means.
       async conform(response) {
         if (!response.ok) return undefined
-        const body = (await response.clone().json().catch(() => undefined)) as Record<string, unknown> | undefined
-        if (!body || typeof body !== "object" || body.token_type !== undefined || typeof body.access_token !== "string") return undefined
-        return new Response(JSON.stringify({ ...body, token_type: "bearer" }), { status: response.status, headers: { "content-type": "application/json" } })
+        const body = (await response
+          .clone()
+          .json()
+          .catch(() => undefined)) as Record<string, unknown> | undefined
+        if (!body || typeof body !== "object" || body.token_type !== undefined || typeof body.access_token !== "string")
+          return undefined
+        return new Response(JSON.stringify({ ...body, token_type: "bearer" }), {
+          status: response.status,
+          headers: { "content-type": "application/json" },
+        })
       },
     },
     userinfo: {
       url: users,
       async request({ tokens, fetch, url }) {
-        const response = await fetch(url, { headers: { Authorization: `Bearer ${String(tokens.access_token)}`, Accept: "application/json" } })
-        const body = (await response.json().catch(() => undefined)) as { response?: VkProfile[]; error?: { error_code?: number; error_msg?: string } } | undefined
+        const response = await fetch(url, {
+          headers: { Authorization: `Bearer ${String(tokens.access_token)}`, Accept: "application/json" },
+        })
+        const body = (await response.json().catch(() => undefined)) as
+          | { response?: VkProfile[]; error?: { error_code?: number; error_msg?: string } }
+          | undefined
         if (!response.ok || !body || body.error || !Array.isArray(body.response) || !body.response[0]) {
           // The VK error code only, never its text: as for OAuth errors, codes are logged and descriptions are not.
-          throw new OAuthCallbackError(`VK users.get failed (HTTP ${response.status}${body?.error?.error_code !== undefined ? `, VK error ${body.error.error_code}` : ""}).`)
+          throw new OAuthCallbackError(
+            `VK users.get failed (HTTP ${response.status}${body?.error?.error_code !== undefined ? `, VK error ${body.error.error_code}` : ""}).`,
+          )
         }
         // VK returns the e-mail only in the token response.
         return { ...body.response[0], ...(typeof tokens.email === "string" ? { email: tokens.email } : {}) }
       },
     },
     profile(profile) {
-      const name = [profile.first_name, profile.last_name].filter((part) => typeof part === "string" && part !== "").join(" ")
+      const name = [profile.first_name, profile.last_name]
+        .filter((part) => typeof part === "string" && part !== "")
+        .join(" ")
       return { id: String(profile.id), name: name || null, email: profile.email ?? null, image: bestPhoto(profile) }
     },
     style: {

@@ -35,14 +35,25 @@ export default function Webex(options: WebexOptions = {}): OAuthConfigBase<Webex
       // Webex's documented answer carries no token_type, which OAuth 2 requires: the bearer type is added when missing.
       async conform(response) {
         if (!response.ok) return undefined
-        const body = (await response.clone().json().catch(() => undefined)) as Record<string, unknown> | undefined
+        const body = (await response
+          .clone()
+          .json()
+          .catch(() => undefined)) as Record<string, unknown> | undefined
         if (!body || typeof body.token_type === "string") return undefined
-        return new Response(JSON.stringify({ ...body, token_type: "bearer" }), { status: response.status, headers: { "content-type": "application/json" } })
+        return new Response(JSON.stringify({ ...body, token_type: "bearer" }), {
+          status: response.status,
+          headers: { "content-type": "application/json" },
+        })
       },
     },
     userinfo: `${base}/people/me`,
     profile(profile) {
-      return { id: profile.id == null ? undefined : String(profile.id), name: profile.displayName ?? null, email: profile.emails?.[0] ?? null, image: profile.avatar ?? null }
+      return {
+        id: profile.id == null ? undefined : String(profile.id),
+        name: profile.displayName ?? null,
+        email: profile.emails?.[0] ?? null,
+        image: profile.avatar ?? null,
+      }
     },
     style: {
       // Two interlocking rings, drawn for Gatehouse: black on Webex cyan (9.8:1).

@@ -43,10 +43,17 @@ async function wechatToken({ grantType, params, refreshToken, provider, url, fet
     u.searchParams.set("code", params.code ?? "")
     u.searchParams.set("grant_type", "authorization_code")
   }
-  const body = (await (await fetch(u, { headers: { accept: "application/json" } })).json().catch(() => undefined)) as TokenSet | undefined
+  const body = (await (await fetch(u, { headers: { accept: "application/json" } })).json().catch(() => undefined)) as
+    | TokenSet
+    | undefined
   const error = wechatError(body)
   if (error) throw error
-  return { tokens: body && body.token_type === undefined && typeof body.access_token === "string" ? { ...body, token_type: "bearer" as const } : (body ?? {}) }
+  return {
+    tokens:
+      body && body.token_type === undefined && typeof body.access_token === "string"
+        ? { ...body, token_type: "bearer" as const }
+        : (body ?? {}),
+  }
 }
 
 /**
@@ -55,7 +62,9 @@ async function wechatToken({ grantType, params, refreshToken, provider, url, fet
  * `platformType`: "OfficialAccount" (default; inside WeChat, scope snsapi_userinfo) or "WebsiteApp" (QR-code login on
  * the web, scope snsapi_login). The user id is the `unionid`, so the app must be bound to an Open Platform account.
  */
-export default function WeChat(options: OAuthUserConfig<WeChatProfile> & { platformType?: "OfficialAccount" | "WebsiteApp" } = {}): OAuthConfigBase<WeChatProfile> {
+export default function WeChat(
+  options: OAuthUserConfig<WeChatProfile> & { platformType?: "OfficialAccount" | "WebsiteApp" } = {},
+): OAuthConfigBase<WeChatProfile> {
   const { platformType = "OfficialAccount", ...rest } = options
   const official = platformType === "OfficialAccount"
   const appid = ({ clientId }: { clientId: string }) => clientId
@@ -65,7 +74,9 @@ export default function WeChat(options: OAuthUserConfig<WeChatProfile> & { platf
     type: "oauth",
     checks: ["state"],
     authorization: {
-      url: official ? "https://open.weixin.qq.com/connect/oauth2/authorize" : "https://open.weixin.qq.com/connect/qrconnect",
+      url: official
+        ? "https://open.weixin.qq.com/connect/oauth2/authorize"
+        : "https://open.weixin.qq.com/connect/qrconnect",
       params: { appid, scope: official ? "snsapi_userinfo" : "snsapi_login" },
     },
     // The secret travels only in WeChat's token query (its documented form), never to the authorization page.
@@ -84,7 +95,12 @@ export default function WeChat(options: OAuthUserConfig<WeChatProfile> & { platf
       },
     },
     profile(profile) {
-      return { id: profile.unionid ?? "", name: profile.nickname ?? null, email: null, image: profile.headimgurl ?? null }
+      return {
+        id: profile.unionid ?? "",
+        name: profile.nickname ?? null,
+        email: null,
+        image: profile.headimgurl ?? null,
+      }
     },
     style: {
       // Two speech bubbles, drawn for Gatehouse, on WeChat's green with dark text.

@@ -40,7 +40,12 @@ export default function Wikimedia<P extends WikimediaProfile>(options: OAuthUser
     token: "https://meta.wikimedia.org/w/rest.php/oauth2/access_token",
     userinfo: "https://meta.wikimedia.org/w/rest.php/oauth2/resource/profile",
     profile(profile) {
-      return { id: profile.sub == null ? undefined : String(profile.sub), name: profile.username ?? null, email: profile.email ?? null, image: null }
+      return {
+        id: profile.sub == null ? undefined : String(profile.sub),
+        name: profile.username ?? null,
+        email: profile.email ?? null,
+        image: null,
+      }
     },
     style: {
       // A globe of puzzle lines, drawn for Gatehouse: white on black (21:1).

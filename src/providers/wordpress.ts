@@ -27,7 +27,12 @@ export default function WordPress(options: OAuthUserConfig<WordPressProfile> = {
     token: "https://public-api.wordpress.com/oauth2/token",
     userinfo: "https://public-api.wordpress.com/rest/v1/me",
     profile(profile) {
-      return { id: profile.ID == null ? undefined : String(profile.ID), name: profile.display_name ?? profile.username ?? null, email: profile.email ?? null, image: profile.avatar_URL ?? null }
+      return {
+        id: profile.ID == null ? undefined : String(profile.ID),
+        name: profile.display_name ?? profile.username ?? null,
+        email: profile.email ?? null,
+        image: profile.avatar_URL ?? null,
+      }
     },
     style: {
       // A ringed W, drawn for Gatehouse: white on WordPress blue (5.1:1).

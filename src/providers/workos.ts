@@ -12,7 +12,14 @@ export interface WorkOSProfile {
   email: string
   first_name: string
   last_name: string
-  raw_attributes: { id: string; email: string; lastName: string; firstName: string; picture: string; [attribute: string]: unknown }
+  raw_attributes: {
+    id: string
+    email: string
+    lastName: string
+    firstName: string
+    picture: string
+    [attribute: string]: unknown
+  }
   [key: string]: any // `any`, as in Auth.js: other fields read untyped
 }
 
@@ -41,7 +48,12 @@ export default function WorkOS(options: WorkOSOptions = {}): OAuthConfigBase<Wor
     userinfo: `${base}sso/profile`,
     profile(profile) {
       const name = [profile.first_name, profile.last_name].filter(Boolean).join(" ")
-      return { id: profile.id == null ? undefined : String(profile.id), name: name || null, email: profile.email ?? null, image: (profile.raw_attributes?.picture as string | undefined) ?? null }
+      return {
+        id: profile.id == null ? undefined : String(profile.id),
+        name: name || null,
+        email: profile.email ?? null,
+        image: (profile.raw_attributes?.picture as string | undefined) ?? null,
+      }
     },
     style: {
       // A hexagon with a notch, drawn for Gatehouse: white on WorkOS violet (4.6:1).

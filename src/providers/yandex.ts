@@ -30,11 +30,17 @@ export default function Yandex(options: OAuthUserConfig<YandexProfile> = {}): OA
     id: "yandex",
     name: "Yandex",
     type: "oauth",
-    authorization: { url: "https://oauth.yandex.ru/authorize", params: { scope: "login:info login:email login:avatar" } },
+    authorization: {
+      url: "https://oauth.yandex.ru/authorize",
+      params: { scope: "login:info login:email login:avatar" },
+    },
     token: "https://oauth.yandex.ru/token",
     userinfo: "https://login.yandex.ru/info?format=json",
     profile(profile) {
-      const avatar = profile.default_avatar_id && !profile.is_avatar_empty ? `https://avatars.yandex.net/get-yapic/${profile.default_avatar_id}/islands-200` : null
+      const avatar =
+        profile.default_avatar_id && !profile.is_avatar_empty
+          ? `https://avatars.yandex.net/get-yapic/${profile.default_avatar_id}/islands-200`
+          : null
       return {
         id: profile.id == null ? undefined : String(profile.id),
         name: profile.display_name ?? profile.real_name ?? profile.first_name ?? profile.login ?? null,

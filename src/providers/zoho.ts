@@ -25,7 +25,12 @@ export default function Zoho(options: OAuthUserConfig<ZohoProfile> = {}): OAuthC
     userinfo: "https://accounts.zoho.com/oauth/user/info",
     profile(profile) {
       const full = [profile.First_Name, profile.Last_Name].filter(Boolean).join(" ")
-      return { id: profile.ZUID == null ? undefined : String(profile.ZUID), name: full || profile.Display_Name || null, email: profile.Email ?? null, image: null }
+      return {
+        id: profile.ZUID == null ? undefined : String(profile.ZUID),
+        name: full || profile.Display_Name || null,
+        email: profile.Email ?? null,
+        image: null,
+      }
     },
     style: {
       // Four overlapping squares, drawn for Gatehouse: white on Zoho blue (5.4:1).

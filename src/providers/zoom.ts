@@ -30,8 +30,15 @@ export default function Zoom(options: OAuthUserConfig<ZoomProfile> = {}): OAuthC
     token: "https://zoom.us/oauth/token",
     userinfo: "https://api.zoom.us/v2/users/me",
     profile(profile) {
-      const name = [profile.first_name, profile.last_name].filter((part) => typeof part === "string" && part !== "").join(" ")
-      return { id: profile.id != null ? String(profile.id) : "", name: name || profile.display_name || null, email: profile.email ?? null, image: profile.pic_url ?? null }
+      const name = [profile.first_name, profile.last_name]
+        .filter((part) => typeof part === "string" && part !== "")
+        .join(" ")
+      return {
+        id: profile.id != null ? String(profile.id) : "",
+        name: name || profile.display_name || null,
+        email: profile.email ?? null,
+        image: profile.pic_url ?? null,
+      }
     },
     style: {
       // A video camera, drawn for Gatehouse: white on Zoom's blue.

@@ -41,7 +41,9 @@ export function rateLimitOf(config: ResolvedConfig): { rateLimit?: ResolvedRateL
 function positive(value: unknown, name: string, integer: boolean): AuthError | undefined {
   if (value === undefined) return undefined
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
-    return new InvalidEndpoints(`\`rateLimit.${name}\` must be a positive ${integer ? "integer" : "number of seconds"}, got ${String(value)}.`)
+    return new InvalidEndpoints(
+      `\`rateLimit.${name}\` must be a positive ${integer ? "integer" : "number of seconds"}, got ${String(value)}.`,
+    )
   }
   return undefined
 }
@@ -50,7 +52,11 @@ function positive(value: unknown, name: string, integer: boolean): AuthError | u
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 
 function shown(value: unknown): string {
-  return typeof value === "string" ? JSON.stringify(value) : typeof value === "object" && value !== null ? "an object" : String(value)
+  return typeof value === "string"
+    ? JSON.stringify(value)
+    : typeof value === "object" && value !== null
+      ? "an object"
+      : String(value)
 }
 
 /** `rateLimit.clientAddress` checked and normalised (header lower-cased, proxies filled in), or an error naming the field. */
@@ -62,32 +68,54 @@ function clientAddressRule(value: unknown): ClientAddressRule | InvalidEndpoints
     return new InvalidEndpoints(`\`rateLimit.clientAddress\` must be ${example}, got ${shown(value)}.`)
   }
   const unknown = Object.keys(value).filter((key) => key !== "header" && key !== "proxies")
-  if (unknown.length) return new InvalidEndpoints(`\`rateLimit.clientAddress\` has unknown field(s) ${unknown.join(", ")}; it takes ${example}.`)
+  if (unknown.length)
+    return new InvalidEndpoints(
+      `\`rateLimit.clientAddress\` has unknown field(s) ${unknown.join(", ")}; it takes ${example}.`,
+    )
   const { header, proxies = 1 } = value as { header?: unknown; proxies?: unknown }
   if (typeof header !== "string" || !HEADER_NAME.test(header)) {
-    return new InvalidEndpoints(`\`rateLimit.clientAddress.header\` must be the name of the header your proxy sets (e.g. "x-forwarded-for" or "x-real-ip"), got ${shown(header)}.`)
+    return new InvalidEndpoints(
+      `\`rateLimit.clientAddress.header\` must be the name of the header your proxy sets (e.g. "x-forwarded-for" or "x-real-ip"), got ${shown(header)}.`,
+    )
   }
   if (typeof proxies !== "number" || !Number.isInteger(proxies) || proxies < 1) {
-    return new InvalidEndpoints(`\`rateLimit.clientAddress.proxies\` must be a positive integer (how many proxies you run in front of the app), got ${shown(proxies)}.`)
+    return new InvalidEndpoints(
+      `\`rateLimit.clientAddress.proxies\` must be a positive integer (how many proxies you run in front of the app), got ${shown(proxies)}.`,
+    )
   }
   return Object.freeze({ header: header.toLowerCase(), proxies })
 }
 
 /** Resolves `rateLimit` once per config: undefined when it is `false`; an error that names the bad field. */
-export function resolveRateLimit(option: AuthConfig["rateLimit"], secrets: readonly unknown[]): { rateLimit?: ResolvedRateLimit; error?: AuthError } {
+export function resolveRateLimit(
+  option: AuthConfig["rateLimit"],
+  secrets: readonly unknown[],
+): { rateLimit?: ResolvedRateLimit; error?: AuthError } {
   if (option === false) return {}
   if (option !== undefined && (option === null || typeof option !== "object")) {
-    return { error: new InvalidEndpoints("`rateLimit` must be an object ({ window, max, maxPerAddress, store, clientAddress }) or false.") }
+    return {
+      error: new InvalidEndpoints(
+        "`rateLimit` must be an object ({ window, max, maxPerAddress, store, clientAddress }) or false.",
+      ),
+    }
   }
   const o = option ?? {}
-  const error = positive(o.window, "window", false) ?? positive(o.max, "max", true) ?? positive(o.maxPerAddress, "maxPerAddress", true)
+  const error =
+    positive(o.window, "window", false) ??
+    positive(o.max, "max", true) ??
+    positive(o.maxPerAddress, "maxPerAddress", true)
   if (error) return { error }
   const clientAddress = clientAddressRule(o.clientAddress)
   if (clientAddress instanceof InvalidEndpoints) return { error: clientAddress }
   if (o.store !== undefined) {
     const store = o.store as Partial<RateLimitStore> | null
     const missing = (["hit", "undo"] as const).filter((m) => !store || typeof store[m] !== "function")
-    if (missing.length) return { error: new MissingAdapterMethods(`\`rateLimit.store\` lacks methods of a RateLimitStore (gatehouse/rate-limit): ${missing.join(", ")}.`) }
+    if (missing.length)
+      return {
+        error: new MissingAdapterMethods(
+          `\`rateLimit.store\` lacks methods of a RateLimitStore (gatehouse/rate-limit): ${missing.join(", ")}.`,
+        ),
+      }
   }
   const secret = secrets.find((s): s is string => typeof s === "string") ?? ""
   return {
@@ -113,8 +141,13 @@ export function addressBucket(address: string): string {
   const [head = "", tail = ""] = lower.split("%", 1)[0]!.split("::")
   const left = head === "" ? [] : head.split(":")
   const right = tail === "" ? [] : tail.split(":")
-  const groups = lower.includes("::") ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`
+  const groups = lower.includes("::")
+    ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right]
+    : left
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`
 }
 
 // ---- the guard ----
@@ -157,7 +190,10 @@ const failing = new WeakMap<RateLimitStore, { loggedAt: number }>()
 function withTimeout<T>(call: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${RATE_LIMIT_STORE_TIMEOUT_MS} ms`)), RATE_LIMIT_STORE_TIMEOUT_MS)
+    timer = setTimeout(
+      () => reject(new Error(`timed out after ${RATE_LIMIT_STORE_TIMEOUT_MS} ms`)),
+      RATE_LIMIT_STORE_TIMEOUT_MS,
+    )
     timer.unref?.()
   })
   call.catch(() => {}) // an abandoned call may still fail after the timeout
@@ -165,7 +201,11 @@ function withTimeout<T>(call: Promise<T>): Promise<T> {
 }
 
 /** Runs store calls; a failure (or timeout) resolves undefined and is logged once per burst of failures (fail-open). */
-async function withStore<T>(limit: ResolvedRateLimit, config: ResolvedConfig, calls: () => Promise<T>): Promise<T | undefined> {
+async function withStore<T>(
+  limit: ResolvedRateLimit,
+  config: ResolvedConfig,
+  calls: () => Promise<T>,
+): Promise<T | undefined> {
   try {
     const result = await calls()
     failing.delete(limit.store)
@@ -175,7 +215,12 @@ async function withStore<T>(limit: ResolvedRateLimit, config: ResolvedConfig, ca
     const state = failing.get(limit.store)
     if (!state || now - state.loggedAt >= FAILURE_LOG_INTERVAL_MS) {
       failing.set(limit.store, { loggedAt: now })
-      config.logger.error(new AdapterError("The rate-limit store failed; sign-in attempts are let through uncounted until it answers again (fail-open).", { cause }))
+      config.logger.error(
+        new AdapterError(
+          "The rate-limit store failed; sign-in attempts are let through uncounted until it answers again (fail-open).",
+          { cause },
+        ),
+      )
     }
     return undefined
   }
@@ -200,7 +245,10 @@ function clientAddressFor(req: AuthRequest, limit: ResolvedRateLimit, config: Re
 /** Whether a request is one the rate limit counts: an e-mail sign-in request or a credentials callback. */
 export function isRateLimited(req: AuthRequest, provider: ResolvedProvider): boolean {
   if (req.method !== "POST") return false
-  return (req.action === "signin" && provider.type === "email") || (req.action === "callback" && provider.type === "credentials")
+  return (
+    (req.action === "signin" && provider.type === "email") ||
+    (req.action === "callback" && provider.type === "credentials")
+  )
 }
 
 /** Takes back the attempt a guard counted (a credentials sign-in that succeeded); never throws. */
@@ -213,7 +261,11 @@ const nothingToUndo: UndoAttempt = async () => {}
  * cannot slip past the limit. Over either limit it throws RateLimited with `retryAfter`: the action never runs (no
  * mail, no `authorize`). Returns what takes the attempt back, for a credentials sign-in that then succeeds.
  */
-export async function guardRateLimit(req: AuthRequest, config: ResolvedConfig, provider: ResolvedProvider): Promise<UndoAttempt> {
+export async function guardRateLimit(
+  req: AuthRequest,
+  config: ResolvedConfig,
+  provider: ResolvedProvider,
+): Promise<UndoAttempt> {
   if (!isRateLimited(req, provider)) return nothingToUndo
   const { rateLimit: limit, error: configError } = rateLimitOf(config)
   if (configError) throw configError
@@ -232,7 +284,9 @@ export async function guardRateLimit(req: AuthRequest, config: ResolvedConfig, p
   }
   if (keys.length === 0) return nothingToUndo
   const store = limit.store
-  const hits = await withStore(limit, config, () => Promise.all(keys.map((key) => withTimeout(Promise.resolve().then(() => store.hit(key, limit.windowMs))))))
+  const hits = await withStore(limit, config, () =>
+    Promise.all(keys.map((key) => withTimeout(Promise.resolve().then(() => store.hit(key, limit.windowMs))))),
+  )
   if (!hits) return nothingToUndo
   let retryAfter = 0
   const over: string[] = []
@@ -246,10 +300,14 @@ export async function guardRateLimit(req: AuthRequest, config: ResolvedConfig, p
   if (retryAfter === 0) {
     // Each undo names its hit's window: one that ends before the action does must not take back the next window's attempts.
     return async () => {
-      await withStore(limit, config, () => Promise.all(keys.map((key, i) => withTimeout(Promise.resolve().then(() => store.undo(key, hits[i]!))))))
+      await withStore(limit, config, () =>
+        Promise.all(keys.map((key, i) => withTimeout(Promise.resolve().then(() => store.undo(key, hits[i]!))))),
+      )
     }
   }
-  const error = new RateLimited(`Too many sign-in attempts for this ${over.join(" and this ")}; retry in ${retryAfter} s.`)
+  const error = new RateLimited(
+    `Too many sign-in attempts for this ${over.join(" and this ")}; retry in ${retryAfter} s.`,
+  )
   error.retryAfter = retryAfter
   throw error
 }

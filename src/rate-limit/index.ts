@@ -37,15 +37,17 @@ export interface RateLimitStore {
  * Where the per-address limit reads the client's address. `"socket"`: the peer the server sees, never a header.
  * `{ header, proxies }`: a header that proxies you run set, read from its right end (see RateLimitOptions.clientAddress).
  */
-export type ClientAddressSource = "socket" | {
-  /** The header your proxy sets: `x-forwarded-for`, or a one-address header such as `x-real-ip` or `cf-connecting-ip`. */
-  header: string
-  /**
-   * How many proxies you run in front of the app, each appending to the header: the address is the entry this many
-   * places from the right. Default 1. Entries further left were sent by the client and are never read.
-   */
-  proxies?: number
-}
+export type ClientAddressSource =
+  | "socket"
+  | {
+      /** The header your proxy sets: `x-forwarded-for`, or a one-address header such as `x-real-ip` or `cf-connecting-ip`. */
+      header: string
+      /**
+       * How many proxies you run in front of the app, each appending to the header: the address is the entry this many
+       * places from the right. Default 1. Entries further left were sent by the client and are never read.
+       */
+      proxies?: number
+    }
 
 /**
  * The `rateLimit` option: how many e-mail sign-in requests and credentials attempts are allowed per window.
@@ -71,7 +73,9 @@ export interface RateLimitOptions {
 }
 
 /** The defaults of `rateLimit`: 5 attempts per identifier and 30 per client address in 15 minutes. */
-export const RATE_LIMIT_DEFAULTS: Readonly<Required<Omit<RateLimitOptions, "store" | "clientAddress">>> = Object.freeze({ window: 900, max: 5, maxPerAddress: 30 })
+export const RATE_LIMIT_DEFAULTS: Readonly<Required<Omit<RateLimitOptions, "store" | "clientAddress">>> = Object.freeze(
+  { window: 900, max: 5, maxPerAddress: 30 },
+)
 
 /** Options of {@link MemoryRateLimitStore}. */
 export interface MemoryRateLimitStoreOptions {
@@ -97,7 +101,8 @@ const SWEEP_INTERVAL_MS = 60_000
  */
 export function MemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}): MemoryRateLimitStore {
   const maxEntries = options.maxEntries ?? 100_000
-  if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new TypeError("MemoryRateLimitStore: `maxEntries` must be a positive integer.")
+  if (!Number.isInteger(maxEntries) || maxEntries < 1)
+    throw new TypeError("MemoryRateLimitStore: `maxEntries` must be a positive integer.")
   // Insertion order is window start order (an entry is re-inserted when its window restarts), so the first key is the oldest.
   const windows = new Map<string, RateLimitHit>()
   let lastSweep = Date.now()

@@ -62,7 +62,10 @@ end
 return 0`
 
 const sha1 = (script: string): string => createHash("sha1").update(script).digest("hex")
-const SCRIPTS = { hit: { source: SCRIPT, sha: sha1(SCRIPT) }, undo: { source: UNDO_SCRIPT, sha: sha1(UNDO_SCRIPT) } } as const
+const SCRIPTS = {
+  hit: { source: SCRIPT, sha: sha1(SCRIPT) },
+  undo: { source: UNDO_SCRIPT, sha: sha1(UNDO_SCRIPT) },
+} as const
 type Script = (typeof SCRIPTS)[keyof typeof SCRIPTS]
 
 function isNoScript(error: unknown): boolean {
@@ -71,7 +74,8 @@ function isNoScript(error: unknown): boolean {
 
 function toNumber(value: unknown): number {
   const n = typeof value === "number" ? value : Number(typeof value === "bigint" ? Number(value) : String(value))
-  if (!Number.isFinite(n)) throw new AdapterError(`RedisRateLimitStore: unexpected reply ${String(value)} from the counting script.`)
+  if (!Number.isFinite(n))
+    throw new AdapterError(`RedisRateLimitStore: unexpected reply ${String(value)} from the counting script.`)
   return n
 }
 
@@ -81,21 +85,47 @@ function toNumber(value: unknown): number {
  * (its id and PEXPIRE) on a new key; `undo` takes one back only in the hit's own window and never below zero. So
  * counting and expiry are atomic and Redis expires the keys itself; the script is sent with EVAL only when Redis lacks it.
  */
-export function RedisRateLimitStore(client: RedisRateLimitClient, options: RedisRateLimitStoreOptions = {}): RateLimitStore {
+export function RedisRateLimitStore(
+  client: RedisRateLimitClient,
+  options: RedisRateLimitStoreOptions = {},
+): RateLimitStore {
   const prefix = (options.prefix ?? "gatehouse:rl:") + LAYOUT
   // Window ids: this store's random tag and a counter, so no two windows of a key, from any process, share one.
   const tag = randomBytes(9).toString("base64url")
   let windows = 0
   let send: (bySha: boolean, script: Script, key: string, args: string[]) => Promise<unknown>
-  if (client && typeof client === "object" && "evalSha" in client && typeof client.evalSha === "function" && typeof client.eval === "function") {
-    const node = client as unknown as Record<"evalSha" | "eval", (s: string, o: { keys: string[]; arguments: string[] }) => Promise<unknown>>
+  if (
+    client &&
+    typeof client === "object" &&
+    "evalSha" in client &&
+    typeof client.evalSha === "function" &&
+    typeof client.eval === "function"
+  ) {
+    const node = client as unknown as Record<
+      "evalSha" | "eval",
+      (s: string, o: { keys: string[]; arguments: string[] }) => Promise<unknown>
+    >
     send = (bySha, script, key, args) =>
-      bySha ? node.evalSha(script.sha, { keys: [key], arguments: args }) : node.eval(script.source, { keys: [key], arguments: args })
-  } else if (client && typeof client === "object" && "evalsha" in client && typeof client.evalsha === "function" && typeof client.eval === "function") {
-    const io = client as unknown as Record<"evalsha" | "eval", (s: string, n: number, ...a: string[]) => Promise<unknown>>
-    send = (bySha, script, key, args) => (bySha ? io.evalsha(script.sha, 1, key, ...args) : io.eval(script.source, 1, key, ...args))
+      bySha
+        ? node.evalSha(script.sha, { keys: [key], arguments: args })
+        : node.eval(script.source, { keys: [key], arguments: args })
+  } else if (
+    client &&
+    typeof client === "object" &&
+    "evalsha" in client &&
+    typeof client.evalsha === "function" &&
+    typeof client.eval === "function"
+  ) {
+    const io = client as unknown as Record<
+      "evalsha" | "eval",
+      (s: string, n: number, ...a: string[]) => Promise<unknown>
+    >
+    send = (bySha, script, key, args) =>
+      bySha ? io.evalsha(script.sha, 1, key, ...args) : io.eval(script.source, 1, key, ...args)
   } else {
-    throw new AdapterError("RedisRateLimitStore: pass a connected Redis client: node-redis `createClient()` (it has `evalSha`) or ioredis `new Redis()` (it has `evalsha`).")
+    throw new AdapterError(
+      "RedisRateLimitStore: pass a connected Redis client: node-redis `createClient()` (it has `evalSha`) or ioredis `new Redis()` (it has `evalsha`).",
+    )
   }
   // EVALSHA first; the script's source goes over the wire only when Redis lacks it (after a restart or SCRIPT FLUSH).
   const run = async (script: Script, key: string, args: string[]): Promise<unknown> => {
@@ -109,7 +139,8 @@ export function RedisRateLimitStore(client: RedisRateLimitClient, options: Redis
 
   return {
     async hit(key, windowMs): Promise<RateLimitHit> {
-      if (!(windowMs > 0) || !Number.isFinite(windowMs)) throw new AdapterError(`windowMs must be a positive number of milliseconds, got ${String(windowMs)}.`)
+      if (!(windowMs > 0) || !Number.isFinite(windowMs))
+        throw new AdapterError(`windowMs must be a positive number of milliseconds, got ${String(windowMs)}.`)
       const fullKey = prefix + key
       const ms = String(Math.ceil(windowMs))
       const reply = await run(SCRIPTS.hit, fullKey, [ms, `${tag}.${(windows++).toString(36)}`])

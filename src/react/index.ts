@@ -13,8 +13,14 @@ import { getSession, update as updateSession } from "../client/index.js"
 export type { Session } from "../types.js"
 export { configure, getCsrfToken, getProviders, getSession, signIn, signOut } from "../client/index.js"
 export type {
-  ClientSafeProvider, GetSessionParams, ProviderType, SignInAuthorizationParams, SignInOptions, SignInResponse,
-  SignOutParams, SignOutResponse,
+  ClientSafeProvider,
+  GetSessionParams,
+  ProviderType,
+  SignInAuthorizationParams,
+  SignInOptions,
+  SignInResponse,
+  SignOutParams,
+  SignOutResponse,
 } from "../client/index.js"
 
 /** Refreshes the session: with `data`, POST `/session` (the jwt callback's `trigger: "update"`); without, a refetch. */
@@ -22,13 +28,17 @@ export type UpdateSession = (data?: unknown) => Promise<Session | null | undefin
 
 /** What `useSession` answers; with `required: true` the signed-out state reads as "loading" until you leave. */
 export type SessionContextValue<R extends boolean = false> = R extends true
-  ? { update: UpdateSession; data: Session; status: "authenticated" } | { update: UpdateSession; data: null; status: "loading" }
+  ?
+      | { update: UpdateSession; data: Session; status: "authenticated" }
+      | { update: UpdateSession; data: null; status: "loading" }
   :
       | { update: UpdateSession; data: Session; status: "authenticated" }
       | { update: UpdateSession; data: null; status: "unauthenticated" | "loading" }
 
 /** The context SessionProvider fills; `useSession` reads it. */
-export const SessionContext: Context<SessionContextValue | undefined> = createContext<SessionContextValue | undefined>(undefined)
+export const SessionContext: Context<SessionContextValue | undefined> = createContext<SessionContextValue | undefined>(
+  undefined,
+)
 
 /** Props of SessionProvider. */
 export interface SessionProviderProps {
@@ -137,7 +147,9 @@ export function SessionProvider(props: SessionProviderProps): ReactElement {
 
   const value = useMemo<SessionContextValue>(() => {
     if (loading || session === undefined) return { data: null, status: "loading", update }
-    return session ? { data: session, status: "authenticated", update } : { data: null, status: "unauthenticated", update }
+    return session
+      ? { data: session, status: "authenticated", update }
+      : { data: null, status: "unauthenticated", update }
   }, [session, loading, update])
 
   return createElement(SessionContext.Provider, { value }, children)
@@ -157,14 +169,20 @@ export interface UseSessionOptions<R extends boolean> {
  */
 export function useSession<R extends boolean = false>(options?: UseSessionOptions<R>): SessionContextValue<R> {
   const value = useContext(SessionContext)
-  if (!value) throw new AuthError("useSession() was called outside a <SessionProvider>: wrap your app (or this component) in SessionProvider from gatehouse/react.")
+  if (!value)
+    throw new AuthError(
+      "useSession() was called outside a <SessionProvider>: wrap your app (or this component) in SessionProvider from gatehouse/react.",
+    )
   const mustLeave = options?.required === true && value.status === "unauthenticated"
   const onUnauthenticated = useRef(options?.onUnauthenticated)
   onUnauthenticated.current = options?.onUnauthenticated
   useEffect(() => {
     if (!mustLeave) return
     if (onUnauthenticated.current) onUnauthenticated.current()
-    else navigate(`${authUrl("signin")}?${new URLSearchParams({ error: "SessionRequired", callbackUrl: window.location.href })}`)
+    else
+      navigate(
+        `${authUrl("signin")}?${new URLSearchParams({ error: "SessionRequired", callbackUrl: window.location.href })}`,
+      )
   }, [mustLeave])
   if (mustLeave) return { data: null, status: "loading", update: value.update } as SessionContextValue<R>
   return value as SessionContextValue<R>

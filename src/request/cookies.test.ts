@@ -84,7 +84,10 @@ describe("parseCookieHeader", () => {
   })
 
   it("repeated names keep the first value among many", () => {
-    const header = [...Array.from({ length: 300 }, (_, i) => `dup=${i}`), ...Array.from({ length: 199 }, (_, i) => `c${i}=${i}`)].join("; ")
+    const header = [
+      ...Array.from({ length: 300 }, (_, i) => `dup=${i}`),
+      ...Array.from({ length: 199 }, (_, i) => `c${i}=${i}`),
+    ].join("; ")
     const out = parseCookieHeader(header)
     expect(Object.keys(out)).toHaveLength(200)
     expect(out.dup).toBe("0")

@@ -1,6 +1,5 @@
 // Pure Cookie-header parser: first occurrence of a name wins, values percent-decoded when valid, bounded work.
 
-
 function safeDecode(value: string): string {
   if (value.indexOf("%") === -1) return value
   try {
@@ -24,7 +23,8 @@ export function parseCookieHeader(header: string | null): Record<string, string>
       const name = header.slice(start, eq).trim()
       if (name !== "" && !(name in out)) {
         let value = header.slice(eq + 1, end).trim()
-        if (value.length >= 2 && value.charCodeAt(0) === 34 && value.charCodeAt(value.length - 1) === 34) value = value.slice(1, -1)
+        if (value.length >= 2 && value.charCodeAt(0) === 34 && value.charCodeAt(value.length - 1) === 34)
+          value = value.slice(1, -1)
         out[name] = safeDecode(value)
       }
     }

@@ -18,7 +18,11 @@ const HOST = /^[A-Za-z0-9.\-[\]:_]+$/
  * `X-Forwarded-Proto` (first value) may upgrade the scheme to https, with or without a forwarded host, but never
  * downgrades one (docs/security.md HT-03). Otherwise the request URL.
  */
-export function resolveOrigin(url: ArrivalOrigin, headers: HeaderReader, config: ResolvedConfig): { origin: string; secure: boolean } {
+export function resolveOrigin(
+  url: ArrivalOrigin,
+  headers: HeaderReader,
+  config: ResolvedConfig,
+): { origin: string; secure: boolean } {
   let origin: string
   if (config.canonicalUrl) {
     origin = config.canonicalUrl.origin

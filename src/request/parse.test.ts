@@ -5,7 +5,14 @@ import { InvalidRequest, UnknownAction } from "../errors.js"
 import { resolveConfig } from "../config/resolve.js"
 import { makeConfig } from "../../test/helpers.js"
 import { webInput } from "./input.js"
-import { MAX_COOKIE_HEADER, MAX_FORM_BYTES, bodyString, parseActionPath, parseRequest, repeatedFormField } from "./parse.js"
+import {
+  MAX_COOKIE_HEADER,
+  MAX_FORM_BYTES,
+  bodyString,
+  parseActionPath,
+  parseRequest,
+  repeatedFormField,
+} from "./parse.js"
 
 describe("parseActionPath", () => {
   it.each([
@@ -33,7 +40,10 @@ describe("parseActionPath", () => {
 
   it("tolerates a trailing slash and empty segments", () => {
     expect(parseActionPath("/auth/session/", "/auth")).toEqual({ action: "session", providerId: undefined })
-    expect(parseActionPath("/auth/callback/credentials/", "/auth")).toEqual({ action: "callback", providerId: "credentials" })
+    expect(parseActionPath("/auth/callback/credentials/", "/auth")).toEqual({
+      action: "callback",
+      providerId: "credentials",
+    })
     expect(parseActionPath("/auth//signin//github", "/auth")).toEqual({ action: "signin", providerId: "github" })
   })
 
@@ -78,7 +88,11 @@ async function parse(request: Request) {
 
 describe("parseRequest", () => {
   it("a GET: action, provider, origin, cookies, query, empty body", async () => {
-    const req = await parse(new Request("http://localhost:3000/auth/signin/github?error=X&callbackUrl=%2Fa", { headers: { cookie: "a=1; a=2; b=%7C" } }))
+    const req = await parse(
+      new Request("http://localhost:3000/auth/signin/github?error=X&callbackUrl=%2Fa", {
+        headers: { cookie: "a=1; a=2; b=%7C" },
+      }),
+    )
     expect(req.action).toBe("signin")
     expect(req.providerId).toBe("github")
     expect(req.method).toBe("GET")
@@ -91,7 +105,9 @@ describe("parseRequest", () => {
   })
 
   it("https is secure; X-Auth-Return-Redirect is seen", async () => {
-    const req = await parse(new Request("https://app.example/auth/session", { headers: { "x-auth-return-redirect": "1" } }))
+    const req = await parse(
+      new Request("https://app.example/auth/session", { headers: { "x-auth-return-redirect": "1" } }),
+    )
     expect(req.secure).toBe(true)
     expect(req.origin).toBe("https://app.example")
     expect(req.returnRedirect).toBe(true)
@@ -100,17 +116,23 @@ describe("parseRequest", () => {
   it("a Cookie header over 64 KiB is refused with 431", async () => {
     expect(MAX_COOKIE_HEADER).toBe(64 * 1024)
     const big = `a=${"x".repeat(MAX_COOKIE_HEADER)}`
-    await expect(parse(new Request("http://localhost:3000/auth/session", { headers: { cookie: big } }))).rejects.toMatchObject({ type: "InvalidRequest", status: 431 })
+    await expect(
+      parse(new Request("http://localhost:3000/auth/session", { headers: { cookie: big } })),
+    ).rejects.toMatchObject({ type: "InvalidRequest", status: 431 })
     const ok = `a=${"x".repeat(MAX_COOKIE_HEADER - 2)}`
-    expect((await parse(new Request("http://localhost:3000/auth/session", { headers: { cookie: ok } }))).cookies.a).toHaveLength(MAX_COOKIE_HEADER - 2)
+    expect(
+      (await parse(new Request("http://localhost:3000/auth/session", { headers: { cookie: ok } }))).cookies.a,
+    ).toHaveLength(MAX_COOKIE_HEADER - 2)
   })
 
   it("form body: first value wins, unsafe keys are dropped", async () => {
-    const req = await parse(new Request("http://localhost:3000/auth/signin", {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded; charset=UTF-8" },
-      body: "callbackUrl=a&callbackUrl=b&__proto__=x&constructor=y&prototype=z&csrfToken=t",
-    }))
+    const req = await parse(
+      new Request("http://localhost:3000/auth/signin", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded; charset=UTF-8" },
+        body: "callbackUrl=a&callbackUrl=b&__proto__=x&constructor=y&prototype=z&csrfToken=t",
+      }),
+    )
     expect(req.body).toEqual({ callbackUrl: "a", csrfToken: "t" })
     expect(Object.getPrototypeOf(req.body)).toBe(Object.prototype)
     expect(bodyString(req, "callbackUrl")).toBe("a")
@@ -118,7 +140,9 @@ describe("parseRequest", () => {
 
   it("repeatedFormField names the first of the given fields a form carries twice; JSON bodies and other fields never", async () => {
     const form = (body: string, type = "application/x-www-form-urlencoded") =>
-      parse(new Request("http://localhost:3000/auth/signin", { method: "POST", headers: { "content-type": type }, body }))
+      parse(
+        new Request("http://localhost:3000/auth/signin", { method: "POST", headers: { "content-type": type }, body }),
+      )
     const names = new Set(["email", "csrfToken"])
     expect(repeatedFormField(await form("email=a&x=1&x=2&csrfToken=t"), names)).toBeUndefined()
     expect(repeatedFormField(await form("email=a&csrfToken=t&email=b"), names)).toBe("email")
@@ -127,11 +151,13 @@ describe("parseRequest", () => {
   })
 
   it("JSON body: an object is kept (non-strings too, bodyString ignores them), unsafe keys dropped", async () => {
-    const req = await parse(new Request("http://localhost:3000/auth/session", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: '{"csrfToken":"t","data":{"name":"B"},"n":1,"__proto__":{"admin":true}}',
-    }))
+    const req = await parse(
+      new Request("http://localhost:3000/auth/session", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: '{"csrfToken":"t","data":{"name":"B"},"n":1,"__proto__":{"admin":true}}',
+      }),
+    )
     expect(req.body).toEqual({ csrfToken: "t", data: { name: "B" }, n: 1 })
     expect((req.body as Record<string, unknown>).admin).toBeUndefined()
     expect(bodyString(req, "n")).toBeUndefined()
@@ -139,7 +165,12 @@ describe("parseRequest", () => {
   })
 
   it("invalid JSON or a non-object JSON body is a 400 InvalidRequest; an empty JSON body is {}", async () => {
-    const post = (body: string) => new Request("http://localhost:3000/auth/session", { method: "POST", headers: { "content-type": "application/json" }, body })
+    const post = (body: string) =>
+      new Request("http://localhost:3000/auth/session", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      })
     await expect(parse(post("{nope"))).rejects.toBeInstanceOf(InvalidRequest)
     await expect(parse(post("[1,2]"))).rejects.toMatchObject({ status: 400 })
     await expect(parse(post('"str"'))).rejects.toMatchObject({ status: 400 })
@@ -148,18 +179,38 @@ describe("parseRequest", () => {
   })
 
   it("other content types are not parsed", async () => {
-    const req = await parse(new Request("http://localhost:3000/auth/signin", { method: "POST", headers: { "content-type": "text/plain" }, body: "csrfToken=t" }))
+    const req = await parse(
+      new Request("http://localhost:3000/auth/signin", {
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        body: "csrfToken=t",
+      }),
+    )
     expect(req.body).toEqual({})
   })
 
   it("a form body over 64 KiB is refused with 413", async () => {
     const body = `a=${"x".repeat(MAX_FORM_BYTES)}`
-    await expect(parse(new Request("http://localhost:3000/auth/signin", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body })))
-      .rejects.toMatchObject({ type: "InvalidRequest", status: 413 })
+    await expect(
+      parse(
+        new Request("http://localhost:3000/auth/signin", {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body,
+        }),
+      ),
+    ).rejects.toMatchObject({ type: "InvalidRequest", status: 413 })
   })
 
   it("an unknown action throws UnknownAction before the body is read", async () => {
-    await expect(parse(new Request("http://localhost:3000/auth/nope", { method: "POST", headers: { "content-type": "application/json" }, body: "{bad" })))
-      .rejects.toBeInstanceOf(UnknownAction)
+    await expect(
+      parse(
+        new Request("http://localhost:3000/auth/nope", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: "{bad",
+        }),
+      ),
+    ).rejects.toBeInstanceOf(UnknownAction)
   })
 })

@@ -21,15 +21,20 @@ const withProvider: ReadonlySet<string> = actionsWithProvider
 const unsafeKeys: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"])
 
 /** Splits the path after basePath into an action and an optional provider id; 400 UnknownAction otherwise. */
-export function parseActionPath(pathname: string, basePath: string): { action: AuthAction; providerId: string | undefined } {
+export function parseActionPath(
+  pathname: string,
+  basePath: string,
+): { action: AuthAction; providerId: string | undefined } {
   let rest: string
   if (basePath === "/" || basePath === "") rest = pathname
-  else if (pathname.startsWith(basePath) && pathname.charCodeAt(basePath.length) === 47 /* / */) rest = pathname.slice(basePath.length)
+  else if (pathname.startsWith(basePath) && pathname.charCodeAt(basePath.length) === 47 /* / */)
+    rest = pathname.slice(basePath.length)
   else throw new UnknownAction(`The path is not under the basePath "${basePath}".`)
   const segments = rest.split("/").filter((s) => s !== "")
   const [action, providerId, extra] = segments
   if (action === undefined || extra !== undefined || !isAuthAction(action)) throw new UnknownAction("Unknown action.")
-  if (providerId !== undefined && !withProvider.has(action)) throw new UnknownAction(`The "${action}" action takes no provider id.`)
+  if (providerId !== undefined && !withProvider.has(action))
+    throw new UnknownAction(`The "${action}" action takes no provider id.`)
   return { action, providerId: providerId === "undefined" ? undefined : providerId }
 }
 
@@ -65,7 +70,8 @@ async function parseBody(input: RequestInput): Promise<{ body: Record<string, un
     } catch {
       throw new InvalidRequest("Request body is not valid JSON.")
     }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new InvalidRequest("Request body must be a JSON object.")
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      throw new InvalidRequest("Request body must be a JSON object.")
     return { body: safeRecord(Object.entries(value)) }
   }
   return { body: {} }
@@ -83,11 +89,24 @@ export async function parseRequest(input: RequestInput, config: ResolvedConfig):
   const header = input.header
   const { origin, secure } = resolveOrigin(url, header, config)
   const cookieHeader = header.get("cookie")
-  if (cookieHeader !== null && cookieHeader.length > MAX_COOKIE_HEADER) throw new InvalidRequest("The Cookie header is too large.", 431)
+  if (cookieHeader !== null && cookieHeader.length > MAX_COOKIE_HEADER)
+    throw new InvalidRequest("The Cookie header is too large.", 431)
   const head = input.method === "HEAD"
   const method = head ? "GET" : input.method
   const { body, form } = method === "POST" ? await parseBody(input) : { body: emptyBody, form: undefined }
-  return new ParsedRequest(input, url, origin, secure, action, providerId, method, head, parseCookieHeader(cookieHeader), body, form)
+  return new ParsedRequest(
+    input,
+    url,
+    origin,
+    secure,
+    action,
+    providerId,
+    method,
+    head,
+    parseCookieHeader(cookieHeader),
+    body,
+    form,
+  )
 }
 
 /** An AuthRequest: a class, so the lazily built `headers` lives on the prototype (object literals with accessors are slow to make). */
@@ -128,7 +147,9 @@ function isPrivateAddress(address: string): boolean {
   const kind = isIP(address)
   if (kind === 4) {
     const [a = 0, b = 0] = address.split(".").map(Number)
-    return a === 10 || a === 127 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254)
+    return (
+      a === 10 || a === 127 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254)
+    )
   }
   if (kind === 6) {
     const lower = address.toLowerCase()
@@ -179,7 +200,10 @@ function known(address: string | undefined): ClientAddress {
  *   put every user in one bucket, so the address is unknown (`undeclaredProxy`, for a warning).
  */
 export function clientAddressOf(
-  socketAddress: string | undefined, header: HeaderReader, rule: ClientAddressRule, frameworkAddress?: () => string | undefined,
+  socketAddress: string | undefined,
+  header: HeaderReader,
+  rule: ClientAddressRule,
+  frameworkAddress?: () => string | undefined,
 ): ClientAddress {
   if (typeof rule === "object") return known(entryFromRight(header.get(rule.header), rule.proxies))
   if (rule === "default" && frameworkAddress) return known(frameworkAddress())

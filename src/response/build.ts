@@ -33,7 +33,7 @@ export function renderResponse(res: ResponseInternal, returnRedirect: boolean): 
   }
   const headers = res.headers ?? {}
   const isJson = headers["Content-Type"] === "application/json"
-  const body = isJson ? JSON.stringify(res.body ?? null) : (res.body as string | null | undefined) ?? null
+  const body = isJson ? JSON.stringify(res.body ?? null) : ((res.body as string | null | undefined) ?? null)
   return { status: res.status ?? 200, headers, setCookies, body }
 }
 

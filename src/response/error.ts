@@ -1,5 +1,13 @@
 // AnyAuthError -> internal response: 4xx JSON for requests we refuse, else the sign-in/error page redirect Auth.js clients expect.
-import { AccessDenied, AuthError, CredentialsSignin, InvalidRequest, RateLimited, UnknownAction, UntrustedHost } from "../errors.js"
+import {
+  AccessDenied,
+  AuthError,
+  CredentialsSignin,
+  InvalidRequest,
+  RateLimited,
+  UnknownAction,
+  UntrustedHost,
+} from "../errors.js"
 import { publicErrorCode } from "../lib/error-code.js"
 import { actionRule } from "../actions/table.js"
 import type { AuthRequest, ResolvedConfig } from "../domain.js"
@@ -10,7 +18,8 @@ import { JSON_HEADERS } from "./build.js"
 import { chooseLocale, errorPage, pageHeaders } from "../pages/index.js"
 import { clearChecks } from "../security/checks.js"
 
-const CONFIGURATION_MESSAGE = "There was a problem with the server configuration. Check the server logs for more information."
+const CONFIGURATION_MESSAGE =
+  "There was a problem with the server configuration. Check the server logs for more information."
 
 function requestError(error: AuthError, status: number, allow?: readonly string[]): ResponseInternal {
   const headers: Record<string, string> = { ...JSON_HEADERS }
@@ -31,12 +40,18 @@ function wantsJson(req: AuthRequest): boolean {
  */
 function rateLimitedResponse(error: RateLimited, req: AuthRequest | undefined, signInUrl: string): ResponseInternal {
   const retryAfter = { "Retry-After": String(error.retryAfter) }
-  if (req && wantsJson(req)) return { status: 429, headers: { ...JSON_HEADERS, ...retryAfter }, body: { error: "RateLimited", url: signInUrl } }
+  if (req && wantsJson(req))
+    return { status: 429, headers: { ...JSON_HEADERS, ...retryAfter }, body: { error: "RateLimited", url: signInUrl } }
   return { redirect: signInUrl, headers: retryAfter }
 }
 
 /** The response for a request that failed; `req` is undefined when the request could not be parsed. */
-export function errorResponse(error: unknown, req: AuthRequest | undefined, input: RequestInput, config: ResolvedConfig): ResponseInternal {
+export function errorResponse(
+  error: unknown,
+  req: AuthRequest | undefined,
+  input: RequestInput,
+  config: ResolvedConfig,
+): ResponseInternal {
   if (error instanceof UnknownAction) return requestError(error, error.allow ? 405 : 400, error.allow)
   if (error instanceof InvalidRequest) return requestError(error, error.status)
   if (req?.method === "POST" && req.action === "session") return { status: 400, headers: JSON_HEADERS, body: null }
@@ -45,7 +60,9 @@ export function errorResponse(error: unknown, req: AuthRequest | undefined, inpu
   if (error instanceof CredentialsSignin) params.set("code", error.code)
   // Tells the error page a Cancel from a refusal, both AccessDenied (Auth.js's code, which apps may check, stays).
   if (error instanceof AccessDenied && error.code) params.set("code", error.code)
-  const page = (kind === "signIn" ? config.pages.signIn : config.pages.error) ?? `${config.basePath}/${kind === "signIn" ? "signin" : "error"}`
+  const page =
+    (kind === "signIn" ? config.pages.signIn : config.pages.error) ??
+    `${config.basePath}/${kind === "signIn" ? "signin" : "error"}`
   const origin = req?.origin ?? input.url.origin
   // A failure sets no cookie of its own: the sign-in page's script keeps what the user typed (pages/form-script.ts).
   if (error instanceof RateLimited) return rateLimitedResponse(error, req, `${origin}${page}?${params}`)
@@ -71,7 +88,13 @@ export function configurationErrorResponse(input: RequestInput, config: Resolved
   if (isPage) {
     if (config.pages.error) return { redirect: `${origin}${config.pages.error}?error=Configuration` }
     const { locale, fromRequest } = chooseLocale(config.source.locale, input.header.get("accept-language"))
-    const page = errorPage({ error: "Configuration", signInUrl: `${origin}${config.basePath}/signin`, homeUrl: origin || "/", theme: config.theme, locale })
+    const page = errorPage({
+      error: "Configuration",
+      signInUrl: `${origin}${config.basePath}/signin`,
+      homeUrl: origin || "/",
+      theme: config.theme,
+      locale,
+    })
     return { status: page.status, headers: pageHeaders(page.csp, fromRequest), body: page.html }
   }
   // Exactly Auth.js's body: clients that parse it see the same object.

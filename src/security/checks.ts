@@ -13,7 +13,10 @@ const STATE_SALT = "encodedState"
 
 /** Binds a check to one provider, issuer, client and redirect URI (docs/security.md OA-03). */
 function binding(p: ResolvedOAuthProvider, redirectUri: string): string {
-  return createHash("sha256").update(`${p.id}\u0000${p.issuer ?? ""}\u0000${p.clientId}\u0000${redirectUri}`).digest("base64url").slice(0, 22)
+  return createHash("sha256")
+    .update(`${p.id}\u0000${p.issuer ?? ""}\u0000${p.clientId}\u0000${redirectUri}`)
+    .digest("base64url")
+    .slice(0, 22)
 }
 
 /** Seals a check value for as long as its cookie lives (the cookie policy's lifetime, user overrides included). */
@@ -28,7 +31,12 @@ function unseal(value: string, config: ResolvedConfig, salt: string): Record<str
 }
 
 /** A check cookie holding `payload` sealed under the cookie's own name (docs/security.md CK-04); SameSite=None for cross-site returns. */
-function checkCookie(option: CookieOption, payload: Record<string, unknown>, config: ResolvedConfig, sameSiteNone: boolean): Cookie {
+function checkCookie(
+  option: CookieOption,
+  payload: Record<string, unknown>,
+  config: ResolvedConfig,
+  sameSiteNone: boolean,
+): Cookie {
   const cookie = flowCookie(option, seal(payload, config, option.name, lifetimeOf(option)))
   if (sameSiteNone) {
     cookie.options.sameSite = "none"
@@ -47,13 +55,24 @@ export interface CreatedChecks {
  * deployment's callback URL when the redirect goes through a proxy (stored in the state, wire.md §10).
  * form_post flows need SameSite=None (and so Secure) check cookies, since the IdP's POST is cross-site (docs/security.md OA-22).
  */
-export async function createChecks(p: ResolvedOAuthProvider, req: AuthRequest, config: ResolvedConfig, redirectUri: string, proxyOrigin?: string): Promise<CreatedChecks> {
+export async function createChecks(
+  p: ResolvedOAuthProvider,
+  req: AuthRequest,
+  config: ResolvedConfig,
+  redirectUri: string,
+  proxyOrigin?: string,
+): Promise<CreatedChecks> {
   const names = config.cookies(req.secure)
   const bind = binding(p, redirectUri)
   const params: AuthorizationChecks = {}
   const cookies: Cookie[] = []
   if (p.checks.has("state")) {
-    const state = seal({ ...(proxyOrigin ? { origin: proxyOrigin } : {}), random: o.generateRandomState() }, config, STATE_SALT, lifetimeOf(names.state))
+    const state = seal(
+      { ...(proxyOrigin ? { origin: proxyOrigin } : {}), random: o.generateRandomState() },
+      config,
+      STATE_SALT,
+      lifetimeOf(names.state),
+    )
     params.state = state
     cookies.push(checkCookie(names.state, { value: state, provider: p.id, bind }, config, p.formPost))
   }
@@ -77,27 +96,43 @@ export interface UsedChecks {
   nonce?: string
 }
 
-function readOne(req: AuthRequest, config: ResolvedConfig, option: CookieOption, p: ResolvedOAuthProvider, bind: string, what: string): string {
+function readOne(
+  req: AuthRequest,
+  config: ResolvedConfig,
+  option: CookieOption,
+  p: ResolvedOAuthProvider,
+  bind: string,
+  what: string,
+): string {
   const raw = req.cookies[option.name]
-  if (!raw) throw new InvalidCheck(`The ${what} cookie is missing (expired, or the sign-in started in another browser).`)
+  if (!raw)
+    throw new InvalidCheck(`The ${what} cookie is missing (expired, or the sign-in started in another browser).`)
   let payload: Record<string, unknown>
   try {
     payload = unseal(raw, config, option.name)
   } catch (cause) {
     throw new InvalidCheck(`The ${what} cookie could not be decrypted or has expired.`, { cause })
   }
-  if (typeof payload.value !== "string" || payload.value === "") throw new InvalidCheck(`The ${what} cookie holds no value.`)
-  if (payload.provider !== p.id || payload.bind !== bind) throw new InvalidCheck(`The ${what} cookie was made for another provider or client.`)
+  if (typeof payload.value !== "string" || payload.value === "")
+    throw new InvalidCheck(`The ${what} cookie holds no value.`)
+  if (payload.provider !== p.id || payload.bind !== bind)
+    throw new InvalidCheck(`The ${what} cookie was made for another provider or client.`)
   return payload.value
 }
 
 /** Reads every configured check; any missing, expired, tampered or foreign cookie is InvalidCheck. A configured check is never skipped (docs/security.md OA-05). */
-export function readChecks(p: ResolvedOAuthProvider, req: AuthRequest, config: ResolvedConfig, redirectUri: string): UsedChecks {
+export function readChecks(
+  p: ResolvedOAuthProvider,
+  req: AuthRequest,
+  config: ResolvedConfig,
+  redirectUri: string,
+): UsedChecks {
   const names = config.cookies(req.secure)
   const bind = binding(p, redirectUri)
   const used: UsedChecks = {}
   if (p.checks.has("state")) used.state = readOne(req, config, names.state, p, bind, "state")
-  if (p.checks.has("pkce")) used.codeVerifier = readOne(req, config, names.pkceCodeVerifier, p, bind, "PKCE code verifier")
+  if (p.checks.has("pkce"))
+    used.codeVerifier = readOne(req, config, names.pkceCodeVerifier, p, bind, "PKCE code verifier")
   if (p.checks.has("nonce")) used.nonce = readOne(req, config, names.nonce, p, bind, "nonce")
   return used
 }
@@ -126,23 +161,45 @@ export function decodeState(state: string, config: ResolvedConfig): { origin?: s
  * OAuth 1.0a: seals the temporary credentials (request token and its secret) into the state cookie, so the
  * second leg needs no server memory (RFC 5849 §2.1-2.3).
  */
-export function sealTemporaryCredentials(p: ResolvedOAuthProvider, req: AuthRequest, config: ResolvedConfig, redirectUri: string, token: string, tokenSecret: string): Cookie {
+export function sealTemporaryCredentials(
+  p: ResolvedOAuthProvider,
+  req: AuthRequest,
+  config: ResolvedConfig,
+  redirectUri: string,
+  token: string,
+  tokenSecret: string,
+): Cookie {
   const option = config.cookies(req.secure).state
-  return checkCookie(option, { value: token, secret: tokenSecret, provider: p.id, bind: binding(p, redirectUri) }, config, false)
+  return checkCookie(
+    option,
+    { value: token, secret: tokenSecret, provider: p.id, bind: binding(p, redirectUri) },
+    config,
+    false,
+  )
 }
 
 /** Reads the temporary credentials back; the callback's oauth_token must be the one sealed (fixation, docs/security.md O1-02). */
-export function readTemporaryCredentials(p: ResolvedOAuthProvider, req: AuthRequest, config: ResolvedConfig, redirectUri: string, oauthToken: string): { token: string; tokenSecret: string } {
+export function readTemporaryCredentials(
+  p: ResolvedOAuthProvider,
+  req: AuthRequest,
+  config: ResolvedConfig,
+  redirectUri: string,
+  oauthToken: string,
+): { token: string; tokenSecret: string } {
   const option = config.cookies(req.secure).state
   const raw = req.cookies[option.name]
-  if (!raw) throw new InvalidCheck("The OAuth 1.0a request-token cookie is missing (expired, or the sign-in started in another browser).")
+  if (!raw)
+    throw new InvalidCheck(
+      "The OAuth 1.0a request-token cookie is missing (expired, or the sign-in started in another browser).",
+    )
   let payload: Record<string, unknown>
   try {
     payload = unseal(raw, config, option.name)
   } catch (cause) {
     throw new InvalidCheck("The OAuth 1.0a request-token cookie could not be decrypted or has expired.", { cause })
   }
-  if (payload.provider !== p.id || payload.bind !== binding(p, redirectUri)) throw new InvalidCheck("The request-token cookie was made for another provider.")
+  if (payload.provider !== p.id || payload.bind !== binding(p, redirectUri))
+    throw new InvalidCheck("The request-token cookie was made for another provider.")
   if (typeof payload.value !== "string" || typeof payload.secret !== "string" || payload.value !== oauthToken) {
     throw new InvalidCheck("The callback's oauth_token is not the request token of this browser.")
   }

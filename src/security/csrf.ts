@@ -27,7 +27,14 @@ export function ensureCsrfToken(req: AuthRequest, config: ResolvedConfig): { tok
   if (existing) return { token: existing }
   const token = randomBytesPooled(32).toString("hex")
   const option = config.cookies(req.secure).csrfToken
-  return { token, cookie: { name: option.name, value: `${token}|${hashToken(token, config.csrfSecret)}`, options: { ...option.options } } }
+  return {
+    token,
+    cookie: {
+      name: option.name,
+      value: `${token}|${hashToken(token, config.csrfSecret)}`,
+      options: { ...option.options },
+    },
+  }
 }
 
 /**

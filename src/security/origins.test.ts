@@ -7,16 +7,31 @@ describe("trustedOriginMatcher", () => {
   const trusted = trustedOriginMatcher(["https://app.example", "https://*.preview.example", "http://localhost:3000"])
 
   it("accepts exact origins and one label under a wildcard", () => {
-    for (const origin of ["https://app.example", "https://APP.example", "https://pr-12.preview.example", "http://localhost:3000"]) {
+    for (const origin of [
+      "https://app.example",
+      "https://APP.example",
+      "https://pr-12.preview.example",
+      "http://localhost:3000",
+    ]) {
       expect(trusted(origin), origin).toBe(true)
     }
   })
 
   it("RD-07 refuses look-alikes, deeper labels, other schemes and ports", () => {
     for (const origin of [
-      "https://evil.example", "https://app.example.evil.example", "https://evil-app.example", "https://xapp.example",
-      "http://app.example", "https://app.example:8443", "https://preview.example", "https://a.b.preview.example",
-      "https://evilpreview.example", "https://pr-1.preview.example.evil.example", "http://localhost:3001", "not a url", "",
+      "https://evil.example",
+      "https://app.example.evil.example",
+      "https://evil-app.example",
+      "https://xapp.example",
+      "http://app.example",
+      "https://app.example:8443",
+      "https://preview.example",
+      "https://a.b.preview.example",
+      "https://evilpreview.example",
+      "https://pr-1.preview.example.evil.example",
+      "http://localhost:3001",
+      "not a url",
+      "",
     ]) {
       expect(trusted(origin), origin).toBe(false)
     }
@@ -31,7 +46,14 @@ describe("trustedOriginMatcher", () => {
   })
 
   it("a pattern that is not an origin is an error naming it", () => {
-    for (const bad of ["app.example", "https://app.example/path", "ftp://app.example", "https://*.com", "https://user@app.example", "*"]) {
+    for (const bad of [
+      "app.example",
+      "https://app.example/path",
+      "ftp://app.example",
+      "https://*.com",
+      "https://user@app.example",
+      "*",
+    ]) {
       expect(() => trustedOriginMatcher([bad]), bad).toThrow(/trustedOrigins\[0\]/)
       expect(() => trustedOriginMatcher([bad]), bad).toThrow(UntrustedHost)
     }

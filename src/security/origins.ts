@@ -18,7 +18,15 @@ function compile(pattern: string): OriginPattern | undefined {
   } catch {
     return undefined
   }
-  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.pathname !== "/" || url.search || url.hash || url.username || url.password) return undefined
+  if (
+    (url.protocol !== "https:" && url.protocol !== "http:") ||
+    url.pathname !== "/" ||
+    url.search ||
+    url.hash ||
+    url.username ||
+    url.password
+  )
+    return undefined
   // A wildcard directly under a public suffix-like single label ("*.com") would trust the world.
   if (wildcard && !url.hostname.includes(".")) return undefined
   return { protocol: url.protocol, port: url.port, host: url.hostname, wildcard: wildcard !== null }
@@ -41,7 +49,10 @@ function matches(pattern: OriginPattern, origin: URL): boolean {
 export function trustedOriginMatcher(patterns: readonly string[]): (origin: string) => boolean {
   const compiled = patterns.map((pattern, i) => {
     const c = compile(pattern)
-    if (!c) throw new UntrustedHost(`trustedOrigins[${i}] ("${pattern}") is not an origin or a "https://*.example.com" pattern.`)
+    if (!c)
+      throw new UntrustedHost(
+        `trustedOrigins[${i}] ("${pattern}") is not an origin or a "https://*.example.com" pattern.`,
+      )
     return c
   })
   return (origin) => {

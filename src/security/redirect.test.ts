@@ -52,7 +52,9 @@ describe("defaultRedirect", () => {
   })
 
   it("an https origin: default port written out still counts as same origin", () => {
-    expect(defaultRedirect({ url: "https://app.example:443/x", baseUrl: "https://app.example" })).toBe("https://app.example:443/x")
+    expect(defaultRedirect({ url: "https://app.example:443/x", baseUrl: "https://app.example" })).toBe(
+      "https://app.example:443/x",
+    )
     expect(defaultRedirect({ url: "http://app.example/x", baseUrl: "https://app.example" })).toBe("https://app.example")
   })
 
@@ -61,7 +63,9 @@ describe("defaultRedirect", () => {
   })
 })
 
-function fakeReq(init: { body?: Record<string, unknown>; query?: string; cookies?: Record<string, string>; secure?: boolean } = {}): AuthRequest {
+function fakeReq(
+  init: { body?: Record<string, unknown>; query?: string; cookies?: Record<string, string>; secure?: boolean } = {},
+): AuthRequest {
   return {
     origin: baseUrl,
     secure: init.secure ?? false,
@@ -73,7 +77,11 @@ function fakeReq(init: { body?: Record<string, unknown>; query?: string; cookies
 
 function fakeConfig(redirect?: (p: { url: string; baseUrl: string }) => unknown) {
   const logger = { error: vi.fn(), warn: vi.fn(), debug: vi.fn() }
-  const config = { callbacks: redirect ? { redirect } : {}, logger, cookies: (secure: boolean) => defaultCookies(secure) } as unknown as ResolvedConfig
+  const config = {
+    callbacks: redirect ? { redirect } : {},
+    logger,
+    cookies: (secure: boolean) => defaultCookies(secure),
+  } as unknown as ResolvedConfig
   return { config, logger }
 }
 
@@ -133,20 +141,35 @@ describe("resolveCallbackUrl", () => {
 
   it("the body wins over the query and the cookie", async () => {
     const { config } = fakeConfig()
-    const req = fakeReq({ body: { callbackUrl: "/body" }, query: "callbackUrl=/query", cookies: { [cookieName]: "/cookie" } })
+    const req = fakeReq({
+      body: { callbackUrl: "/body" },
+      query: "callbackUrl=/query",
+      cookies: { [cookieName]: "/cookie" },
+    })
     expect(await resolveCallbackUrl(req, config)).toBe("http://localhost:3000/body")
   })
 
   it("the query wins over the cookie", async () => {
     const { config } = fakeConfig()
-    expect(await resolveCallbackUrl(fakeReq({ query: "callbackUrl=%2Fquery", cookies: { [cookieName]: "/cookie" } }), config)).toBe("http://localhost:3000/query")
+    expect(
+      await resolveCallbackUrl(
+        fakeReq({ query: "callbackUrl=%2Fquery", cookies: { [cookieName]: "/cookie" } }),
+        config,
+      ),
+    ).toBe("http://localhost:3000/query")
   })
 
   it("the cookie is used last, and the secure cookie name on https", async () => {
     const { config } = fakeConfig()
-    expect(await resolveCallbackUrl(fakeReq({ cookies: { [cookieName]: "http://localhost:3000/c" } }), config)).toBe("http://localhost:3000/c")
-    expect(await resolveCallbackUrl(fakeReq({ secure: true, cookies: { [cookieName]: "/plain" } }), config)).toBe(baseUrl)
-    expect(await resolveCallbackUrl(fakeReq({ secure: true, cookies: { [`__Secure-${cookieName}`]: "/s" } }), config)).toBe("http://localhost:3000/s")
+    expect(await resolveCallbackUrl(fakeReq({ cookies: { [cookieName]: "http://localhost:3000/c" } }), config)).toBe(
+      "http://localhost:3000/c",
+    )
+    expect(await resolveCallbackUrl(fakeReq({ secure: true, cookies: { [cookieName]: "/plain" } }), config)).toBe(
+      baseUrl,
+    )
+    expect(
+      await resolveCallbackUrl(fakeReq({ secure: true, cookies: { [`__Secure-${cookieName}`]: "/s" } }), config),
+    ).toBe("http://localhost:3000/s")
   })
 
   it("a foreign URL planted in the cookie is re-validated and ignored (RD-03)", async () => {
@@ -156,13 +179,17 @@ describe("resolveCallbackUrl", () => {
 
   it("a non-string body callbackUrl is ignored and the query is used", async () => {
     const { config } = fakeConfig()
-    expect(await resolveCallbackUrl(fakeReq({ body: { callbackUrl: ["/a"] }, query: "callbackUrl=/q" }), config)).toBe("http://localhost:3000/q")
+    expect(await resolveCallbackUrl(fakeReq({ body: { callbackUrl: ["/a"] }, query: "callbackUrl=/q" }), config)).toBe(
+      "http://localhost:3000/q",
+    )
   })
 
   it("every source goes through the user's redirect callback", async () => {
     const redirect = vi.fn(({ url }: { url: string }) => `/wrapped${url}`)
     const { config } = fakeConfig(redirect)
-    expect(await resolveCallbackUrl(fakeReq({ query: "callbackUrl=/q" }), config)).toBe("http://localhost:3000/wrapped/q")
+    expect(await resolveCallbackUrl(fakeReq({ query: "callbackUrl=/q" }), config)).toBe(
+      "http://localhost:3000/wrapped/q",
+    )
     expect(redirect).toHaveBeenCalledWith({ url: "/q", baseUrl })
   })
 })
@@ -170,7 +197,9 @@ describe("resolveCallbackUrl", () => {
 describe("URLs WHATWG and RFC 3986 parsers read differently (found by the fuzzer)", () => {
   it("RD-01 a same-origin callbackUrl with a backslash is sent parsed, so no parser sees another host", () => {
     const base = "https://app.example"
-    expect(defaultRedirect({ url: "https://app.example\\@evil.example", baseUrl: base })).toBe("https://app.example/@evil.example")
+    expect(defaultRedirect({ url: "https://app.example\\@evil.example", baseUrl: base })).toBe(
+      "https://app.example/@evil.example",
+    )
     expect(defaultRedirect({ url: "https://app.example/a\\b", baseUrl: base })).toBe("https://app.example/a/b")
     // Plain URLs are still returned byte for byte, as Auth.js does.
     expect(defaultRedirect({ url: "https://app.example/x?y=1#z", baseUrl: base })).toBe("https://app.example/x?y=1#z")

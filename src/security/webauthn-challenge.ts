@@ -37,7 +37,10 @@ export function challengeCookie(req: AuthRequest, config: ResolvedConfig, record
   const option = config.cookies(req.secure).webauthnChallenge
   const lifetime = lifetimeOf(option)
   const payload = { purpose: "webauthn-challenge", ...record }
-  return flowCookie(option, encryptClaims(withTimeClaims(payload, lifetime, nowSeconds()), config.secrets[0] as string, option.name))
+  return flowCookie(
+    option,
+    encryptClaims(withTimeClaims(payload, lifetime, nowSeconds()), config.secrets[0] as string, option.name),
+  )
 }
 
 /** The cookie that clears the challenge (sent after every callback, whatever the outcome). */
@@ -55,7 +58,12 @@ function refuse(message: string, cause?: unknown): never {
  * provider or the other ceremony (WA-03), or already spent (WA-02) is WebAuthnVerificationError. Spending is an atomic
  * claim in the shared store, so two requests racing with one challenge, even on two app servers, get one success.
  */
-export async function spendChallenge(req: AuthRequest, config: ResolvedConfig, provider: string, action: WebAuthnAction): Promise<ChallengeRecord> {
+export async function spendChallenge(
+  req: AuthRequest,
+  config: ResolvedConfig,
+  provider: string,
+  action: WebAuthnAction,
+): Promise<ChallengeRecord> {
   const option = config.cookies(req.secure).webauthnChallenge
   const raw = req.cookies[option.name]
   if (!raw) refuse("The WebAuthn challenge cookie is missing (expired, or the ceremony started in another browser).")
@@ -69,7 +77,11 @@ export async function spendChallenge(req: AuthRequest, config: ResolvedConfig, p
   // No clock tolerance: the cookie's lifetime is the challenge's, and a spent challenge is remembered exactly that long.
   const exp = payload.exp
   if (typeof exp !== "number" || exp <= now) refuse("The WebAuthn challenge has expired; start again.")
-  if (payload.purpose !== "webauthn-challenge" || typeof payload.challenge !== "string" || payload.challenge.length < 16) {
+  if (
+    payload.purpose !== "webauthn-challenge" ||
+    typeof payload.challenge !== "string" ||
+    payload.challenge.length < 16
+  ) {
     refuse("The WebAuthn challenge cookie holds no challenge.")
   }
   if (payload.provider !== provider) refuse("The WebAuthn challenge was made for another provider.")
@@ -79,7 +91,12 @@ export async function spendChallenge(req: AuthRequest, config: ResolvedConfig, p
   const record: ChallengeRecord = { challenge: payload.challenge, action, provider }
   const user = payload.user as Partial<RegisteringUser> | undefined
   if (user && typeof user.id === "string" && typeof user.email === "string") {
-    record.user = { id: user.id, email: user.email, name: typeof user.name === "string" ? user.name : null, exists: user.exists === true }
+    record.user = {
+      id: user.id,
+      email: user.email,
+      name: typeof user.name === "string" ? user.name : null,
+      exists: user.exists === true,
+    }
   }
   return record
 }

@@ -16,7 +16,11 @@ export async function applyJwtCallback(params: JwtParams, config: ResolvedConfig
  * What `/session` answers: the `session` callback's result, or `fallback` (Auth.js's default shape: the user's name,
  * e-mail and image, and the expiry) when none is configured.
  */
-export async function applySessionCallback(params: Partial<SessionParams> & Pick<SessionParams, "session">, fallback: Session, config: ResolvedConfig): Promise<Session> {
+export async function applySessionCallback(
+  params: Partial<SessionParams> & Pick<SessionParams, "session">,
+  fallback: Session,
+  config: ResolvedConfig,
+): Promise<Session> {
   const callback = config.callbacks.session
   return callback ? ((await callback(params as SessionParams)) as Session) : fallback
 }

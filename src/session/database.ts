@@ -41,7 +41,8 @@ export async function readDatabaseSession(req: AuthRequest, config: ResolvedConf
   // Ids may be numbers (e.g. @auth/pg-adapter's SERIAL columns); anything else is a malformed row (docs/security.md DB-06).
   const id = found?.user?.id as unknown
   if (!found?.session || (typeof id !== "string" && typeof id !== "number")) return { status: "invalid", sessionToken }
-  const expires = found.session.expires instanceof Date ? found.session.expires : new Date(found.session.expires as unknown as string)
+  const expires =
+    found.session.expires instanceof Date ? found.session.expires : new Date(found.session.expires as unknown as string)
   if (!isValidDate(expires)) return { status: "invalid", sessionToken }
   if (expires.valueOf() < Date.now()) {
     try {
@@ -98,7 +99,11 @@ export const databaseStrategy: SessionStrategy = {
   async issue({ user }, _identity, req, config) {
     const adapter = adapterOf(config)
     const expires = new Date(Date.now() + config.session.maxAge * 1000)
-    const session = await adapter.createSession({ sessionToken: config.session.generateSessionToken(), userId: String(user.id), expires })
+    const session = await adapter.createSession({
+      sessionToken: config.session.generateSessionToken(),
+      userId: String(user.id),
+      expires,
+    })
     const previous = sessionTokenOf(req, config)
     if (previous && previous !== session.sessionToken) {
       try {
@@ -120,17 +125,26 @@ export const databaseStrategy: SessionStrategy = {
     const read = await readDatabaseSession(req, config)
     if (read.status === "absent") return { session: null }
     if (read.status === "unavailable") {
-      config.logger.error(new SessionTokenError("The session could not be read from the adapter.", { cause: read.error }))
+      config.logger.error(
+        new SessionTokenError("The session could not be read from the adapter.", { cause: read.error }),
+      )
       return { session: null }
     }
     if (read.status === "invalid") return { session: null, cookies: clearCookie(req, config) }
     const { user, session: row } = read
     // As in Auth.js, the answer shows the row as read; an extension shows in the cookie (and the next read).
     const extended = await touch(row, config)
-    const fallback: Session = { user: { name: user.name, email: user.email, image: user.image }, expires: row.expires.toISOString() }
+    const fallback: Session = {
+      user: { name: user.name, email: user.email, image: user.image },
+      expires: row.expires.toISOString(),
+    }
     // As in Auth.js, the callback sees the row itself (its `expires` a Date) with the user on it.
     const session = await applySessionCallback(
-      { session: { ...row, user } as never, user, ...(update ? { newSession: update.data, trigger: "update" as const } : {}) },
+      {
+        session: { ...row, user } as never,
+        user,
+        ...(update ? { newSession: update.data, trigger: "update" as const } : {}),
+      },
       fallback,
       config,
     )
@@ -146,7 +160,9 @@ export const databaseStrategy: SessionStrategy = {
       const deleted = await adapterOf(config).deleteSession(sessionToken)
       await emitEvent(config, "signOut", { session: deleted ?? null })
     } catch (cause) {
-      config.logger.error(new SignOutError("The session row could not be deleted; the cookie is cleared anyway.", { cause }))
+      config.logger.error(
+        new SignOutError("The session row could not be deleted; the cookie is cleared anyway.", { cause }),
+      )
     }
     return clearCookie(req, config)
   },

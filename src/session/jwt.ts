@@ -12,7 +12,12 @@ import { DecodedTokenCache } from "./token-cache.js"
 export type JwtSessionRead =
   | { status: "absent" }
   | { status: "invalid"; names: string[]; error: JWTSessionError }
-  | { status: "valid"; token: JWT; names: string[]; /** Index of the secret that opened it; > 0 means an older rotation secret. */ secretIndex: number }
+  | {
+      status: "valid"
+      token: JWT
+      names: string[] /** Index of the secret that opened it; > 0 means an older rotation secret. */
+      secretIndex: number
+    }
 
 /** One cache of decrypted tokens per config and cookie name (the name is the key-derivation salt). */
 const caches = new WeakMap<ResolvedConfig, Map<string, DecodedTokenCache>>()
@@ -30,11 +35,22 @@ export async function readJwtSession(req: AuthRequest, config: ResolvedConfig): 
   const option = config.cookies(req.secure).sessionToken
   const { value, names } = readChunked(req.cookies, option.name)
   if (names.length === 0) return { status: "absent" }
-  if (value === undefined) return { status: "invalid", names, error: new JWTSessionError("The session cookie is malformed (missing, duplicate or too many chunks).") }
+  if (value === undefined)
+    return {
+      status: "invalid",
+      names,
+      error: new JWTSessionError("The session cookie is malformed (missing, duplicate or too many chunks)."),
+    }
   try {
     if (config.jwt.decode) {
-      const token = await config.jwt.decode({ token: value, secret: config.source.secret as string | string[], salt: option.name, maxAge: config.jwt.maxAge } as JWTDecodeParams)
-      if (!token) return { status: "invalid", names, error: new JWTSessionError("The jwt.decode override returned no token.") }
+      const token = await config.jwt.decode({
+        token: value,
+        secret: config.source.secret as string | string[],
+        salt: option.name,
+        maxAge: config.jwt.maxAge,
+      } as JWTDecodeParams)
+      if (!token)
+        return { status: "invalid", names, error: new JWTSessionError("The jwt.decode override returned no token.") }
       return { status: "valid", token, names, secretIndex: 0 }
     }
     const cache = cacheOf(config, option.name)
@@ -45,7 +61,11 @@ export async function readJwtSession(req: AuthRequest, config: ResolvedConfig): 
     cache.set(value, decoded.payload, decoded.secretIndex)
     return { status: "valid", token: decoded.payload, names, secretIndex: decoded.secretIndex }
   } catch (cause) {
-    return { status: "invalid", names, error: new JWTSessionError("The session token could not be decrypted or has expired.", { cause }) }
+    return {
+      status: "invalid",
+      names,
+      error: new JWTSessionError("The session token could not be decrypted or has expired.", { cause }),
+    }
   }
 }
 
@@ -62,7 +82,12 @@ export function isReissueDue(token: JWT, secretIndex: number, config: ResolvedCo
 }
 
 /** Encrypts `token` into session cookie(s) replacing those the request carried; returns them and the expiry. */
-async function writeToken(token: JWT, req: AuthRequest, config: ResolvedConfig, seen: readonly string[]): Promise<{ cookies: Cookie[]; expires: Date }> {
+async function writeToken(
+  token: JWT,
+  req: AuthRequest,
+  config: ResolvedConfig,
+  seen: readonly string[],
+): Promise<{ cookies: Cookie[]; expires: Date }> {
   const option = config.cookies(req.secure).sessionToken
   const maxAge = config.jwt.maxAge
   const value = config.jwt.encode
@@ -79,7 +104,10 @@ function clearToken(req: AuthRequest, config: ResolvedConfig, seen: readonly str
 
 /** Auth.js's default session shape for a token, plus the refresh error marker when refreshing failed. */
 function defaultSession(token: JWT, expires: string): Session {
-  const session: Session & { error?: "RefreshTokenError" } = { user: { name: token.name, email: token.email, image: token.picture }, expires }
+  const session: Session & { error?: "RefreshTokenError" } = {
+    user: { name: token.name, email: token.email, image: token.picture },
+    expires,
+  }
   if (token.error === "RefreshTokenError") session.error = "RefreshTokenError"
   return session
 }
@@ -104,7 +132,10 @@ export const jwtStrategy: SessionStrategy = {
       const kept = sessionAccountOf(account)
       if (kept) token.account = kept
     }
-    const final = await applyJwtCallback({ token, user, account, ...(profile ? { profile } : {}), isNewUser, trigger: isNewUser ? "signUp" : "signIn" }, config)
+    const final = await applyJwtCallback(
+      { token, user, account, ...(profile ? { profile } : {}), isNewUser, trigger: isNewUser ? "signUp" : "signIn" },
+      config,
+    )
     if (!final) return clearToken(req, config, seen)
     return (await writeToken(final, req, config, seen)).cookies
   },
@@ -128,7 +159,12 @@ export const jwtStrategy: SessionStrategy = {
     }
     if (config.callbacks.jwt) {
       const before = JSON.stringify(token)
-      token = await applyJwtCallback(update ? { token, user: undefined as never, trigger: "update", session: update.data } : { token, user: undefined as never, session: undefined }, config)
+      token = await applyJwtCallback(
+        update
+          ? { token, user: undefined as never, trigger: "update", session: update.data }
+          : { token, user: undefined as never, session: undefined },
+        config,
+      )
       if (!token) return { session: null, cookies: clearToken(req, config, read.names) }
       changed ||= JSON.stringify(token) !== before
     }
@@ -144,7 +180,11 @@ export const jwtStrategy: SessionStrategy = {
     const base = defaultSession(token, expires)
     // Without a session callback or event (the common read), no promise is made for either.
     const session = config.callbacks.session
-      ? await applySessionCallback({ session: base as never, token, ...(update ? { newSession: update.data, trigger: "update" as const } : {}) }, base, config)
+      ? await applySessionCallback(
+          { session: base as never, token, ...(update ? { newSession: update.data, trigger: "update" as const } : {}) },
+          base,
+          config,
+        )
       : base
     if (config.events.session) await emitEvent(config, "session", { session, token })
     return { session, cookies, token }
@@ -154,7 +194,10 @@ export const jwtStrategy: SessionStrategy = {
     const read = await readJwtSession(req, config)
     if (read.status === "absent") return []
     if (read.status === "valid") await emitEvent(config, "signOut", { token: read.token })
-    else config.logger.error(new SignOutError("The session cookie could not be read; it is cleared anyway.", { cause: read.error }))
+    else
+      config.logger.error(
+        new SignOutError("The session cookie could not be read; it is cleared anyway.", { cause: read.error }),
+      )
     return clearToken(req, config, read.names)
   },
 }

@@ -69,7 +69,9 @@ async function runRefresh(p: ResolvedOAuthProvider, current: SessionAccount, con
   try {
     const as = await getAuthorizationServer(p)
     // A token `request` hook may need the redirect URI (Azure DevOps sends it on refresh too): known only with AUTH_URL.
-    const callbackUrl = p.redirectProxyUrl ?? (config.canonicalUrl ? `${config.canonicalUrl.origin}${config.basePath}/callback/${p.id}` : "")
+    const callbackUrl =
+      p.redirectProxyUrl ??
+      (config.canonicalUrl ? `${config.canonicalUrl.origin}${config.basePath}/callback/${p.id}` : "")
     const tokens = await refreshTokens(as, p, current.refresh_token as string, callbackUrl)
     const { expires_at: _stale, ...rest } = current
     const expiresIn = Number(tokens.expires_in)
@@ -83,7 +85,11 @@ async function runRefresh(p: ResolvedOAuthProvider, current: SessionAccount, con
     }
     return { ok: true, account }
   } catch (cause) {
-    config.logger.error(new RefreshTokenError(`Provider "${p.id}": the access token could not be refreshed.`, { cause: safeCause(cause) }))
+    config.logger.error(
+      new RefreshTokenError(`Provider "${p.id}": the access token could not be refreshed.`, {
+        cause: safeCause(cause),
+      }),
+    )
     return { ok: false }
   }
 }
@@ -101,29 +107,42 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 /** The lock outlives the winner's refresh: discovery and the token request each end within the provider timeout. */
 function lockSeconds(p: ResolvedOAuthProvider): number {
-  const timeout = typeof p.source.timeout === "number" && p.source.timeout > 0 ? p.source.timeout : DEFAULT_PROVIDER_TIMEOUT_MS
+  const timeout =
+    typeof p.source.timeout === "number" && p.source.timeout > 0 ? p.source.timeout : DEFAULT_PROVIDER_TIMEOUT_MS
   return Math.ceil((2 * timeout) / 1000) + 5
 }
 
 function isSessionAccount(value: unknown, providerId: string): value is SessionAccount {
   if (!value || typeof value !== "object") return false
   const a = value as Record<string, unknown>
-  return a.provider === providerId && typeof a.providerAccountId === "string" && typeof a.access_token === "string" &&
-    (a.refresh_token === undefined || typeof a.refresh_token === "string") && (a.expires_at === undefined || typeof a.expires_at === "number")
+  return (
+    a.provider === providerId &&
+    typeof a.providerAccountId === "string" &&
+    typeof a.access_token === "string" &&
+    (a.refresh_token === undefined || typeof a.refresh_token === "string") &&
+    (a.expires_at === undefined || typeof a.expires_at === "number")
+  )
 }
 
 /** The outcome as the store keeps it: encrypted under the first secret, bound to its provider and refresh token. */
 function seal(outcome: Outcome, p: ResolvedOAuthProvider, keys: StoreKeys, config: ResolvedConfig): string {
-  const payload = { provider: p.id, digest: keys.digest, ok: outcome.ok, ...(outcome.ok ? { account: outcome.account } : {}) }
+  const payload = {
+    provider: p.id,
+    digest: keys.digest,
+    ok: outcome.ok,
+    ...(outcome.ok ? { account: outcome.account } : {}),
+  }
   return encryptClaims(payload, config.secrets[0] as string, SEAL_SALT)
 }
 
 /** Opens a stored outcome; throws when it is not ours or names another refresh token (a value moved between keys). */
 function unseal(value: string, p: ResolvedOAuthProvider, keys: StoreKeys, config: ResolvedConfig): Outcome {
   const { payload } = decryptClaims(value, config.secrets, SEAL_SALT)
-  if (payload.provider !== p.id || payload.digest !== keys.digest) throw new AdapterError("the stored refresh result belongs to another refresh token")
+  if (payload.provider !== p.id || payload.digest !== keys.digest)
+    throw new AdapterError("the stored refresh result belongs to another refresh token")
   if (payload.ok === false) return { ok: false }
-  if (payload.ok !== true || !isSessionAccount(payload.account, p.id)) throw new AdapterError("the stored refresh result is malformed")
+  if (payload.ok !== true || !isSessionAccount(payload.account, p.id))
+    throw new AdapterError("the stored refresh result is malformed")
   return { ok: true, account: payload.account }
 }
 
@@ -133,11 +152,20 @@ function logStoreFailure(p: ResolvedOAuthProvider, what: string, cause: unknown,
 }
 
 /** The winner: refresh at the provider, share the sealed outcome, then release the lock so a failure can be retried. */
-async function refreshAndShare(p: ResolvedOAuthProvider, current: SessionAccount, config: ResolvedConfig, keys: StoreKeys): Promise<Outcome> {
+async function refreshAndShare(
+  p: ResolvedOAuthProvider,
+  current: SessionAccount,
+  config: ResolvedConfig,
+  keys: StoreKeys,
+): Promise<Outcome> {
   const outcome = await runRefresh(p, current, config)
   try {
     // The result is written before the lock goes: whoever claims the lock after us finds the result first.
-    await config.store.set(keys.result, seal(outcome, p, keys, config), (outcome.ok ? RESULT_TTL_MS : FAILURE_TTL_MS) / 1000)
+    await config.store.set(
+      keys.result,
+      seal(outcome, p, keys, config),
+      (outcome.ok ? RESULT_TTL_MS : FAILURE_TTL_MS) / 1000,
+    )
     await config.store.delete(keys.lock)
   } catch (cause) {
     logStoreFailure(p, "could not share the refresh result with other processes", cause, config)
@@ -150,9 +178,19 @@ async function refreshAndShare(p: ResolvedOAuthProvider, current: SessionAccount
  * refreshes, and the others poll for its sealed result until the lock would have expired. Any store failure
  * before the refresh falls back to refreshing in this process (the in-process dedupe still holds).
  */
-async function sharedRefresh(p: ResolvedOAuthProvider, current: SessionAccount, config: ResolvedConfig): Promise<Outcome> {
-  const digest = createHash("sha256").update(current.refresh_token as string).digest("base64url")
-  const keys: StoreKeys = { digest, lock: `gatehouse:refresh:lock:${p.id}:${digest}`, result: `gatehouse:refresh:result:${p.id}:${digest}` }
+async function sharedRefresh(
+  p: ResolvedOAuthProvider,
+  current: SessionAccount,
+  config: ResolvedConfig,
+): Promise<Outcome> {
+  const digest = createHash("sha256")
+    .update(current.refresh_token as string)
+    .digest("base64url")
+  const keys: StoreKeys = {
+    digest,
+    lock: `gatehouse:refresh:lock:${p.id}:${digest}`,
+    result: `gatehouse:refresh:result:${p.id}:${digest}`,
+  }
   const lockTtl = lockSeconds(p)
   // performance.now(): the wait is bounded in real time even where Date is faked or stepped.
   const deadline = performance.now() + lockTtl * 1000 + 1000
@@ -168,11 +206,17 @@ async function sharedRefresh(p: ResolvedOAuthProvider, current: SessionAccount, 
         // The previous holder may have written its result and released the lock between our look and our claim.
         const late = await stored()
         if (!late) break
-        await config.store.delete(keys.lock).catch((cause: unknown) => logStoreFailure(p, "could not release the refresh lock", cause, config))
+        await config.store
+          .delete(keys.lock)
+          .catch((cause: unknown) => logStoreFailure(p, "could not release the refresh lock", cause, config))
         return late
       }
       if (performance.now() >= deadline) {
-        config.logger.error(new RefreshTokenError(`Provider "${p.id}": another process held the refresh lock and shared no result within ${lockTtl} s.`))
+        config.logger.error(
+          new RefreshTokenError(
+            `Provider "${p.id}": another process held the refresh lock and shared no result within ${lockTtl} s.`,
+          ),
+        )
         return { ok: false }
       }
       await sleep(POLL_DELAYS_MS[Math.min(attempt, POLL_DELAYS_MS.length - 1)] as number)
@@ -194,7 +238,8 @@ export async function refreshIfDue(token: JWT, config: ResolvedConfig): Promise<
   if (!account || typeof account.refresh_token !== "string" || typeof account.expires_at !== "number") return undefined
   if (account.expires_at - EXPIRY_MARGIN > Date.now() / 1000) return undefined
   const provider = config.providers.get(account.provider)
-  if (!provider || (provider.type !== "oauth" && provider.type !== "oidc") || !provider.refreshAccessToken) return undefined
+  if (!provider || (provider.type !== "oauth" && provider.type !== "oidc") || !provider.refreshAccessToken)
+    return undefined
   const key = `${provider.id}\u0000${account.refresh_token}`
   const { inflight, recent } = localState(config)
   const cached = recent.get(key)

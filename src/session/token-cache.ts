@@ -41,6 +41,11 @@ export class DecodedTokenCache {
       if (oldest !== undefined) this.#entries.delete(oldest)
     }
     const flat = Object.values(payload).every((value) => value === null || typeof value !== "object")
-    this.#entries.set(token, flat ? { flat: Object.freeze({ ...payload }), json: undefined, secretIndex } : { flat: undefined, json: JSON.stringify(payload), secretIndex })
+    this.#entries.set(
+      token,
+      flat
+        ? { flat: Object.freeze({ ...payload }), json: undefined, secretIndex }
+        : { flat: undefined, json: JSON.stringify(payload), secretIndex },
+    )
   }
 }

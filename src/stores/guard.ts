@@ -7,8 +7,17 @@ export const STORE_TIMEOUT_MS = 2_000
 
 /** A store call that failed or did not answer in time. */
 export class StoreCallError extends AdapterError {
-  constructor(readonly method: string, cause: unknown, readonly timedOut = false) {
-    super(timedOut ? `Shared store method "${method}" did not answer within ${STORE_TIMEOUT_MS} ms.` : `Shared store method "${method}" failed.`, { cause })
+  constructor(
+    readonly method: string,
+    cause: unknown,
+    readonly timedOut = false,
+  ) {
+    super(
+      timedOut
+        ? `Shared store method "${method}" did not answer within ${STORE_TIMEOUT_MS} ms.`
+        : `Shared store method "${method}" failed.`,
+      { cause },
+    )
   }
 }
 

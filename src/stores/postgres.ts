@@ -9,12 +9,18 @@ export type { PostgresQueryable } from "../adapters/postgres.js"
 export const STORE_TABLE = "gatehouse_store"
 
 const schemaStatements: ReadonlyArray<{ name: string; sql: string }> = [
-  { name: STORE_TABLE, sql: `CREATE TABLE IF NOT EXISTS ${STORE_TABLE} (
+  {
+    name: STORE_TABLE,
+    sql: `CREATE TABLE IF NOT EXISTS ${STORE_TABLE} (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL,
   expires_at TIMESTAMPTZ NOT NULL
-)` },
-  { name: `${STORE_TABLE}_expires_at_idx`, sql: `CREATE INDEX IF NOT EXISTS ${STORE_TABLE}_expires_at_idx ON ${STORE_TABLE} (expires_at)` },
+)`,
+  },
+  {
+    name: `${STORE_TABLE}_expires_at_idx`,
+    sql: `CREATE INDEX IF NOT EXISTS ${STORE_TABLE}_expires_at_idx ON ${STORE_TABLE} (expires_at)`,
+  },
 ]
 
 /** The store's schema as one SQL script (idempotent), for your own migration tool. */
@@ -32,7 +38,9 @@ const CONCURRENT_CREATE = new Set(["42P07", "23505"])
 /** Creates the store's table and index where missing, in the first schema on the search_path; safe to run on every start. */
 export async function migrate(db: PostgresQueryable): Promise<StoreMigrationResult> {
   const names = schemaStatements.map((s) => s.name)
-  const present = (await db.query(`SELECT name, to_regclass(name) IS NOT NULL AS present FROM unnest($1::text[]) AS name`, [names])).rows as { name: string; present: boolean }[]
+  const present = (
+    await db.query(`SELECT name, to_regclass(name) IS NOT NULL AS present FROM unnest($1::text[]) AS name`, [names])
+  ).rows as { name: string; present: boolean }[]
   const existing = new Set(present.filter((r) => r.present === true).map((r) => r.name))
   for (const statement of schemaStatements) {
     if (existing.has(statement.name)) continue
@@ -69,7 +77,10 @@ function serialIfSingleClient(db: PostgresQueryable): PostgresQueryable {
   let tail: Promise<unknown> = Promise.resolve()
   return {
     query(text, params) {
-      const next = tail.then(() => db.query(text, params), () => db.query(text, params))
+      const next = tail.then(
+        () => db.query(text, params),
+        () => db.query(text, params),
+      )
       tail = next.catch(() => undefined)
       return next
     },
@@ -87,7 +98,9 @@ export function PostgresStore(driver: PostgresQueryable): SharedStore {
   const sweepIfDue = async (): Promise<void> => {
     if (Date.now() - lastSweep < SWEEP_INTERVAL_MS) return
     lastSweep = Date.now()
-    await db.query(`DELETE FROM ${STORE_TABLE} WHERE key IN (SELECT key FROM ${STORE_TABLE} WHERE expires_at <= now() LIMIT ${SWEEP_BATCH})`)
+    await db.query(
+      `DELETE FROM ${STORE_TABLE} WHERE key IN (SELECT key FROM ${STORE_TABLE} WHERE expires_at <= now() LIMIT ${SWEEP_BATCH})`,
+    )
   }
   return {
     async claim(key, value, ttlSeconds) {

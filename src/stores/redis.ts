@@ -52,19 +52,31 @@ function replyText(reply: unknown): string | null {
  * `claim` is `SET key value PX ttl NX`, atomic on the server; Redis expires the keys itself.
  */
 export function RedisStore(client: RedisClientLike, options: RedisStoreOptions = {}): SharedStore {
-  if (!client || typeof client !== "object" || typeof client.get !== "function" || typeof client.set !== "function" || typeof client.del !== "function") {
-    throw new AdapterError("RedisStore: pass a Redis client with get, set and del (node-redis `createClient()` or ioredis `new Redis()`).")
+  if (
+    !client ||
+    typeof client !== "object" ||
+    typeof client.get !== "function" ||
+    typeof client.set !== "function" ||
+    typeof client.del !== "function"
+  ) {
+    throw new AdapterError(
+      "RedisStore: pass a Redis client with get, set and del (node-redis `createClient()` or ioredis `new Redis()`).",
+    )
   }
   const api = options.api ?? detectApi(client)
   if (api !== "node-redis" && api !== "ioredis") {
-    throw new AdapterError('RedisStore: could not tell the client\'s API (node-redis clients have `isOpen`, ioredis ones `status`); pass `{ api: "node-redis" }` or `{ api: "ioredis" }`.')
+    throw new AdapterError(
+      'RedisStore: could not tell the client\'s API (node-redis clients have `isOpen`, ioredis ones `status`); pass `{ api: "node-redis" }` or `{ api: "ioredis" }`.',
+    )
   }
   const call = (method: "get" | "set" | "del", ...args: unknown[]): Promise<unknown> =>
     (client[method] as (...a: unknown[]) => Promise<unknown>).apply(client, args)
   // node-redis takes SET options as an object ({ NX, PX } since v4; newer names exist but these still work);
   // ioredis takes the command's own tokens.
   const setArgs = (ttlMs: number, onlyIfAbsent: boolean): unknown[] =>
-    api === "node-redis" ? [{ PX: ttlMs, ...(onlyIfAbsent ? { NX: true } : {}) }] : ["PX", ttlMs, ...(onlyIfAbsent ? ["NX"] : [])]
+    api === "node-redis"
+      ? [{ PX: ttlMs, ...(onlyIfAbsent ? { NX: true } : {}) }]
+      : ["PX", ttlMs, ...(onlyIfAbsent ? ["NX"] : [])]
 
   return {
     async claim(key, value, ttlSeconds) {

@@ -56,7 +56,11 @@ const checks: Check[] = [
       await store.set(base, "base", 60)
       await store.set(`${base}:x`, "extended", 60)
       expect(await store.claim(base.slice(0, -1), "shorter", 60)).toBe(true)
-      expect([await store.get(base), await store.get(`${base}:x`), await store.get(base.slice(0, -1))]).toEqual(["base", "extended", "shorter"])
+      expect([await store.get(base), await store.get(`${base}:x`), await store.get(base.slice(0, -1))]).toEqual([
+        "base",
+        "extended",
+        "shorter",
+      ])
     },
   },
   {
@@ -82,7 +86,9 @@ const checks: Check[] = [
     title: "racing claims of one key: exactly one answers true, and its value is the one stored",
     run: async (store, concurrency) => {
       const key = freshKey("race")
-      const results = await Promise.all(Array.from({ length: concurrency }, (_, i) => store.claim(key, `caller-${i}`, 60)))
+      const results = await Promise.all(
+        Array.from({ length: concurrency }, (_, i) => store.claim(key, `caller-${i}`, 60)),
+      )
       expect(results.filter(Boolean)).toHaveLength(1)
       expect(await store.get(key)).toBe(`caller-${results.indexOf(true)}`)
     },

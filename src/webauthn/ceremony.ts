@@ -2,8 +2,11 @@
 // @see https://www.w3.org/TR/webauthn-3/#sctn-createCredential and #sctn-getAssertion
 import { base64URLToBuffer, bufferToBase64URL } from "./base64url.js"
 import type {
-  AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialDescriptorJSON,
-  PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON,
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialDescriptorJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from "./types.js"
 
 /** Options of `startAuthentication`. */
@@ -21,7 +24,10 @@ export interface StartRegistrationOptions {
 
 /** True when this browser has the WebAuthn API (a secure context with PublicKeyCredential and navigator.credentials). */
 export function browserSupportsWebAuthn(): boolean {
-  return typeof globalThis.PublicKeyCredential === "function" && typeof globalThis.navigator?.credentials?.create === "function"
+  return (
+    typeof globalThis.PublicKeyCredential === "function" &&
+    typeof globalThis.navigator?.credentials?.create === "function"
+  )
 }
 
 /** True when this browser offers passkeys in autofill (PublicKeyCredential.isConditionalMediationAvailable). */
@@ -46,7 +52,11 @@ function nextSignal(callerSignal: AbortSignal | undefined): AbortSignal {
   pending = controller
   if (callerSignal) {
     if (callerSignal.aborted) controller.abort(callerSignal.reason)
-    else callerSignal.addEventListener("abort", () => controller.abort(callerSignal.reason), { once: true, signal: controller.signal })
+    else
+      callerSignal.addEventListener("abort", () => controller.abort(callerSignal.reason), {
+        once: true,
+        signal: controller.signal,
+      })
   }
   return controller.signal
 }
@@ -62,7 +72,9 @@ function descriptor(json: PublicKeyCredentialDescriptorJSON): PublicKeyCredentia
 }
 
 /** The JSON creation options as the object navigator.credentials.create takes (unknown members pass through). */
-export function creationOptionsFromJSON(json: PublicKeyCredentialCreationOptionsJSON): PublicKeyCredentialCreationOptions {
+export function creationOptionsFromJSON(
+  json: PublicKeyCredentialCreationOptionsJSON,
+): PublicKeyCredentialCreationOptions {
   const { excludeCredentials, ...rest } = json
   return {
     ...rest,
@@ -73,7 +85,10 @@ export function creationOptionsFromJSON(json: PublicKeyCredentialCreationOptions
 }
 
 /** The JSON request options as the object navigator.credentials.get takes; conditional requests allow any credential. */
-export function requestOptionsFromJSON(json: PublicKeyCredentialRequestOptionsJSON, conditional = false): PublicKeyCredentialRequestOptions {
+export function requestOptionsFromJSON(
+  json: PublicKeyCredentialRequestOptionsJSON,
+  conditional = false,
+): PublicKeyCredentialRequestOptions {
   const { allowCredentials, ...rest } = json
   // Autofill lists the discoverable credentials for the site; an allow list would only hide some of them.
   const allow = conditional ? [] : allowCredentials?.map(descriptor)
@@ -101,7 +116,10 @@ export function registrationResponseToJSON(credential: PublicKeyCredential): Reg
     id: credential.id,
     rawId: bufferToBase64URL(credential.rawId),
     type: "public-key",
-    response: { clientDataJSON: bufferToBase64URL(response.clientDataJSON), attestationObject: bufferToBase64URL(response.attestationObject) },
+    response: {
+      clientDataJSON: bufferToBase64URL(response.clientDataJSON),
+      attestationObject: bufferToBase64URL(response.attestationObject),
+    },
     clientExtensionResults: credential.getClientExtensionResults(),
   }
   const transports = optional(response.getTransports?.bind(response))
@@ -131,18 +149,23 @@ export function authenticationResponseToJSON(credential: PublicKeyCredential): A
     },
     clientExtensionResults: credential.getClientExtensionResults(),
   }
-  if (response.userHandle && response.userHandle.byteLength > 0) json.response.userHandle = bufferToBase64URL(response.userHandle)
+  if (response.userHandle && response.userHandle.byteLength > 0)
+    json.response.userHandle = bufferToBase64URL(response.userHandle)
   const attached = attachment(credential)
   if (attached) json.authenticatorAttachment = attached
   return json
 }
 
 function notSupported(what: string): DOMException {
-  return new DOMException(`${what} is not available in this browser (it needs WebAuthn in a secure context).`, "NotSupportedError")
+  return new DOMException(
+    `${what} is not available in this browser (it needs WebAuthn in a secure context).`,
+    "NotSupportedError",
+  )
 }
 
 function asPublicKeyCredential(credential: Credential | null): PublicKeyCredential {
-  if (credential === null || credential.type !== "public-key") throw new DOMException("The browser returned no public-key credential.", "NotAllowedError")
+  if (credential === null || credential.type !== "public-key")
+    throw new DOMException("The browser returned no public-key credential.", "NotAllowedError")
   return credential as PublicKeyCredential
 }
 
@@ -175,7 +198,8 @@ export async function startAuthentication(
 ): Promise<AuthenticationResponseJSON> {
   const conditional = options.conditional === true
   if (!browserSupportsWebAuthn()) throw notSupported("Passkey sign-in")
-  if (conditional && !(await browserSupportsConditionalUI())) throw notSupported("Passkey autofill (conditional mediation)")
+  if (conditional && !(await browserSupportsConditionalUI()))
+    throw notSupported("Passkey autofill (conditional mediation)")
   const signal = nextSignal(options.signal)
   try {
     const request: CredentialRequestOptions = { publicKey: requestOptionsFromJSON(optionsJSON, conditional), signal }

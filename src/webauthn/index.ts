@@ -9,13 +9,24 @@ export { configure } from "../client/config.js"
 export type { SignInAuthorizationParams, SignInResponse } from "../client/index.js"
 export { base64URLToBuffer, bufferToBase64URL } from "./base64url.js"
 export {
-  authenticationResponseToJSON, browserSupportsConditionalUI, browserSupportsWebAuthn, creationOptionsFromJSON,
-  registrationResponseToJSON, requestOptionsFromJSON, startAuthentication, startRegistration,
+  authenticationResponseToJSON,
+  browserSupportsConditionalUI,
+  browserSupportsWebAuthn,
+  creationOptionsFromJSON,
+  registrationResponseToJSON,
+  requestOptionsFromJSON,
+  startAuthentication,
+  startRegistration,
 } from "./ceremony.js"
 export type { StartAuthenticationOptions, StartRegistrationOptions } from "./ceremony.js"
 export type {
-  AuthenticationResponseJSON, Base64URLString, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialDescriptorJSON,
-  PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON, WebAuthnAction,
+  AuthenticationResponseJSON,
+  Base64URLString,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialDescriptorJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+  WebAuthnAction,
 } from "./types.js"
 
 /**
@@ -45,9 +56,21 @@ export type WebAuthnSignInOptions<Redirect extends boolean = true> = Record<stri
  * /callback); any other provider goes through gatehouse/client's signIn. The user cancelling never throws: the page
  * stays (with `redirect: false`, the answer has `ok: false` and the error).
  */
-export async function signIn(provider?: string, options?: WebAuthnSignInOptions<true>, authorizationParams?: SignInAuthorizationParams): Promise<void>
-export async function signIn(provider: string | undefined, options: WebAuthnSignInOptions<false>, authorizationParams?: SignInAuthorizationParams): Promise<SignInResponse>
-export async function signIn(provider?: string, options?: WebAuthnSignInOptions<boolean>, authorizationParams?: SignInAuthorizationParams): Promise<SignInResponse | void>
+export async function signIn(
+  provider?: string,
+  options?: WebAuthnSignInOptions<true>,
+  authorizationParams?: SignInAuthorizationParams,
+): Promise<void>
+export async function signIn(
+  provider: string | undefined,
+  options: WebAuthnSignInOptions<false>,
+  authorizationParams?: SignInAuthorizationParams,
+): Promise<SignInResponse>
+export async function signIn(
+  provider?: string,
+  options?: WebAuthnSignInOptions<boolean>,
+  authorizationParams?: SignInAuthorizationParams,
+): Promise<SignInResponse | void>
 export async function signIn(
   provider?: string,
   options?: WebAuthnSignInOptions<boolean>,

@@ -2,7 +2,11 @@
 // gatehouse/client's signIn runs it for a provider of type "webauthn"; it imports client/config.ts only (no cycle).
 import { authUrl, isRecord, readJson } from "../client/config.js"
 import { startAuthentication, startRegistration } from "./ceremony.js"
-import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, WebAuthnAction } from "./types.js"
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  WebAuthnAction,
+} from "./types.js"
 
 /** What the browser side of a passkey sign-in needs besides the provider id. */
 export interface WebAuthnSignInInput {
@@ -24,7 +28,13 @@ export interface WebAuthnSignInInput {
  */
 export type WebAuthnAttempt =
   | { posted: true; status: number; body: unknown }
-  | { posted: false; error: "WebAuthnOptionsError" | "WebAuthnCeremonyError"; code: string | undefined; status: number; cause?: unknown }
+  | {
+      posted: false
+      error: "WebAuthnOptionsError" | "WebAuthnCeremonyError"
+      code: string | undefined
+      status: number
+      cause?: unknown
+    }
 
 type OptionsAnswer =
   | { action: "register"; options: PublicKeyCredentialCreationOptionsJSON }
@@ -36,7 +46,8 @@ function assertOptionsAnswer(body: unknown): OptionsAnswer | undefined {
   if (body.action === "register" && isRecord(body.options.user) && typeof body.options.user.id === "string") {
     return { action: "register", options: body.options as unknown as PublicKeyCredentialCreationOptionsJSON }
   }
-  if (body.action === "authenticate") return { action: "authenticate", options: body.options as unknown as PublicKeyCredentialRequestOptionsJSON }
+  if (body.action === "authenticate")
+    return { action: "authenticate", options: body.options as unknown as PublicKeyCredentialRequestOptionsJSON }
   return undefined
 }
 
@@ -53,7 +64,9 @@ export async function webAuthnSignIn(providerId: string, input: WebAuthnSignInIn
   if (action) query.set("action", action)
   const search = query.toString()
   const res = await fetch(`${authUrl(`webauthn-options/${id}`)}${search ? `?${search}` : ""}`, {
-    headers: { accept: "application/json" }, credentials: "same-origin", cache: "no-store",
+    headers: { accept: "application/json" },
+    credentials: "same-origin",
+    cache: "no-store",
   })
   const body = await readJson(res)
   const answer = res.ok ? assertOptionsAnswer(body) : undefined
@@ -63,9 +76,10 @@ export async function webAuthnSignIn(providerId: string, input: WebAuthnSignInIn
   }
   let data: string
   try {
-    const response = answer.action === "register"
-      ? await startRegistration(answer.options, { signal: input.signal })
-      : await startAuthentication(answer.options, { conditional: input.conditional, signal: input.signal })
+    const response =
+      answer.action === "register"
+        ? await startRegistration(answer.options, { signal: input.signal })
+        : await startAuthentication(answer.options, { conditional: input.conditional, signal: input.signal })
     data = JSON.stringify(response)
   } catch (cause) {
     return { posted: false, error: "WebAuthnCeremonyError", code: errorName(cause), status: res.status, cause }

@@ -37,7 +37,10 @@ const creationJSON: PublicKeyCredentialCreationOptionsJSON = {
   rp: { id: "localhost", name: "Gatehouse" },
   user: { id: b64("user-1"), name: "ada@example.com", displayName: "Ada" },
   challenge: b64("register-challenge"),
-  pubKeyCredParams: [{ type: "public-key", alg: -7 }, { type: "public-key", alg: -257 }],
+  pubKeyCredParams: [
+    { type: "public-key", alg: -7 },
+    { type: "public-key", alg: -257 },
+  ],
   timeout: 60000,
   excludeCredentials: [{ id: b64("old-cred"), type: "public-key", transports: ["internal", "hybrid"] }],
   authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
@@ -74,29 +77,51 @@ describe("options JSON → credentials API options", () => {
 /** A credential as a browser returns it, with the getters a browser may or may not have. */
 function attestationCredential(overrides: Record<string, unknown> = {}) {
   return {
-    id: b64("new-cred"), rawId: buf("new-cred"), type: "public-key", authenticatorAttachment: "platform",
+    id: b64("new-cred"),
+    rawId: buf("new-cred"),
+    type: "public-key",
+    authenticatorAttachment: "platform",
     getClientExtensionResults: () => ({ credProps: { rk: true } }),
     response: {
-      clientDataJSON: buf('{"type":"webauthn.create"}'), attestationObject: buf("attestation"),
-      getTransports: () => ["internal", "hybrid"], getPublicKeyAlgorithm: () => -7,
-      getPublicKey: () => buf("spki"), getAuthenticatorData: () => buf("auth-data"),
+      clientDataJSON: buf('{"type":"webauthn.create"}'),
+      attestationObject: buf("attestation"),
+      getTransports: () => ["internal", "hybrid"],
+      getPublicKeyAlgorithm: () => -7,
+      getPublicKey: () => buf("spki"),
+      getAuthenticatorData: () => buf("auth-data"),
       ...overrides,
     },
   }
 }
 function assertionCredential(userHandle: ArrayBuffer | null = buf("user-1")) {
   return {
-    id: b64("cred-1"), rawId: buf("cred-1"), type: "public-key", authenticatorAttachment: null,
+    id: b64("cred-1"),
+    rawId: buf("cred-1"),
+    type: "public-key",
+    authenticatorAttachment: null,
     getClientExtensionResults: () => ({}),
-    response: { clientDataJSON: buf('{"type":"webauthn.get"}'), authenticatorData: buf("auth-data"), signature: buf("sig"), userHandle },
+    response: {
+      clientDataJSON: buf('{"type":"webauthn.get"}'),
+      authenticatorData: buf("auth-data"),
+      signature: buf("sig"),
+      userHandle,
+    },
   }
 }
 
-interface Stub { create: ReturnType<typeof vi.fn>; get: ReturnType<typeof vi.fn>; conditional: boolean }
+interface Stub {
+  create: ReturnType<typeof vi.fn>
+  get: ReturnType<typeof vi.fn>
+  conditional: boolean
+}
 let stub: Stub
 
 function stubBrowser(): void {
-  stub = { create: vi.fn(async () => attestationCredential()), get: vi.fn(async () => assertionCredential()), conditional: true }
+  stub = {
+    create: vi.fn(async () => attestationCredential()),
+    get: vi.fn(async () => assertionCredential()),
+    conditional: true,
+  }
   const current = stub
   class FakePublicKeyCredential {
     static isConditionalMediationAvailable = async () => current.conditional
@@ -114,12 +139,19 @@ describe("startRegistration / startAuthentication", () => {
   it("registration: the response as RegistrationResponseJSON, with transports, algorithm, public key and authenticator data", async () => {
     const json = await startRegistration(creationJSON)
     expect(json).toEqual({
-      id: b64("new-cred"), rawId: b64("new-cred"), type: "public-key",
+      id: b64("new-cred"),
+      rawId: b64("new-cred"),
+      type: "public-key",
       response: {
-        clientDataJSON: b64('{"type":"webauthn.create"}'), attestationObject: b64("attestation"),
-        transports: ["internal", "hybrid"], publicKeyAlgorithm: -7, publicKey: b64("spki"), authenticatorData: b64("auth-data"),
+        clientDataJSON: b64('{"type":"webauthn.create"}'),
+        attestationObject: b64("attestation"),
+        transports: ["internal", "hybrid"],
+        publicKeyAlgorithm: -7,
+        publicKey: b64("spki"),
+        authenticatorData: b64("auth-data"),
       },
-      authenticatorAttachment: "platform", clientExtensionResults: { credProps: { rk: true } },
+      authenticatorAttachment: "platform",
+      clientExtensionResults: { credProps: { rk: true } },
     })
     const call = stub.create.mock.calls[0]?.[0] as CredentialCreationOptions
     expect(bytesOf(call.publicKey?.challenge)).toBe("register-challenge")
@@ -129,7 +161,16 @@ describe("startRegistration / startAuthentication", () => {
   })
 
   it("registration without the optional getters (older browsers), or with one that throws: those fields are left out", async () => {
-    stub.create.mockResolvedValueOnce(attestationCredential({ getTransports: undefined, getPublicKeyAlgorithm: undefined, getPublicKey: () => { throw new Error("unsupported key") }, getAuthenticatorData: undefined }))
+    stub.create.mockResolvedValueOnce(
+      attestationCredential({
+        getTransports: undefined,
+        getPublicKeyAlgorithm: undefined,
+        getPublicKey: () => {
+          throw new Error("unsupported key")
+        },
+        getAuthenticatorData: undefined,
+      }),
+    )
     const json = await startRegistration(creationJSON)
     expect(Object.keys(json.response).sort()).toEqual(["attestationObject", "clientDataJSON"])
   })
@@ -137,8 +178,15 @@ describe("startRegistration / startAuthentication", () => {
   it("authentication: AuthenticationResponseJSON with userHandle; no attachment when the browser gives null", async () => {
     const json = await startAuthentication(requestJSON)
     expect(json).toEqual({
-      id: b64("cred-1"), rawId: b64("cred-1"), type: "public-key",
-      response: { clientDataJSON: b64('{"type":"webauthn.get"}'), authenticatorData: b64("auth-data"), signature: b64("sig"), userHandle: b64("user-1") },
+      id: b64("cred-1"),
+      rawId: b64("cred-1"),
+      type: "public-key",
+      response: {
+        clientDataJSON: b64('{"type":"webauthn.get"}'),
+        authenticatorData: b64("auth-data"),
+        signature: b64("sig"),
+        userHandle: b64("user-1"),
+      },
       clientExtensionResults: {},
     })
     stub.get.mockResolvedValueOnce(assertionCredential(null))
@@ -152,14 +200,18 @@ describe("startRegistration / startAuthentication", () => {
     expect(call.mediation).toBe("conditional")
     expect(call.publicKey?.allowCredentials).toEqual([])
     stub.conditional = false
-    await expect(startAuthentication(requestJSON, { conditional: true })).rejects.toMatchObject({ name: "NotSupportedError" })
+    await expect(startAuthentication(requestJSON, { conditional: true })).rejects.toMatchObject({
+      name: "NotSupportedError",
+    })
   })
 
   it("a new ceremony aborts the pending one (a waiting autofill request when the button is clicked); the caller's signal aborts too", async () => {
     let conditionalSignal: AbortSignal | undefined
     stub.get.mockImplementationOnce((options: CredentialRequestOptions) => {
       conditionalSignal = options.signal
-      return new Promise((_resolve, reject) => options.signal?.addEventListener("abort", () => reject(options.signal?.reason)))
+      return new Promise((_resolve, reject) =>
+        options.signal?.addEventListener("abort", () => reject(options.signal?.reason)),
+      )
     })
     const waiting = startAuthentication(requestJSON, { conditional: true })
     await vi.waitFor(() => expect(conditionalSignal).toBeDefined())
@@ -172,7 +224,9 @@ describe("startRegistration / startAuthentication", () => {
       if (options.signal?.aborted) throw new DOMException("aborted", "AbortError")
       return assertionCredential()
     })
-    await expect(startAuthentication(requestJSON, { signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" })
+    await expect(startAuthentication(requestJSON, { signal: controller.signal })).rejects.toMatchObject({
+      name: "AbortError",
+    })
   })
 
   it("no WebAuthn in this browser: NotSupportedError", async () => {
@@ -182,7 +236,12 @@ describe("startRegistration / startAuthentication", () => {
 })
 
 describe("signIn (gatehouse/webauthn, and gatehouse/client for a webauthn provider)", () => {
-  interface Sent { method: string; url: string; headers: Record<string, string>; body: string }
+  interface Sent {
+    method: string
+    url: string
+    headers: Record<string, string>
+    body: string
+  }
   let sent: Sent[]
   let optionsAnswer: { status: number; body: unknown }
   let callbackUrl: string
@@ -193,28 +252,53 @@ describe("signIn (gatehouse/webauthn, and gatehouse/client for a webauthn provid
     posted.length = 0
     callbackUrl = "http://localhost/dashboard"
     optionsAnswer = { status: 200, body: { action: "authenticate", options: requestJSON } }
-    const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
+    const json = (status: number, body: unknown) =>
+      new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
     vi.stubGlobal("fetch", async (input: string, init: RequestInit = {}) => {
       const url = String(input)
-      sent.push({ method: init.method ?? "GET", url, headers: { ...(init.headers as Record<string, string>) }, body: String(init.body ?? "") })
+      sent.push({
+        method: init.method ?? "GET",
+        url,
+        headers: { ...(init.headers as Record<string, string>) },
+        body: String(init.body ?? ""),
+      })
       const path = new URL(url, "http://localhost").pathname
-      if (path.endsWith("/providers")) return json(200, { passkey: { id: "passkey", name: "Passkey", type: "webauthn", signinUrl: "", callbackUrl: "" } })
+      if (path.endsWith("/providers"))
+        return json(200, {
+          passkey: { id: "passkey", name: "Passkey", type: "webauthn", signinUrl: "", callbackUrl: "" },
+        })
       if (path.endsWith("/csrf")) return json(200, { csrfToken: "csrf-1" })
       if (path.includes("/webauthn-options/")) return json(optionsAnswer.status, optionsAnswer.body)
       if (path.endsWith("/callback/passkey")) return json(200, { url: callbackUrl })
       return json(404, {})
     })
     vi.stubGlobal("window", { location: { href: "http://localhost/page", reload: () => undefined } })
-    vi.stubGlobal("BroadcastChannel", class { postMessage(message: unknown) { posted.push(message) } addEventListener() {} })
+    vi.stubGlobal(
+      "BroadcastChannel",
+      class {
+        postMessage(message: unknown) {
+          posted.push(message)
+        }
+        addEventListener() {}
+      },
+    )
     configure({ basePath: "/custom/auth" })
   })
 
   it("authenticates: options under the configured basePath, then the callback form (action, data, csrfToken, callbackUrl) with X-Auth-Return-Redirect", async () => {
     const changes: string[] = []
-    const stop = subscribe((change) => { changes.push(change.trigger) })
+    const stop = subscribe((change) => {
+      changes.push(change.trigger)
+    })
     const result = await signIn("passkey", { redirect: false, redirectTo: "/dashboard" })
     stop()
-    expect(result).toEqual({ error: undefined, code: undefined, status: 200, ok: true, url: "http://localhost/dashboard" })
+    expect(result).toEqual({
+      error: undefined,
+      code: undefined,
+      status: 200,
+      ok: true,
+      url: "http://localhost/dashboard",
+    })
     expect(sent.map((r) => `${r.method} ${r.url}`)).toEqual([
       "GET /custom/auth/providers",
       "GET /custom/auth/webauthn-options/passkey",
@@ -227,7 +311,11 @@ describe("signIn (gatehouse/webauthn, and gatehouse/client for a webauthn provid
     expect(form.get("action")).toBe("authenticate")
     expect(form.get("csrfToken")).toBe("csrf-1")
     expect(form.get("callbackUrl")).toBe("/dashboard")
-    expect(JSON.parse(form.get("data") as string)).toMatchObject({ id: b64("cred-1"), type: "public-key", response: { signature: b64("sig") } })
+    expect(JSON.parse(form.get("data") as string)).toMatchObject({
+      id: b64("cred-1"),
+      type: "public-key",
+      response: { signature: b64("sig") },
+    })
     // The session was set by this answer: this page's listeners and the other tabs are told, as after credentials.
     expect(changes).toEqual(["signin"])
     expect(posted).toContainEqual({ event: "session", data: { trigger: "signin" } })
@@ -246,9 +334,17 @@ describe("signIn (gatehouse/webauthn, and gatehouse/client for a webauthn provid
   })
 
   it("the user cancels (NotAllowedError): a SignInResponse with the error, nothing posted, no throw", async () => {
-    stub.get.mockRejectedValueOnce(new DOMException("The operation either timed out or was not allowed.", "NotAllowedError"))
+    stub.get.mockRejectedValueOnce(
+      new DOMException("The operation either timed out or was not allowed.", "NotAllowedError"),
+    )
     const result = await signIn("passkey", { redirect: false })
-    expect(result).toEqual({ error: "WebAuthnCeremonyError", code: "NotAllowedError", status: 200, ok: false, url: null })
+    expect(result).toEqual({
+      error: "WebAuthnCeremonyError",
+      code: "NotAllowedError",
+      status: 200,
+      ok: false,
+      url: null,
+    })
     expect(sent.some((r) => r.method === "POST")).toBe(false)
   })
 

@@ -11,7 +11,13 @@ const handler = createAuthHandler({
   secret: process.env.COLD_SECRET,
   trustHost: true,
   basePath: "/auth",
-  providers: [Credentials({ credentials: { username: {}, password: {} }, authorize: async (c) => (c.password === "pw" ? { id: String(c.username), email: `${String(c.username)}@stress.test` } : null) })],
+  providers: [
+    Credentials({
+      credentials: { username: {}, password: {} },
+      authorize: async (c) =>
+        c.password === "pw" ? { id: String(c.username), email: `${String(c.username)}@stress.test` } : null,
+    }),
+  ],
 })
 const server = createServer((req, res) => void handler(req, res))
 server.listen(0, "127.0.0.1", () => {

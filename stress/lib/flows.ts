@@ -24,7 +24,10 @@ export async function signOut(client: Client, jar: Jar): Promise<HttpResponse> {
   return client.send("POST", "/auth/signout", { jar, form: { csrfToken } })
 }
 
-export async function session(client: Client, jar: Jar): Promise<{ res: HttpResponse; user: { email?: string } | undefined }> {
+export async function session(
+  client: Client,
+  jar: Jar,
+): Promise<{ res: HttpResponse; user: { email?: string } | undefined }> {
   const res = await client.send("GET", "/auth/session", { jar })
   let user: { email?: string } | undefined
   if (res.status === 200) {
@@ -40,7 +43,10 @@ export function sessionCookieOf(res: HttpResponse): { kind: "set"; value: string
   for (const raw of res.setCookies) {
     const c = parseSetCookie(raw)
     if (c.name !== SESSION_COOKIE) continue
-    out = c.value === "" || (c.maxAge !== undefined && c.maxAge <= 0) ? { kind: "cleared" } : { kind: "set", value: c.value }
+    out =
+      c.value === "" || (c.maxAge !== undefined && c.maxAge <= 0)
+        ? { kind: "cleared" }
+        : { kind: "set", value: c.value }
   }
   return out
 }
@@ -48,7 +54,11 @@ export function sessionCookieOf(res: HttpResponse): { kind: "set"; value: string
 /** Whether a session JWE opens under exactly these secrets (null when it does not). */
 export async function decodeSession(token: string, secrets: string[]): Promise<Record<string, unknown> | null> {
   try {
-    return (await decode({ token, secret: secrets.length === 1 ? (secrets[0] as string) : secrets, salt: SESSION_COOKIE })) as Record<string, unknown> | null
+    return (await decode({
+      token,
+      secret: secrets.length === 1 ? (secrets[0] as string) : secrets,
+      salt: SESSION_COOKIE,
+    })) as Record<string, unknown> | null
   } catch {
     return null
   }
@@ -67,7 +77,12 @@ export async function oauthStart(client: Client, jar: Jar, op: MockOp, subject: 
   const redirectUri = q.get("redirect_uri") ?? ""
   const code = op.issueCode({
     redirectUri,
-    ...(q.get("code_challenge") ? { codeChallenge: q.get("code_challenge") as string, codeChallengeMethod: q.get("code_challenge_method") ?? "S256" } : {}),
+    ...(q.get("code_challenge")
+      ? {
+          codeChallenge: q.get("code_challenge") as string,
+          codeChallengeMethod: q.get("code_challenge_method") ?? "S256",
+        }
+      : {}),
     ...(q.get("nonce") ? { nonce: q.get("nonce") as string } : {}),
     scope: q.get("scope") ?? "openid",
     sub: subject,
@@ -79,24 +94,40 @@ export async function oauthStart(client: Client, jar: Jar, op: MockOp, subject: 
   return back.pathname + back.search
 }
 
-export const oauthFinish = (client: Client, jar: Jar, callbackPath: string): Promise<HttpResponse> => client.send("GET", callbackPath, { jar })
+export const oauthFinish = (client: Client, jar: Jar, callbackPath: string): Promise<HttpResponse> =>
+  client.send("GET", callbackPath, { jar })
 
 /** A whole OAuth sign-in in a fresh browser. */
-export async function oauthSignIn(client: Client, op: MockOp, subject: string, jar = new Jar()): Promise<{ jar: Jar; res: HttpResponse }> {
+export async function oauthSignIn(
+  client: Client,
+  op: MockOp,
+  subject: string,
+  jar = new Jar(),
+): Promise<{ jar: Jar; res: HttpResponse }> {
   const path = await oauthStart(client, jar, op, subject)
   return { jar, res: await oauthFinish(client, jar, path) }
 }
 
 /** A successful sign-in lands on the app (not the error or sign-in page) with a session cookie. */
 export function signedIn(res: HttpResponse, origin: string): boolean {
-  return res.status === 302 && res.location !== undefined && !res.location.startsWith(`${origin}/auth/`) && sessionCookieOf(res)?.kind === "set"
+  return (
+    res.status === 302 &&
+    res.location !== undefined &&
+    !res.location.startsWith(`${origin}/auth/`) &&
+    sessionCookieOf(res)?.kind === "set"
+  )
 }
 
 /**
  * An e-mail sign-in up to the mailed link: csrf, POST /auth/signin/email, then the link the app's provider "sent"
  * (taken with `takeMail`). Returns the link's path and query, or undefined when no mail went out.
  */
-export async function emailLink(client: Client, jar: Jar, takeMail: (email: string) => Promise<string | null>, address: string): Promise<{ res: HttpResponse; path: string | undefined }> {
+export async function emailLink(
+  client: Client,
+  jar: Jar,
+  takeMail: (email: string) => Promise<string | null>,
+  address: string,
+): Promise<{ res: HttpResponse; path: string | undefined }> {
   const csrfToken = await csrf(client, jar)
   const res = await client.send("POST", "/auth/signin/email", { jar, form: { csrfToken, email: address } })
   const link = res.status === 302 ? await takeMail(address) : null

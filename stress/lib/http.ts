@@ -54,7 +54,11 @@ export class Client {
   private readonly host: string
   private readonly port: number
 
-  constructor(readonly origin: string, maxSockets = 256, private readonly timeoutMs = 30_000) {
+  constructor(
+    readonly origin: string,
+    maxSockets = 256,
+    private readonly timeoutMs = 30_000,
+  ) {
     const url = new URL(origin)
     this.host = url.hostname
     this.port = Number(url.port)
@@ -62,7 +66,11 @@ export class Client {
   }
 
   /** One request; rejects on a socket error or when no answer comes within the timeout. */
-  send(method: "GET" | "POST", path: string, opts: { jar?: Jar; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<HttpResponse> {
+  send(
+    method: "GET" | "POST",
+    path: string,
+    opts: { jar?: Jar; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  ): Promise<HttpResponse> {
     const body = opts.form ? new URLSearchParams(opts.form).toString() : undefined
     const headers: Record<string, string> = { ...opts.headers }
     const cookie = opts.jar?.header()

@@ -53,7 +53,15 @@ export async function runLoad(app: App, spec: LoadSpec): Promise<LoadResult> {
     duration: spec.durationS,
     timeout: spec.timeoutS ?? 10,
     ...(spec.headers ? { headers: spec.headers } : {}),
-    ...(spec.requests ? { requests: spec.requests.map((r) => ({ method: "GET", path: r.path, ...(r.headers ? { headers: r.headers } : {}) })) } : {}),
+    ...(spec.requests
+      ? {
+          requests: spec.requests.map((r) => ({
+            method: "GET",
+            path: r.path,
+            ...(r.headers ? { headers: r.headers } : {}),
+          })),
+        }
+      : {}),
     ...(spec.overallRate ? { overallRate: spec.overallRate } : {}),
     ...(spec.verifyBody ? { verifyBody: spec.verifyBody } : {}),
   })

@@ -1,5 +1,9 @@
 // Stress harness: runs async jobs with a bound on how many are in flight.
-export async function inPool<T>(items: readonly T[], concurrency: number, job: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function inPool<T>(
+  items: readonly T[],
+  concurrency: number,
+  job: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0
   const worker = async () => {
     while (next < items.length) {

@@ -64,14 +64,20 @@ export function renderTable(t: Table): string {
   const rows = [t.head, ...t.rows.map((r) => r.map(String))]
   const widths = t.head.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)))
   const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`
-  const out = [line(rows[0] as string[]), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.slice(1).map(line)]
+  const out = [
+    line(rows[0] as string[]),
+    `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`,
+    ...rows.slice(1).map(line),
+  ]
   return (t.title ? `${t.title}:\n\n` : "") + out.join("\n")
 }
 
 export function renderResult(r: RunResult): string {
   const parts = [`## ${r.id} ${r.title}${r.seconds !== undefined ? ` (${r.seconds.toFixed(0)} s)` : ""}`]
   for (const t of r.tables) parts.push(renderTable(t))
-  parts.push(renderTable({ head: ["must hold", "value", "result"], rows: r.checks.map((c) => [c.name, c.value, verdict(c)]) }))
+  parts.push(
+    renderTable({ head: ["must hold", "value", "result"], rows: r.checks.map((c) => [c.name, c.value, verdict(c)]) }),
+  )
   for (const n of r.notes) parts.push(`note: ${n}`)
   return parts.join("\n\n")
 }
@@ -79,7 +85,10 @@ export function renderResult(r: RunResult): string {
 /** The machine line every report starts with: cores, CPU model, memory, Node, load average. */
 export function machineLine(): string {
   const cpus = os.cpus()
-  const load = os.loadavg().map((l) => l.toFixed(2)).join(" ")
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")
   return `${cpus.length} cores (${cpus[0]?.model.trim() ?? "unknown CPU"}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${load}`
 }
 

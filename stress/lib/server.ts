@@ -61,7 +61,10 @@ const faultCounts = { calls: 0, thrown: 0, slowed: 0, hung: 0 }
 type Db = PostgresQueryable & { end?: () => Promise<void>; close?: () => Promise<void> }
 
 /** A TCP proxy in front of PostgreSQL whose connections can be cut and refused (the "database went away" of R6). */
-async function startProxy(targetHost: string, targetPort: number): Promise<{ port: number; cut(): void; restore(): void; close(): Promise<void> }> {
+async function startProxy(
+  targetHost: string,
+  targetPort: number,
+): Promise<{ port: number; cut(): void; restore(): void; close(): Promise<void> }> {
   const pairs = new Set<[Socket, Socket]>()
   let down = false
   const server = createTcpServer((client) => {
@@ -93,13 +96,14 @@ async function startProxy(targetHost: string, targetPort: number): Promise<{ por
     restore() {
       down = false
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const [a, b] of pairs) {
-        a.destroy()
-        b.destroy()
-      }
-      server.close(() => resolve())
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const [a, b] of pairs) {
+          a.destroy()
+          b.destroy()
+        }
+        server.close(() => resolve())
+      }),
   }
 }
 
@@ -112,12 +116,19 @@ interface Backend {
 }
 
 async function openBackend(): Promise<Backend> {
-  if (options.db === "none") return { name: "none (JWT sessions, no adapter)", db: undefined, down() {}, up() {}, close: async () => {} }
+  if (options.db === "none")
+    return { name: "none (JWT sessions, no adapter)", db: undefined, down() {}, up() {}, close: async () => {} }
   if (options.db === "pglite") {
     const { PGlite } = await import("@electric-sql/pglite")
     const lite = new PGlite()
     await migrate(lite as unknown as PostgresQueryable)
-    return { name: "PGlite (in the server process)", db: lite as unknown as Db, down: () => (dbDown = true), up: () => (dbDown = false), close: () => lite.close() }
+    return {
+      name: "PGlite (in the server process)",
+      db: lite as unknown as Db,
+      down: () => (dbDown = true),
+      up: () => (dbDown = false),
+      close: () => lite.close(),
+    }
   }
   const url = process.env.DATABASE_URL
   if (!url) throw new Error("db: postgres needs DATABASE_URL")
@@ -141,7 +152,12 @@ async function openBackend(): Promise<Backend> {
     connectionTimeoutMillis: 5_000,
   })
   // pg emits errors of idle clients (the server went away) on the pool; without a listener they crash the process.
-  pool.on("error", (error) => void (loggedErrors["pg pool idle client"] = (loggedErrors["pg pool idle client"] ?? 0) + 1, noteError(`pool: ${error.message}`)))
+  pool.on(
+    "error",
+    (error) =>
+      void ((loggedErrors["pg pool idle client"] = (loggedErrors["pg pool idle client"] ?? 0) + 1),
+      noteError(`pool: ${error.message}`)),
+  )
   instrumentPool(pool)
   await migrate(pool)
   return {
@@ -218,7 +234,9 @@ function withFaults(inner: Adapter): Adapter {
     }
   }
   const tx = (inner as { transaction?: <T>(fn: (tx: Adapter) => Promise<T>) => Promise<T> }).transaction
-  if (typeof tx === "function") out.transaction = <T>(fn: (t: Adapter) => Promise<T>) => tx.call(inner, (innerTx: Adapter) => fn(withFaults(innerTx)))
+  if (typeof tx === "function")
+    out.transaction = <T>(fn: (t: Adapter) => Promise<T>) =>
+      tx.call(inner, (innerTx: Adapter) => fn(withFaults(innerTx)))
   return out as unknown as Adapter
 }
 
@@ -238,19 +256,28 @@ function providers(): AuthConfig["providers"] {
   ]
   if (options.op) {
     const op = options.op
-    list.push(mockOpProvider(op, {
-      timeout: 5_000,
-      // One e-mail per subject, so distinct IdP accounts never collide on the unique e-mail index.
-      profile: (p: Record<string, unknown>) => ({ id: String(p.sub), name: String(p.name ?? p.sub), email: `${String(p.sub)}@op.stress.test`, image: null }),
-    }))
+    list.push(
+      mockOpProvider(op, {
+        timeout: 5_000,
+        // One e-mail per subject, so distinct IdP accounts never collide on the unique e-mail index.
+        profile: (p: Record<string, unknown>) => ({
+          id: String(p.sub),
+          name: String(p.name ?? p.sub),
+          email: `${String(p.sub)}@op.stress.test`,
+          image: null,
+        }),
+      }),
+    )
   }
   if (options.email) {
-    list.push(Email({
-      // The runner clicks the link itself: the last one per address waits here until "takeMail".
-      async sendVerificationRequest({ identifier, url }) {
-        mails.set(identifier, url)
-      },
-    }))
+    list.push(
+      Email({
+        // The runner clicks the link itself: the last one per address waits here until "takeMail".
+        async sendVerificationRequest({ identifier, url }) {
+          mails.set(identifier, url)
+        },
+      }),
+    )
   }
   if (options.webauthn) list.push(Passkey())
   return list
@@ -278,7 +305,10 @@ function configFor(secrets: string[]): AuthConfig {
       providers: providers(),
       // Hundreds of simultaneous sign-ins from 127.0.0.1 measure the library, not the limiter (docs/rate-limit.md).
       rateLimit: false,
-      session: { strategy: options.strategy, ...(options.updateAge !== undefined ? { updateAge: options.updateAge } : {}) },
+      session: {
+        strategy: options.strategy,
+        ...(options.updateAge !== undefined ? { updateAge: options.updateAge } : {}),
+      },
       ...(options.webauthn ? { experimental: { enableWebAuthn: true } } : {}),
       ...(adapter ? { adapter } : {}),
       ...(options.adapterTimeout !== undefined ? { adapterTimeout: options.adapterTimeout } : {}),
@@ -307,20 +337,54 @@ async function countOf(db: Db, sql: string): Promise<number> {
 }
 
 async function invariants(db: Db | undefined): Promise<Invariants> {
-  if (!db) return { users: 0, accounts: 0, sessions: 0, sessionsWithoutUser: 0, accountsWithoutUser: 0, duplicateUsers: 0, duplicateAccounts: 0, opUsersWithoutAccount: 0, opUsersWithoutAccountEmails: [] }
+  if (!db)
+    return {
+      users: 0,
+      accounts: 0,
+      sessions: 0,
+      sessionsWithoutUser: 0,
+      accountsWithoutUser: 0,
+      duplicateUsers: 0,
+      duplicateAccounts: 0,
+      opUsersWithoutAccount: 0,
+      opUsersWithoutAccountEmails: [],
+    }
   const usersOf: Record<string, number> = {}
-  const { rows } = await db.query(`select a."providerAccountId" as pid, count(distinct a."userId") as n from accounts a group by 1`)
+  const { rows } = await db.query(
+    `select a."providerAccountId" as pid, count(distinct a."userId") as n from accounts a group by 1`,
+  )
   for (const r of rows as { pid: string; n: unknown }[]) usersOf[r.pid] = Number(r.n)
   return {
     users: await countOf(db, "select count(*) as n from users"),
     accounts: await countOf(db, "select count(*) as n from accounts"),
     sessions: await countOf(db, "select count(*) as n from sessions"),
-    sessionsWithoutUser: await countOf(db, `select count(*) as n from sessions s left join users u on u.id = s."userId" where u.id is null`),
-    accountsWithoutUser: await countOf(db, `select count(*) as n from accounts a left join users u on u.id = a."userId" where u.id is null`),
-    duplicateUsers: await countOf(db, "select count(*) as n from (select lower(email) from users where email is not null group by 1 having count(*) > 1) d"),
-    duplicateAccounts: await countOf(db, `select count(*) as n from (select provider, "providerAccountId" from accounts group by 1, 2 having count(*) > 1) d`),
-    opUsersWithoutAccount: await countOf(db, `select count(*) as n from users u where u.email like '%@op.stress.test' and not exists (select 1 from accounts a where a."userId" = u.id)`),
-    opUsersWithoutAccountEmails: ((await db.query(`select email from users u where u.email like '%@op.stress.test' and not exists (select 1 from accounts a where a."userId" = u.id) limit 20`)).rows as { email: string }[]).map((r) => r.email),
+    sessionsWithoutUser: await countOf(
+      db,
+      `select count(*) as n from sessions s left join users u on u.id = s."userId" where u.id is null`,
+    ),
+    accountsWithoutUser: await countOf(
+      db,
+      `select count(*) as n from accounts a left join users u on u.id = a."userId" where u.id is null`,
+    ),
+    duplicateUsers: await countOf(
+      db,
+      "select count(*) as n from (select lower(email) from users where email is not null group by 1 having count(*) > 1) d",
+    ),
+    duplicateAccounts: await countOf(
+      db,
+      `select count(*) as n from (select provider, "providerAccountId" from accounts group by 1, 2 having count(*) > 1) d`,
+    ),
+    opUsersWithoutAccount: await countOf(
+      db,
+      `select count(*) as n from users u where u.email like '%@op.stress.test' and not exists (select 1 from accounts a where a."userId" = u.id)`,
+    ),
+    opUsersWithoutAccountEmails: (
+      (
+        await db.query(
+          `select email from users u where u.email like '%@op.stress.test' and not exists (select 1 from accounts a where a."userId" = u.id) limit 20`,
+        )
+      ).rows as { email: string }[]
+    ).map((r) => r.email),
     usersOf,
   }
 }
@@ -354,7 +418,9 @@ function stats(): ServerStats & { sampleErrors: string[] } {
     unhandledRejections,
     uncaughtExceptions,
     loggedErrors,
-    ...(poolWait.count > 0 ? { poolWaitP50Ms: poolWait.percentile(50), poolWaitP99Ms: poolWait.percentile(99), poolWaitMaxMs: poolWait.max } : {}),
+    ...(poolWait.count > 0
+      ? { poolWaitP50Ms: poolWait.percentile(50), poolWaitP99Ms: poolWait.percentile(99), poolWaitMaxMs: poolWait.max }
+      : {}),
     ...(options.db === "postgres" ? { poolMaxWaiting } : {}),
     faults: { ...faultCounts },
     sampleErrors,
@@ -424,7 +490,12 @@ async function main(): Promise<void> {
         const tokens: string[] = []
         const expires = new Date(realNow() + 30 * 24 * 3600 * 1000)
         for (let i = 0; i < c.n; i++) {
-          const user = await rawAdapter.createUser!({ id: "", name: `Seed ${i}`, email: `seed-${i}-${randomBytes(3).toString("hex")}@stress.test`, emailVerified: null })
+          const user = await rawAdapter.createUser!({
+            id: "",
+            name: `Seed ${i}`,
+            email: `seed-${i}-${randomBytes(3).toString("hex")}@stress.test`,
+            emailVerified: null,
+          })
           const sessionToken = randomBytes(32).toString("base64url")
           await rawAdapter.createSession!({ sessionToken, userId: user.id, expires })
           tokens.push(sessionToken)

@@ -141,11 +141,19 @@ if (DATABASE_URL) {
     })
   }
   serverSuite("postgres", async (pool) => (await migrate(pool), PostgresAdapter(pool)), [])
-  serverSuite("@auth/pg-adapter", async (pool) => (await migrate(pool), AuthPgAdapter(pool) as Adapter), authPgAdapterSkips)
-  serverSuite("@auth/kysely-adapter", async (pool) => {
-    await pool.query(kyselySchema)
-    return KyselyAdapter(new Kysely<KyselyDatabase>({ dialect: new PostgresDialect({ pool }) })) as Adapter
-  }, kyselySkips)
+  serverSuite(
+    "@auth/pg-adapter",
+    async (pool) => (await migrate(pool), AuthPgAdapter(pool) as Adapter),
+    authPgAdapterSkips,
+  )
+  serverSuite(
+    "@auth/kysely-adapter",
+    async (pool) => {
+      await pool.query(kyselySchema)
+      return KyselyAdapter(new Kysely<KyselyDatabase>({ dialect: new PostgresDialect({ pool }) })) as Adapter
+    },
+    kyselySkips,
+  )
 }
 
 // ---- postgres adapter specifics, on PGlite and (with DATABASE_URL) on a server Pool and Client ----
@@ -160,7 +168,10 @@ const authPgDocumentedSchema = `
   CREATE TABLE users (id SERIAL, name VARCHAR(255), email VARCHAR(255), "emailVerified" TIMESTAMPTZ, image TEXT, PRIMARY KEY (id));`
 
 /** Where the specifics run: each call gives a connection whose statements use a new, empty schema. */
-interface Target { fresh: () => Promise<{ db: PostgresQueryable; exec: (sql: string) => Promise<unknown> }>; close: () => Promise<void> }
+interface Target {
+  fresh: () => Promise<{ db: PostgresQueryable; exec: (sql: string) => Promise<unknown> }>
+  close: () => Promise<void>
+}
 
 function postgresSpecifics(label: string, target: Target) {
   describe(`postgres adapter specifics (${label})`, () => {
@@ -169,7 +180,17 @@ function postgresSpecifics(label: string, target: Target) {
     it("migrate creates every table and index once, then finds them all", async () => {
       const { db } = await target.fresh()
       const first = await migrate(db)
-      expect(first.created).toEqual(expect.arrayContaining(["users", "accounts", "sessions", "verification_token", "users_email_key", "authenticators", "authenticators_user_id_idx"]))
+      expect(first.created).toEqual(
+        expect.arrayContaining([
+          "users",
+          "accounts",
+          "sessions",
+          "verification_token",
+          "users_email_key",
+          "authenticators",
+          "authenticators_user_id_idx",
+        ]),
+      )
       expect(first.existing).toEqual([])
       const second = await migrate(db)
       expect(second.created).toEqual([])
@@ -182,12 +203,16 @@ function postgresSpecifics(label: string, target: Target) {
       const adapter = PostgresAdapter(db)
       expect(adapter.transaction).toBeTypeOf("function")
       const email = `tx-${crypto.randomUUID()}@example.com`
-      await expect(adapter.transaction!(async (tx) => {
-        const user = await tx.createUser({ id: "ignored", email, emailVerified: null })
-        await tx.linkAccount({ userId: user.id, type: "oauth", provider: "github", providerAccountId: email })
-        await tx.transaction!(async (inner) => inner.createSession({ sessionToken: email, userId: user.id, expires: new Date(Date.now() + 1e6) }))
-        throw new Error("callback refused")
-      })).rejects.toThrow("callback refused")
+      await expect(
+        adapter.transaction!(async (tx) => {
+          const user = await tx.createUser({ id: "ignored", email, emailVerified: null })
+          await tx.linkAccount({ userId: user.id, type: "oauth", provider: "github", providerAccountId: email })
+          await tx.transaction!(async (inner) =>
+            inner.createSession({ sessionToken: email, userId: user.id, expires: new Date(Date.now() + 1e6) }),
+          )
+          throw new Error("callback refused")
+        }),
+      ).rejects.toThrow("callback refused")
       expect(await adapter.getUserByEmail(email)).toBeNull()
       expect(await adapter.getAccount(email, "github")).toBeNull()
       expect(await adapter.getSessionAndUser(email)).toBeNull()
@@ -242,16 +267,29 @@ function postgresSpecifics(label: string, target: Target) {
       const expires = new Date(Date.now() + 3_600_123)
 
       const user = await theirs.createUser!({ id: "", email: "old@example.com", emailVerified: expires, name: "Old" })
-      await theirs.linkAccount!({ userId: user.id, type: "oidc", provider: "google", providerAccountId: "g-1", expires_at: 1_900_000_000, access_token: "at" })
+      await theirs.linkAccount!({
+        userId: user.id,
+        type: "oidc",
+        provider: "google",
+        providerAccountId: "g-1",
+        expires_at: 1_900_000_000,
+        access_token: "at",
+      })
       await theirs.createSession!({ sessionToken: "s-1", userId: user.id, expires })
       await theirs.createVerificationToken!({ identifier: "old@example.com", token: "t-1", expires })
 
       expect((await ours.getUserByAccount({ provider: "google", providerAccountId: "g-1" }))?.id).toBe(String(user.id))
-      expect(await ours.getAccount("g-1", "google")).toMatchObject({ userId: String(user.id), expires_at: 1_900_000_000, access_token: "at" })
+      expect(await ours.getAccount("g-1", "google")).toMatchObject({
+        userId: String(user.id),
+        expires_at: 1_900_000_000,
+        access_token: "at",
+      })
       const found = await ours.getSessionAndUser("s-1")
       expect(found?.session.expires.valueOf()).toBe(expires.valueOf())
       expect(found?.user.emailVerified?.valueOf()).toBe(expires.valueOf())
-      expect(await ours.useVerificationToken({ identifier: "old@example.com", token: "t-1" })).toMatchObject({ token: "t-1" })
+      expect(await ours.useVerificationToken({ identifier: "old@example.com", token: "t-1" })).toMatchObject({
+        token: "t-1",
+      })
 
       const mine = await ours.createUser({ id: "", email: "new@example.com", emailVerified: null })
       await ours.createSession({ sessionToken: "s-2", userId: mine.id, expires })
@@ -259,8 +297,13 @@ function postgresSpecifics(label: string, target: Target) {
 
       const result = await migrate(db)
       expect(result.created.sort()).toEqual([
-        "accounts_provider_account_key", "accounts_user_id_idx", "authenticators", "authenticators_user_id_idx",
-        "sessions_session_token_key", "sessions_user_id_idx", "users_email_key",
+        "accounts_provider_account_key",
+        "accounts_user_id_idx",
+        "authenticators",
+        "authenticators_user_id_idx",
+        "sessions_session_token_key",
+        "sessions_user_id_idx",
+        "users_email_key",
       ])
       // Without foreign keys, deleteUser still removes the user's sessions and accounts itself.
       await ours.deleteUser(String(user.id))
@@ -273,14 +316,24 @@ function postgresSpecifics(label: string, target: Target) {
       await exec(postgresSchema)
       await exec(`DROP TABLE authenticators`) // what an older gatehouse-migrate left behind
       const adapter = PostgresAdapter(db)
-      const user = await adapter.createUser({ id: "", email: `old-${crypto.randomUUID()}@example.com`, emailVerified: null })
+      const user = await adapter.createUser({
+        id: "",
+        email: `old-${crypto.randomUUID()}@example.com`,
+        emailVerified: null,
+      })
       const result = await migrate(db)
       expect(result.created.sort()).toEqual(["authenticators", "authenticators_user_id_idx"])
       expect(result.existing).not.toContain("authenticators")
       expect((await adapter.getUser(user.id))?.email).toBe(user.email)
       await adapter.createAuthenticator({
-        credentialID: "Y3JlZA==", userId: user.id, providerAccountId: "Y3JlZA==", credentialPublicKey: "cGs=", counter: 1,
-        credentialDeviceType: "singleDevice", credentialBackedUp: false, transports: "usb",
+        credentialID: "Y3JlZA==",
+        userId: user.id,
+        providerAccountId: "Y3JlZA==",
+        credentialPublicKey: "cGs=",
+        counter: 1,
+        credentialDeviceType: "singleDevice",
+        credentialBackedUp: false,
+        transports: "usb",
       })
       expect((await adapter.listAuthenticatorsByUserId(user.id)).map((x) => x.credentialID)).toEqual(["Y3JlZA=="])
     })
@@ -289,20 +342,35 @@ function postgresSpecifics(label: string, target: Target) {
       const { db } = await target.fresh()
       await migrate(db)
       const adapter = PostgresAdapter(db)
-      const user = await adapter.createUser({ id: "", email: `webauthn-${crypto.randomUUID()}@example.com`, emailVerified: null })
+      const user = await adapter.createUser({
+        id: "",
+        email: `webauthn-${crypto.randomUUID()}@example.com`,
+        emailVerified: null,
+      })
       const authenticator = (credentialID: string) => ({
-        credentialID, userId: user.id, providerAccountId: credentialID, credentialPublicKey: "cGs=", counter: 0,
-        credentialDeviceType: "multiDevice", credentialBackedUp: true, transports: null,
+        credentialID,
+        userId: user.id,
+        providerAccountId: credentialID,
+        credentialPublicKey: "cGs=",
+        counter: 0,
+        credentialDeviceType: "multiDevice",
+        credentialBackedUp: true,
+        transports: null,
       })
       await adapter.createAuthenticator(authenticator("a2VwdA=="))
-      await expect(adapter.transaction!(async (tx) => {
-        await tx.createAuthenticator(authenticator("cm9sbGVk"))
-        await tx.updateAuthenticatorCounter("a2VwdA==", 5)
-        expect((await tx.listAuthenticatorsByUserId(user.id)).map((x) => x.credentialID).sort()).toEqual(["a2VwdA==", "cm9sbGVk"])
-        expect(await tx.listAuthenticatorsByUserId("not-a-number")).toEqual([]) // under a savepoint: the transaction goes on
-        await tx.deleteAuthenticator("a2VwdA==")
-        throw new Error("verification failed")
-      })).rejects.toThrow("verification failed")
+      await expect(
+        adapter.transaction!(async (tx) => {
+          await tx.createAuthenticator(authenticator("cm9sbGVk"))
+          await tx.updateAuthenticatorCounter("a2VwdA==", 5)
+          expect((await tx.listAuthenticatorsByUserId(user.id)).map((x) => x.credentialID).sort()).toEqual([
+            "a2VwdA==",
+            "cm9sbGVk",
+          ])
+          expect(await tx.listAuthenticatorsByUserId("not-a-number")).toEqual([]) // under a savepoint: the transaction goes on
+          await tx.deleteAuthenticator("a2VwdA==")
+          throw new Error("verification failed")
+        }),
+      ).rejects.toThrow("verification failed")
       expect(await adapter.getAuthenticator("cm9sbGVk")).toBeNull()
       expect((await adapter.getAuthenticator("a2VwdA=="))?.counter).toBe(0)
 
@@ -324,7 +392,8 @@ function postgresSpecifics(label: string, target: Target) {
     })
 
     it("postgresSchema is the same schema as one script", async () => {
-      for (const table of ["users", "accounts", "sessions", "verification_token", "authenticators"]) expect(postgresSchema).toContain(`CREATE TABLE IF NOT EXISTS ${table} (`)
+      for (const table of ["users", "accounts", "sessions", "verification_token", "authenticators"])
+        expect(postgresSchema).toContain(`CREATE TABLE IF NOT EXISTS ${table} (`)
       const { db, exec } = await target.fresh()
       await exec(postgresSchema)
       expect((await migrate(db)).created).toEqual([])

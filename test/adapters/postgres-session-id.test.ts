@@ -35,7 +35,12 @@ async function sessionRowId(sessionToken: string): Promise<string> {
 describe("postgres adapter: the session row's id", () => {
   it("getSessionAndUser returns the session's id, the same row @auth/pg-adapter returns", async () => {
     const adapter = PostgresAdapter(db)
-    const user = await adapter.createUser({ id: "", name: "Ada", email: `ada-${crypto.randomUUID()}@example.com`, emailVerified: null })
+    const user = await adapter.createUser({
+      id: "",
+      name: "Ada",
+      email: `ada-${crypto.randomUUID()}@example.com`,
+      emailVerified: null,
+    })
     const sessionToken = crypto.randomUUID()
     const expires = new Date(Date.now() + 3_600_000)
     await adapter.createSession({ sessionToken, userId: user.id, expires })
@@ -52,12 +57,23 @@ describe("postgres adapter: the session row's id", () => {
 
   it("createSession, updateSession and deleteSession return the id too", async () => {
     const adapter = PostgresAdapter(db)
-    const user = await adapter.createUser({ id: "", name: "Bo", email: `bo-${crypto.randomUUID()}@example.com`, emailVerified: null })
+    const user = await adapter.createUser({
+      id: "",
+      name: "Bo",
+      email: `bo-${crypto.randomUUID()}@example.com`,
+      emailVerified: null,
+    })
     const sessionToken = crypto.randomUUID()
-    const created = (await adapter.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + 60_000) })) as { id?: string }
+    const created = (await adapter.createSession({
+      sessionToken,
+      userId: user.id,
+      expires: new Date(Date.now() + 60_000),
+    })) as { id?: string }
     const rowId = await sessionRowId(sessionToken)
     expect(created.id).toBe(rowId)
-    const updated = (await adapter.updateSession({ sessionToken, expires: new Date(Date.now() + 120_000) })) as { id?: string } | null
+    const updated = (await adapter.updateSession({ sessionToken, expires: new Date(Date.now() + 120_000) })) as {
+      id?: string
+    } | null
     expect(updated?.id).toBe(rowId)
     const deleted = (await adapter.deleteSession(sessionToken)) as { id?: string } | null
     expect(deleted?.id).toBe(rowId)

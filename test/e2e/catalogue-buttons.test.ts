@@ -53,7 +53,10 @@ const NEEDS: Record<string, Record<string, unknown>> = {
   logto: { issuer: "https://acme.logto.app/oidc" },
   mastodon: { issuer: "https://mastodon.social" },
   mattermost: { issuer: "https://chat.acme.example" },
-  netsuite: { accountID: "1234567", userinfo: "https://1234567.restlets.api.netsuite.com/app/site/hosting/restlet.nl?script=1&deploy=1" },
+  netsuite: {
+    accountID: "1234567",
+    userinfo: "https://1234567.restlets.api.netsuite.com/app/site/hosting/restlet.nl?script=1&deploy=1",
+  },
   nextcloud: { issuer: "https://cloud.acme.example" },
   okta: { issuer: "https://acme.okta.com" },
   onelogin: { issuer: "https://acme.onelogin.com" },
@@ -106,14 +109,26 @@ function rgbOf(hex: string): string {
   return `rgb(${[0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16)).join(", ")})`
 }
 
-const unescapeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")
+const unescapeHtml = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&")
 
 /** The directives of a CSP header, by lower-cased name. */
 function cspDirectives(csp: string): Map<string, string[]> {
-  return new Map(csp.split(";").map((d) => d.trim()).filter(Boolean).map((d) => {
-    const [name, ...values] = d.split(/\s+/)
-    return [name!.toLowerCase(), values] as const
-  }))
+  return new Map(
+    csp
+      .split(";")
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => {
+        const [name, ...values] = d.split(/\s+/)
+        return [name!.toLowerCase(), values] as const
+      }),
+  )
 }
 
 let expected: Expected[] = []
@@ -124,11 +139,20 @@ beforeAll(async () => {
   const providers = []
   expected = []
   for (const file of FILE_IDS) {
-    const mod = (await import(`../../src/providers/${file}.ts`)) as { default: (options: Record<string, unknown>) => Record<string, unknown> }
+    const mod = (await import(`../../src/providers/${file}.ts`)) as {
+      default: (options: Record<string, unknown>) => Record<string, unknown>
+    }
     const p = mod.default({ clientId: `client-${file}`, clientSecret: `secret-${file}`, ...NEEDS[file] })
     const style = (p.style ?? {}) as Record<string, unknown>
     providers.push(p)
-    expected.push({ file, id: String(p.id), name: String(p.name), logo: String(style.logo ?? ""), bg: style.bg, text: style.text })
+    expected.push({
+      file,
+      id: String(p.id),
+      name: String(p.name),
+      logo: String(style.logo ?? ""),
+      bg: style.bg,
+      text: style.text,
+    })
   }
   config = {
     secret: SECRET,
@@ -137,7 +161,11 @@ beforeAll(async () => {
     theme: { colorScheme: "light" },
     locale: "en",
     session: { strategy: "jwt" },
-    logger: { error: (error: Error) => void serverErrors.push(`${error.name}: ${error.message}`), warn: () => {}, debug: () => {} },
+    logger: {
+      error: (error: Error) => void serverErrors.push(`${error.name}: ${error.message}`),
+      warn: () => {},
+      debug: () => {},
+    },
     providers: providers as AuthConfig["providers"],
   }
 })
@@ -147,16 +175,28 @@ describe("catalogue sign-in page without a browser", () => {
     expect(FILE_IDS.length, "OAuthProviderId parsed from builtin.ts").toBeGreaterThanOrEqual(93)
     expect(new Set(FILE_IDS).size).toBe(FILE_IDS.length)
     expect(new Set(expected.map((p) => p.id)).size, "provider ids are unique").toBe(expected.length)
-    const bad = expected.filter((p) => !p.logo.startsWith("data:image/svg+xml") || typeof p.bg !== "string" || typeof p.text !== "string" || !p.name)
-    expect(bad.map((p) => p.file), "providers without a name, an SVG data: logo, bg and text").toEqual([])
-    expect(Object.keys(NEEDS).filter((f) => !FILE_IDS.includes(f)), "NEEDS entries for providers that no longer exist").toEqual([])
+    const bad = expected.filter(
+      (p) =>
+        !p.logo.startsWith("data:image/svg+xml") || typeof p.bg !== "string" || typeof p.text !== "string" || !p.name,
+    )
+    expect(
+      bad.map((p) => p.file),
+      "providers without a name, an SVG data: logo, bg and text",
+    ).toEqual([])
+    expect(
+      Object.keys(NEEDS).filter((f) => !FILE_IDS.includes(f)),
+      "NEEDS entries for providers that no longer exist",
+    ).toEqual([])
   })
 
   it("GET /auth/signin: one form per provider with its logo <img>, and a CSP whose img-src allows data:", async () => {
     const errorsBefore = serverErrors.length
     const response = await Auth(new Request(`http://127.0.0.1:3000${BASE_PATH}/signin`), config)
     const html = await response.text()
-    expect(serverErrors.slice(errorsBefore), "errors Gatehouse logged (a provider that does not resolve names itself here)").toEqual([])
+    expect(
+      serverErrors.slice(errorsBefore),
+      "errors Gatehouse logged (a provider that does not resolve names itself here)",
+    ).toEqual([])
     expect(response.status).toBe(200)
     expect(response.headers.get("content-type")).toMatch(/^text\/html/)
 
@@ -167,7 +207,9 @@ describe("catalogue sign-in page without a browser", () => {
     const forms = [...html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)].map((m) => ({ attrs: m[1]!, body: m[2]! }))
     const problems: string[] = []
     for (const p of expected) {
-      const mine = forms.filter((f) => unescapeHtml(/\baction="([^"]*)"/.exec(f.attrs)?.[1] ?? "").endsWith(`${BASE_PATH}/signin/${p.id}`))
+      const mine = forms.filter((f) =>
+        unescapeHtml(/\baction="([^"]*)"/.exec(f.attrs)?.[1] ?? "").endsWith(`${BASE_PATH}/signin/${p.id}`),
+      )
       if (mine.length !== 1) {
         problems.push(`${p.file}: ${mine.length} forms posting to ${BASE_PATH}/signin/${p.id}`)
         continue
@@ -177,11 +219,15 @@ describe("catalogue sign-in page without a browser", () => {
       const imgs = [...form.body.matchAll(/<img\b[^>]*\bsrc="([^"]*)"/g)].map((m) => unescapeHtml(m[1]!))
       if (buttons.length !== 1) problems.push(`${p.file}: ${buttons.length} buttons in its form`)
       if (imgs.length !== 1) problems.push(`${p.file}: ${imgs.length} <img> in its form`)
-      else if (imgs[0] !== p.logo) problems.push(`${p.file}: <img src> is not its style.logo (${imgs[0]!.slice(0, 60)}...)`)
-      if (!unescapeHtml(form.body.replace(/<[^>]*>/g, "")).includes(p.name)) problems.push(`${p.file}: button text does not name "${p.name}"`)
+      else if (imgs[0] !== p.logo)
+        problems.push(`${p.file}: <img src> is not its style.logo (${imgs[0]!.slice(0, 60)}...)`)
+      if (!unescapeHtml(form.body.replace(/<[^>]*>/g, "")).includes(p.name))
+        problems.push(`${p.file}: button text does not name "${p.name}"`)
     }
     expect(problems).toEqual([])
-    expect(forms.filter((f) => /\/signin\/[^"/]+"/.test(f.attrs)).length, "no form besides the providers'").toBe(expected.length)
+    expect(forms.filter((f) => /\/signin\/[^"/]+"/.test(f.attrs)).length, "no form besides the providers'").toBe(
+      expected.length,
+    )
   })
 })
 
@@ -203,163 +249,202 @@ interface Seen {
   tile: string
 }
 
-describe.skipIf(skipReason !== undefined)(`catalogue sign-in page in Chromium${skipReason ? ` (skipped: ${skipReason})` : ""}`, () => {
-  let browser: Browser
-  let context: BrowserContext
-  let server: Listening
-  const originalFetch = globalThis.fetch
-  const serverFetches: string[] = []
+describe.skipIf(skipReason !== undefined)(
+  `catalogue sign-in page in Chromium${skipReason ? ` (skipped: ${skipReason})` : ""}`,
+  () => {
+    let browser: Browser
+    let context: BrowserContext
+    let server: Listening
+    const originalFetch = globalThis.fetch
+    const serverFetches: string[] = []
 
-  beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true })
-    // Gatehouse must not call out either while rendering the page (no discovery for a sign-in page).
-    globalThis.fetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-      serverFetches.push(input instanceof Request ? input.url : String(input))
-      return originalFetch(input, init)
-    }) as typeof fetch
-    const handle = createHandler(config)
-    server = await listenLocal(createServer((req, res) => {
-      if ((req.url ?? "").split("?")[0] === "/favicon.ico") return void res.writeHead(204).end()
-      return void handle(req, res)
-    }))
-    browser = await launchChromium()
-  })
-
-  afterAll(async () => {
-    globalThis.fetch = originalFetch
-    await context?.close()
-    await browser?.close()
-    await server?.stop()
-  })
-
-  it(`every provider's button: one each, named, its logo loaded and visible, its colours; no console error, CSP violation, off-host request or serious axe violation`, async () => {
-    const offHost: string[] = []
-    const consoleErrors: string[] = []
-    const csp: string[] = []
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: "light" })
-    await context.route("**/*", (route) => {
-      const url = new URL(route.request().url())
-      if (url.hostname !== "127.0.0.1") {
-        offHost.push(url.href)
-        return route.abort()
-      }
-      return route.continue()
+    beforeAll(async () => {
+      mkdirSync(ARTIFACTS, { recursive: true })
+      // Gatehouse must not call out either while rendering the page (no discovery for a sign-in page).
+      globalThis.fetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+        serverFetches.push(input instanceof Request ? input.url : String(input))
+        return originalFetch(input, init)
+      }) as typeof fetch
+      const handle = createHandler(config)
+      server = await listenLocal(
+        createServer((req, res) => {
+          if ((req.url ?? "").split("?")[0] === "/favicon.ico") return void res.writeHead(204).end()
+          return void handle(req, res)
+        }),
+      )
+      browser = await launchChromium()
     })
-    await context.exposeBinding("__cspViolation", (_source, text: string) => void csp.push(text))
-    await context.addInitScript(() => {
-      document.addEventListener("securitypolicyviolation", (event) => {
-        void (window as unknown as { __cspViolation(text: string): Promise<void> }).__cspViolation(`${event.violatedDirective} blocked ${event.blockedURI || "(inline)"}`)
+
+    afterAll(async () => {
+      globalThis.fetch = originalFetch
+      await context?.close()
+      await browser?.close()
+      await server?.stop()
+    })
+
+    it(`every provider's button: one each, named, its logo loaded and visible, its colours; no console error, CSP violation, off-host request or serious axe violation`, async () => {
+      const offHost: string[] = []
+      const consoleErrors: string[] = []
+      const csp: string[] = []
+      context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: "light" })
+      await context.route("**/*", (route) => {
+        const url = new URL(route.request().url())
+        if (url.hostname !== "127.0.0.1") {
+          offHost.push(url.href)
+          return route.abort()
+        }
+        return route.continue()
       })
-    })
-    const page: Page = await context.newPage()
-    page.on("pageerror", (error) => consoleErrors.push(`pageerror: ${error.message}`))
-    page.on("console", (message) => {
-      if (message.type() === "error") consoleErrors.push(`console: ${message.text()}`)
-    })
-    page.on("request", (request) => {
-      const url = new URL(request.url())
-      if (url.protocol !== "data:" && url.hostname !== "127.0.0.1") offHost.push(url.href)
-    })
+      await context.exposeBinding("__cspViolation", (_source, text: string) => void csp.push(text))
+      await context.addInitScript(() => {
+        document.addEventListener("securitypolicyviolation", (event) => {
+          void (window as unknown as { __cspViolation(text: string): Promise<void> }).__cspViolation(
+            `${event.violatedDirective} blocked ${event.blockedURI || "(inline)"}`,
+          )
+        })
+      })
+      const page: Page = await context.newPage()
+      page.on("pageerror", (error) => consoleErrors.push(`pageerror: ${error.message}`))
+      page.on("console", (message) => {
+        if (message.type() === "error") consoleErrors.push(`console: ${message.text()}`)
+      })
+      page.on("request", (request) => {
+        const url = new URL(request.url())
+        if (url.protocol !== "data:" && url.hostname !== "127.0.0.1") offHost.push(url.href)
+      })
 
-    const response = await page.goto(`${server.origin}${BASE_PATH}/signin`, { waitUntil: "load" })
-    expect(response?.status()).toBe(200)
-    await page.waitForFunction(() => [...document.images].every((img) => img.complete))
+      const response = await page.goto(`${server.origin}${BASE_PATH}/signin`, { waitUntil: "load" })
+      expect(response?.status()).toBe(200)
+      await page.waitForFunction(() => [...document.images].every((img) => img.complete))
 
-    const seen = await page.evaluate(({ ids, basePath }) => {
-      const out: Record<string, Seen> = {}
-      const canvas = document.createElement("canvas")
-      canvas.width = 40
-      canvas.height = 40
-      const ctx = canvas.getContext("2d", { willReadFrequently: true })!
-      const forms = [...document.querySelectorAll("form")]
-      for (const id of ids) {
-        const mine = forms.filter((f) => new URL(f.action).pathname === `${basePath}/signin/${id}`)
-        const buttons = mine.flatMap((f) => [...f.querySelectorAll("button")])
-        const button = buttons[0]
-        const imgs = button ? [...button.querySelectorAll("img")] : []
-        const img = imgs[0]
-        const style = button ? getComputedStyle(button) : undefined
-        const tile = img?.parentElement?.classList.contains("mark") ? getComputedStyle(img.parentElement).backgroundColor : ""
-        const transparent = (c: string) => c === "" || c === "transparent" || /rgba\(.*,\s*0\)$/.test(c)
-        let painted = 0
-        let visible = 0
-        if (img?.complete && img.naturalWidth > 0 && style) {
-          // What the logo paints: drawn alone on a transparent canvas, then over the button's background.
-          ctx.clearRect(0, 0, 40, 40)
-          ctx.drawImage(img, 0, 0, 40, 40)
-          const alone = ctx.getImageData(0, 0, 40, 40).data
-          for (let i = 3; i < alone.length; i += 4) if (alone[i]! > 0) painted++
-          ctx.fillStyle = transparent(tile) ? style.backgroundColor : tile
-          ctx.fillRect(0, 0, 40, 40)
-          const bg = ctx.getImageData(0, 0, 1, 1).data
-          ctx.drawImage(img, 0, 0, 40, 40)
-          const over = ctx.getImageData(0, 0, 40, 40).data
-          for (let i = 0; i < over.length; i += 4) {
-            const diff = Math.max(Math.abs(over[i]! - bg[0]!), Math.abs(over[i + 1]! - bg[1]!), Math.abs(over[i + 2]! - bg[2]!))
-            if (diff > 48) visible++
+      const seen = await page.evaluate(
+        ({ ids, basePath }) => {
+          const out: Record<string, Seen> = {}
+          const canvas = document.createElement("canvas")
+          canvas.width = 40
+          canvas.height = 40
+          const ctx = canvas.getContext("2d", { willReadFrequently: true })!
+          const forms = [...document.querySelectorAll("form")]
+          for (const id of ids) {
+            const mine = forms.filter((f) => new URL(f.action).pathname === `${basePath}/signin/${id}`)
+            const buttons = mine.flatMap((f) => [...f.querySelectorAll("button")])
+            const button = buttons[0]
+            const imgs = button ? [...button.querySelectorAll("img")] : []
+            const img = imgs[0]
+            const style = button ? getComputedStyle(button) : undefined
+            const tile = img?.parentElement?.classList.contains("mark")
+              ? getComputedStyle(img.parentElement).backgroundColor
+              : ""
+            const transparent = (c: string) => c === "" || c === "transparent" || /rgba\(.*,\s*0\)$/.test(c)
+            let painted = 0
+            let visible = 0
+            if (img?.complete && img.naturalWidth > 0 && style) {
+              // What the logo paints: drawn alone on a transparent canvas, then over the button's background.
+              ctx.clearRect(0, 0, 40, 40)
+              ctx.drawImage(img, 0, 0, 40, 40)
+              const alone = ctx.getImageData(0, 0, 40, 40).data
+              for (let i = 3; i < alone.length; i += 4) if (alone[i]! > 0) painted++
+              ctx.fillStyle = transparent(tile) ? style.backgroundColor : tile
+              ctx.fillRect(0, 0, 40, 40)
+              const bg = ctx.getImageData(0, 0, 1, 1).data
+              ctx.drawImage(img, 0, 0, 40, 40)
+              const over = ctx.getImageData(0, 0, 40, 40).data
+              for (let i = 0; i < over.length; i += 4) {
+                const diff = Math.max(
+                  Math.abs(over[i]! - bg[0]!),
+                  Math.abs(over[i + 1]! - bg[1]!),
+                  Math.abs(over[i + 2]! - bg[2]!),
+                )
+                if (diff > 48) visible++
+              }
+            }
+            out[id] = {
+              buttons: buttons.length,
+              text: button?.innerText ?? "",
+              imgs: imgs.length,
+              src: img?.getAttribute("src") ?? "",
+              complete: img?.complete ?? false,
+              naturalWidth: img?.naturalWidth ?? 0,
+              naturalHeight: img?.naturalHeight ?? 0,
+              painted,
+              visible,
+              bg: style?.backgroundColor ?? "",
+              color: style?.color ?? "",
+              tile,
+            }
           }
+          return out
+        },
+        { ids: expected.map((p) => p.id), basePath: BASE_PATH },
+      )
+      const neutral = await page.evaluate(() => ({
+        bg: getComputedStyle(document.querySelector(".card")!).backgroundColor,
+        color: getComputedStyle(document.body).color,
+      }))
+      const providerButtons = await page.locator("form[data-provider] button.provider").count()
+
+      await page.screenshot({ path: `${ARTIFACTS}catalogue-buttons.png`, fullPage: true })
+
+      // Per provider, every failure named (one report rather than the first mismatch).
+      const problems: string[] = []
+      for (const p of expected) {
+        const s = seen[p.id]!
+        const tag = `${p.file}${p.file === p.id ? "" : ` (id ${p.id})`}`
+        if (s.buttons !== 1) {
+          problems.push(`${tag}: ${s.buttons} buttons`)
+          continue
         }
-        out[id] = {
-          buttons: buttons.length,
-          text: button?.innerText ?? "",
-          imgs: imgs.length,
-          src: img?.getAttribute("src") ?? "",
-          complete: img?.complete ?? false,
-          naturalWidth: img?.naturalWidth ?? 0,
-          naturalHeight: img?.naturalHeight ?? 0,
-          painted,
-          visible,
-          bg: style?.backgroundColor ?? "",
-          color: style?.color ?? "",
-          tile,
+        if (!s.text.includes(p.name))
+          problems.push(`${tag}: visible text ${JSON.stringify(s.text)} does not include ${JSON.stringify(p.name)}`)
+        if (s.imgs !== 1) problems.push(`${tag}: ${s.imgs} <img> in the button`)
+        else {
+          if (s.src !== p.logo) problems.push(`${tag}: <img src> is not its style.logo`)
+          if (!s.complete || s.naturalWidth === 0 || s.naturalHeight === 0)
+            problems.push(
+              `${tag}: logo did not load (complete ${s.complete}, natural ${s.naturalWidth}x${s.naturalHeight})`,
+            )
+          else if (s.painted === 0) problems.push(`${tag}: logo paints nothing`)
+          // At least 2% of the drawn square stands out from the button's own background.
+          else if (s.visible < 32)
+            problems.push(
+              `${tag}: logo hardly visible on its tile (${s.visible} of 1600 pixels differ from background ${s.tile} on ${s.bg})`,
+            )
         }
+        // Every button is neutral (a secondary action); the provider's colour is its mark's tile, when the pair is used.
+        const own = usesProviderColours(p)
+        let wantTile = own ? rgbOf(String(p.bg)) : "rgba(0, 0, 0, 0)"
+        if (own && hexLuminance(p.bg) === undefined) {
+          // A non-hex colour the page uses as given: compare with the browser's own reading of it.
+          wantTile = await page.evaluate((c) => {
+            const e = document.createElement("i")
+            e.style.color = c
+            document.body.append(e)
+            const v = getComputedStyle(e).color
+            e.remove()
+            return v
+          }, String(p.bg))
+        }
+        if (s.bg !== neutral.bg || s.color !== neutral.color)
+          problems.push(
+            `${tag}: button colours ${s.bg} / ${s.color}, expected the neutral ${neutral.bg} / ${neutral.color}`,
+          )
+        if (s.imgs === 1 && s.tile !== wantTile)
+          problems.push(
+            `${tag}: tile ${s.tile}, expected ${own ? "its own colour" : "none"} ${wantTile} (style ${String(p.bg)} / ${String(p.text)})`,
+          )
       }
-      return out
-    }, { ids: expected.map((p) => p.id), basePath: BASE_PATH })
-    const neutral = await page.evaluate(() => ({
-      bg: getComputedStyle(document.querySelector(".card")!).backgroundColor,
-      color: getComputedStyle(document.body).color,
-    }))
-    const providerButtons = await page.locator("form[data-provider] button.provider").count()
+      expect(problems, "providers whose button or logo is not right").toEqual([])
+      expect(providerButtons, "provider buttons on the page").toBe(expected.length)
 
-    await page.screenshot({ path: `${ARTIFACTS}catalogue-buttons.png`, fullPage: true })
-
-    // Per provider, every failure named (one report rather than the first mismatch).
-    const problems: string[] = []
-    for (const p of expected) {
-      const s = seen[p.id]!
-      const tag = `${p.file}${p.file === p.id ? "" : ` (id ${p.id})`}`
-      if (s.buttons !== 1) {
-        problems.push(`${tag}: ${s.buttons} buttons`)
-        continue
-      }
-      if (!s.text.includes(p.name)) problems.push(`${tag}: visible text ${JSON.stringify(s.text)} does not include ${JSON.stringify(p.name)}`)
-      if (s.imgs !== 1) problems.push(`${tag}: ${s.imgs} <img> in the button`)
-      else {
-        if (s.src !== p.logo) problems.push(`${tag}: <img src> is not its style.logo`)
-        if (!s.complete || s.naturalWidth === 0 || s.naturalHeight === 0) problems.push(`${tag}: logo did not load (complete ${s.complete}, natural ${s.naturalWidth}x${s.naturalHeight})`)
-        else if (s.painted === 0) problems.push(`${tag}: logo paints nothing`)
-        // At least 2% of the drawn square stands out from the button's own background.
-        else if (s.visible < 32) problems.push(`${tag}: logo hardly visible on its tile (${s.visible} of 1600 pixels differ from background ${s.tile} on ${s.bg})`)
-      }
-      // Every button is neutral (a secondary action); the provider's colour is its mark's tile, when the pair is used.
-      const own = usesProviderColours(p)
-      let wantTile = own ? rgbOf(String(p.bg)) : "rgba(0, 0, 0, 0)"
-      if (own && hexLuminance(p.bg) === undefined) {
-        // A non-hex colour the page uses as given: compare with the browser's own reading of it.
-        wantTile = await page.evaluate((c) => { const e = document.createElement("i"); e.style.color = c; document.body.append(e); const v = getComputedStyle(e).color; e.remove(); return v }, String(p.bg))
-      }
-      if (s.bg !== neutral.bg || s.color !== neutral.color) problems.push(`${tag}: button colours ${s.bg} / ${s.color}, expected the neutral ${neutral.bg} / ${neutral.color}`)
-      if (s.imgs === 1 && s.tile !== wantTile) problems.push(`${tag}: tile ${s.tile}, expected ${own ? "its own colour" : "none"} ${wantTile} (style ${String(p.bg)} / ${String(p.text)})`)
-    }
-    expect(problems, "providers whose button or logo is not right").toEqual([])
-    expect(providerButtons, "provider buttons on the page").toBe(expected.length)
-
-    await expectNoSeriousAxeViolations(page, "the catalogue sign-in page")
-    expect(offHost, "requests off 127.0.0.1").toEqual([])
-    expect(serverFetches.filter((u) => new URL(u).hostname !== "127.0.0.1"), "server-side fetches off 127.0.0.1").toEqual([])
-    expect(consoleErrors, "console errors").toEqual([])
-    expect(csp, "CSP violations").toEqual([])
-    expect(serverErrors, "errors Gatehouse logged").toEqual([])
-  }, 60_000)
-})
+      await expectNoSeriousAxeViolations(page, "the catalogue sign-in page")
+      expect(offHost, "requests off 127.0.0.1").toEqual([])
+      expect(
+        serverFetches.filter((u) => new URL(u).hostname !== "127.0.0.1"),
+        "server-side fetches off 127.0.0.1",
+      ).toEqual([])
+      expect(consoleErrors, "console errors").toEqual([])
+      expect(csp, "CSP violations").toEqual([])
+      expect(serverErrors, "errors Gatehouse logged").toEqual([])
+    }, 60_000)
+  },
+)

@@ -17,13 +17,27 @@ describe("e-mail links across the switch from @auth/core", () => {
       basePath: "/auth",
       adapter: adapter as unknown as AuthJsConfig["adapter"],
       logger: { error() {}, warn() {}, debug() {} },
-      providers: [{ id: "email", type: "email", name: "Email", sendVerificationRequest: ({ url }: { url: string }) => void mailed.push(url) } as never],
+      providers: [
+        {
+          id: "email",
+          type: "email",
+          name: "Email",
+          sendVerificationRequest: ({ url }: { url: string }) => void mailed.push(url),
+        } as never,
+      ],
     }
     const jar = new CookieJar()
     const csrfRes = await AuthJs(get("/auth/csrf"), authjs)
     jar.store(csrfRes)
     const { csrfToken } = (await csrfRes.json()) as { csrfToken: string }
-    const sent = await AuthJs(postForm("/auth/signin/email", { csrfToken, email: "alice@example.com", callbackUrl: `${ORIGIN}/home` }, { cookie: jar.header() }), authjs)
+    const sent = await AuthJs(
+      postForm(
+        "/auth/signin/email",
+        { csrfToken, email: "alice@example.com", callbackUrl: `${ORIGIN}/home` },
+        { cookie: jar.header() },
+      ),
+      authjs,
+    )
     expect(sent.status).toBe(302)
     expect(mailed).toHaveLength(1)
     const [authjsRow] = [...adapter.verificationTokens.values()]

@@ -10,8 +10,18 @@ import Nodemailer from "../../src/providers/nodemailer.js"
 import { expectNoSessionCookie, sessionTokenFrom } from "../support/cookies.js"
 import { get, postForm } from "../helpers.js"
 import {
-  CookieJar, ERROR_VERIFICATION, NO_RATE_LIMIT, ORIGIN, SECRET, SIGNIN_EMAIL_ERROR, click, emailSetup, expectVerifyRequest, requestLink,
-  sessionOf, storedTokens,
+  CookieJar,
+  ERROR_VERIFICATION,
+  NO_RATE_LIMIT,
+  ORIGIN,
+  SECRET,
+  SIGNIN_EMAIL_ERROR,
+  click,
+  emailSetup,
+  expectVerifyRequest,
+  requestLink,
+  sessionOf,
+  storedTokens,
 } from "./kit.js"
 
 const OLD_SECRET = "an-older-secret-that-is-at-least-32-chars"
@@ -28,7 +38,10 @@ describe("e-mail sign-in", () => {
     await inner.createUser!({ id: "u-alice", email: "alice@example.com", emailVerified: null, name: "Alice" })
     const events: string[] = []
     const setup = emailSetup(
-      { session: { strategy: "database" }, events: { updateUser: () => void events.push("updateUser"), createUser: () => void events.push("createUser") } },
+      {
+        session: { strategy: "database" },
+        events: { updateUser: () => void events.push("updateUser"), createUser: () => void events.push("createUser") },
+      },
       inner,
       { allowDangerousEmailAccountLinking: true },
     )
@@ -57,7 +70,11 @@ describe("e-mail sign-in", () => {
     expect(user?.emailVerified).toBeInstanceOf(Date)
     expect(inner.accounts.size).toBe(0)
     expect(signIns[0]?.isNewUser).toBe(true)
-    expect(signIns[0]?.account).toMatchObject({ type: "email", provider: "email", providerAccountId: "new@example.com" })
+    expect(signIns[0]?.account).toMatchObject({
+      type: "email",
+      provider: "email",
+      providerAccountId: "new@example.com",
+    })
   })
 
   it("a failed send is EmailSignin on the sign-in page and leaves no token row", async () => {
@@ -93,7 +110,9 @@ describe("e-mail sign-in", () => {
     const setup = emailSetup({ secret: [SECRET, OLD_SECRET] }, inner)
     const token = "f".repeat(64)
     await inner.createVerificationToken!({
-      identifier: "alice@example.com", token: createHash("sha256").update(`${token}${SECRET},${OLD_SECRET}`).digest("hex"), expires: new Date(Date.now() + 60_000),
+      identifier: "alice@example.com",
+      token: createHash("sha256").update(`${token}${SECRET},${OLD_SECRET}`).digest("hex"),
+      expires: new Date(Date.now() + 60_000),
     })
     const link = `/auth/callback/email?${new URLSearchParams({ callbackUrl: ORIGIN, token, email: "alice@example.com" })}`
     expect((await click(setup.config, link)).headers.get("location")).toBe(ORIGIN)
@@ -133,7 +152,9 @@ describe("e-mail sign-in", () => {
     await linkFor(setup, "alice@example.com", "/after")
     const p = setup.sent[0]!
     expect(p.identifier).toBe("alice@example.com")
-    expect(p.url).toBe(`${ORIGIN}/auth/callback/email?${new URLSearchParams({ callbackUrl: `${ORIGIN}/after`, token: p.token, email: "alice@example.com" })}`)
+    expect(p.url).toBe(
+      `${ORIGIN}/auth/callback/email?${new URLSearchParams({ callbackUrl: `${ORIGIN}/after`, token: p.token, email: "alice@example.com" })}`,
+    )
     expect(p.expires.valueOf() - Date.now()).toBeGreaterThan(86_390_000)
     expect(p.provider.id).toBe("email")
     expect(p.theme.brandColor).toBe("#123456")
@@ -158,7 +179,11 @@ describe("e-mail sign-in", () => {
 
   it("a link without token or e-mail is Verification", async () => {
     const setup = emailSetup()
-    for (const path of ["/auth/callback/email", "/auth/callback/email?email=a%40x.test", `/auth/callback/email?token=${"a".repeat(64)}`]) {
+    for (const path of [
+      "/auth/callback/email",
+      "/auth/callback/email?email=a%40x.test",
+      `/auth/callback/email?token=${"a".repeat(64)}`,
+    ]) {
       expect((await click(setup.config, path)).headers.get("location")).toBe(ERROR_VERIFICATION)
     }
   })
@@ -177,18 +202,35 @@ describe("e-mail sign-in", () => {
 })
 
 describe("e-mail provider configuration", () => {
-  const quietLogger = (errors: unknown[]) => ({ error: (e: Error) => void errors.push(e), warn: () => {}, debug: () => {} })
+  const quietLogger = (errors: unknown[]) => ({
+    error: (e: Error) => void errors.push(e),
+    warn: () => {},
+    debug: () => {},
+  })
 
   it("an e-mail provider without an adapter is MissingAdapter for that config only, not for later configs", async () => {
     const errors: unknown[] = []
-    const broken: AuthConfig = { secret: SECRET, trustHost: true, basePath: "/auth", providers: [Email({ sendVerificationRequest: () => {} })], logger: quietLogger(errors), ...NO_RATE_LIMIT }
+    const broken: AuthConfig = {
+      secret: SECRET,
+      trustHost: true,
+      basePath: "/auth",
+      providers: [Email({ sendVerificationRequest: () => {} })],
+      logger: quietLogger(errors),
+      ...NO_RATE_LIMIT,
+    }
     const page = await Auth(get("/auth/signin"), broken)
     expect(page.status).toBe(500)
     const post = await Auth(postForm("/auth/signin/email", { email: "a@x.test" }), broken)
     expect(post.status).toBe(500)
     expect((errors[0] as { type?: string }).type).toBe("MissingAdapter")
     // Another config in the same process, without an e-mail provider and without an adapter, is fine.
-    const plain: AuthConfig = { secret: SECRET, trustHost: true, basePath: "/auth", providers: [], logger: quietLogger([]) }
+    const plain: AuthConfig = {
+      secret: SECRET,
+      trustHost: true,
+      basePath: "/auth",
+      providers: [],
+      logger: quietLogger([]),
+    }
     expect((await Auth(get("/auth/signin"), plain)).status).toBe(200)
     // And one with an adapter works.
     const ok = emailSetup()
@@ -199,7 +241,12 @@ describe("e-mail provider configuration", () => {
     const errors: unknown[] = []
     const { createVerificationToken: _c, useVerificationToken: _u, ...partial } = MemoryAdapter()
     const config: AuthConfig = {
-      secret: SECRET, trustHost: true, basePath: "/auth", adapter: partial as Adapter, providers: [Email({ sendVerificationRequest: () => {} })], logger: quietLogger(errors),
+      secret: SECRET,
+      trustHost: true,
+      basePath: "/auth",
+      adapter: partial as Adapter,
+      providers: [Email({ sendVerificationRequest: () => {} })],
+      logger: quietLogger(errors),
     }
     expect((await Auth(get("/auth/signin"), config)).status).toBe(500)
     expect((errors[0] as { type?: string }).type).toBe("MissingAdapterMethods")
@@ -209,7 +256,11 @@ describe("e-mail provider configuration", () => {
   it("Email() needs sendVerificationRequest (or server); Nodemailer() needs server", () => {
     expect(() => Email({})).toThrow(/sendVerificationRequest/)
     expect(() => Nodemailer({})).toThrow(/server/)
-    expect(Nodemailer({ server: "smtp://127.0.0.1:2525" })).toMatchObject({ id: "nodemailer", type: "email", name: "Nodemailer" })
+    expect(Nodemailer({ server: "smtp://127.0.0.1:2525" })).toMatchObject({
+      id: "nodemailer",
+      type: "email",
+      name: "Nodemailer",
+    })
     expect(Email({ server: "smtp://127.0.0.1:2525" })).toMatchObject({ id: "email", type: "email", name: "Email" })
     expect(Email({ id: "magic", sendVerificationRequest: () => {} }).options).toMatchObject({ id: "magic" })
   })
@@ -229,7 +280,9 @@ describe("e-mail pages", () => {
     const setup = emailSetup()
     const html = await (await Auth(get("/auth/signin"), setup.config)).text()
     expect(html).toContain(`action="${ORIGIN}/auth/signin/email"`)
-    expect(html).toContain('<label for="input-email-for-email">Email</label><input id="input-email-for-email" name="email" type="email" placeholder="you@example.com" autocomplete="email" required data-identifier>')
+    expect(html).toContain(
+      '<label for="input-email-for-email">Email</label><input id="input-email-for-email" name="email" type="email" placeholder="you@example.com" autocomplete="email" required data-identifier>',
+    )
     expect(html).toContain('name="csrfToken"')
   })
 
@@ -243,7 +296,11 @@ describe("e-mail pages", () => {
 
   it("EmailSignin, Verification and RateLimited have readable banners", async () => {
     const setup = emailSetup()
-    for (const [code, text] of [["EmailSignin", "could not be sent"], ["Verification", "no longer valid"], ["RateLimited", "Too many sign-in attempts"]]) {
+    for (const [code, text] of [
+      ["EmailSignin", "could not be sent"],
+      ["Verification", "no longer valid"],
+      ["RateLimited", "Too many sign-in attempts"],
+    ]) {
       const html = await (await Auth(get(`/auth/signin?error=${code}`), setup.config)).text()
       expect(html, code).toContain(text)
     }

@@ -28,28 +28,58 @@ interface Answer {
 }
 
 /** One HTTP/1.1 request to 127.0.0.1:`port` with exactly the headers given (Host included, which fetch cannot set). */
-function send(port: number, method: string, path: string, headers: OutgoingHttpHeaders, body?: string): Promise<Answer> {
+function send(
+  port: number,
+  method: string,
+  path: string,
+  headers: OutgoingHttpHeaders,
+  body?: string,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, method, path, headers: { ...headers, ...(body ? { "content-length": Buffer.byteLength(body) } : {}) } }, (res: IncomingMessage) => {
-      let text = ""
-      res.setEncoding("utf8")
-      res.on("data", (chunk: string) => (text += chunk))
-      res.on("end", () => {
-        const setCookie = res.headers["set-cookie"] ?? []
-        resolve({ status: res.statusCode ?? 0, location: res.headers.location ?? null, cookies: setCookie.map((c) => c.split(";", 1)[0]!), body: text })
-      })
-    })
+    const req = httpRequest(
+      {
+        host: "127.0.0.1",
+        port,
+        method,
+        path,
+        headers: { ...headers, ...(body ? { "content-length": Buffer.byteLength(body) } : {}) },
+      },
+      (res: IncomingMessage) => {
+        let text = ""
+        res.setEncoding("utf8")
+        res.on("data", (chunk: string) => (text += chunk))
+        res.on("end", () => {
+          const setCookie = res.headers["set-cookie"] ?? []
+          resolve({
+            status: res.statusCode ?? 0,
+            location: res.headers.location ?? null,
+            cookies: setCookie.map((c) => c.split(";", 1)[0]!),
+            body: text,
+          })
+        })
+      },
+    )
     req.on("error", reject)
     req.end(body)
   })
 }
 
 /** The attacker's two requests, as curl would send them: GET /csrf, then POST /signin/nodemailer for the victim. */
-async function requestLinkAs(port: number, headers: Record<string, string>, email = "victim@example.com"): Promise<Answer> {
+async function requestLinkAs(
+  port: number,
+  headers: Record<string, string>,
+  email = "victim@example.com",
+): Promise<Answer> {
   const csrf = await send(port, "GET", "/auth/csrf", headers)
   const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string }
   const form = new URLSearchParams({ csrfToken, email }).toString()
-  return send(port, "POST", "/auth/signin/nodemailer", { ...headers, "content-type": "application/x-www-form-urlencoded", cookie: csrf.cookies.join("; ") }, form)
+  return send(
+    port,
+    "POST",
+    "/auth/signin/nodemailer",
+    { ...headers, "content-type": "application/x-www-form-urlencoded", cookie: csrf.cookies.join("; ") },
+    form,
+  )
 }
 
 /** The README's server: `trustHost: true`, Nodemailer to the local sink, memory adapter. */
@@ -73,10 +103,19 @@ async function readmeServer(extra: Partial<AuthConfig> = {}) {
 /** A pass-through proxy that forwards the client's headers (X-Forwarded-Host included) to `target` as they came. */
 async function passThroughProxy(target: number): Promise<Listening & { port: number }> {
   const server = createServer((req, res) => {
-    const upstream = httpRequest({ host: "127.0.0.1", port: target, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${target}` } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers)
-      answer.pipe(res)
-    })
+    const upstream = httpRequest(
+      {
+        host: "127.0.0.1",
+        port: target,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: `127.0.0.1:${target}` },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+      },
+    )
     upstream.on("error", () => res.destroy())
     req.pipe(upstream)
   })
@@ -164,7 +203,11 @@ describe("EM-11: the mailed sign-in link is built only from a configured origin"
       const proxy = await passThroughProxy(app.port)
       try {
         const before = sink.messages.length
-        const res = await requestLinkAs(proxy.port, { host: `127.0.0.1:${proxy.port}`, "x-forwarded-host": "attacker.example", "x-forwarded-proto": "https" })
+        const res = await requestLinkAs(proxy.port, {
+          host: `127.0.0.1:${proxy.port}`,
+          "x-forwarded-host": "attacker.example",
+          "x-forwarded-proto": "https",
+        })
         expectConfigurationRefusal(res)
         expect(await mailsAfter(before)).toBe(0)
         expect(app.adapter.verificationTokens.size).toBe(0)
@@ -180,8 +223,12 @@ describe("EM-11: the mailed sign-in link is built only from a configured origin"
     const warningsOf = (extra: Partial<AuthConfig>) => {
       const warnings: string[] = []
       const config: AuthConfig = {
-        secret: SECRET, trustHost: true, adapter: MemoryAdapter(), providers: [Nodemailer({ server: sink.url })],
-        logger: { error: () => {}, warn: (code: string) => void warnings.push(code), debug: () => {} }, ...extra,
+        secret: SECRET,
+        trustHost: true,
+        adapter: MemoryAdapter(),
+        providers: [Nodemailer({ server: sink.url })],
+        logger: { error: () => {}, warn: (code: string) => void warnings.push(code), debug: () => {} },
+        ...extra,
       }
       resolveConfig(config)
       resolveConfig(config)

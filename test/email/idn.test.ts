@@ -12,7 +12,8 @@ describe("EM-12: an IDN mailbox in its Unicode and punycode spellings", () => {
   it("EM-12: alternating victim@bücher.example and victim@xn--bcher-kva.example stops at max (5) mails", async () => {
     const setup = emailSetup({ rateLimit: { max: 5, maxPerAddress: 100 } })
     const answers: (string | null)[] = []
-    for (let i = 0; i < 10; i++) answers.push((await requestLink(setup.config, i % 2 ? PUNYCODE : UNICODE)).headers.get("location"))
+    for (let i = 0; i < 10; i++)
+      answers.push((await requestLink(setup.config, i % 2 ? PUNYCODE : UNICODE)).headers.get("location"))
     expect(answers.filter((a) => a === VERIFY_REQUEST)).toHaveLength(5)
     expect(answers.slice(5).every((a) => a === `${ORIGIN}/auth/signin?error=RateLimited`)).toBe(true)
     expect(setup.sent).toHaveLength(5)
@@ -37,7 +38,11 @@ describe("EM-12: an IDN mailbox in its Unicode and punycode spellings", () => {
 
   it("EM-12: a user stored under the Unicode spelling (as Auth.js stores it) is found from either spelling; no second user", async () => {
     const adapter = MemoryAdapter()
-    const legacy = await adapter.createUser!({ id: "legacy-1", email: UNICODE, emailVerified: new Date("2024-01-01T00:00:00Z") })
+    const legacy = await adapter.createUser!({
+      id: "legacy-1",
+      email: UNICODE,
+      emailVerified: new Date("2024-01-01T00:00:00Z"),
+    })
     const setup = emailSetup({ session: { strategy: "database" } }, adapter)
     for (const spelling of [PUNYCODE, UNICODE]) {
       await requestLink(setup.config, spelling)

@@ -12,7 +12,9 @@ import { faulty, type FaultyAdapter } from "../support/db-harness.js"
 export { CookieJar, ORIGIN, SECRET }
 
 /** An Email provider that records each send instead of mailing (the SMTP tests use the real Nodemailer path). */
-export function recordingEmail(options: { id?: string; fail?: boolean; maxAge?: number; allowDangerousEmailAccountLinking?: boolean } = {}) {
+export function recordingEmail(
+  options: { id?: string; fail?: boolean; maxAge?: number; allowDangerousEmailAccountLinking?: boolean } = {},
+) {
   const sent: EmailProviderSendVerificationRequestParams[] = []
   const provider = Email({
     ...(options.id ? { id: options.id } : {}),
@@ -34,7 +36,11 @@ export interface EmailSetup {
 }
 
 /** A config with one recording Email provider and a call-recording adapter (memory unless given). */
-export function emailSetup(overrides: Partial<AuthConfig> = {}, inner: Adapter = MemoryAdapter(), options: Parameters<typeof recordingEmail>[0] = {}): EmailSetup {
+export function emailSetup(
+  overrides: Partial<AuthConfig> = {},
+  inner: Adapter = MemoryAdapter(),
+  options: Parameters<typeof recordingEmail>[0] = {},
+): EmailSetup {
   const { provider, sent } = recordingEmail(options)
   const adapter = faulty(inner)
   const errors: unknown[] = []
@@ -54,7 +60,11 @@ export function emailSetup(overrides: Partial<AuthConfig> = {}, inner: Adapter =
 }
 
 /** GET /csrf then POST /signin/<id> with `email` (and `callbackUrl`) in `jar`'s browser. */
-export async function requestLink(config: AuthConfig, email: string, opts: { jar?: CookieJar; providerId?: string; callbackUrl?: string } = {}): Promise<Response> {
+export async function requestLink(
+  config: AuthConfig,
+  email: string,
+  opts: { jar?: CookieJar; providerId?: string; callbackUrl?: string } = {},
+): Promise<Response> {
   const jar = opts.jar ?? new CookieJar()
   const csrfToken = await fetchCsrf(config, jar)
   const form: Record<string, string> = { csrfToken, email }
@@ -73,7 +83,10 @@ export async function click(config: AuthConfig, link: string | URL, jar = new Co
 }
 
 /** GET /session in `jar`'s browser. */
-export async function sessionOf(config: AuthConfig, jar: CookieJar): Promise<{ user?: { email?: string | null } } | null> {
+export async function sessionOf(
+  config: AuthConfig,
+  jar: CookieJar,
+): Promise<{ user?: { email?: string | null } } | null> {
   const res = await Auth(get("/auth/session", { cookie: jar.header() }), config)
   return (await res.json()) as { user?: { email?: string | null } } | null
 }
@@ -86,7 +99,9 @@ export function expectVerifyRequest(res: Response, providerId = "email"): void {
 
 /** What createVerificationToken stored, in order. */
 export function storedTokens(adapter: FaultyAdapter): { identifier: string; token: string; expires: Date }[] {
-  return adapter.calls.filter((c) => c.method === "createVerificationToken").map((c) => c.args[0] as { identifier: string; token: string; expires: Date })
+  return adapter.calls
+    .filter((c) => c.method === "createVerificationToken")
+    .map((c) => c.args[0] as { identifier: string; token: string; expires: Date })
 }
 
 /**

@@ -24,7 +24,26 @@ describe("normalizeEmailAddress", () => {
   })
 
   it("refuses with EmailSignInError what is not one plain address", () => {
-    for (const input of ["", "   ", "plain", "a@", "@b", "a@b@c", ".a@x.test", "a.@x.test", "a..b@x.test", "a@-x.test", "a@x-.test", "a@.x", "a@x.", `${"a".repeat(65)}@x.test`, `a@${"b".repeat(250)}.test`, "a@xn--zz.test", "a@xn--abc-.test", `a@${"ü".repeat(60)}.test`]) {
+    for (const input of [
+      "",
+      "   ",
+      "plain",
+      "a@",
+      "@b",
+      "a@b@c",
+      ".a@x.test",
+      "a.@x.test",
+      "a..b@x.test",
+      "a@-x.test",
+      "a@x-.test",
+      "a@.x",
+      "a@x.",
+      `${"a".repeat(65)}@x.test`,
+      `a@${"b".repeat(250)}.test`,
+      "a@xn--zz.test",
+      "a@xn--abc-.test",
+      `a@${"ü".repeat(60)}.test`,
+    ]) {
       expect(() => normalizeEmailAddress(input), JSON.stringify(input)).toThrow(EmailSignInError)
     }
   })

@@ -7,7 +7,16 @@ import { pgliteBackend } from "../support/db-harness.js"
 import { expectNoSessionCookie, sessionTokenFrom } from "../support/cookies.js"
 import { get } from "../helpers.js"
 import {
-  CookieJar, ERROR_VERIFICATION, ORIGIN, SECRET, SIGNIN_EMAIL_ERROR, click, emailSetup, expectVerifyRequest, requestLink, sessionOf,
+  CookieJar,
+  ERROR_VERIFICATION,
+  ORIGIN,
+  SECRET,
+  SIGNIN_EMAIL_ERROR,
+  click,
+  emailSetup,
+  expectVerifyRequest,
+  requestLink,
+  sessionOf,
   storedTokens,
 } from "./kit.js"
 
@@ -103,9 +112,21 @@ describe("e-mail magic links: security cases", () => {
   })
 
   const tricks = [
-    "a@x.test,b@y.test", "a@x.test b@y.test", "a@x.test;b@y.test", '"a@evil.test"@victim.test', "a@evil.test(c)",
-    "N <a@evil.test>", "g: a@evil.test;", "a@evil.test\r\nBcc: b@evil.test", "a@b@c.test", "@x.test", "a@", "a@x..test",
-    "a@[127.0.0.1]", "a\\@x.test", "a%b@x.test",
+    "a@x.test,b@y.test",
+    "a@x.test b@y.test",
+    "a@x.test;b@y.test",
+    '"a@evil.test"@victim.test',
+    "a@evil.test(c)",
+    "N <a@evil.test>",
+    "g: a@evil.test;",
+    "a@evil.test\r\nBcc: b@evil.test",
+    "a@b@c.test",
+    "@x.test",
+    "a@",
+    "a@x..test",
+    "a@[127.0.0.1]",
+    "a\\@x.test",
+    "a%b@x.test",
   ]
   for (const address of tricks) {
     it(`EM-06 ${JSON.stringify(address)} is refused: EmailSignin, no mail, no row`, async () => {
@@ -127,7 +148,11 @@ describe("e-mail magic links: security cases", () => {
   })
 
   it("EM-07 a full-width or small @ becomes ASCII by NFKC, and the mail goes to that one address", async () => {
-    for (const [input, expected] of [["victim\uFF20x.test", "victim@x.test"], ["victim\uFE6Bx.test", "victim@x.test"], ["ＡＢＣ@x.test", "abc@x.test"]] as const) {
+    for (const [input, expected] of [
+      ["victim\uFF20x.test", "victim@x.test"],
+      ["victim\uFE6Bx.test", "victim@x.test"],
+      ["ＡＢＣ@x.test", "abc@x.test"],
+    ] as const) {
       const setup = emailSetup()
       await linkFor(setup, input)
       expect(setup.sent[0]!.identifier).toBe(expected)
@@ -135,9 +160,14 @@ describe("e-mail magic links: security cases", () => {
   })
 
   for (const [name, address] of [
-    ["zero-width space", "vic\u200Btim@x.test"], ["zero-width joiner", "victim@x\u200D.test"], ["right-to-left override", "victim@\u202Etset.x"],
-    ["left-to-right mark", "\u200Evictim@x.test"], ["word joiner", "victim\u2060@x.test"], ["byte-order mark", "\uFEFFvictim@x.test"],
-    ["NUL", "victim\u0000@x.test"], ["two @ after NFKC", "a\uFF20b@x.test"],
+    ["zero-width space", "vic\u200Btim@x.test"],
+    ["zero-width joiner", "victim@x\u200D.test"],
+    ["right-to-left override", "victim@\u202Etset.x"],
+    ["left-to-right mark", "\u200Evictim@x.test"],
+    ["word joiner", "victim\u2060@x.test"],
+    ["byte-order mark", "\uFEFFvictim@x.test"],
+    ["NUL", "victim\u0000@x.test"],
+    ["two @ after NFKC", "a\uFF20b@x.test"],
   ] as const) {
     it(`EM-07 ${name} in the address is refused: no mail, no row`, async () => {
       const setup = emailSetup()
@@ -149,7 +179,12 @@ describe("e-mail magic links: security cases", () => {
   }
 
   it("EM-08 HTML in the identifier is refused before any mail is built", async () => {
-    for (const address of ["a@x.test, <a href=//evil>click</a>", "<script>@x.test", "a@x.test<img src=x>", "a\"onmouseover=\"x@x.test"]) {
+    for (const address of [
+      "a@x.test, <a href=//evil>click</a>",
+      "<script>@x.test",
+      "a@x.test<img src=x>",
+      'a"onmouseover="x@x.test',
+    ]) {
       const setup = emailSetup()
       const res = await requestLink(setup.config, address)
       expect(res.headers.get("location")).toBe(SIGNIN_EMAIL_ERROR)
@@ -160,10 +195,18 @@ describe("e-mail magic links: security cases", () => {
   it("EM-09 an OAuth state, a CSRF token or another address's token used as the link token is Verification", async () => {
     const setup = emailSetup()
     const jar = new CookieJar()
-    const csrf = (await (await Auth(get("/auth/csrf", { cookie: jar.header() }), setup.config)).json()) as { csrfToken: string }
+    const csrf = (await (await Auth(get("/auth/csrf", { cookie: jar.header() }), setup.config)).json()) as {
+      csrfToken: string
+    }
     const link = await linkFor(setup, "alice@example.com")
     const other = await linkFor(setup, "bob@example.com")
-    for (const token of [csrf.csrfToken, csrf.csrfToken.split("|")[0]!, "state-from-an-oauth-flow", other.searchParams.get("token")!, ""]) {
+    for (const token of [
+      csrf.csrfToken,
+      csrf.csrfToken.split("|")[0]!,
+      "state-from-an-oauth-flow",
+      other.searchParams.get("token")!,
+      "",
+    ]) {
       const forged = new URL(link)
       forged.searchParams.set("token", token)
       const res = await click(setup.config, forged)
@@ -178,7 +221,12 @@ describe("e-mail magic links: security cases", () => {
   it("DB-04 useVerificationToken throws after deleting the row: Verification, no session; a new link works", async () => {
     const setup = emailSetup({ session: { strategy: "database" } })
     const link = await linkFor(setup, "alice@example.com")
-    setup.adapter.faults.set("useVerificationToken", { kind: "result", value: () => { throw new Error("connection reset after DELETE") } })
+    setup.adapter.faults.set("useVerificationToken", {
+      kind: "result",
+      value: () => {
+        throw new Error("connection reset after DELETE")
+      },
+    })
     const res = await click(setup.config, link)
     expect(res.headers.get("location")).toBe(ERROR_VERIFICATION)
     expectNoSessionCookie(res)
@@ -196,7 +244,12 @@ describe("e-mail magic links: security cases", () => {
     // What a credentials sign-in leaves behind (the credentials rule of src/account/link.ts): a user whose address was
     // typed, never proven, and a credentials account row.
     await inner.createUser!({ id: "u-pre", email: "victim@example.com", emailVerified: null, name: "Pre-registered" })
-    await inner.linkAccount!({ userId: "u-pre", type: "credentials" as never, provider: "credentials", providerAccountId: "u-pre" })
+    await inner.linkAccount!({
+      userId: "u-pre",
+      type: "credentials" as never,
+      provider: "credentials",
+      providerAccountId: "u-pre",
+    })
     const setup = emailSetup({ session: { strategy: "database" } }, inner)
     const res = await click(setup.config, await linkFor(setup, "victim@example.com"))
     expect(res.status).toBe(302)
@@ -214,7 +267,9 @@ describe("e-mail magic links: security cases", () => {
     // The Auth.js behaviour, opted into per provider: the link proves the address and signs in.
     const optIn = MemoryAdapter()
     await optIn.createUser!({ id: "u-pre", email: "victim@example.com", emailVerified: null, name: "Pre-registered" })
-    const trusting = emailSetup({ session: { strategy: "database" } }, optIn, { allowDangerousEmailAccountLinking: true })
+    const trusting = emailSetup({ session: { strategy: "database" } }, optIn, {
+      allowDangerousEmailAccountLinking: true,
+    })
     const trusted = await click(trusting.config, await linkFor(trusting, "victim@example.com"))
     expect(sessionTokenFrom(trusted)).toBeTruthy()
     expect(optIn.users.get("u-pre")?.emailVerified).toBeInstanceOf(Date)

@@ -6,7 +6,17 @@ import type { AuthConfig } from "../../src/index.js"
 import Nodemailer from "../../src/providers/nodemailer.js"
 import { allBackends, type Backend, faulty } from "../support/db-harness.js"
 import { mailHeaders, mailPart, signInLink, startSmtpSink, type SmtpSink } from "../support/smtp.js"
-import { CookieJar, NO_RATE_LIMIT, ORIGIN, SECRET, click, expectVerifyRequest, requestLink, sessionOf, storedTokens } from "./kit.js"
+import {
+  CookieJar,
+  NO_RATE_LIMIT,
+  ORIGIN,
+  SECRET,
+  click,
+  expectVerifyRequest,
+  requestLink,
+  sessionOf,
+  storedTokens,
+} from "./kit.js"
 import { get } from "../helpers.js"
 
 let sink: SmtpSink
@@ -45,7 +55,10 @@ describe("e-mail sign-in over real SMTP", () => {
         const adapter = faulty(await backend.fresh())
         const config = smtpConfig(adapter, strategy)
         const before = sink.messages.length
-        const res = await requestLink(config, "  Alice@Example.COM ", { providerId: "nodemailer", callbackUrl: "/dashboard" })
+        const res = await requestLink(config, "  Alice@Example.COM ", {
+          providerId: "nodemailer",
+          callbackUrl: "/dashboard",
+        })
         expectVerifyRequest(res, "nodemailer")
         const mail = await sink.waitFor(before + 1)
         expect(mail.to, backend.name).toEqual(["alice@example.com"])

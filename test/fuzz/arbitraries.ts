@@ -38,7 +38,11 @@ export function fuzzTimeout(msPerCase: number): number {
  * command line that replays it: the same FUZZ_SEED and FUZZ_PATH.
  */
 export async function fuzz<Ts>(file: string, property: fc.IAsyncProperty<Ts>): Promise<void> {
-  const out = await fc.check(property, { numRuns: FUZZ_RUNS, seed: FUZZ_SEED, ...(FUZZ_PATH ? { path: FUZZ_PATH } : {}) })
+  const out = await fc.check(property, {
+    numRuns: FUZZ_RUNS,
+    seed: FUZZ_SEED,
+    ...(FUZZ_PATH ? { path: FUZZ_PATH } : {}),
+  })
   if (!out.failed) return
   const report = (await fc.asyncDefaultReportMessage(out)) ?? "property failed"
   const replay = `replay: FUZZ_SEED=${out.seed} FUZZ_PATH=${out.counterexamplePath ?? ""} npx vitest run ${file}`
@@ -51,21 +55,82 @@ export async function fuzz<Ts>(file: string, property: fc.IAsyncProperty<Ts>): P
 
 /** Single characters and short sequences that break parsers: separators, escapes, controls, look-alikes, broken UTF-16. */
 export const nastyPiece = fc.constantFrom(
-  "/", "//", "\\", ".", "..", "%", "%2e", "%2E%2e", "%2f", "%2F", "%5c", "%00", "%zz", "%E0%A4%A", "%C0%AE", "%0d%0a", "%ff",
-  "?", "#", "&", "=", ";", ",", ":", "@", '"', "'", "<", ">", "`", " ", "\t", "\r", "\n", "\r\n", "\u0000", "\u007f",
-  "\u2028", "\ufeff", "\u202e", "é", "а", "ß", "İ", "𝒜", "😀", "\ud800", "\udfff", "\udc00\ud800", "ａｐｐ", "xn--", "[", "]",
-  "javascript:", "data:", "http:", "https:", "null", "undefined", "__proto__", "constructor",
+  "/",
+  "//",
+  "\\",
+  ".",
+  "..",
+  "%",
+  "%2e",
+  "%2E%2e",
+  "%2f",
+  "%2F",
+  "%5c",
+  "%00",
+  "%zz",
+  "%E0%A4%A",
+  "%C0%AE",
+  "%0d%0a",
+  "%ff",
+  "?",
+  "#",
+  "&",
+  "=",
+  ";",
+  ",",
+  ":",
+  "@",
+  '"',
+  "'",
+  "<",
+  ">",
+  "`",
+  " ",
+  "\t",
+  "\r",
+  "\n",
+  "\r\n",
+  "\u0000",
+  "\u007f",
+  "\u2028",
+  "\ufeff",
+  "\u202e",
+  "é",
+  "а",
+  "ß",
+  "İ",
+  "𝒜",
+  "😀",
+  "\ud800",
+  "\udfff",
+  "\udc00\ud800",
+  "ａｐｐ",
+  "xn--",
+  "[",
+  "]",
+  "javascript:",
+  "data:",
+  "http:",
+  "https:",
+  "null",
+  "undefined",
+  "__proto__",
+  "constructor",
 )
 
 /** Any code point, the nasty pieces, and lone surrogates: what a hostile client can put in a URL, form or JSON. */
 export const wildString = (maxLength = 24): fc.Arbitrary<string> =>
-  fc.string({ unit: fc.oneof({ arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 1 }), weight: 2 }, { arbitrary: nastyPiece, weight: 1 }), maxLength })
+  fc.string({
+    unit: fc.oneof(
+      { arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 1 }), weight: 2 },
+      { arbitrary: nastyPiece, weight: 1 },
+    ),
+    maxLength,
+  })
 
-const LATIN1 = fc.oneof(
-  fc.integer({ min: 0x20, max: 0x7e }),
-  fc.integer({ min: 0x80, max: 0xff }),
-  fc.constant(0x09),
-).map((c) => String.fromCharCode(c))
+const LATIN1 = fc
+  .oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }), fc.constant(0x09))
+  .map((c) => String.fromCharCode(c))
 
 /** What a Headers value may hold (after its leading and trailing whitespace is trimmed). */
 export const HEADER_SAFE = /^[\t\x20-\x7e\x80-\xff]*$/
@@ -97,7 +162,13 @@ export function splitAt(value: string, cuts: number[]): string[] {
 // ---------------------------------------------------------------------------------------------------------
 // The app under test
 
-export const APP_ORIGINS = ["http://localhost:3000", "https://app.example", "http://127.0.0.1:8080", "http://[::1]:3000", "https://xn--pp-8cd.example"] as const
+export const APP_ORIGINS = [
+  "http://localhost:3000",
+  "https://app.example",
+  "http://127.0.0.1:8080",
+  "http://[::1]:3000",
+  "https://xn--pp-8cd.example",
+] as const
 /** The provider the OAuth config points at: nothing listens on port 9 of 127.0.0.1, so nothing leaves the machine. */
 export const PROVIDER_ORIGIN = "http://127.0.0.1:9"
 
@@ -138,7 +209,11 @@ export async function validTokens(): Promise<Record<"http" | "https", ValidToken
     const salt = sessionCookieName(secure)
     const base = { name: "Alice", email: "alice@example.com", sub: "user-1" }
     const short = await encode({ token: base, secret: SECRET, salt })
-    const long = await encode({ token: { ...base, picture: `https://img.example/${"p".repeat(9000)}` }, secret: SECRET, salt })
+    const long = await encode({
+      token: { ...base, picture: `https://img.example/${"p".repeat(9000)}` },
+      secret: SECRET,
+      salt,
+    })
     const shortClaims = (await decode({ token: short, secret: SECRET, salt })) as Record<string, unknown>
     const longClaims = (await decode({ token: long, secret: SECRET, salt })) as Record<string, unknown>
     return { short, long, shortClaims, longClaims }
@@ -157,15 +232,49 @@ export interface CookiePiece {
 
 /** Cookie names near the session cookie's that must never be read as it. */
 const NEAR_SESSION_NAMES = [
-  "authjs.session-tokenx", "authjs.session-token-0", "xauthjs.session-token", "Authjs.session-token", "AUTHJS.SESSION-TOKEN.0",
-  "authjs.session_token", "next-auth.session-token", "__Host-authjs.session-token", "authjs .session-token",
+  "authjs.session-tokenx",
+  "authjs.session-token-0",
+  "xauthjs.session-token",
+  "Authjs.session-token",
+  "AUTHJS.SESSION-TOKEN.0",
+  "authjs.session_token",
+  "next-auth.session-token",
+  "__Host-authjs.session-token",
+  "authjs .session-token",
 ]
-const OTHER_NAMES = ["authjs.csrf-token", "__Host-authjs.csrf-token", "authjs.callback-url", "__Secure-authjs.callback-url", "authjs.pkce.code_verifier", "authjs.state", "authjs.nonce", "a", "__proto__", "constructor", "toString"]
+const OTHER_NAMES = [
+  "authjs.csrf-token",
+  "__Host-authjs.csrf-token",
+  "authjs.callback-url",
+  "__Secure-authjs.callback-url",
+  "authjs.pkce.code_verifier",
+  "authjs.state",
+  "authjs.nonce",
+  "a",
+  "__proto__",
+  "constructor",
+  "toString",
+]
 
 /** A cookie value: garbage, separators, quotes and percent-escapes, but no `;` (that would change the pieces). */
 export const cookieValue = fc.oneof(
   headerText(20).map((v) => v.replaceAll(";", "")),
-  fc.constantFrom("", "=", "==", '""', '"x"', "%", "%zz", "%E0%A4%A", "%3B", "a=b=c", "null", "undefined", "eyJ", "...."),
+  fc.constantFrom(
+    "",
+    "=",
+    "==",
+    '""',
+    '"x"',
+    "%",
+    "%zz",
+    "%E0%A4%A",
+    "%3B",
+    "a=b=c",
+    "null",
+    "undefined",
+    "eyJ",
+    "....",
+  ),
 )
 
 /** Cookies a session read must ignore: other Gatehouse cookies, near-miss names, raw pieces such as `=x` or `;;`. */
@@ -216,14 +325,21 @@ export function sessionLayout(secure: boolean, tokens: ValidTokens): fc.Arbitrar
       .map((v, i) => ({ name: `${bare}.${i}`, value: v }))
   const cuts = fc.array(fc.nat({ max: 20_000 }), { minLength: 1, maxLength: 6 })
   const anyToken = fc.constantFrom(tokens.short, tokens.long)
-  const chunks = fc.tuple(anyToken, cuts).map(([t, c]) => chunked(t, c)).filter((c) => c.length >= 2)
+  const chunks = fc
+    .tuple(anyToken, cuts)
+    .map(([t, c]) => chunked(t, c))
+    .filter((c) => c.length >= 2)
 
   // The common shapes (none, bare, chunked) six times as often as each broken one.
   const often = <T>(arbitrary: fc.Arbitrary<T>): fc.WeightedArbitrary<T> => ({ arbitrary, weight: 6 })
   return fc.oneof(
     often(fc.constant<SessionLayout>({ kind: "none", pieces: [], expect: "absent" })),
     often(anyToken.map((t) => ({ kind: "bare", pieces: [{ name: bare, value: t }], expect: "valid" as const }))),
-    often(chunks.chain((c) => fc.shuffledSubarray(c, { minLength: c.length, maxLength: c.length })).map((pieces) => ({ kind: "chunks in any order", pieces, expect: "valid" as const }))),
+    often(
+      chunks
+        .chain((c) => fc.shuffledSubarray(c, { minLength: c.length, maxLength: c.length }))
+        .map((pieces) => ({ kind: "chunks in any order", pieces, expect: "valid" as const })),
+    ),
     // A gap: one chunk missing (not the last, which would leave a shorter but well-formed, undecryptable token).
     fc.tuple(chunks, fc.nat()).map(([c, n]) => {
       const drop = n % (c.length - 1)
@@ -235,7 +351,11 @@ export function sessionLayout(secure: boolean, tokens: ValidTokens): fc.Arbitrar
       const dup = { name: c[at]!.name, value: junk === c[at]!.value ? `${junk}x` : junk }
       const pieces = [...c]
       pieces.splice(junkFirst ? at : at + 1, 0, dup)
-      return { kind: junkFirst ? "duplicate chunk, junk first" : "duplicate chunk, junk after", pieces, expect: junkFirst ? ("invalid" as const) : ("valid" as const) }
+      return {
+        kind: junkFirst ? "duplicate chunk, junk first" : "duplicate chunk, junk after",
+        pieces,
+        expect: junkFirst ? ("invalid" as const) : ("valid" as const),
+      }
     }),
     fc.tuple(chunks, anyToken, fc.boolean()).map(([c, t, bareFirst]) => ({
       kind: "bare and chunked together",
@@ -243,14 +363,20 @@ export function sessionLayout(secure: boolean, tokens: ValidTokens): fc.Arbitrar
       expect: "invalid" as const,
     })),
     // ".²" and ". 0" are names no Set-Cookie can carry: they must not make the answer fail (found by this fuzzer, fixed in 80d3628).
-    fc.tuple(chunks, fc.constantFrom("01", "-1", "1e1", "", "x", " 0", "0x0", "²", "50", "999", "1.0", "00")).map(([c, suffix]) => ({
-      kind: `bad chunk index .${suffix}`,
-      pieces: [...c, { name: `${bare}.${suffix}`, value: "x" }],
-      expect: "invalid" as const,
-    })),
+    fc
+      .tuple(chunks, fc.constantFrom("01", "-1", "1e1", "", "x", " 0", "0x0", "²", "50", "999", "1.0", "00"))
+      .map(([c, suffix]) => ({
+        kind: `bad chunk index .${suffix}`,
+        pieces: [...c, { name: `${bare}.${suffix}`, value: "x" }],
+        expect: "invalid" as const,
+      })),
     fc
       .tuple(fc.constantFrom(tokens.short), tokenMutation)
-      .map(([t, m]) => ({ kind: `tampered (${m.kind})`, pieces: [{ name: bare, value: m.apply(t) }], expect: "either" as const }))
+      .map(([t, m]) => ({
+        kind: `tampered (${m.kind})`,
+        pieces: [{ name: bare, value: m.apply(t) }],
+        expect: "either" as const,
+      }))
       // A Cookie header is latin1 without controls; other tamperings go to getToken through a plain record.
       .filter((layout) => layout.pieces.every((p) => HEADER_SAFE.test(p.value))),
     fc.tuple(fc.constantFrom("", '""', " "), fc.boolean()).map(([v, chunk]) => ({
@@ -258,7 +384,12 @@ export function sessionLayout(secure: boolean, tokens: ValidTokens): fc.Arbitrar
       pieces: chunk ? [{ name: `${bare}.0`, value: v }] : [{ name: bare, value: v }],
       expect: "invalid" as const,
     })),
-    fc.tuple(fc.constantFrom(bare, `${bare}.0`, `${bare}.1`), cookieValue.filter((v) => v !== "")).map(([name, value]) => ({ kind: "garbage", pieces: [{ name, value }], expect: "invalid" as const })),
+    fc
+      .tuple(
+        fc.constantFrom(bare, `${bare}.0`, `${bare}.1`),
+        cookieValue.filter((v) => v !== ""),
+      )
+      .map(([name, value]) => ({ kind: "garbage", pieces: [{ name, value }], expect: "invalid" as const })),
     fc.integer({ min: 51, max: 1000 }).map((n) => ({
       kind: `${n} chunks`,
       pieces: Array.from({ length: n }, (_, i) => ({ name: `${bare}.${i}`, value: "x" })),
@@ -324,8 +455,14 @@ export const tokenMutation: fc.Arbitrary<Mutation> = fc.oneof(
       return t.slice(0, i) + ch + t.slice(i + 1)
     }),
   ),
-  fc.constantFrom(...HOSTILE_HEADERS).map((h) => mutation(`header ${h}`, (t) => [b64(h), ...t.split(".").slice(1)].join("."))),
-  fc.jsonValue({ maxDepth: 2 }).map((h) => mutation(`header ${JSON.stringify(h)}`, (t) => [b64(JSON.stringify(h)), ...t.split(".").slice(1)].join("."))),
+  fc
+    .constantFrom(...HOSTILE_HEADERS)
+    .map((h) => mutation(`header ${h}`, (t) => [b64(h), ...t.split(".").slice(1)].join("."))),
+  fc
+    .jsonValue({ maxDepth: 2 })
+    .map((h) =>
+      mutation(`header ${JSON.stringify(h)}`, (t) => [b64(JSON.stringify(h)), ...t.split(".").slice(1)].join(".")),
+    ),
   fc.tuple(fc.nat({ max: 4 }), fc.nat({ max: 4 })).map(([a, b]) =>
     mutation(`parts ${a} and ${b} swapped`, (t) => {
       const parts = t.split(".")
@@ -337,8 +474,19 @@ export const tokenMutation: fc.Arbitrary<Mutation> = fc.oneof(
     mutation("encrypted key added", (t) => t.replace("..", ".AAAA.")),
     mutation("sixth part", (t) => `${t}.AAAA`),
     mutation("four parts", (t) => t.split(".").slice(0, 4).join(".")),
-    mutation("JWS shape", (t) => t.split(".").filter((p) => p !== "").slice(0, 3).join(".")),
-    mutation("padding", (t) => t.split(".").map((p) => (p ? `${p}==` : p)).join(".")),
+    mutation("JWS shape", (t) =>
+      t
+        .split(".")
+        .filter((p) => p !== "")
+        .slice(0, 3)
+        .join("."),
+    ),
+    mutation("padding", (t) =>
+      t
+        .split(".")
+        .map((p) => (p ? `${p}==` : p))
+        .join("."),
+    ),
     mutation("doubled", (t) => t + t),
     mutation("whitespace", (t) => ` ${t} `),
     mutation("200 KB", (t) => t + "A".repeat(200_001)),
@@ -354,15 +502,25 @@ const BUG_ERRORS = [TypeError, RangeError, ReferenceError]
 /** A logger that keeps what it is given, so a property can check every logged error is a deliberate AuthError. */
 export function recordingLogger(): { logger: NonNullable<AuthConfig["logger"]>; errors: unknown[] } {
   const errors: unknown[] = []
-  return { errors, logger: { error: (e: unknown) => void errors.push(e), warn: () => {}, debug: () => {} } as NonNullable<AuthConfig["logger"]> }
+  return {
+    errors,
+    logger: { error: (e: unknown) => void errors.push(e), warn: () => {}, debug: () => {} } as NonNullable<
+      AuthConfig["logger"]
+    >,
+  }
 }
 
 /** No logged error is a crash in disguise: each is an AuthError, and none wraps a TypeError/RangeError/ReferenceError. */
 export function expectOnlyAuthErrors(errors: readonly unknown[]): void {
   for (const error of errors) {
     expect(error, `logged a non-AuthError: ${String(error)}`).toBeInstanceOf(AuthError)
-    for (let cause = (error as Error).cause, depth = 0; cause !== undefined && depth < 5; cause = (cause as Error).cause, depth++) {
-      for (const Bug of BUG_ERRORS) expect(cause instanceof Bug, `logged ${(error as AuthError).type} caused by ${String(cause)}`).toBe(false)
+    for (
+      let cause = (error as Error).cause, depth = 0;
+      cause !== undefined && depth < 5;
+      cause = (cause as Error).cause, depth++
+    ) {
+      for (const Bug of BUG_ERRORS)
+        expect(cause instanceof Bug, `logged ${(error as AuthError).type} caused by ${String(cause)}`).toBe(false)
     }
   }
 }
@@ -382,7 +540,11 @@ export function originOf(value: string, base?: string): string | undefined {
  * authorization endpoint): the Location header, a `{url}` JSON body, the callback-url cookie, and the URL
  * attributes of an HTML page, each read as a browser reads it (WHATWG URL). Locations are percent-encoded (RD-06).
  */
-export async function expectStaysOn(res: Response, origins: ReadonlySet<string>, elsewhere: (url: URL) => boolean = () => false): Promise<void> {
+export async function expectStaysOn(
+  res: Response,
+  origins: ReadonlySet<string>,
+  elsewhere: (url: URL) => boolean = () => false,
+): Promise<void> {
   const check = (what: string, value: string, base?: string): void => {
     let url: URL | undefined
     try {
@@ -392,7 +554,10 @@ export async function expectStaysOn(res: Response, origins: ReadonlySet<string>,
     }
     expect(url, `${what} ${JSON.stringify(value)} does not parse`).toBeDefined()
     if (elsewhere(url!)) return
-    expect(origins.has(url!.origin), `${what} ${JSON.stringify(value.slice(0, 200))} leaves ${[...origins].join(" | ")}`).toBe(true)
+    expect(
+      origins.has(url!.origin),
+      `${what} ${JSON.stringify(value.slice(0, 200))} leaves ${[...origins].join(" | ")}`,
+    ).toBe(true)
   }
   const location = res.headers.get("location")
   if (res.status >= 300 && res.status < 400) expect(location, `a ${res.status} without Location`).not.toBeNull()
@@ -450,12 +615,37 @@ export function watchUnhandled(): { rejections: unknown[]; stop(): void } {
 // ---------------------------------------------------------------------------------------------------------
 // Requests
 
-export const ACTIONS = ["session", "csrf", "providers", "signin", "signout", "callback", "error", "verify-request", "webauthn-options"] as const
+export const ACTIONS = [
+  "session",
+  "csrf",
+  "providers",
+  "signin",
+  "signout",
+  "callback",
+  "error",
+  "verify-request",
+  "webauthn-options",
+] as const
 
 /** Methods: the common ones, lower-case and odd ones (any RFC 9110 token). `fetch` refuses CONNECT/TRACE/TRACK. */
 export const requestMethod = fc.oneof(
   { arbitrary: fc.constantFrom("GET", "POST"), weight: 12 },
-  { arbitrary: fc.constantFrom("PUT", "DELETE", "HEAD", "OPTIONS", "PATCH", "get", "post", "Post", "PROPFIND", "QUERY", "M-SEARCH"), weight: 2 },
+  {
+    arbitrary: fc.constantFrom(
+      "PUT",
+      "DELETE",
+      "HEAD",
+      "OPTIONS",
+      "PATCH",
+      "get",
+      "post",
+      "Post",
+      "PROPFIND",
+      "QUERY",
+      "M-SEARCH",
+    ),
+    weight: 2,
+  },
   { arbitrary: token(8), weight: 1 },
 )
 
@@ -496,7 +686,21 @@ const pathMangle = fc.oneof(
 export function requestPath(providerIds: readonly string[]): fc.Arbitrary<string> {
   const provider = fc.oneof(
     { arbitrary: fc.constantFrom(...providerIds), weight: 6 },
-    { arbitrary: fc.constantFrom("unknown", "__proto__", "constructor", "prototype", "hasOwnProperty", "undefined", "toString", "CREDENTIALS", "credentials.", "%63redentials"), weight: 1 },
+    {
+      arbitrary: fc.constantFrom(
+        "unknown",
+        "__proto__",
+        "constructor",
+        "prototype",
+        "hasOwnProperty",
+        "undefined",
+        "toString",
+        "CREDENTIALS",
+        "credentials.",
+        "%63redentials",
+      ),
+      weight: 1,
+    },
     { arbitrary: wildString(8), weight: 1 },
   )
   const good = fc.oneof(
@@ -511,32 +715,111 @@ export function requestPath(providerIds: readonly string[]): fc.Arbitrary<string
       fc.constantFrom("", "/", "//", "/.", "/..", "%2f", ";"),
     )
     .map((parts) => parts.join(""))
-  return fc
-    .oneof(
-      { arbitrary: good, weight: 6 },
-      { arbitrary: fc.tuple(good, pathMangle).map(([p, mangle]) => mangle(p)), weight: 3 },
-      { arbitrary: junk, weight: 1 },
-    )
-    // An origin-form target starts with "/"; anything else would be read as part of the host.
-    .map((path) => (path.startsWith("/") ? path : `/${path}`))
+  return (
+    fc
+      .oneof(
+        { arbitrary: good, weight: 6 },
+        { arbitrary: fc.tuple(good, pathMangle).map(([p, mangle]) => mangle(p)), weight: 3 },
+        { arbitrary: junk, weight: 1 },
+      )
+      // An origin-form target starts with "/"; anything else would be read as part of the host.
+      .map((path) => (path.startsWith("/") ? path : `/${path}`))
+  )
 }
 
 /** A crafted callbackUrl: the RD-01 forms composed from scheme, slashes, userinfo, host, port, path and fragment. */
 export function craftedCallbackUrl(appHost: string): fc.Arbitrary<string> {
-  const scheme = fc.constantFrom("", "", "http:", "https:", "HTTPS:", "hTtP:", "javascript:", "data:", "ftp:", "file:", " https:", "\thttps:", "https;")
-  const slashes = fc.constantFrom("//", "//", "/", "", "\\\\", "/\\", "\\/", "///", "/%2F", "%2F%2F", "/\t/", "/\n/", "/\r\n/", " //", "/%09/", "/%5c")
+  const scheme = fc.constantFrom(
+    "",
+    "",
+    "http:",
+    "https:",
+    "HTTPS:",
+    "hTtP:",
+    "javascript:",
+    "data:",
+    "ftp:",
+    "file:",
+    " https:",
+    "\thttps:",
+    "https;",
+  )
+  const slashes = fc.constantFrom(
+    "//",
+    "//",
+    "/",
+    "",
+    "\\\\",
+    "/\\",
+    "\\/",
+    "///",
+    "/%2F",
+    "%2F%2F",
+    "/\t/",
+    "/\n/",
+    "/\r\n/",
+    " //",
+    "/%09/",
+    "/%5c",
+  )
   const userinfo = fc.constantFrom("", "", "", `${appHost}@`, "user:pass@", "@", `${appHost}%40`, `${appHost}:@`)
-  const host = fc.constantFrom(appHost, appHost, "evil.example", `${appHost}.evil.example`, `evil-${appHost}`, `x${appHost}`, `${appHost.toUpperCase()}.`, "аpp.example", "xn--pp-8cd.example", "127.0.0.1", "[::1]", "0x7f.1", "%65vil.example", "evil.example%00", "evil。example", "")
+  const host = fc.constantFrom(
+    appHost,
+    appHost,
+    "evil.example",
+    `${appHost}.evil.example`,
+    `evil-${appHost}`,
+    `x${appHost}`,
+    `${appHost.toUpperCase()}.`,
+    "аpp.example",
+    "xn--pp-8cd.example",
+    "127.0.0.1",
+    "[::1]",
+    "0x7f.1",
+    "%65vil.example",
+    "evil.example%00",
+    "evil。example",
+    "",
+  )
   const port = fc.constantFrom("", "", "", ":443", ":80", ":3000", ":8080", ":0", ":99999", ":")
-  const path = fc.oneof(fc.constantFrom("", "/", "/dashboard", "/%0d%0aSet-Cookie:x=y", "/\r\nSet-Cookie: x=y", "/a/../../b", "/%2e%2e/", "/?next=//evil.example", "/#@evil.example", "/é", "/\u2028"), wildString(10).map((w) => `/${w}`))
-  const suffix = fc.constantFrom("", "", "#", "#@evil.example", "?x=https://evil.example", "@evil.example", "\\@evil.example")
+  const path = fc.oneof(
+    fc.constantFrom(
+      "",
+      "/",
+      "/dashboard",
+      "/%0d%0aSet-Cookie:x=y",
+      "/\r\nSet-Cookie: x=y",
+      "/a/../../b",
+      "/%2e%2e/",
+      "/?next=//evil.example",
+      "/#@evil.example",
+      "/é",
+      "/\u2028",
+    ),
+    wildString(10).map((w) => `/${w}`),
+  )
+  const suffix = fc.constantFrom(
+    "",
+    "",
+    "#",
+    "#@evil.example",
+    "?x=https://evil.example",
+    "@evil.example",
+    "\\@evil.example",
+  )
   return fc.tuple(scheme, slashes, userinfo, host, port, path, suffix).map((parts) => parts.join(""))
 }
 
 /** Very long callbackUrls (DS-05): near and over the 8 KiB limit, up to 100 KB, with pathological repeats. */
 export const longCallbackUrl = fc
-  .tuple(fc.constantFrom("/", "//", "%", "%2", "a", "/.", "?", "#", "\\", "/a@", "é", "%00"), fc.constantFrom(4000, 8191, 8192, 8193, 20_000, 100_000), fc.constantFrom("", "/", "https://evil.example"))
-  .map(([unit, length, prefix]) => (prefix + unit.repeat(Math.ceil(length / unit.length))).slice(0, length + prefix.length))
+  .tuple(
+    fc.constantFrom("/", "//", "%", "%2", "a", "/.", "?", "#", "\\", "/a@", "é", "%00"),
+    fc.constantFrom(4000, 8191, 8192, 8193, 20_000, 100_000),
+    fc.constantFrom("", "/", "https://evil.example"),
+  )
+  .map(([unit, length, prefix]) =>
+    (prefix + unit.repeat(Math.ceil(length / unit.length))).slice(0, length + prefix.length),
+  )
 
 /** Any callbackUrl: crafted, random text, generated web URLs, or very long. */
 export function callbackUrl(appHost: string): fc.Arbitrary<string> {
@@ -549,14 +832,39 @@ export function callbackUrl(appHost: string): fc.Arbitrary<string> {
 }
 
 /** Query-string keys the handlers read, and others. */
-const QUERY_KEYS = ["callbackUrl", "callbackUrl", "error", "csrfToken", "code", "state", "iss", "nonce", "oauth_token", "oauth_verifier", "denied", "provider", "json"]
+const QUERY_KEYS = [
+  "callbackUrl",
+  "callbackUrl",
+  "error",
+  "csrfToken",
+  "code",
+  "state",
+  "iss",
+  "nonce",
+  "oauth_token",
+  "oauth_verifier",
+  "denied",
+  "provider",
+  "json",
+]
 
 /** A query string: known keys (repeated sometimes) with wild or crafted values, joined encoded or raw. */
 export function requestQuery(appHost: string): fc.Arbitrary<string> {
-  const key = fc.oneof({ arbitrary: fc.constantFrom(...QUERY_KEYS), weight: 4 }, { arbitrary: wildString(6), weight: 1 })
-  const value = fc.oneof(callbackUrl(appHost).filter((v) => v.length < 10_000), wildString(12))
-  const pair = fc.tuple(key, value, fc.boolean()).map(([k, v, encoded]) => (encoded ? new URLSearchParams([[k, v]]).toString() : `${k}=${v}`))
-  return fc.oneof(fc.constant(""), fc.array(pair, { minLength: 1, maxLength: 4 }).map((pairs) => `?${pairs.join("&")}`))
+  const key = fc.oneof(
+    { arbitrary: fc.constantFrom(...QUERY_KEYS), weight: 4 },
+    { arbitrary: wildString(6), weight: 1 },
+  )
+  const value = fc.oneof(
+    callbackUrl(appHost).filter((v) => v.length < 10_000),
+    wildString(12),
+  )
+  const pair = fc
+    .tuple(key, value, fc.boolean())
+    .map(([k, v, encoded]) => (encoded ? new URLSearchParams([[k, v]]).toString() : `${k}=${v}`))
+  return fc.oneof(
+    fc.constant(""),
+    fc.array(pair, { minLength: 1, maxLength: 4 }).map((pairs) => `?${pairs.join("&")}`),
+  )
 }
 
 /** A request body and the Content-Type sent with it; the two are chosen apart so they often disagree (RQ-04). */
@@ -572,20 +880,55 @@ export interface BodyCase {
 export const FORM = "application/x-www-form-urlencoded"
 export const JSON_TYPE = "application/json"
 /** Content types that must never be parsed as a form or JSON. */
-export const OTHER_TYPES = ["text/plain", "multipart/form-data; boundary=x", "application/jsonx", "application/x-www-form-urlencodedx", "text/html", "application/xml", "application/json-patch+json", "form", "*/*"]
+export const OTHER_TYPES = [
+  "text/plain",
+  "multipart/form-data; boundary=x",
+  "application/jsonx",
+  "application/x-www-form-urlencodedx",
+  "text/html",
+  "application/xml",
+  "application/json-patch+json",
+  "form",
+  "*/*",
+]
 
 /** Form or JSON fields the handlers read, with values that often get a request past CSRF and authorize(). */
 function bodyFields(appHost: string): fc.Arbitrary<[string, string][]> {
   const field = fc.oneof(
-    fc.tuple(fc.constant("csrfToken"), fc.oneof({ arbitrary: fc.constant(CSRF_TOKEN), weight: 4 }, { arbitrary: wildString(10), weight: 1 }, { arbitrary: fc.constant(CSRF_TOKEN.toUpperCase()), weight: 1 })),
-    fc.tuple(fc.constant("callbackUrl"), callbackUrl(appHost).filter((v) => v.length < 10_000)),
-    fc.tuple(fc.constant("username"), fc.oneof(fc.constantFrom("alice", "bob", "Alice", "alice ", "__proto__"), wildString(8))),
+    fc.tuple(
+      fc.constant("csrfToken"),
+      fc.oneof(
+        { arbitrary: fc.constant(CSRF_TOKEN), weight: 4 },
+        { arbitrary: wildString(10), weight: 1 },
+        { arbitrary: fc.constant(CSRF_TOKEN.toUpperCase()), weight: 1 },
+      ),
+    ),
+    fc.tuple(
+      fc.constant("callbackUrl"),
+      callbackUrl(appHost).filter((v) => v.length < 10_000),
+    ),
+    fc.tuple(
+      fc.constant("username"),
+      fc.oneof(fc.constantFrom("alice", "bob", "Alice", "alice ", "__proto__"), wildString(8)),
+    ),
     fc.tuple(fc.constant("password"), fc.oneof(fc.constantFrom("password", "", "password\u0000"), wildString(8))),
-    fc.tuple(fc.constantFrom("__proto__", "constructor", "prototype", "data", "redirect", "json", "toString"), wildString(8)),
+    fc.tuple(
+      fc.constantFrom("__proto__", "constructor", "prototype", "data", "redirect", "json", "toString"),
+      wildString(8),
+    ),
     fc.tuple(wildString(6), wildString(8)),
   )
-  const good = fc.constant<[string, string][]>([["csrfToken", CSRF_TOKEN], ["username", "alice"], ["password", "password"]])
-  return fc.oneof(fc.array(field, { maxLength: 6 }), fc.tuple(good, fc.array(field, { maxLength: 3 }), fc.boolean()).map(([g, extra, first]) => (first ? [...g, ...extra] : [...extra, ...g])))
+  const good = fc.constant<[string, string][]>([
+    ["csrfToken", CSRF_TOKEN],
+    ["username", "alice"],
+    ["password", "password"],
+  ])
+  return fc.oneof(
+    fc.array(field, { maxLength: 6 }),
+    fc
+      .tuple(good, fc.array(field, { maxLength: 3 }), fc.boolean())
+      .map(([g, extra, first]) => (first ? [...g, ...extra] : [...extra, ...g])),
+  )
 }
 
 const encoder = new TextEncoder()
@@ -609,37 +952,79 @@ export function requestBody(appHost: string): fc.Arbitrary<BodyCase> {
   const json = fc.oneof(
     fields.map((f) => JSON.stringify(Object.fromEntries(f))),
     fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
-    fc.constantFrom("", " ", "{", "[]", "null", '"x"', "1", "{}", '{"__proto__":{"admin":true}}', '{"csrfToken":1}', '{"csrfToken":["a"]}', "\ufeff{}", "{\"a\":\"\\ud800\"}"),
+    fc.constantFrom(
+      "",
+      " ",
+      "{",
+      "[]",
+      "null",
+      '"x"',
+      "1",
+      "{}",
+      '{"__proto__":{"admin":true}}',
+      '{"csrfToken":1}',
+      '{"csrfToken":["a"]}',
+      "\ufeff{}",
+      '{"a":"\\ud800"}',
+    ),
   )
   const text = fc.oneof(wildString(60), form, json)
   const contentType = (matching: string): fc.Arbitrary<string | undefined> =>
     fc.oneof(
       { arbitrary: fc.constant(matching), weight: 6 },
-      { arbitrary: fc.constantFrom(`${matching}; charset=utf-8`, matching.toUpperCase(), ` ${matching} ;;`), weight: 1 },
+      {
+        arbitrary: fc.constantFrom(`${matching}; charset=utf-8`, matching.toUpperCase(), ` ${matching} ;;`),
+        weight: 1,
+      },
       { arbitrary: fc.constantFrom(FORM, JSON_TYPE, ...OTHER_TYPES), weight: 2 },
       { arbitrary: fc.constant(undefined), weight: 1 },
       { arbitrary: headerText(20), weight: 1 },
     )
   const textCase = (kind: string, arb: fc.Arbitrary<string>, matching: string): fc.Arbitrary<BodyCase> =>
-    fc.tuple(arb, contentType(matching)).map(([t, type]) => ({ kind, contentType: type, body: () => t, size: encoder.encode(t).length }))
+    fc
+      .tuple(arb, contentType(matching))
+      .map(([t, type]) => ({ kind, contentType: type, body: () => t, size: encoder.encode(t).length }))
   return fc.oneof(
     { arbitrary: textCase("form", form, FORM), weight: 6 },
     { arbitrary: textCase("json", json, JSON_TYPE), weight: 4 },
     { arbitrary: textCase("text", wildString(60), "text/plain"), weight: 1 },
     {
-      arbitrary: fc.tuple(fc.uint8Array({ maxLength: 64 }), contentType(FORM)).map(([b, type]) => ({ kind: "bytes", contentType: type, body: () => b.slice(), size: b.length })),
+      arbitrary: fc
+        .tuple(fc.uint8Array({ maxLength: 64 }), contentType(FORM))
+        .map(([b, type]) => ({ kind: "bytes", contentType: type, body: () => b.slice(), size: b.length })),
       weight: 1,
     },
     {
-      arbitrary: fc.tuple(text, fc.integer({ min: 1, max: 5 }), contentType(FORM)).map(([t, pieces, type]) => ({ kind: "stream", contentType: type, body: () => streamOf(t, pieces), size: encoder.encode(t).length })),
+      arbitrary: fc
+        .tuple(text, fc.integer({ min: 1, max: 5 }), contentType(FORM))
+        .map(([t, pieces, type]) => ({
+          kind: "stream",
+          contentType: type,
+          body: () => streamOf(t, pieces),
+          size: encoder.encode(t).length,
+        })),
       weight: 1,
     },
     {
       // Around the limits (64 KiB form, 1 MiB JSON): kept rare, they cost a read each.
-      arbitrary: fc.tuple(fc.constantFrom(64 * 1024 - 40, 64 * 1024 + 1, 200 * 1024, 1024 * 1024 + 1), fc.constantFrom(FORM, JSON_TYPE, "text/plain"), fc.boolean()).map(([n, type, stream]) => {
-        const t = type === JSON_TYPE ? `{"csrfToken":"${CSRF_TOKEN}","x":"${"a".repeat(n)}"}` : `csrfToken=${CSRF_TOKEN}&x=${"a".repeat(n)}`
-        return { kind: `${t.length} bytes${stream ? " streamed" : ""}`, contentType: type, body: () => (stream ? streamOf(t, 8) : t), size: t.length }
-      }),
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom(64 * 1024 - 40, 64 * 1024 + 1, 200 * 1024, 1024 * 1024 + 1),
+          fc.constantFrom(FORM, JSON_TYPE, "text/plain"),
+          fc.boolean(),
+        )
+        .map(([n, type, stream]) => {
+          const t =
+            type === JSON_TYPE
+              ? `{"csrfToken":"${CSRF_TOKEN}","x":"${"a".repeat(n)}"}`
+              : `csrfToken=${CSRF_TOKEN}&x=${"a".repeat(n)}`
+          return {
+            kind: `${t.length} bytes${stream ? " streamed" : ""}`,
+            contentType: type,
+            body: () => (stream ? streamOf(t, 8) : t),
+            size: t.length,
+          }
+        }),
       weight: 1,
     },
   )
@@ -655,13 +1040,44 @@ export interface HeaderCase {
  */
 export function requestHeaders(appOrigin: string): fc.Arbitrary<HeaderCase> {
   // Each header is absent most of the time, so the requests that pass the guards still reach the handlers.
-  const opt = (arb: fc.Arbitrary<string>): fc.Arbitrary<string | undefined> => fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary: arb, weight: 1 })
+  const opt = (arb: fc.Arbitrary<string>): fc.Arbitrary<string | undefined> =>
+    fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary: arb, weight: 1 })
   return fc.record({
-    "x-forwarded-host": opt(headerValue(["app.example", "evil.example", "evil.example, app.example", "app.example:8443", "", ",", "exa mple", "a@b@c", "[::1]", "[", "app.example/path", "évil.example", "app.example:99999", "localhost:3000"])),
-    "x-forwarded-proto": opt(headerValue(["https", "http", "HTTPS", "https, http", "http, https", "ftp", "", "javascript"])),
-    origin: opt(headerValue(["null", appOrigin, "https://evil.example", appOrigin.replace(/^https?/, (s) => (s === "http" ? "https" : "http")), `${appOrigin}/`, appOrigin.toUpperCase()])),
+    "x-forwarded-host": opt(
+      headerValue([
+        "app.example",
+        "evil.example",
+        "evil.example, app.example",
+        "app.example:8443",
+        "",
+        ",",
+        "exa mple",
+        "a@b@c",
+        "[::1]",
+        "[",
+        "app.example/path",
+        "évil.example",
+        "app.example:99999",
+        "localhost:3000",
+      ]),
+    ),
+    "x-forwarded-proto": opt(
+      headerValue(["https", "http", "HTTPS", "https, http", "http, https", "ftp", "", "javascript"]),
+    ),
+    origin: opt(
+      headerValue([
+        "null",
+        appOrigin,
+        "https://evil.example",
+        appOrigin.replace(/^https?/, (s) => (s === "http" ? "https" : "http")),
+        `${appOrigin}/`,
+        appOrigin.toUpperCase(),
+      ]),
+    ),
     "sec-fetch-site": opt(headerValue(["same-origin", "same-site", "cross-site", "none", "CROSS-SITE", ""])),
-    authorization: opt(headerValue(["Bearer ", "Bearer %", "Bearer %E0%A4%A", "bearer x", "Basic YTpi", `Bearer ${"A".repeat(70_000)}`])),
+    authorization: opt(
+      headerValue(["Bearer ", "Bearer %", "Bearer %E0%A4%A", "bearer x", "Basic YTpi", `Bearer ${"A".repeat(70_000)}`]),
+    ),
     "x-auth-return-redirect": opt(headerValue(["1", "true", ""])),
     "x-fuzz": opt(headerText(40)),
   })
@@ -682,6 +1098,10 @@ export class Reached {
   }
   expect(labels: readonly string[]): void {
     if (FUZZ_RUNS < 2000 || FUZZ_PATH !== undefined) return
-    for (const label of labels) expect(this.counts.get(label) ?? 0, `no case reached "${label}" (FUZZ_SEED=${FUZZ_SEED}); reached: ${JSON.stringify(Object.fromEntries(this.counts))}`).toBeGreaterThan(0)
+    for (const label of labels)
+      expect(
+        this.counts.get(label) ?? 0,
+        `no case reached "${label}" (FUZZ_SEED=${FUZZ_SEED}); reached: ${JSON.stringify(Object.fromEntries(this.counts))}`,
+      ).toBeGreaterThan(0)
   }
 }

@@ -8,8 +8,23 @@ import { decode } from "../../src/jwt/index.js"
 import { SECRET, makeConfig } from "../helpers.js"
 import { setCookies, isDeletion } from "../support/cookies.js"
 import {
-  APP_ORIGINS, FUZZ_RUNS, Reached, type CookiePiece, type SessionLayout, type ValidTokens, cookieHeader, cookieSeparator, expectNot5xx,
-  expectOnlyAuthErrors, fuzz, fuzzTimeout, noiseCookies, recordingLogger, sessionCookieName, sessionLayout, validTokens,
+  APP_ORIGINS,
+  FUZZ_RUNS,
+  Reached,
+  type CookiePiece,
+  type SessionLayout,
+  type ValidTokens,
+  cookieHeader,
+  cookieSeparator,
+  expectNot5xx,
+  expectOnlyAuthErrors,
+  fuzz,
+  fuzzTimeout,
+  noiseCookies,
+  recordingLogger,
+  sessionCookieName,
+  sessionLayout,
+  validTokens,
 } from "./arbitraries.js"
 
 const FILE = "test/fuzz/cookies.test.ts"
@@ -42,7 +57,13 @@ const cookieCase: fc.Arbitrary<Case> = fc.constantFrom(...APP_ORIGINS).chain((or
     before: noiseCookies(secure),
     after: noiseCookies(secure),
     separator: cookieSeparator,
-    padding: fc.oneof({ arbitrary: fc.constant<CookiePiece[]>([]), weight: 40 }, { arbitrary: fc.integer({ min: 60_000, max: 70_000 }).map((n) => [{ name: "pad", value: "a".repeat(n) }]), weight: 1 }),
+    padding: fc.oneof(
+      { arbitrary: fc.constant<CookiePiece[]>([]), weight: 40 },
+      {
+        arbitrary: fc.integer({ min: 60_000, max: 70_000 }).map((n) => [{ name: "pad", value: "a".repeat(n) }]),
+        weight: 1,
+      },
+    ),
   })
 })
 
@@ -53,7 +74,8 @@ function browserSessionCookies(c: Case, res: Response): Map<string, string> {
   const jar = new Map<string, string>()
   // Values as RFC 6265 §5.2 reads them: surrounding whitespace dropped (and a quoted value unquoted, as the server does).
   const read = (v: string): string => v.trim().replace(/^"(.*)"$/, "$1")
-  for (const p of [...c.before, ...c.layout.pieces, ...c.after]) if (p.name !== undefined && isSession(p.name) && !jar.has(p.name)) jar.set(p.name, read(p.value))
+  for (const p of [...c.before, ...c.layout.pieces, ...c.after])
+    if (p.name !== undefined && isSession(p.name) && !jar.has(p.name)) jar.set(p.name, read(p.value))
   for (const [n, cookie] of setCookies(res)) {
     if (!isSession(n)) continue
     if (isDeletion(cookie)) jar.delete(n)
@@ -106,7 +128,10 @@ describe("fuzz: Cookie header and session chunks → GET /auth/session", () => {
           if (expected === "valid") {
             expect(body?.user?.name, `layout "${c.layout.kind}" is valid`).toBe("Alice")
             const token = wellFormedToken(jar, name)
-            expect(token, `after "${c.layout.kind}" the browser holds a well-formed session: ${[...jar.keys()].join(", ")}`).toBeDefined()
+            expect(
+              token,
+              `after "${c.layout.kind}" the browser holds a well-formed session: ${[...jar.keys()].join(", ")}`,
+            ).toBeDefined()
             const claims = await decode({ token: token!, secret: SECRET, salt: name })
             expect(claims?.name).toBe("Alice")
           } else {

@@ -20,7 +20,21 @@ const UNSAFE = new Set(["__proto__", "constructor", "prototype"])
 /** Field names: the usual ones, the library's own, prototype keys, look-alikes and anything else. */
 const fieldName = fc.oneof(
   { arbitrary: fc.constantFrom("email", "username", "password", "otp", "login", "remember"), weight: 6 },
-  { arbitrary: fc.constantFrom("csrfToken", "callbackUrl", "__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "Email", "email[]", "email "), weight: 3 },
+  {
+    arbitrary: fc.constantFrom(
+      "csrfToken",
+      "callbackUrl",
+      "__proto__",
+      "constructor",
+      "prototype",
+      "toString",
+      "hasOwnProperty",
+      "Email",
+      "email[]",
+      "email ",
+    ),
+    weight: 3,
+  },
   { arbitrary: wildString(6), weight: 1 },
 )
 
@@ -32,21 +46,44 @@ const fieldType = fc.oneof(
 )
 
 /** `credentials`: omitted, `{}`, or up to five fields (own keys, so `__proto__` too) in a random order. */
-const declaration = fc.oneof(
-  { arbitrary: fc.constant(undefined), weight: 1 },
-  { arbitrary: fc.constant<[string, unknown][]>([]), weight: 1 },
-  { arbitrary: fc.uniqueArray(fc.tuple(fieldName, fieldType), { maxLength: 5, selector: ([name]) => name }), weight: 6 },
-).map((fields): Record<string, CredentialInput> | undefined => {
-  if (fields === undefined) return undefined
-  const out: Record<string, CredentialInput> = {}
-  for (const [name, type] of fields) Object.defineProperty(out, name, { value: type === undefined ? {} : { type }, enumerable: true, writable: true, configurable: true })
-  return out
-})
+const declaration = fc
+  .oneof(
+    { arbitrary: fc.constant(undefined), weight: 1 },
+    { arbitrary: fc.constant<[string, unknown][]>([]), weight: 1 },
+    {
+      arbitrary: fc.uniqueArray(fc.tuple(fieldName, fieldType), { maxLength: 5, selector: ([name]) => name }),
+      weight: 6,
+    },
+  )
+  .map((fields): Record<string, CredentialInput> | undefined => {
+    if (fields === undefined) return undefined
+    const out: Record<string, CredentialInput> = {}
+    for (const [name, type] of fields)
+      Object.defineProperty(out, name, {
+        value: type === undefined ? {} : { type },
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
+    return out
+  })
 
 /** A JSON value of any kind (a form can only carry strings; the JSON encoding keeps the rest). */
 const fieldValue = fc.oneof(
-  { arbitrary: fc.oneof(fc.constantFrom("alice", "Alice ", "ALICE", "", " ", "bob@x.test", "on"), wildString(10)), weight: 8 },
-  { arbitrary: fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 3 }), fc.string({ maxLength: 3 }), { maxKeys: 2 })), weight: 2 },
+  {
+    arbitrary: fc.oneof(fc.constantFrom("alice", "Alice ", "ALICE", "", " ", "bob@x.test", "on"), wildString(10)),
+    weight: 8,
+  },
+  {
+    arbitrary: fc.oneof(
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.string(), { maxLength: 2 }),
+      fc.dictionary(fc.string({ maxLength: 3 }), fc.string({ maxLength: 3 }), { maxKeys: 2 }),
+    ),
+    weight: 2,
+  },
 )
 
 const entries = fc.array(fc.tuple(fieldName, fieldValue), { maxLength: 10 })
@@ -55,8 +92,15 @@ type Entry = [string, unknown]
 
 /** A form body (strings only; repeats kept) or a JSON text written by hand (so repeats and `__proto__` stay). */
 function encode(list: readonly Entry[], json: boolean): { type: string; body: string } {
-  if (json) return { type: "application/json", body: `{${list.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(",")}}` }
-  return { type: "application/x-www-form-urlencoded", body: new URLSearchParams(list.map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString() }
+  if (json)
+    return {
+      type: "application/json",
+      body: `{${list.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(",")}}`,
+    }
+  return {
+    type: "application/x-www-form-urlencoded",
+    body: new URLSearchParams(list.map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString(),
+  }
 }
 
 function providerWith(credentials: Record<string, CredentialInput> | undefined) {
@@ -89,9 +133,17 @@ function recordingStore(): RateLimitStore & { keys: string[] } {
   return store
 }
 
-async function parsed(config: ReturnType<typeof resolveConfig>, list: readonly Entry[], json: boolean): Promise<AuthRequest> {
+async function parsed(
+  config: ReturnType<typeof resolveConfig>,
+  list: readonly Entry[],
+  json: boolean,
+): Promise<AuthRequest> {
   const { type, body } = encode(list, json)
-  const request = new Request("http://localhost:3000/auth/callback/credentials", { method: "POST", headers: { "content-type": type }, body })
+  const request = new Request("http://localhost:3000/auth/callback/credentials", {
+    method: "POST",
+    headers: { "content-type": type },
+    body,
+  })
   return parseRequest(webInput(request), config)
 }
 
@@ -135,7 +187,9 @@ describe("fuzz: credential fields and the per-account key (RL-01)", () => {
         fc.asyncProperty(declaration, entries, entries, fc.boolean(), async (credentials, list, others, json) => {
           const provider = providerWith(credentials)
           const store = recordingStore()
-          const config = resolveConfig(makeConfig({ providers: [provider], rateLimit: { store, max: 1_000_000, maxPerAddress: 1_000_000 } }))
+          const config = resolveConfig(
+            makeConfig({ providers: [provider], rateLimit: { store, max: 1_000_000, maxPerAddress: 1_000_000 } }),
+          )
           const fields = expectedIdentifierFields(credentials)
           // The same identifier-field entries (in the same order), every other entry replaced by others.
           const kept = list.filter(([key]) => fields.includes(key))
@@ -144,7 +198,13 @@ describe("fuzz: credential fields and the per-account key (RL-01)", () => {
           const b = await parsed(config, changed, json)
 
           const identifiers = identifiersOf(a.body, config.providers.get(provider.id)!)
-          const expected = [...new Set(fields.map((f) => (Object.hasOwn(a.body, f) ? normalizeIdentifier(a.body[f]) : undefined)).filter((v): v is string => v !== undefined))]
+          const expected = [
+            ...new Set(
+              fields
+                .map((f) => (Object.hasOwn(a.body, f) ? normalizeIdentifier(a.body[f]) : undefined))
+                .filter((v): v is string => v !== undefined),
+            ),
+          ]
           expect(identifiers).toEqual(expected)
           expect(identifiersOf(b.body, config.providers.get(provider.id)!)).toEqual(identifiers)
 

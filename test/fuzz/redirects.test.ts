@@ -8,8 +8,21 @@ import type { AuthConfig } from "../../src/index.js"
 import { makeConfig } from "../helpers.js"
 import { sessionCookiesSet } from "../support/cookies.js"
 import {
-  CSRF_COOKIE, CSRF_TOKEN, FUZZ_RUNS, PROVIDER_ORIGIN, Reached, unreachableGitHub, callbackUrl, csrfCookieName, expectNot5xx, expectOnlyAuthErrors,
-  expectStaysOn, fuzz, fuzzTimeout, recordingLogger, watchUnhandled,
+  CSRF_COOKIE,
+  CSRF_TOKEN,
+  FUZZ_RUNS,
+  PROVIDER_ORIGIN,
+  Reached,
+  unreachableGitHub,
+  callbackUrl,
+  csrfCookieName,
+  expectNot5xx,
+  expectOnlyAuthErrors,
+  expectStaysOn,
+  fuzz,
+  fuzzTimeout,
+  recordingLogger,
+  watchUnhandled,
 } from "./arbitraries.js"
 
 const FILE = "test/fuzz/redirects.test.ts"
@@ -33,8 +46,19 @@ const ENTRIES: Entry[] = [
   { name: "POST /signin", method: "POST", path: "/auth/signin" },
   { name: "POST /signin/credentials", method: "POST", path: "/auth/signin/credentials" },
   { name: "POST /signin/github", method: "POST", path: "/auth/signin/github" },
-  { name: "credentials callback, right password", method: "POST", path: "/auth/callback/credentials", fields: { username: "alice", password: "password" }, landsOnCallback: true },
-  { name: "credentials callback, wrong password", method: "POST", path: "/auth/callback/credentials", fields: { username: "alice", password: "wrong" } },
+  {
+    name: "credentials callback, right password",
+    method: "POST",
+    path: "/auth/callback/credentials",
+    fields: { username: "alice", password: "password" },
+    landsOnCallback: true,
+  },
+  {
+    name: "credentials callback, wrong password",
+    method: "POST",
+    path: "/auth/callback/credentials",
+    fields: { username: "alice", password: "wrong" },
+  },
   { name: "POST /signout", method: "POST", path: "/auth/signout", landsOnCallback: true },
   { name: "GitHub callback without checks", method: "GET", path: "/auth/callback/github?code=c&state=s" },
 ]
@@ -43,10 +67,7 @@ function config(logger: NonNullable<AuthConfig["logger"]>): AuthConfig {
   const base = makeConfig({ logger })
   return {
     ...base,
-    providers: [
-      ...base.providers,
-      unreachableGitHub(),
-    ],
+    providers: [...base.providers, unreachableGitHub()],
     // Thousands of credentials attempts from one address: rate limits have their own tests (test/rate-limit/).
     rateLimit: false,
   }
@@ -77,7 +98,8 @@ function toRequest(c: Case): Request {
   const { entry } = c
   const cookies = [`${csrfCookieName(secure)}=${encodeURIComponent(CSRF_COOKIE)}`]
   // Percent-encoded as a cookie value; a lone surrogate becomes U+FFFD, as any UTF-8 encoder would send it.
-  if (c.source === "cookie") cookies.push(`${secure ? "__Secure-" : ""}authjs.callback-url=${encodeURIComponent(Buffer.from(c.url).toString())}`)
+  if (c.source === "cookie")
+    cookies.push(`${secure ? "__Secure-" : ""}authjs.callback-url=${encodeURIComponent(Buffer.from(c.url).toString())}`)
   const headers = new Headers({ cookie: cookies.join("; ") })
   if (c.returnRedirect) headers.set("x-auth-return-redirect", "1")
   let target = `${c.origin}${entry.path}`
@@ -101,11 +123,13 @@ describe("fuzz: callbackUrl and redirect validation", () => {
       const unhandled = watchUnhandled()
       const reached = new Reached()
       // The only place a browser may leave the app: the configured authorization endpoint, which must send it back here.
-      const toProvider = (origin: string) => (url: URL): boolean => {
-        if (url.origin !== PROVIDER_ORIGIN || url.pathname !== "/authorize") return false
-        expect(new URL(url.searchParams.get("redirect_uri") ?? "").origin).toBe(origin)
-        return true
-      }
+      const toProvider =
+        (origin: string) =>
+        (url: URL): boolean => {
+          if (url.origin !== PROVIDER_ORIGIN || url.pathname !== "/authorize") return false
+          expect(new URL(url.searchParams.get("redirect_uri") ?? "").origin).toBe(origin)
+          return true
+        }
       try {
         await fuzz(
           FILE,
@@ -118,8 +142,13 @@ describe("fuzz: callbackUrl and redirect validation", () => {
             await expectStaysOn(res, new Set([c.origin]), toProvider(c.origin))
 
             const destination = res.headers.get("location") ?? ""
-            if (c.entry.landsOnCallback && (res.status === 302 || res.status === 200) && destination.startsWith(c.origin)) {
-              if (c.entry.path === "/auth/callback/credentials") expect(sessionCookiesSet(res).length, "the right password signs in").toBeGreaterThan(0)
+            if (
+              c.entry.landsOnCallback &&
+              (res.status === 302 || res.status === 200) &&
+              destination.startsWith(c.origin)
+            ) {
+              if (c.entry.path === "/auth/callback/credentials")
+                expect(sessionCookiesSet(res).length, "the right password signs in").toBeGreaterThan(0)
               const landed = new URL(destination)
               // DS-05: an over-long callbackUrl is not considered; the browser lands on the base URL.
               if (c.url.length > MAX_URL_LENGTH) {

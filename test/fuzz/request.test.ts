@@ -8,9 +8,34 @@ import type { AuthConfig } from "../../src/index.js"
 import { makeConfig } from "../helpers.js"
 import { sessionCookiesSet } from "../support/cookies.js"
 import {
-  APP_ORIGINS, CSRF_COOKIE, FORM, FUZZ_RUNS, JSON_TYPE, OTHER_TYPES, PROVIDER_ORIGIN, Reached, unreachableGitHub, type ValidTokens, cookieHeader, cookieSeparator,
-  csrfCookieName, expectNot5xx, expectOnlyAuthErrors, expectStaysOn, fuzz, fuzzTimeout, noiseCookies, recordingLogger, requestBody,
-  requestHeaders, requestMethod, requestPath, requestQuery, sessionLayout, validTokens, watchUnhandled,
+  APP_ORIGINS,
+  CSRF_COOKIE,
+  FORM,
+  FUZZ_RUNS,
+  JSON_TYPE,
+  OTHER_TYPES,
+  PROVIDER_ORIGIN,
+  Reached,
+  unreachableGitHub,
+  type ValidTokens,
+  cookieHeader,
+  cookieSeparator,
+  csrfCookieName,
+  expectNot5xx,
+  expectOnlyAuthErrors,
+  expectStaysOn,
+  fuzz,
+  fuzzTimeout,
+  noiseCookies,
+  recordingLogger,
+  requestBody,
+  requestHeaders,
+  requestMethod,
+  requestPath,
+  requestQuery,
+  sessionLayout,
+  validTokens,
+  watchUnhandled,
 } from "./arbitraries.js"
 
 const FILE = "test/fuzz/request.test.ts"
@@ -78,7 +103,14 @@ function requestCase(providerIds: string[]): fc.Arbitrary<Case> {
     const secure = appOrigin.startsWith("https:")
     const host = new URL(appOrigin).host
     const cookies = fc
-      .tuple(noiseCookies(secure), sessionLayout(secure, tokens[secure ? "https" : "http"]), likely, noiseCookies(secure), cookieSeparator, likely)
+      .tuple(
+        noiseCookies(secure),
+        sessionLayout(secure, tokens[secure ? "https" : "http"]),
+        likely,
+        noiseCookies(secure),
+        cookieSeparator,
+        likely,
+      )
       .map(([before, session, withCsrf, after, sep, present]) => {
         if (!present) return undefined
         const csrf = withCsrf ? [{ name: csrfCookieName(secure), value: CSRF_COOKIE }] : []
@@ -110,10 +142,18 @@ function toRequest(c: Case): Request {
 }
 
 /** The checks every answer passes, whatever the request. */
-async function checkAnswer(c: Case, request: Request, res: Response, errors: unknown[], extra: (url: URL) => boolean, reached: Reached): Promise<void> {
+async function checkAnswer(
+  c: Case,
+  request: Request,
+  res: Response,
+  errors: unknown[],
+  extra: (url: URL) => boolean,
+  reached: Reached,
+): Promise<void> {
   reached.add(String(res.status))
   if (sessionCookiesSet(res).length > 0) reached.add("session cookie set")
-  if (res.headers.has("location")) reached.add(extra(new URL(res.headers.get("location")!)) ? "to provider" : "redirect")
+  if (res.headers.has("location"))
+    reached.add(extra(new URL(res.headers.get("location")!)) ? "to provider" : "redirect")
   expectNot5xx(res)
   expectOnlyAuthErrors(errors)
   expect(unhandled.rejections).toEqual([])

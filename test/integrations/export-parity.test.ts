@@ -17,12 +17,50 @@ const root = fileURLToPath(new URL("../../", import.meta.url))
  */
 const NEXT_AUTH = {
   version: "5.0.0-beta.32",
-  exports: [".", "./jwt", "./middleware", "./next", "./providers", "./adapters", "./providers/*", "./react", "./webauthn", "./package.json"],
+  exports: [
+    ".",
+    "./jwt",
+    "./middleware",
+    "./next",
+    "./providers",
+    "./adapters",
+    "./providers/*",
+    "./react",
+    "./webauthn",
+    "./package.json",
+  ],
   names: {
-    ".": ["default", "AuthError", "CredentialsSignin", "customFetch", "Session", "Account", "Profile", "DefaultSession", "User", "NextAuthConfig", "NextAuthRequest", "NextAuthResult"],
+    ".": [
+      "default",
+      "AuthError",
+      "CredentialsSignin",
+      "customFetch",
+      "Session",
+      "Account",
+      "Profile",
+      "DefaultSession",
+      "User",
+      "NextAuthConfig",
+      "NextAuthRequest",
+      "NextAuthResult",
+    ],
     "./react": [
-      "SignInOptions", "SignInAuthorizationParams", "SignOutParams", "SignInResponse", "SessionProviderProps", "__NEXTAUTH", "UpdateSession",
-      "SessionContextValue", "SessionContext", "useSession", "GetSessionParams", "getSession", "getCsrfToken", "getProviders", "signIn", "signOut",
+      "SignInOptions",
+      "SignInAuthorizationParams",
+      "SignOutParams",
+      "SignInResponse",
+      "SessionProviderProps",
+      "__NEXTAUTH",
+      "UpdateSession",
+      "SessionContextValue",
+      "SessionContext",
+      "useSession",
+      "GetSessionParams",
+      "getSession",
+      "getCsrfToken",
+      "getProviders",
+      "signIn",
+      "signOut",
       "SessionProvider",
     ],
     "./webauthn": ["signIn"],
@@ -64,7 +102,9 @@ const SUBPATHS: Record<string, Record<string, Target>> = {
     "./providers/*": { gatehouse: "gatehouse/providers/*", names: { from: "@auth/core/providers/*" } },
     "./react": { gatehouse: "gatehouse/react", names: "own" },
     "./webauthn": { gatehouse: "gatehouse/webauthn", names: "own" },
-    "./package.json": { none: "the package's own manifest (the official example reads its version); gatehouse/package.json is Gatehouse's" },
+    "./package.json": {
+      none: "the package's own manifest (the official example reads its version); gatehouse/package.json is Gatehouse's",
+    },
   },
 }
 
@@ -74,41 +114,63 @@ const SUBPATHS: Record<string, Record<string, Target>> = {
  */
 const GAPS: Record<string, Record<string, string>> = {
   "@hono/auth-js/react": {
-    authConfigManager: "@hono/auth-js's client config singleton; gatehouse/react takes basePath on SessionProvider or configure()",
-    useOauthPopupLogin: "a popup sign-in hook of @hono/auth-js only; not provided (sign in with a redirect, or signIn(…, { redirect: false }))",
+    authConfigManager:
+      "@hono/auth-js's client config singleton; gatehouse/react takes basePath on SessionProvider or configure()",
+    useOauthPopupLogin:
+      "a popup sign-in hook of @hono/auth-js only; not provided (sign in with a redirect, or signIn(…, { redirect: false }))",
   },
   "next-auth/react": {
-    __NEXTAUTH: "next-auth's internal client config object; gatehouse/react is configured with SessionProvider's basePath or configure()",
+    __NEXTAUTH:
+      "next-auth's internal client config object; gatehouse/react is configured with SessionProvider's basePath or configure()",
   },
 }
 
 /** Names a provider entry of @auth/core (and so of @auth/express and next-auth) exports that gatehouse's does not. */
-const NESTED_PROFILE_TYPE = "a nested part of the profile type, which Auth.js names on its own; gatehouse exports the whole profile type"
+const NESTED_PROFILE_TYPE =
+  "a nested part of the profile type, which Auth.js names on its own; gatehouse exports the whole profile type"
 const PROVIDER_GAPS: Record<string, string[]> = {
-  "42-school": ["UserData", "CursusUser", "ProjectUser", "Achievement", "LanguagesUser", "TitlesUser", "ExpertisesUser", "Campus", "CampusUser", "Image"],
+  "42-school": [
+    "UserData",
+    "CursusUser",
+    "ProjectUser",
+    "Achievement",
+    "LanguagesUser",
+    "TitlesUser",
+    "ExpertisesUser",
+    "Campus",
+    "CampusUser",
+    "Image",
+  ],
   notion: ["Person", "User", "Owner"],
   osu: ["OsuUserCompact"],
 }
 
 function gapsOf(pair: Pair): Record<string, string> {
   const id = /^gatehouse\/providers\/(.+)$/.exec(pair.gatehouse)?.[1]
-  const providerGaps = id ? Object.fromEntries((PROVIDER_GAPS[id] ?? []).map((name) => [name, NESTED_PROFILE_TYPE])) : {}
+  const providerGaps = id
+    ? Object.fromEntries((PROVIDER_GAPS[id] ?? []).map((name) => [name, NESTED_PROFILE_TYPE]))
+    : {}
   return { ...providerGaps, ...GAPS[pair.counterpart] }
 }
 
-const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, string | { types?: string }> }
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+  exports: Record<string, string | { types?: string }>
+}
 
 /** The source file of a gatehouse subpath: its exported declaration file, under src/ instead of dist/. */
 function gatehouseSource(specifier: string): string {
   const key = specifier === "gatehouse" ? "." : `./${specifier.slice("gatehouse/".length)}`
   const entry = pkg.exports[key]
-  if (entry === undefined || typeof entry === "string" || !entry.types) throw new Error(`package.json has no export ${key}`)
+  if (entry === undefined || typeof entry === "string" || !entry.types)
+    throw new Error(`package.json has no export ${key}`)
   return join(root, entry.types.replace(/^\.\/dist\//, "src/").replace(/\.d\.ts$/, ".ts"))
 }
 
 function exportsMapOf(name: string): string[] {
   if (name === "next-auth") return NEXT_AUTH.exports
-  const manifest = JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")) as { exports: Record<string, unknown> }
+  const manifest = JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")) as {
+    exports: Record<string, unknown>
+  }
   return Object.keys(manifest.exports)
 }
 
@@ -133,7 +195,7 @@ function pairs(): Pair[] {
     for (const [subpath, target] of Object.entries(subpaths)) {
       if ("none" in target) continue
       const counterpart = subpath === "." ? name : `${name}${subpath.slice(1)}`
-      const namesFrom = target.names === "own" ? "recorded" : target.names?.from ?? counterpart
+      const namesFrom = target.names === "own" ? "recorded" : (target.names?.from ?? counterpart)
       if (!subpath.includes("*")) {
         out.push({ counterpart, namesFrom, gatehouse: target.gatehouse })
         continue
@@ -141,7 +203,11 @@ function pairs(): Pair[] {
       // next-auth and @auth/express leave oauth and provider-types out of their provider copies.
       const ids = coreProviderIds().filter((id) => name === "@auth/core" || (id !== "oauth" && id !== "provider-types"))
       for (const id of ids) {
-        out.push({ counterpart: counterpart.replace("*", id), namesFrom: namesFrom.replace("*", id), gatehouse: target.gatehouse.replace("*", id) })
+        out.push({
+          counterpart: counterpart.replace("*", id),
+          namesFrom: namesFrom.replace("*", id),
+          gatehouse: target.gatehouse.replace("*", id),
+        })
       }
     }
   }
@@ -154,7 +220,11 @@ let program: ts.Program | undefined
 /** One TypeScript program over every gatehouse entry and every installed counterpart declaration file. */
 function typeProgram(all: Pair[]): { program: ts.Program; checker: ts.TypeChecker } {
   if (program && checker) return { program, checker }
-  const config = ts.getParsedCommandLineOfConfigFile(join(root, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(root, "tsconfig.json"),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  )
   if (!config) throw new Error("tsconfig.json does not parse")
   const rootNames = new Set<string>()
   for (const pair of all) {
@@ -187,7 +257,11 @@ function counterpartNames(pair: Pair, all: Pair[]): string[] {
     if (!names) throw new Error(`no recorded names for ${pair.counterpart}`)
     return names
   }
-  const config = ts.getParsedCommandLineOfConfigFile(join(root, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(root, "tsconfig.json"),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  )
   return [...exportNames(resolveDeclaration(pair.namesFrom, config!.options), all)]
 }
 

@@ -58,7 +58,11 @@ export class Client {
   }
 
   postJson(path: string, body: unknown): Promise<Response> {
-    return this.request(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+    return this.request(path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    })
   }
 
   async csrf(): Promise<string> {
@@ -69,7 +73,13 @@ export class Client {
   /** The credentials sign-in a form would make; returns the callback's response (302 on success). */
   async signIn(username = "alice", password = "password", extra: Record<string, string> = {}): Promise<Response> {
     const csrfToken = await this.csrf()
-    return this.postForm(`${this.basePath}/callback/credentials`, { csrfToken, username, password, callbackUrl: `${this.origin}/me`, ...extra })
+    return this.postForm(`${this.basePath}/callback/credentials`, {
+      csrfToken,
+      username,
+      password,
+      callbackUrl: `${this.origin}/me`,
+      ...extra,
+    })
   }
 
   async session(): Promise<unknown> {

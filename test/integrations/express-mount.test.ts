@@ -28,7 +28,8 @@ async function start(app: ExpressApp): Promise<Served> {
 
 /** App routes that must keep answering whatever ExpressAuth is mounted on. */
 function appRoutes(app: ExpressApp): void {
-  for (const path of ["/", "/authx", "/auth-other", "/authx/session", "/auth-other/signin"]) app.get(path, (_req, res) => void res.send(`app ${path}`))
+  for (const path of ["/", "/authx", "/auth-other", "/authx/session", "/auth-other/signin"])
+    app.get(path, (_req, res) => void res.send(`app ${path}`))
   app.post("/auth-other/echo", (req: Request, res: Response) => void res.json({ body: req.body ?? null }))
   app.use((_req: Request, res: Response) => void res.status(404).send("app 404"))
 }
@@ -98,7 +99,9 @@ describe.each(EXPRESS_VERSIONS)("%s", (_name, express: ExpressModule) => {
     })
     expect((await client.signIn()).status).toBe(302)
     expect(await client.session()).toMatchObject({ user: { name: "Alice" } })
-    expect((await providersOf(client, "/nested/auth")).signinUrl).toBe(`${served.origin}/nested/auth/signin/credentials`)
+    expect((await providersOf(client, "/nested/auth")).signinUrl).toBe(
+      `${served.origin}/nested/auth/signin/credentials`,
+    )
     expect(await (await client.request("/auth-other")).text()).toBe("app /auth-other")
   })
 
@@ -185,7 +188,10 @@ describe.each(EXPRESS_VERSIONS)("%s", (_name, express: ExpressModule) => {
     app.get("/me", (req: Request, res: Response, next: NextFunction) => {
       getSession(req, config).then((session) => res.json(session), next)
     })
-    app.use((error: Error, _req: Request, res: Response, _next: NextFunction) => void res.status(500).json({ caught: error.message }))
+    app.use(
+      (error: Error, _req: Request, res: Response, _next: NextFunction) =>
+        void res.status(500).json({ caught: error.message }),
+    )
     const client = new Client((await start(app)).origin)
     for (let i = 0; i < 2; i++) {
       const res = await client.request("/me", { headers: { cookie: "authjs.session-token=x" } })
@@ -199,7 +205,10 @@ describe.each(EXPRESS_VERSIONS)("%s", (_name, express: ExpressModule) => {
     const { config } = credentialsSetup({ pages: { signIn: "/login\nX-Injected: yes" } })
     const app = express()
     app.use("/auth", ExpressAuth(config))
-    app.use((error: Error, _req: Request, res: Response, _next: NextFunction) => void res.status(502).send(`app handler: ${error.message}`))
+    app.use(
+      (error: Error, _req: Request, res: Response, _next: NextFunction) =>
+        void res.status(502).send(`app handler: ${error.message}`),
+    )
     const client = new Client((await start(app)).origin)
     const res = await client.request("/auth/signin")
     expect(res.status).toBe(502)

@@ -22,7 +22,8 @@ function setup(overrides: Partial<ExpressAuthConfig> = {}): Setup {
   return credentialsSetup({
     callbacks: {
       jwt: ({ token, trigger, session }) => {
-        if (trigger === "update" && session && typeof session === "object" && "name" in session) token.name = String(session.name)
+        if (trigger === "update" && session && typeof session === "object" && "name" in session)
+          token.name = String(session.name)
         return token
       },
     },
@@ -33,14 +34,24 @@ function setup(overrides: Partial<ExpressAuthConfig> = {}): Setup {
 /** The body parsers an app may mount before ExpressAuth. */
 const PARSERS: ReadonlyArray<readonly [string, (express: ExpressModule, app: ExpressApp) => void]> = [
   ["no body parser", () => {}],
-  ["express.json() + express.urlencoded({ extended: true })", (e, app) => void app.use(e.json(), e.urlencoded({ extended: true }))],
-  ["express.urlencoded({ extended: false }) + express.json()", (e, app) => void app.use(e.urlencoded({ extended: false }), e.json())],
+  [
+    "express.json() + express.urlencoded({ extended: true })",
+    (e, app) => void app.use(e.json(), e.urlencoded({ extended: true })),
+  ],
+  [
+    "express.urlencoded({ extended: false }) + express.json()",
+    (e, app) => void app.use(e.urlencoded({ extended: false }), e.json()),
+  ],
   ["express.raw({ type: '*/*' })", (e, app) => void app.use(e.raw({ type: "*/*" }))],
   ["express.text({ type: '*/*' })", (e, app) => void app.use(e.text({ type: "*/*" }))],
 ]
 
 /** An app with ExpressAuth at /auth and a /me route that answers getSession. */
-function buildApp(express: ExpressModule, config: ExpressAuthConfig, before: (app: ExpressApp) => void = () => {}): ExpressApp {
+function buildApp(
+  express: ExpressModule,
+  config: ExpressAuthConfig,
+  before: (app: ExpressApp) => void = () => {},
+): ExpressApp {
   const app = express()
   before(app)
   app.use("/auth", ExpressAuth(config))
@@ -85,7 +96,12 @@ describe.each(EXPRESS_VERSIONS)("%s", (_name, express) => {
       const client = new Client(served.origin)
       const csrfToken = await client.csrf()
       const calls = s.authorize.mock.calls.length
-      const res = await client.postForm("/auth/callback/credentials", { csrfToken, username: "alice", password: "password", pad: "x".repeat(70_000) })
+      const res = await client.postForm("/auth/callback/credentials", {
+        csrfToken,
+        username: "alice",
+        password: "password",
+        pad: "x".repeat(70_000),
+      })
       expect(res.status).toBe(413)
       expect(s.authorize.mock.calls.length).toBe(calls)
       expect(setCookieList(res).filter((c) => isSessionCookieName(c.name) && !isDeletion(c))).toEqual([])
@@ -124,7 +140,9 @@ describe.each(EXPRESS_VERSIONS)("%s", (_name, express) => {
       expect(await (await client.request("/me")).json()).toEqual({ session: null })
       expect(await client.session()).toBeNull()
       expect((await client.signIn()).status).toBe(302)
-      const me = (await (await client.request("/me")).json()) as { session: { user: { email: string }; expires: string } }
+      const me = (await (await client.request("/me")).json()) as {
+        session: { user: { email: string }; expires: string }
+      }
       expect(me.session.user.email).toBe("alice@example.com")
       expect(Date.parse(me.session.expires)).toBeGreaterThan(Date.now())
 
@@ -140,7 +158,10 @@ describe.each(EXPRESS_VERSIONS)("%s", (_name, express) => {
     it("HEAD /auth/session answers 200 like the GET, with no body", async () => {
       const client = new Client(served.origin)
       await client.signIn()
-      const res = await rawRequest(served.port, `HEAD /auth/session HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\nCookie: ${client.jar.header()}`)
+      const res = await rawRequest(
+        served.port,
+        `HEAD /auth/session HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\nCookie: ${client.jar.header()}`,
+      )
       expect(res.status).toBe(200)
       expect(res.headers["content-type"]?.[0]).toContain("application/json")
       expect(res.body).toBe("")
@@ -199,7 +220,9 @@ describe.each(EXPRESS_VERSIONS)("%s", (_name, express) => {
 
     it("without X-Forwarded-Proto the cookies are plain (http)", async () => {
       const res = await new Client(served.origin).signIn()
-      expect(setCookieList(res).some((c) => c.name === "authjs.session-token" && c.attrs.secure === undefined)).toBe(true)
+      expect(setCookieList(res).some((c) => c.name === "authjs.session-token" && c.attrs.secure === undefined)).toBe(
+        true,
+      )
       expect(setCookieList(res).some((c) => c.name.startsWith("__Secure-"))).toBe(false)
     })
   })

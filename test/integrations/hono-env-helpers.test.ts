@@ -23,23 +23,47 @@ interface RequestCase {
 }
 
 const requestCases: RequestCase[] = [
-  { name: "AUTH_URL replaces the origin, the path stays", url: "http://request-base/request-path", authUrl: "https://auth-url-base/auth-url-path" },
+  {
+    name: "AUTH_URL replaces the origin, the path stays",
+    url: "http://request-base/request-path",
+    authUrl: "https://auth-url-base/auth-url-path",
+  },
   { name: "AUTH_URL with a port", url: "http://localhost/a?b=c", authUrl: "https://auth.example:8443/api/auth" },
-  { name: "AUTH_URL without a port keeps the request's port", url: "http://localhost:3000/x", authUrl: "https://app.example.com" },
+  {
+    name: "AUTH_URL without a port keeps the request's port",
+    url: "http://localhost:3000/x",
+    authUrl: "https://app.example.com",
+  },
   { name: "AUTH_URL on the request's own origin", url: "http://localhost:3000/x", authUrl: "http://localhost:3000" },
-  { name: "no AUTH_URL, no forwarded headers", url: "http://localhost:3000/x", init: { headers: { host: "localhost:3000" } } },
+  {
+    name: "no AUTH_URL, no forwarded headers",
+    url: "http://localhost:3000/x",
+    init: { headers: { host: "localhost:3000" } },
+  },
   {
     name: "X-Forwarded-Proto and X-Forwarded-Host",
     url: "http://localhost:3000/api/auth/signin",
     init: { headers: { "x-forwarded-proto": "https", "x-forwarded-host": "example.com", host: "localhost:3000" } },
   },
-  { name: "X-Forwarded-Host with a port", url: "http://localhost/y", init: { headers: { "x-forwarded-host": "example.com:8080" } } },
-  { name: "X-Forwarded-Proto with its colon", url: "http://localhost/y", init: { headers: { "x-forwarded-proto": "https:" } } },
+  {
+    name: "X-Forwarded-Host with a port",
+    url: "http://localhost/y",
+    init: { headers: { "x-forwarded-host": "example.com:8080" } },
+  },
+  {
+    name: "X-Forwarded-Proto with its colon",
+    url: "http://localhost/y",
+    init: { headers: { "x-forwarded-proto": "https:" } },
+  },
   { name: "Host alone", url: "http://localhost:3000/z", init: { headers: { host: "other.example:4000" } } },
   {
     name: "a POST keeps its method, headers and body",
     url: "http://localhost/api/auth/callback/credentials",
-    init: { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", cookie: "a=b" }, body: "password=password" },
+    init: {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: "a=b" },
+      body: "password=password",
+    },
   },
   {
     name: "a POST with AUTH_URL",
@@ -75,7 +99,10 @@ function githubLike(options: Record<string, unknown>) {
 }
 
 function config(overrides: Partial<AuthConfig> = {}): AuthConfig {
-  return { providers: [githubLike, { id: "mail", name: "Mail", type: "email", sendVerificationRequest: async () => {} }], ...overrides } as AuthConfig
+  return {
+    providers: [githubLike, { id: "mail", name: "Mail", type: "email", sendVerificationRequest: async () => {} }],
+    ...overrides,
+  } as AuthConfig
 }
 
 /** The fields setEnvDefaults fills, in a form two configs can be compared by. */
@@ -100,15 +127,30 @@ interface EnvCase {
 
 const envCases: EnvCase[] = [
   { name: "AUTH_SECRET alone", env: { AUTH_SECRET: "a-secret" } },
-  { name: "AUTH_SECRET beside AUTH_SECRET_1 (AUTH_SECRET wins, as a string)", env: { AUTH_SECRET: "new", AUTH_SECRET_1: "old" } },
+  {
+    name: "AUTH_SECRET beside AUTH_SECRET_1 (AUTH_SECRET wins, as a string)",
+    env: { AUTH_SECRET: "new", AUTH_SECRET_1: "old" },
+  },
   { name: "only AUTH_SECRET_1..2", env: { AUTH_SECRET_1: "one", AUTH_SECRET_2: "two" } },
   { name: "a configured secret", env: { AUTH_SECRET: "env" }, overrides: { secret: "configured" } },
-  { name: "AUTH_URL gives the basePath and trust", env: { AUTH_SECRET: "s", AUTH_URL: "https://app.example.com/api/auth", NODE_ENV: "production" } },
+  {
+    name: "AUTH_URL gives the basePath and trust",
+    env: { AUTH_SECRET: "s", AUTH_URL: "https://app.example.com/api/auth", NODE_ENV: "production" },
+  },
   { name: "no AUTH_URL: basePath /auth", env: { AUTH_SECRET: "s", NODE_ENV: "production" } },
   { name: "a configured basePath stays", env: { AUTH_SECRET: "s" }, overrides: { basePath: "/api/auth" } },
   { name: "AUTH_TRUST_HOST=true", env: { AUTH_SECRET: "s", AUTH_TRUST_HOST: "true", NODE_ENV: "production" } },
   { name: "Vercel", env: { AUTH_SECRET: "s", VERCEL: "1", NODE_ENV: "production" } },
-  { name: "the redirect proxy and provider credentials", env: { AUTH_SECRET: "s", AUTH_REDIRECT_PROXY_URL: "https://proxy.example/api/auth", AUTH_GITHUB_ID: "id", AUTH_GITHUB_SECRET: "sec", AUTH_MAIL_KEY: "key" } },
+  {
+    name: "the redirect proxy and provider credentials",
+    env: {
+      AUTH_SECRET: "s",
+      AUTH_REDIRECT_PROXY_URL: "https://proxy.example/api/auth",
+      AUTH_GITHUB_ID: "id",
+      AUTH_GITHUB_SECRET: "sec",
+      AUTH_MAIL_KEY: "key",
+    },
+  },
   { name: "a configured trustHost: false", env: { AUTH_SECRET: "s" }, overrides: { trustHost: false } },
 ]
 

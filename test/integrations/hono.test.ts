@@ -6,9 +6,23 @@ import { createAdaptorServer } from "@hono/node-server"
 import { Hono } from "hono"
 import { afterEach, describe, expect, expectTypeOf, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { type AuthConfig, type AuthUser, authHandler, getAuthUser, initAuthConfig, verifyAuth } from "../../src/integrations/hono.js"
+import {
+  type AuthConfig,
+  type AuthUser,
+  authHandler,
+  getAuthUser,
+  initAuthConfig,
+  verifyAuth,
+} from "../../src/integrations/hono.js"
 import Credentials from "../../src/providers/credentials.js"
-import { CookieJar, isDeletion, isSessionCookieName, sessionCookieNames, sessionCookiesCleared, setCookieList } from "../support/cookies.js"
+import {
+  CookieJar,
+  isDeletion,
+  isSessionCookieName,
+  sessionCookieNames,
+  sessionCookiesCleared,
+  setCookieList,
+} from "../support/cookies.js"
 import { type Listening, listenLocal } from "../support/listen.js"
 import { spyLogger } from "../support/logger.js"
 import { withEnv } from "../support/env.js"
@@ -84,10 +98,19 @@ async function csrfToken(origin: string, jar: CookieJar, basePath = "/api/auth")
   return ((await res.json()) as { csrfToken: string }).csrfToken
 }
 
-async function signIn(origin: string, basePath = "/api/auth", password = "password"): Promise<{ jar: CookieJar; res: Response }> {
+async function signIn(
+  origin: string,
+  basePath = "/api/auth",
+  password = "password",
+): Promise<{ jar: CookieJar; res: Response }> {
   const jar = new CookieJar()
   const token = await csrfToken(origin, jar, basePath)
-  const res = await post(origin, `${basePath}/callback/credentials`, { csrfToken: token, username: "alice", password, callbackUrl: `${origin}/done` }, jar)
+  const res = await post(
+    origin,
+    `${basePath}/callback/credentials`,
+    { csrfToken: token, username: "alice", password, callbackUrl: `${origin}/done` },
+    jar,
+  )
   jar.store(res)
   return { jar, res }
 }
@@ -118,7 +141,7 @@ describe("gatehouse/hono, JWT strategy", () => {
     expect(Date.parse(body.expires)).toBeGreaterThan(Date.now())
   })
 
-  it("verifyAuth answers 401 `Unauthorized` signed out, and sets c.get(\"authUser\") with the session and token signed in", async () => {
+  it('verifyAuth answers 401 `Unauthorized` signed out, and sets c.get("authUser") with the session and token signed in', async () => {
     const config = baseConfig({
       callbacks: { session: ({ session }) => ({ ...session, honoTestRole: "admin" }) },
     })
@@ -209,7 +232,10 @@ describe("gatehouse/hono, JWT strategy", () => {
   it("AUTH_URL's path is the basePath when the config sets none", async () => {
     await withEnv({ AUTH_SECRET: SECRET, AUTH_URL: "http://127.0.0.1/custom/auth" }, async () => {
       const app = new Hono()
-      app.use("*", initAuthConfig(() => config))
+      app.use(
+        "*",
+        initAuthConfig(() => config),
+      )
       app.use("*", authHandler())
       const config: AuthConfig = { providers: [credentials()] }
       const origin = await serve(app)
@@ -246,13 +272,19 @@ describe("gatehouse/hono, basePath and requests outside it", () => {
   it("a custom basePath: authHandler on every path answers under it only", async () => {
     const app = new Hono()
     const config = baseConfig({ basePath: "/custom/auth" })
-    app.use("*", initAuthConfig(() => config))
+    app.use(
+      "*",
+      initAuthConfig(() => config),
+    )
     app.use("*", authHandler())
     app.get("/me", verifyAuth(), (c) => c.json(c.get("authUser").session))
     const origin = await serve(app)
     const { res, jar } = await signIn(origin, "/custom/auth")
     expect(res.status).toBe(302)
-    expect(((await (await get(origin, "/custom/auth/session", jar)).json()) as { user: unknown }).user).toEqual({ name: alice.name, email: alice.email })
+    expect(((await (await get(origin, "/custom/auth/session", jar)).json()) as { user: unknown }).user).toEqual({
+      name: alice.name,
+      email: alice.email,
+    })
     expect((await get(origin, "/me", jar)).status).toBe(200)
     // The default path is the app's: Hono's own 404.
     const other = await get(origin, "/api/auth/session", jar)
@@ -263,7 +295,10 @@ describe("gatehouse/hono, basePath and requests outside it", () => {
   it("requests outside basePath reach the app untouched: method, body, headers and a look-alike prefix", async () => {
     const app = new Hono()
     const config = baseConfig()
-    app.use("*", initAuthConfig(() => config))
+    app.use(
+      "*",
+      initAuthConfig(() => config),
+    )
     app.use("*", authHandler())
     app.post("/echo", async (c) => c.json({ body: await c.req.text(), header: c.req.header("x-test") ?? null }))
     app.get("/api/authors", (c) => c.text("authors"))
@@ -279,7 +314,10 @@ describe("gatehouse/hono, basePath and requests outside it", () => {
   it("sign-in still works when an earlier middleware already read the body", async () => {
     const app = new Hono()
     const config = baseConfig()
-    app.use("*", initAuthConfig(() => config))
+    app.use(
+      "*",
+      initAuthConfig(() => config),
+    )
     app.use("*", async (c, next) => {
       if (c.req.method === "POST") await c.req.parseBody()
       await next()
@@ -296,7 +334,10 @@ describe("gatehouse/hono, basePath and requests outside it", () => {
     const log = spyLogger()
     const config = baseConfig({ logger: log.logger })
     const app = new Hono()
-    app.use("*", initAuthConfig(() => config))
+    app.use(
+      "*",
+      initAuthConfig(() => config),
+    )
     app.use("/auth/*", authHandler())
     const origin = await serve(app)
     for (let i = 0; i < 3; i++) {
@@ -318,7 +359,9 @@ describe("gatehouse/hono, a broken config", () => {
       for (let i = 0; i < 3; i++) {
         const res = await get(origin, "/api/auth/session")
         expect(res.status).toBe(500)
-        expect(await res.json()).toEqual({ message: "There was a problem with the server configuration. Check the server logs for more information." })
+        expect(await res.json()).toEqual({
+          message: "There was a problem with the server configuration. Check the server logs for more information.",
+        })
         const guarded = await get(origin, "/api/protected")
         expect(guarded.status).toBe(500)
         expect(await guarded.json()).toEqual({ message: expect.stringContaining("server configuration") })
@@ -333,7 +376,9 @@ describe("gatehouse/hono, a broken config", () => {
   it("a callback that builds a new (broken) config per request still logs the error once", async () => {
     await withEnv({}, async () => {
       const log = spyLogger()
-      const origin = await serve(documentedApp(() => ({ trustHost: true, providers: [credentials()], logger: log.logger })))
+      const origin = await serve(
+        documentedApp(() => ({ trustHost: true, providers: [credentials()], logger: log.logger })),
+      )
       for (let i = 0; i < 3; i++) expect((await get(origin, "/api/auth/session")).status).toBe(500)
       expect(log.types()).toEqual(["MissingSecret"])
     })
@@ -367,7 +412,10 @@ describe("examples/hono", () => {
   it("starts with its README command and serves sign-in, the protected page and sign-out", async () => {
     // The README's `npx tsx examples/hono/server.ts`, as one node process (tsx's loader) so the test can stop it by pid.
     const env = { ...process.env, PORT: "0", AUTH_SECRET: "", AUTH_URL: "" }
-    child = spawn(process.execPath, ["--import", "tsx", "examples/hono/server.ts"], { env, stdio: ["ignore", "pipe", "pipe"] })
+    child = spawn(process.execPath, ["--import", "tsx", "examples/hono/server.ts"], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    })
     const origin = await new Promise<string>((resolve, reject) => {
       let out = ""
       const timer = setTimeout(() => reject(new Error(`example did not start: ${out}`)), 15_000)
@@ -389,7 +437,12 @@ describe("examples/hono", () => {
 
     const jar = new CookieJar()
     const token = await csrfToken(origin, jar)
-    const res = await post(origin, "/api/auth/callback/credentials", { csrfToken: token, username: "demo", password: "demo" }, jar)
+    const res = await post(
+      origin,
+      "/api/auth/callback/credentials",
+      { csrfToken: token, username: "demo", password: "demo" },
+      jar,
+    )
     expect(res.status).toBe(302)
     jar.store(res)
     const page = await get(origin, "/protected", jar)

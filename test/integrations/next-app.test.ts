@@ -29,7 +29,12 @@ function freePort(): Promise<number> {
 }
 
 function run(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, [nextBin, ...args], { cwd: exampleDir, env, stdio: ["ignore", "pipe", "pipe"], detached: true })
+  const child = spawn(process.execPath, [nextBin, ...args], {
+    cwd: exampleDir,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  })
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()))
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
   return child
@@ -120,15 +125,24 @@ describe("examples/next (next build + next start)", () => {
     expect(gate.status).toBe(307)
     expect(location(gate).pathname).toBe("/api/auth/signin")
     expect(location(gate).searchParams.get("callbackUrl")).toBe(`${origin}/protected`)
-    expect(await client.html(`${location(gate).pathname}${location(gate).search}`)).toContain("/api/auth/callback/credentials")
+    expect(await client.html(`${location(gate).pathname}${location(gate).search}`)).toContain(
+      "/api/auth/callback/credentials",
+    )
     expect((await client.request("/api/me")).status).toBe(401)
 
-    const wrong = await client.postForm("/api/auth/callback/credentials", { csrfToken: await client.csrf(), username: "demo", password: "nope" })
+    const wrong = await client.postForm("/api/auth/callback/credentials", {
+      csrfToken: await client.csrf(),
+      username: "demo",
+      password: "nope",
+    })
     expect(location(wrong).searchParams.get("error")).toBe("CredentialsSignin")
     expect(sessionCookieNames(wrong)).toEqual([])
 
     const signedIn = await client.postForm("/api/auth/callback/credentials", {
-      csrfToken: await client.csrf(), username: "demo", password: "demo", callbackUrl: `${origin}/protected`,
+      csrfToken: await client.csrf(),
+      username: "demo",
+      password: "demo",
+      callbackUrl: `${origin}/protected`,
     })
     expect(signedIn.status).toBe(302)
     expect(signedIn.headers.get("location")).toBe(`${origin}/protected`)
@@ -137,7 +151,9 @@ describe("examples/next (next build + next start)", () => {
     expect(text(await client.html("/protected"))).toContain("Welcome, Demo User.")
     expect(text(await client.html("/"))).toContain("Server component (auth()): signed in as Demo User")
     expect(await (await client.request("/api/me")).json()).toEqual({ name: "Demo User" })
-    expect(await (await client.request("/api/auth/session")).json()).toMatchObject({ user: { name: "Demo User", email: "demo@example.com" } })
+    expect(await (await client.request("/api/auth/session")).json()).toMatchObject({
+      user: { name: "Demo User", email: "demo@example.com" },
+    })
 
     const out = await client.postForm("/api/auth/signout", { csrfToken: await client.csrf() })
     expect(out.status).toBe(302)
@@ -148,12 +164,20 @@ describe("examples/next (next build + next start)", () => {
 
   it("signs in and out with the server actions (signIn/signOut write cookies through next/headers and redirect)", async () => {
     const client = new Client()
-    const wrong = await client.submitAction("/", await client.html("/"), 'name="password"', { username: "demo", password: "nope", redirectTo: "/protected" })
+    const wrong = await client.submitAction("/", await client.html("/"), 'name="password"', {
+      username: "demo",
+      password: "nope",
+      redirectTo: "/protected",
+    })
     expect(wrong.status).toBe(303)
     expect(location(wrong).pathname + location(wrong).search).toBe("/?error=CredentialsSignin")
     expect(sessionCookieNames(wrong)).toEqual([])
 
-    const signedIn = await client.submitAction("/", await client.html("/"), 'name="password"', { username: "demo", password: "demo", redirectTo: "/protected" })
+    const signedIn = await client.submitAction("/", await client.html("/"), 'name="password"', {
+      username: "demo",
+      password: "demo",
+      redirectTo: "/protected",
+    })
     expect(signedIn.status).toBe(303)
     expect(location(signedIn).href).toBe(`${origin}/protected`)
     expect(sessionCookieNames(signedIn)).toEqual(["authjs.session-token"])
@@ -169,8 +193,14 @@ describe("examples/next (next build + next start)", () => {
 
   it("updates the session from a server action with unstable_update", async () => {
     const client = new Client()
-    await client.submitAction("/", await client.html("/"), 'name="password"', { username: "demo", password: "demo", redirectTo: "/protected" })
-    const renamed = await client.submitAction("/protected", await client.html("/protected"), 'name="name"', { name: "Renamed User" })
+    await client.submitAction("/", await client.html("/"), 'name="password"', {
+      username: "demo",
+      password: "demo",
+      redirectTo: "/protected",
+    })
+    const renamed = await client.submitAction("/protected", await client.html("/protected"), 'name="name"', {
+      name: "Renamed User",
+    })
     expect(renamed.status).toBe(303)
     expect(sessionCookieNames(renamed)).toEqual(["authjs.session-token"])
     expect(text(await client.html("/protected"))).toContain("Welcome, Renamed User.")
@@ -180,8 +210,16 @@ describe("examples/next (next build + next start)", () => {
   it("shows useSession's status in the client component, following server-action sign-in and sign-out (Chromium)", async () => {
     const browser = await chromium.launch({
       executablePath: "/usr/bin/chromium",
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     })
     try {
       const page = await browser.newPage()

@@ -30,7 +30,10 @@ function nextConfig(overrides: Partial<NextAuthConfig> = {}): NextAuthConfig {
   }
 }
 
-function request(path: string, init: { cookie?: string; method?: string; form?: Record<string, string> } = {}): NextRequest {
+function request(
+  path: string,
+  init: { cookie?: string; method?: string; form?: Record<string, string> } = {},
+): NextRequest {
   const headers = new Headers()
   if (init.cookie) headers.set("cookie", init.cookie)
   if (init.form) headers.set("content-type", "application/x-www-form-urlencoded")
@@ -42,14 +45,20 @@ function request(path: string, init: { cookie?: string; method?: string; form?: 
 }
 
 /** A credentials sign-in through the handlers; the jar then holds the session cookie. */
-async function signInThroughHandlers(handlers: ReturnType<typeof NextAuth>["handlers"], basePath = "/api/auth"): Promise<CookieJar> {
+async function signInThroughHandlers(
+  handlers: ReturnType<typeof NextAuth>["handlers"],
+  basePath = "/api/auth",
+): Promise<CookieJar> {
   const jar = new CookieJar()
   const csrf = await handlers.GET(request(`${basePath}/csrf`))
   jar.store(csrf)
   const { csrfToken } = (await csrf.json()) as { csrfToken: string }
-  const res = await handlers.POST(request(`${basePath}/callback/credentials`, {
-    cookie: jar.header(), form: { csrfToken, username: "alice", password: "password", callbackUrl: `${ORIGIN}/dashboard` },
-  }))
+  const res = await handlers.POST(
+    request(`${basePath}/callback/credentials`, {
+      cookie: jar.header(),
+      form: { csrfToken, username: "alice", password: "password", callbackUrl: `${ORIGIN}/dashboard` },
+    }),
+  )
   expect(res.status).toBe(302)
   expect(res.headers.get("location")).toBe(`${ORIGIN}/dashboard`)
   jar.store(res)
@@ -119,7 +128,9 @@ describe("auth(request) as middleware/proxy", () => {
   })
 
   it("redirects to pages.signIn, but never the sign-in page to itself", async () => {
-    const { auth } = NextAuth(nextConfig({ pages: { signIn: "/login" }, callbacks: { authorized: ({ auth }) => !!auth } }))
+    const { auth } = NextAuth(
+      nextConfig({ pages: { signIn: "/login" }, callbacks: { authorized: ({ auth }) => !!auth } }),
+    )
     const away = await auth(request("/dashboard"))
     expect(new URL(away.headers.get("location")!).pathname).toBe("/login")
     const onPage = await auth(request("/login"))
@@ -135,7 +146,9 @@ describe("auth(request) as middleware/proxy", () => {
   })
 
   it("answers with the Response the authorized callback returns", async () => {
-    const { auth } = NextAuth(nextConfig({ callbacks: { authorized: () => Response.json({ denied: true }, { status: 403 }) } }))
+    const { auth } = NextAuth(
+      nextConfig({ callbacks: { authorized: () => Response.json({ denied: true }, { status: 403 }) } }),
+    )
     const res = await auth(request("/api/data"))
     expect(res.status).toBe(403)
     expect(await res.json()).toEqual({ denied: true })
@@ -143,13 +156,23 @@ describe("auth(request) as middleware/proxy", () => {
 
   it("passes the session and the request to the authorized callback", async () => {
     const calls: { name: string | null | undefined; path: string }[] = []
-    const { auth, handlers } = NextAuth(nextConfig({
-      callbacks: { authorized: ({ auth, request }) => { calls.push({ name: auth?.user?.name, path: request.nextUrl.pathname }); return true } },
-    }))
+    const { auth, handlers } = NextAuth(
+      nextConfig({
+        callbacks: {
+          authorized: ({ auth, request }) => {
+            calls.push({ name: auth?.user?.name, path: request.nextUrl.pathname })
+            return true
+          },
+        },
+      }),
+    )
     const jar = await signInThroughHandlers(handlers)
     await auth(request("/a"))
     await auth(request("/b", { cookie: jar.header() }))
-    expect(calls).toEqual([{ name: undefined, path: "/a" }, { name: alice.name, path: "/b" }])
+    expect(calls).toEqual([
+      { name: undefined, path: "/a" },
+      { name: alice.name, path: "/b" },
+    ])
   })
 
   it("forwards a re-issued session cookie, also on an answer with immutable headers (Response.redirect)", async () => {
@@ -172,7 +195,11 @@ describe("auth(request) as middleware/proxy", () => {
 
   it("answers 400 to a request whose X-Forwarded-Host is not a host (trustHost), as the handlers do", async () => {
     const { auth } = NextAuth(protectedConfig())
-    const res = await auth(new NextRequest(`${ORIGIN}/dashboard`, { headers: { "x-forwarded-host": "evil.example/path", cookie: "authjs.session-token=x" } }))
+    const res = await auth(
+      new NextRequest(`${ORIGIN}/dashboard`, {
+        headers: { "x-forwarded-host": "evil.example/path", cookie: "authjs.session-token=x" },
+      }),
+    )
     expect(res.status).toBe(400)
     expect(await res.json()).toMatchObject({ error: "InvalidRequest" })
   })
@@ -187,9 +214,12 @@ describe("auth(handler)", () => {
   it("gives a wrapped route handler the session as req.auth and returns its answer", async () => {
     const { auth, handlers } = NextAuth(nextConfig())
     const GET = auth((req, ctx: { params: Promise<{ id: string }> }) =>
-      ctx.params.then(({ id }) => Response.json({ id, name: req.auth?.user?.name ?? null })))
+      ctx.params.then(({ id }) => Response.json({ id, name: req.auth?.user?.name ?? null })),
+    )
     const jar = await signInThroughHandlers(handlers)
-    const signedIn = await GET(request("/api/items/7", { cookie: jar.header() }), { params: Promise.resolve({ id: "7" }) })
+    const signedIn = await GET(request("/api/items/7", { cookie: jar.header() }), {
+      params: Promise.resolve({ id: "7" }),
+    })
     expect(await signedIn.json()).toEqual({ id: "7", name: alice.name })
     const signedOut = await GET(request("/api/items/7"), { params: Promise.resolve({ id: "7" }) })
     expect(await signedOut.json()).toEqual({ id: "7", name: null })
@@ -213,7 +243,10 @@ describe("auth() in the pages router", () => {
     const jar = await signInThroughHandlers(handlers)
     const server = createServer((req, res) => {
       const read = req.url === "/ctx" ? auth({ req, res }) : auth(req, res)
-      read.then((session) => res.end(JSON.stringify(session?.user?.name ?? null)), () => res.writeHead(500).end())
+      read.then(
+        (session) => res.end(JSON.stringify(session?.user?.name ?? null)),
+        () => res.writeHead(500).end(),
+      )
     })
     const app = await listenLocal(server)
     try {
@@ -236,7 +269,7 @@ describe("Edge runtime", () => {
     delete global.EdgeRuntime
   })
 
-  it("fails with an AuthError that names the fix (proxy.ts, runtime: \"nodejs\") instead of crashing inside", async () => {
+  it('fails with an AuthError that names the fix (proxy.ts, runtime: "nodejs") instead of crashing inside', async () => {
     const { auth, handlers, signIn } = NextAuth(nextConfig())
     global.EdgeRuntime = "edge-runtime"
     const failure = await handlers.GET(request("/api/auth/session")).catch((e: unknown) => e)
@@ -254,9 +287,17 @@ describe("Edge runtime", () => {
   it("loads no Node.js built-in before that check: the entry's static import graph has none", async () => {
     const entry = fileURLToPath(new URL("../../src/integrations/next.ts", import.meta.url))
     const result = await build({
-      entryPoints: [entry], bundle: true, write: false, format: "esm", splitting: true, outdir: "/tmp/gatehouse-next-graph",
+      entryPoints: [entry],
+      bundle: true,
+      write: false,
+      format: "esm",
+      splitting: true,
+      outdir: "/tmp/gatehouse-next-graph",
       // @simplewebauthn/server is an optional peer that the WebAuthn flow imports lazily: the app's bundler resolves it.
-      platform: "neutral", metafile: true, external: ["next/*", "node:*", "@simplewebauthn/server"], logLevel: "silent",
+      platform: "neutral",
+      metafile: true,
+      external: ["next/*", "node:*", "@simplewebauthn/server"],
+      logLevel: "silent",
     })
     const inputs = result.metafile.inputs
     const key = Object.keys(inputs).find((k) => k.endsWith("src/integrations/next.ts"))!

@@ -25,7 +25,8 @@ function nextEnv(): NodeJS.ProcessEnv {
   return env
 }
 
-const signedOutCookie = (res: Response): boolean => setCookieList(res).some((c) => c.name === "authjs.session-token" && isDeletion(c))
+const signedOutCookie = (res: Response): boolean =>
+  setCookieList(res).some((c) => c.name === "authjs.session-token" && isDeletion(c))
 
 describe("examples/next on Next 15 (middleware.ts, runtime nodejs)", () => {
   beforeAll(async () => {
@@ -63,18 +64,29 @@ describe("examples/next on Next 15 (middleware.ts, runtime nodejs)", () => {
     const gate = await client.request("/protected")
     expect(gate.status).toBe(307)
     // Next 15 writes a same-origin Location with the host "localhost" for 127.0.0.1 (its NextURL normalizes loopback).
-    expect(gate.headers.get("location")).toMatch(new RegExp(`^http://(127\\.0\\.0\\.1|localhost):${new URL(origin).port}/api/auth/signin\\?`))
+    expect(gate.headers.get("location")).toMatch(
+      new RegExp(`^http://(127\\.0\\.0\\.1|localhost):${new URL(origin).port}/api/auth/signin\\?`),
+    )
     expect(client.location(gate).pathname).toBe("/api/auth/signin")
     expect(client.location(gate).searchParams.get("callbackUrl")).toBe(`${origin}/protected`)
-    expect(await client.html(`${client.location(gate).pathname}${client.location(gate).search}`)).toContain("/api/auth/callback/credentials")
+    expect(await client.html(`${client.location(gate).pathname}${client.location(gate).search}`)).toContain(
+      "/api/auth/callback/credentials",
+    )
     expect((await client.request("/api/me")).status).toBe(401)
 
-    const wrong = await client.postForm("/api/auth/callback/credentials", { csrfToken: await client.csrf(), username: "demo", password: "nope" })
+    const wrong = await client.postForm("/api/auth/callback/credentials", {
+      csrfToken: await client.csrf(),
+      username: "demo",
+      password: "nope",
+    })
     expect(client.location(wrong).searchParams.get("error")).toBe("CredentialsSignin")
     expect(sessionCookieNames(wrong)).toEqual([])
 
     const signedIn = await client.postForm("/api/auth/callback/credentials", {
-      csrfToken: await client.csrf(), username: "demo", password: "demo", callbackUrl: `${origin}/protected`,
+      csrfToken: await client.csrf(),
+      username: "demo",
+      password: "demo",
+      callbackUrl: `${origin}/protected`,
     })
     expect(signedIn.status).toBe(302)
     expect(signedIn.headers.get("location")).toBe(`${origin}/protected`)
@@ -85,7 +97,9 @@ describe("examples/next on Next 15 (middleware.ts, runtime nodejs)", () => {
     expect(text(await page.text())).toContain("Welcome, Demo User.")
     expect(text(await client.html("/"))).toContain("Server component (auth()): signed in as Demo User")
     expect(await (await client.request("/api/me")).json()).toEqual({ name: "Demo User" })
-    expect(await (await client.request("/api/auth/session")).json()).toMatchObject({ user: { name: "Demo User", email: "demo@example.com" } })
+    expect(await (await client.request("/api/auth/session")).json()).toMatchObject({
+      user: { name: "Demo User", email: "demo@example.com" },
+    })
 
     const out = await client.postForm("/api/auth/signout", { csrfToken: await client.csrf() })
     expect(out.status).toBe(302)
@@ -96,12 +110,20 @@ describe("examples/next on Next 15 (middleware.ts, runtime nodejs)", () => {
 
   it("signs in and out with the server actions (no-JS multipart posts; cookies through next/headers)", async () => {
     const client = new Client(origin)
-    const wrong = await client.submitAction("/", await client.html("/"), 'name="password"', { username: "demo", password: "nope", redirectTo: "/protected" })
+    const wrong = await client.submitAction("/", await client.html("/"), 'name="password"', {
+      username: "demo",
+      password: "nope",
+      redirectTo: "/protected",
+    })
     expect(wrong.status).toBe(303)
     expect(client.location(wrong).pathname + client.location(wrong).search).toBe("/?error=CredentialsSignin")
     expect(sessionCookieNames(wrong)).toEqual([])
 
-    const signedIn = await client.submitAction("/", await client.html("/"), 'name="password"', { username: "demo", password: "demo", redirectTo: "/protected" })
+    const signedIn = await client.submitAction("/", await client.html("/"), 'name="password"', {
+      username: "demo",
+      password: "demo",
+      redirectTo: "/protected",
+    })
     expect(signedIn.status).toBe(303)
     expect(client.location(signedIn).href).toBe(`${origin}/protected`)
     expect(sessionCookieNames(signedIn)).toEqual(["authjs.session-token"])
@@ -117,8 +139,14 @@ describe("examples/next on Next 15 (middleware.ts, runtime nodejs)", () => {
 
   it("updates the session from a server action with unstable_update", async () => {
     const client = new Client(origin)
-    await client.submitAction("/", await client.html("/"), 'name="password"', { username: "demo", password: "demo", redirectTo: "/protected" })
-    const renamed = await client.submitAction("/protected", await client.html("/protected"), 'name="name"', { name: "Renamed User" })
+    await client.submitAction("/", await client.html("/"), 'name="password"', {
+      username: "demo",
+      password: "demo",
+      redirectTo: "/protected",
+    })
+    const renamed = await client.submitAction("/protected", await client.html("/protected"), 'name="name"', {
+      name: "Renamed User",
+    })
     expect(renamed.status).toBe(303)
     expect(sessionCookieNames(renamed)).toEqual(["authjs.session-token"])
     expect(text(await client.html("/protected"))).toContain("Welcome, Renamed User.")
@@ -126,7 +154,7 @@ describe("examples/next on Next 15 (middleware.ts, runtime nodejs)", () => {
   })
 })
 
-describe("examples/next on Next 15 with middleware.ts left on the Edge runtime (no runtime: \"nodejs\")", () => {
+describe('examples/next on Next 15 with middleware.ts left on the Edge runtime (no runtime: "nodejs")', () => {
   it("fails with Gatehouse's error that names the fix, at build time or on the first request", async () => {
     const edgeDir = prepareNext15App("middleware-edge.ts")
     let edgeServer: NextProcess | undefined
@@ -136,7 +164,9 @@ describe("examples/next on Next 15 with middleware.ts left on the Edge runtime (
       if ((await build.exited) === 0) {
         edgeServer = new NextProcess(edgeDir, ["start", "-p", "0", "-H", "127.0.0.1"], nextEnv())
         const res = await fetch(`${await edgeServer.origin(30_000)}/protected`, { redirect: "manual" })
-        expect(res.status, "the middleware cannot read the session on Edge: an error, not a redirect or the page").toBe(500)
+        expect(res.status, "the middleware cannot read the session on Edge: an error, not a redirect or the page").toBe(
+          500,
+        )
         await expect.poll(() => edgeServer!.output).toContain("gatehouse/next needs the Node.js runtime")
         output = edgeServer.output
       } else {

@@ -46,7 +46,10 @@ afterAll(async () => {
 async function signIn(target = base): Promise<string> {
   const csrf = await fetch(`${target}/auth/csrf`)
   const { csrfToken } = (await csrf.json()) as { csrfToken: string }
-  const csrfCookie = csrf.headers.getSetCookie().map((c) => c.split(";", 1)[0]).join("; ")
+  const csrfCookie = csrf.headers
+    .getSetCookie()
+    .map((c) => c.split(";", 1)[0])
+    .join("; ")
   const res = await fetch(`${target}/auth/callback/credentials`, {
     method: "POST",
     redirect: "manual",
@@ -54,7 +57,10 @@ async function signIn(target = base): Promise<string> {
     body: new URLSearchParams({ csrfToken, username: "alice", password: "password" }),
   })
   expect(res.status).toBe(302)
-  const session = res.headers.getSetCookie().map(parseSetCookie).find((c) => c.name === "authjs.session-token")
+  const session = res.headers
+    .getSetCookie()
+    .map(parseSetCookie)
+    .find((c) => c.name === "authjs.session-token")
   expect(session?.value).toMatch(/^[\w-]+\.\.[\w-]+\.[\w-]+\.[\w-]+$/)
   return `authjs.session-token=${session!.value}`
 }
@@ -78,7 +84,10 @@ describe("gatehouse/node createHandler", () => {
       expect(head.headers["content-length"], path).toEqual(get.headers["content-length"])
       expect(head.body, path).toBe("")
     }
-    const callback = await rawRequest(server.port, "HEAD /auth/callback/credentials HTTP/1.1\r\nHost: app.test\r\nConnection: close")
+    const callback = await rawRequest(
+      server.port,
+      "HEAD /auth/callback/credentials HTTP/1.1\r\nHost: app.test\r\nConnection: close",
+    )
     expect(callback.status).toBe(405)
     expect(callback.headers.allow).toEqual(["POST"])
   })
@@ -93,12 +102,17 @@ describe("gatehouse/node createHandler", () => {
     authorize.mockClear()
     const csrf = await fetch(`${base}/auth/csrf`)
     const { csrfToken } = (await csrf.json()) as { csrfToken: string }
-    const cookie = csrf.headers.getSetCookie().map((c) => c.split(";", 1)[0]).join("; ")
+    const cookie = csrf.headers
+      .getSetCookie()
+      .map((c) => c.split(";", 1)[0])
+      .join("; ")
     const body = new URLSearchParams({ csrfToken, username: "alice", password: "password" }).toString()
     await new Promise<void>((resolve, reject) => {
       const socket = connect(server.port, "127.0.0.1", () => {
-        socket.write(`POST /auth/callback/credentials HTTP/1.1\r\nHost: app.test\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
-          `Cookie: ${cookie}\r\nContent-Length: ${body.length + 100}\r\n\r\n${body.slice(0, 20)}`)
+        socket.write(
+          `POST /auth/callback/credentials HTTP/1.1\r\nHost: app.test\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
+            `Cookie: ${cookie}\r\nContent-Length: ${body.length + 100}\r\n\r\n${body.slice(0, 20)}`,
+        )
         setTimeout(() => {
           socket.destroy()
           resolve()
@@ -114,7 +128,11 @@ describe("gatehouse/node createHandler", () => {
 
   it("a form body over 64 KiB is refused with 413 and the connection is not kept alive", async () => {
     const big = "a=" + "x".repeat(70 * 1024)
-    const res = await rawRequest(server.port, `POST /auth/signout HTTP/1.1\r\nHost: app.test\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${big.length}`, big)
+    const res = await rawRequest(
+      server.port,
+      `POST /auth/signout HTTP/1.1\r\nHost: app.test\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${big.length}`,
+      big,
+    )
     expect(res.status).toBe(413)
     expect(res.headers.connection).toEqual(["close"])
   })
@@ -130,7 +148,10 @@ describe("gatehouse/node getSession", () => {
     const res = await fetch(`${base}/me`, { headers: { cookie: tampered } })
     expect(await res.json()).toEqual({ session: null })
     // The unreadable cookie is cleared, as GET /session does.
-    const cleared = res.headers.getSetCookie().map(parseSetCookie).find((c) => c.name === "authjs.session-token")
+    const cleared = res.headers
+      .getSetCookie()
+      .map(parseSetCookie)
+      .find((c) => c.name === "authjs.session-token")
     expect(cleared?.value).toBe("")
   })
 
@@ -146,9 +167,15 @@ describe("gatehouse/node getSession", () => {
     try {
       // A token issued two minutes ago (encode stamps iat with the clock).
       vi.useFakeTimers({ toFake: ["Date"], now: Date.now() - 120_000 })
-      const old = await encode({ token: { name: "Alice", email: "alice@example.com", sub: "user-1" }, secret: SECRET, salt: "authjs.session-token" })
+      const old = await encode({
+        token: { name: "Alice", email: "alice@example.com", sub: "user-1" },
+        secret: SECRET,
+        salt: "authjs.session-token",
+      })
       vi.useRealTimers()
-      const res = await fetch(`http://127.0.0.1:${local.port}/me`, { headers: { cookie: `authjs.session-token=${old}` } })
+      const res = await fetch(`http://127.0.0.1:${local.port}/me`, {
+        headers: { cookie: `authjs.session-token=${old}` },
+      })
       const cookies = res.headers.getSetCookie().map(parseSetCookie)
       expect(cookies.map((c) => c.name)).toEqual(["app", "authjs.session-token"])
       expect(cookies[1]!.value).not.toBe(old)
@@ -160,12 +187,23 @@ describe("gatehouse/node getSession", () => {
 
   it("database strategy: reads the row through the adapter", async () => {
     const adapter = MemoryAdapter()
-    const user = await adapter.createUser!({ id: "u-db", email: "db@example.com", emailVerified: null, name: "Db User" })
-    await adapter.createSession!({ sessionToken: "tok-db", userId: user.id, expires: new Date(Date.now() + 86_400_000) })
+    const user = await adapter.createUser!({
+      id: "u-db",
+      email: "db@example.com",
+      emailVerified: null,
+      name: "Db User",
+    })
+    await adapter.createSession!({
+      sessionToken: "tok-db",
+      userId: user.id,
+      expires: new Date(Date.now() + 86_400_000),
+    })
     const cfg: AuthConfig = { ...config, adapter, session: { strategy: "database" } }
     const local = await startNodeServer(app(cfg))
     try {
-      const body = await (await fetch(`http://127.0.0.1:${local.port}/me`, { headers: { cookie: "authjs.session-token=tok-db" } })).json()
+      const body = await (
+        await fetch(`http://127.0.0.1:${local.port}/me`, { headers: { cookie: "authjs.session-token=tok-db" } })
+      ).json()
       expect(body).toMatchObject({ session: { user: { name: "Db User", email: "db@example.com" } } })
     } finally {
       await local.close()
@@ -175,7 +213,10 @@ describe("gatehouse/node getSession", () => {
   it("a broken config throws its configuration error from getSession and logs it once", async () => {
     const errors = vi.fn()
     const broken: AuthConfig = { ...config, secret: "short", logger: { error: errors, warn() {}, debug() {} } }
-    const req = { headers: { host: "app.test", cookie: "authjs.session-token=x" }, socket: {} } as unknown as IncomingMessage
+    const req = {
+      headers: { host: "app.test", cookie: "authjs.session-token=x" },
+      socket: {},
+    } as unknown as IncomingMessage
     await expect(getSession(req, broken)).rejects.toMatchObject({ type: "MissingSecret" })
     await expect(getSession(req, broken)).rejects.toMatchObject({ type: "MissingSecret" })
     expect(errors).toHaveBeenCalledTimes(1)

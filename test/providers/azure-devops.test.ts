@@ -16,8 +16,24 @@ import { getAuthorizationServer, refreshTokens } from "../../src/protocols/oauth
 import AzureDevOps, { type AzureDevOpsProfile } from "../../src/providers/azure-devops.js"
 import { ORIGIN } from "../helpers.js"
 import {
-  ERROR_PAGE, SIGNIN_ERROR, type LocalServer, callback, expectRejected, expectSignedIn, freshValue, localize, logged,
-  routingFetch, sendJson, sendRedirect, sessionOf, setup, startLocalServer, startSignIn, useFakeProvider, visitProvider,
+  ERROR_PAGE,
+  SIGNIN_ERROR,
+  type LocalServer,
+  callback,
+  expectRejected,
+  expectSignedIn,
+  freshValue,
+  localize,
+  logged,
+  routingFetch,
+  sendJson,
+  sendRedirect,
+  sessionOf,
+  setup,
+  startLocalServer,
+  startSignIn,
+  useFakeProvider,
+  visitProvider,
 } from "../support/provider-kit.js"
 
 const CALLBACK = `${ORIGIN}/auth/callback/azure-devops`
@@ -56,7 +72,11 @@ async function startFakeDevOps(): Promise<FakeDevOps> {
   const server = await startLocalServer(async (req, res, r) => {
     if (r.path === AUTHORIZE && r.method === "GET") {
       const q = r.query
-      if (q.get("client_id") !== d.appId || q.get("response_type") !== "Assertion" || q.get("redirect_uri") !== CALLBACK) {
+      if (
+        q.get("client_id") !== d.appId ||
+        q.get("response_type") !== "Assertion" ||
+        q.get("redirect_uri") !== CALLBACK
+      ) {
         return sendJson(res, r, 400, { error: "invalid_request" })
       }
       const back = new URL(CALLBACK)
@@ -70,8 +90,12 @@ async function startFakeDevOps(): Promise<FakeDevOps> {
       if (d.tokenAnswer) return sendJson(res, r, d.tokenAnswer.status, d.tokenAnswer.body)
       const body = new URLSearchParams(r.body)
       const keys = [...body.keys()].sort()
-      if (keys.join() !== "assertion,client_assertion,client_assertion_type,grant_type,redirect_uri") return sendJson(res, r, 400, { Error: "InvalidRequest", ErrorDescription: `fields ${keys.join()}` })
-      if (body.get("client_assertion_type") !== "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" || body.get("client_assertion") !== d.secret) {
+      if (keys.join() !== "assertion,client_assertion,client_assertion_type,grant_type,redirect_uri")
+        return sendJson(res, r, 400, { Error: "InvalidRequest", ErrorDescription: `fields ${keys.join()}` })
+      if (
+        body.get("client_assertion_type") !== "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" ||
+        body.get("client_assertion") !== d.secret
+      ) {
         return sendJson(res, r, 401, { Error: "invalid_client" })
       }
       if (body.get("redirect_uri") !== CALLBACK) return sendJson(res, r, 400, { Error: "invalid_redirect_uri" })
@@ -88,11 +112,18 @@ async function startFakeDevOps(): Promise<FakeDevOps> {
       const refresh = fresh("eyJ0eXAi.refresh.")
       access.add(token)
       d.refreshTokens.add(refresh)
-      return sendJson(res, r, 200, { access_token: token, token_type: "jwt-bearer", expires_in: "3599", refresh_token: refresh, scope: "vso.profile" })
+      return sendJson(res, r, 200, {
+        access_token: token,
+        token_type: "jwt-bearer",
+        expires_in: "3599",
+        refresh_token: refresh,
+        scope: "vso.profile",
+      })
     }
     if (r.path === PROFILE && r.method === "GET") {
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1]
-      if (!token || !access.has(token)) return sendJson(res, r, 401, { message: "TF400813: The user is not authorized" })
+      if (!token || !access.has(token))
+        return sendJson(res, r, 401, { message: "TF400813: The user is not authorized" })
       return sendJson(res, r, 200, d.user)
     }
   })
@@ -122,7 +153,12 @@ afterEach(() => {
 type P = AuthConfig["providers"][number]
 
 function devops(extra: Record<string, unknown> = {}): P {
-  return AzureDevOps({ clientId: d.appId, clientSecret: d.secret, [customFetch]: routingFetch(ORIGINS, d.url).fetch, ...extra }) as P
+  return AzureDevOps({
+    clientId: d.appId,
+    clientSecret: d.secret,
+    [customFetch]: routingFetch(ORIGINS, d.url).fetch,
+    ...extra,
+  }) as P
 }
 
 async function fullSignIn(provider: P, query?: string) {
@@ -144,17 +180,27 @@ describe("Azure DevOps", () => {
     // Auth.js 0.41.3 points its token URL at /oauth2/authorize; the guide's token endpoint is /oauth2/token.
     expect(p.token.url?.href).toBe("https://app.vssps.visualstudio.com/oauth2/token")
     expect(typeof p.token.request).toBe("function")
-    expect(p.userinfo.url?.href).toBe("https://app.vssps.visualstudio.com/_apis/profile/profiles/me?details=true&coreAttributes=Avatar&api-version=6.0")
+    expect(p.userinfo.url?.href).toBe(
+      "https://app.vssps.visualstudio.com/_apis/profile/profiles/me?details=true&coreAttributes=Avatar&api-version=6.0",
+    )
     expect(p.style).toMatchObject({ bg: "#0078d4", text: "#fff" })
     expect(p.style?.logo).toMatch(/^data:image\/svg\+xml,/)
-    expect(resolveOAuthProvider(AzureDevOps({ clientId: "a", scope: "vso.profile vso.code" }), undefined).authorization.params.scope).toBe("vso.profile vso.code")
+    expect(
+      resolveOAuthProvider(AzureDevOps({ clientId: "a", scope: "vso.profile vso.code" }), undefined).authorization
+        .params.scope,
+    ).toBe("vso.profile vso.code")
   })
 
   it("signs in: response_type=Assertion, the JWT-bearer grant with the secret as client assertion, the profile with its avatar", async () => {
     const { s, started, res } = await fullSignIn(devops())
     const auth = started.location!
     expect(auth.origin + auth.pathname).toBe(`https://app.vssps.visualstudio.com${AUTHORIZE}`)
-    expect(Object.fromEntries(auth.searchParams)).toMatchObject({ client_id: d.appId, response_type: "Assertion", scope: "vso.profile", redirect_uri: CALLBACK })
+    expect(Object.fromEntries(auth.searchParams)).toMatchObject({
+      client_id: d.appId,
+      response_type: "Assertion",
+      scope: "vso.profile",
+      redirect_uri: CALLBACK,
+    })
     expect(auth.searchParams.get("state")).toBeTruthy()
     expect(auth.searchParams.has("code_challenge")).toBe(false)
     expectSignedIn(res, s.log)
@@ -176,9 +222,19 @@ describe("Azure DevOps", () => {
     const [profile] = d.to(PROFILE)
     expect(profile?.headers.authorization).toMatch(/^Bearer eyJ0eXAi\.access\./)
 
-    expect((await sessionOf(s.config, started.jar))?.user).toEqual({ name: "Dev Ops", email: "dev.ops@example.com", image: `data:image/png;base64,${AVATAR}` })
+    expect((await sessionOf(s.config, started.jar))?.user).toEqual({
+      name: "Dev Ops",
+      email: "dev.ops@example.com",
+      image: `data:image/png;base64,${AVATAR}`,
+    })
     const call = s.signInCall()
-    expect(call.account).toMatchObject({ provider: "azure-devops", type: "oauth", providerAccountId: USER.id, token_type: "bearer", scope: "vso.profile" })
+    expect(call.account).toMatchObject({
+      provider: "azure-devops",
+      type: "oauth",
+      providerAccountId: USER.id,
+      token_type: "bearer",
+      scope: "vso.profile",
+    })
     // expires_in came as the string "3599": stored as a number, and expires_at set from it.
     expect(call.account?.expires_in).toBe(3599)
     expect(call.account?.expires_at).toBeGreaterThan(Date.now() / 1000 + 3500)
@@ -250,7 +306,9 @@ describe("Azure DevOps", () => {
   it("reads AUTH_AZURE_DEVOPS_ID / _SECRET", async () => {
     vi.stubEnv("AUTH_AZURE_DEVOPS_ID", d.appId)
     vi.stubEnv("AUTH_AZURE_DEVOPS_SECRET", d.secret)
-    const config = { providers: [AzureDevOps({ [customFetch]: routingFetch(ORIGINS, d.url).fetch } as never)] } as AuthConfig
+    const config = {
+      providers: [AzureDevOps({ [customFetch]: routingFetch(ORIGINS, d.url).fetch } as never)],
+    } as AuthConfig
     setEnvDefaults(process.env, config)
     const { s, res } = await fullSignIn(config.providers[0] as P)
     expectSignedIn(res, s.log)
@@ -285,13 +343,35 @@ describe("token.request on a custom provider", () => {
   it("gets Auth.js's context (params, checks.code_verifier, provider with clientSecret and callbackUrl) and its tokens are used", async () => {
     const seen: Record<string, unknown>[] = []
     const { s, started, res } = await run(
-      custom(((ctx: { params: Record<string, string>; checks: { code_verifier?: string }; provider: Record<string, unknown>; grantType: string; url: string }) => {
-        seen.push({ code: ctx.params.code, verifier: ctx.checks.code_verifier, secret: ctx.provider.clientSecret, callbackUrl: ctx.provider.callbackUrl, grantType: ctx.grantType, url: ctx.url })
+      custom(((ctx: {
+        params: Record<string, string>
+        checks: { code_verifier?: string }
+        provider: Record<string, unknown>
+        grantType: string
+        url: string
+      }) => {
+        seen.push({
+          code: ctx.params.code,
+          verifier: ctx.checks.code_verifier,
+          secret: ctx.provider.clientSecret,
+          callbackUrl: ctx.provider.callbackUrl,
+          grantType: ctx.grantType,
+          url: ctx.url,
+        })
         return { tokens: { access_token: "at-hook", token_type: "bearer" } }
       }) as never),
     )
     expectSignedIn(res, s.log)
-    expect(seen).toEqual([{ code: "the-code", verifier: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), secret: "csecret", callbackUrl: `${ORIGIN}/auth/callback/custom`, grantType: "authorization_code", url: `${d.url}/custom/token` }])
+    expect(seen).toEqual([
+      {
+        code: "the-code",
+        verifier: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        secret: "csecret",
+        callbackUrl: `${ORIGIN}/auth/callback/custom`,
+        grantType: "authorization_code",
+        url: `${d.url}/custom/token`,
+      },
+    ])
     expect(started.location!.searchParams.get("response_type")).toBe("code")
     expect(s.signInCall().account).toMatchObject({ access_token: "at-hook", providerAccountId: "u1" })
   })
@@ -300,7 +380,12 @@ describe("token.request on a custom provider", () => {
     ["no tokens object", () => ({})],
     ["no access_token", () => ({ tokens: { token_type: "bearer" } })],
     ["no token_type", () => ({ tokens: { access_token: "x" } })],
-    ["a throw", () => { throw new Error("upstream down") }],
+    [
+      "a throw",
+      () => {
+        throw new Error("upstream down")
+      },
+    ],
   ])("%s: OAuthCallbackError, no session", async (_name, request) => {
     const { s, res } = await run(custom(request as never))
     expectRejected(res, s.log, SIGNIN_ERROR("OAuthCallbackError"), "OAuthCallbackError")

@@ -25,8 +25,20 @@ import { clearJwksCache } from "../../src/protocols/jws.js"
 import { ORIGIN, get } from "../helpers.js"
 import { verifyOAuth1 } from "../support/fake-twitter.js"
 import {
-  type LocalServer, type Recorded, callback, expectSignedIn, localize, routingFetch, sendJson, sendRedirect, sendText, setup,
-  startLocalServer, startSignIn, useFakeProvider, visitProvider,
+  type LocalServer,
+  type Recorded,
+  callback,
+  expectSignedIn,
+  localize,
+  routingFetch,
+  sendJson,
+  sendRedirect,
+  sendText,
+  setup,
+  startLocalServer,
+  startSignIn,
+  useFakeProvider,
+  visitProvider,
 } from "../support/provider-kit.js"
 
 type Endpoint = "authorization" | "token" | "userinfo"
@@ -47,8 +59,17 @@ const TIKTOK_LOG_ID = "20240101000000ABCDEF"
 
 const GOOGLE_ISSUER = "https://accounts.google.com"
 const REAL_ORIGINS = [
-  "https://github.com", "https://api.github.com", GOOGLE_ISSUER, "https://oauth2.googleapis.com", "https://openidconnect.googleapis.com",
-  "https://www.googleapis.com", "https://x.com", "https://api.x.com", "https://oauth.vk.com", "https://api.vk.com", "https://www.tiktok.com",
+  "https://github.com",
+  "https://api.github.com",
+  GOOGLE_ISSUER,
+  "https://oauth2.googleapis.com",
+  "https://openidconnect.googleapis.com",
+  "https://www.googleapis.com",
+  "https://x.com",
+  "https://api.x.com",
+  "https://oauth.vk.com",
+  "https://api.vk.com",
+  "https://www.tiktok.com",
   "https://open.tiktokapis.com",
 ] as const
 
@@ -59,7 +80,14 @@ function googleIdToken(): string {
   const now = Math.floor(Date.now() / 1000)
   const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url")
   const input = `${b64({ alg: "RS256", kid: KID, typ: "JWT" })}.${b64({
-    iss: GOOGLE_ISSUER, aud: CLIENT_ID, sub: "google-user-1", iat: now, exp: now + 3600, email: "g@example.com", email_verified: true, name: "G",
+    iss: GOOGLE_ISSUER,
+    aud: CLIENT_ID,
+    sub: "google-user-1",
+    iat: now,
+    exp: now + 3600,
+    email: "g@example.com",
+    email_verified: true,
+    name: "G",
   })}`
   return `${input}.${createSign("RSA-SHA256").update(input).sign(privateKey).toString("base64url")}`
 }
@@ -88,8 +116,16 @@ const CASES: ProviderCase[] = [
     paths: { authorization: "/login/oauth/authorize", token: "/login/oauth/access_token", userinfo: "/user" },
     answer: {
       token: (res, r) => bearerToken(res, r, { scope: "read:user,user:email" }),
-      userinfo: (res, r) => sendJson(res, r, 200, { id: 1, login: "octo", name: "Octo", email: null, avatar_url: "https://a.example/o.png" }),
-      emails: (res, r) => sendJson(res, r, 200, [{ email: "octo@example.com", primary: true, verified: true, visibility: null }]),
+      userinfo: (res, r) =>
+        sendJson(res, r, 200, {
+          id: 1,
+          login: "octo",
+          name: "Octo",
+          email: null,
+          avatar_url: "https://a.example/o.png",
+        }),
+      emails: (res, r) =>
+        sendJson(res, r, 200, [{ email: "octo@example.com", primary: true, verified: true, visibility: null }]),
     },
   },
   {
@@ -98,22 +134,30 @@ const CASES: ProviderCase[] = [
     make: (o) => Google(o),
     extraFor: { userinfo: { idToken: false } },
     paths: {
-      discovery: "/.well-known/openid-configuration", authorization: "/o/oauth2/v2/auth", token: "/token", userinfo: "/v1/userinfo",
+      discovery: "/.well-known/openid-configuration",
+      authorization: "/o/oauth2/v2/auth",
+      token: "/token",
+      userinfo: "/v1/userinfo",
       jwks: "/oauth2/v3/certs",
     },
     answer: {
-      discovery: (res, r) => sendJson(res, r, 200, {
-        issuer: GOOGLE_ISSUER,
-        authorization_endpoint: `${GOOGLE_ISSUER}/o/oauth2/v2/auth`,
-        token_endpoint: "https://oauth2.googleapis.com/token",
-        userinfo_endpoint: "https://openidconnect.googleapis.com/v1/userinfo",
-        jwks_uri: "https://www.googleapis.com/oauth2/v3/certs",
-        code_challenge_methods_supported: ["S256"],
-        id_token_signing_alg_values_supported: ["RS256"],
-      }),
-      jwks: (res, r) => sendJson(res, r, 200, { keys: [{ ...publicKey.export({ format: "jwk" }), kid: KID, alg: "RS256", use: "sig" }] }),
+      discovery: (res, r) =>
+        sendJson(res, r, 200, {
+          issuer: GOOGLE_ISSUER,
+          authorization_endpoint: `${GOOGLE_ISSUER}/o/oauth2/v2/auth`,
+          token_endpoint: "https://oauth2.googleapis.com/token",
+          userinfo_endpoint: "https://openidconnect.googleapis.com/v1/userinfo",
+          jwks_uri: "https://www.googleapis.com/oauth2/v3/certs",
+          code_challenge_methods_supported: ["S256"],
+          id_token_signing_alg_values_supported: ["RS256"],
+        }),
+      jwks: (res, r) =>
+        sendJson(res, r, 200, {
+          keys: [{ ...publicKey.export({ format: "jwk" }), kid: KID, alg: "RS256", use: "sig" }],
+        }),
       token: (res, r) => bearerToken(res, r, { id_token: googleIdToken(), scope: "openid email profile" }),
-      userinfo: (res, r) => sendJson(res, r, 200, { sub: "google-user-1", email: "g@example.com", email_verified: true, name: "G" }),
+      userinfo: (res, r) =>
+        sendJson(res, r, 200, { sub: "google-user-1", email: "g@example.com", email_verified: true, name: "G" }),
     },
   },
   {
@@ -123,7 +167,15 @@ const CASES: ProviderCase[] = [
     paths: { authorization: "/i/oauth2/authorize", token: "/2/oauth2/token", userinfo: "/2/users/me" },
     answer: {
       token: (res, r) => bearerToken(res, r, { scope: "users.read tweet.read offline.access" }),
-      userinfo: (res, r) => sendJson(res, r, 200, { data: { id: "2244994945", name: "X Dev", username: "xdev", profile_image_url: "https://pbs.example/p_normal.jpg" } }),
+      userinfo: (res, r) =>
+        sendJson(res, r, 200, {
+          data: {
+            id: "2244994945",
+            name: "X Dev",
+            username: "xdev",
+            profile_image_url: "https://pbs.example/p_normal.jpg",
+          },
+        }),
     },
   },
   {
@@ -131,13 +183,37 @@ const CASES: ProviderCase[] = [
     id: "twitter",
     oauth1: true,
     make: (o) => Twitter(o),
-    paths: { request_token: "/oauth/request_token", authorization: "/oauth/authenticate", token: "/oauth/access_token", userinfo: "/1.1/account/verify_credentials.json" },
+    paths: {
+      request_token: "/oauth/request_token",
+      authorization: "/oauth/authenticate",
+      token: "/oauth/access_token",
+      userinfo: "/1.1/account/verify_credentials.json",
+    },
     answer: {
       request_token: (res, r) =>
-        sendText(res, r, 200, `oauth_token=${REQUEST_TOKEN}&oauth_token_secret=${REQUEST_TOKEN_SECRET}&oauth_callback_confirmed=true`, "application/x-www-form-urlencoded"),
+        sendText(
+          res,
+          r,
+          200,
+          `oauth_token=${REQUEST_TOKEN}&oauth_token_secret=${REQUEST_TOKEN_SECRET}&oauth_callback_confirmed=true`,
+          "application/x-www-form-urlencoded",
+        ),
       token: (res, r) =>
-        sendText(res, r, 200, `oauth_token=${ACCESS_TOKEN}&oauth_token_secret=${TOKEN_SECRET}&user_id=6253282&screen_name=xapi`, "application/x-www-form-urlencoded"),
-      userinfo: (res, r) => sendJson(res, r, 200, { id: 6253282, id_str: "6253282", name: "X API", screen_name: "xapi", email: "api@x.example" }),
+        sendText(
+          res,
+          r,
+          200,
+          `oauth_token=${ACCESS_TOKEN}&oauth_token_secret=${TOKEN_SECRET}&user_id=6253282&screen_name=xapi`,
+          "application/x-www-form-urlencoded",
+        ),
+      userinfo: (res, r) =>
+        sendJson(res, r, 200, {
+          id: 6253282,
+          id_str: "6253282",
+          name: "X API",
+          screen_name: "xapi",
+          email: "api@x.example",
+        }),
     },
   },
   {
@@ -147,8 +223,12 @@ const CASES: ProviderCase[] = [
     paths: { authorization: "/authorize", token: "/access_token", userinfo: "/method/users.get" },
     answer: {
       // VK's token answer has no token_type and carries the e-mail (the provider's conform hook fixes the first).
-      token: (res, r) => sendJson(res, r, 200, { access_token: ACCESS_TOKEN, expires_in: 86400, user_id: 1, email: "vk@example.com" }),
-      userinfo: (res, r) => sendJson(res, r, 200, { response: [{ id: 1, first_name: "Pavel", last_name: "D", photo_100: "https://vk.example/p.jpg" }] }),
+      token: (res, r) =>
+        sendJson(res, r, 200, { access_token: ACCESS_TOKEN, expires_in: 86400, user_id: 1, email: "vk@example.com" }),
+      userinfo: (res, r) =>
+        sendJson(res, r, 200, {
+          response: [{ id: 1, first_name: "Pavel", last_name: "D", photo_100: "https://vk.example/p.jpg" }],
+        }),
     },
   },
   {
@@ -159,11 +239,26 @@ const CASES: ProviderCase[] = [
     answer: {
       token: (res, r) => {
         // TikTok answers errors with HTTP 200 and `{ error, error_description, log_id }`.
-        if (fake.tokenError) return sendJson(res, r, 200, { error: fake.tokenError, error_description: "The refresh token is invalid.", log_id: TIKTOK_LOG_ID })
+        if (fake.tokenError)
+          return sendJson(res, r, 200, {
+            error: fake.tokenError,
+            error_description: "The refresh token is invalid.",
+            log_id: TIKTOK_LOG_ID,
+          })
         bearerToken(res, r, { open_id: "tt-open-id", refresh_token: `rft.${randomUUID()}`, scope: "user.info.profile" })
       },
       userinfo: (res, r) =>
-        sendJson(res, r, 200, { data: { user: { open_id: "tt-open-id", display_name: "Clip", username: "clip", avatar_url: "https://tt.example/a.jpg" } }, error: { code: "ok", message: "", log_id: "202401010000" } }),
+        sendJson(res, r, 200, {
+          data: {
+            user: {
+              open_id: "tt-open-id",
+              display_name: "Clip",
+              username: "clip",
+              avatar_url: "https://tt.example/a.jpg",
+            },
+          },
+          error: { code: "ok", message: "", log_id: "202401010000" },
+        }),
     },
   },
 ]
@@ -235,10 +330,20 @@ useFakeProvider(startFakeProvider, (server) => {
 // The request shape
 
 /** Values that differ on every run (random or time-based): compared as present, not by value. */
-const PER_RUN = new Set(["state", "code_challenge", "code_verifier", "nonce", "oauth_nonce", "oauth_timestamp", "oauth_signature"])
+const PER_RUN = new Set([
+  "state",
+  "code_challenge",
+  "code_verifier",
+  "nonce",
+  "oauth_nonce",
+  "oauth_timestamp",
+  "oauth_signature",
+])
 
 function masked(entries: Iterable<[string, string]>): [string, string][] {
-  return [...entries].map(([k, v]): [string, string] => [k, PER_RUN.has(k) ? "<per-run>" : v]).sort((a, b) => (a[0] + a[1] < b[0] + b[1] ? -1 : 1))
+  return [...entries]
+    .map(([k, v]): [string, string] => [k, PER_RUN.has(k) ? "<per-run>" : v])
+    .sort((a, b) => (a[0] + a[1] < b[0] + b[1] ? -1 : 1))
 }
 
 /** The URL the client used: the original URL when the routing customFetch carried the request, else the local one. */
@@ -254,7 +359,10 @@ function authorizationShape(r: Recorded): unknown {
   const basic = /^Basic (.+)$/.exec(header)
   if (basic) return `Basic ${Buffer.from(basic[1]!, "base64").toString("utf8")}`
   if (/^OAuth /.test(header)) {
-    const params = [...header.slice(6).matchAll(/([^=\s,]+)="([^"]*)"/g)].map((m): [string, string] => [m[1]!, decodeURIComponent(m[2]!)])
+    const params = [...header.slice(6).matchAll(/([^=\s,]+)="([^"]*)"/g)].map((m): [string, string] => [
+      m[1]!,
+      decodeURIComponent(m[2]!),
+    ])
     return { oauth: masked(params) }
   }
   return header
@@ -283,7 +391,8 @@ function oauth1SignatureValid(r: Recorded): boolean {
     contentType: r.headers["content-type"],
     body: r.body,
     consumers: new Map([[CLIENT_ID, CLIENT_SECRET]]),
-    tokenSecret: (token) => (token === REQUEST_TOKEN ? REQUEST_TOKEN_SECRET : token === ACCESS_TOKEN ? TOKEN_SECRET : undefined),
+    tokenSecret: (token) =>
+      token === REQUEST_TOKEN ? REQUEST_TOKEN_SECRET : token === ACCESS_TOKEN ? TOKEN_SECRET : undefined,
     tokenRequired: false,
     seenNonces: new Set(),
   })
@@ -309,7 +418,10 @@ async function signInWith(c: ProviderCase, endpoint: Endpoint, override: boolean
   fake.current = { case: c, paths: { ...c.paths, ...(override ? { [endpoint]: overridePath } : {}) } }
   const route = routingFetch(REAL_ORIGINS, fake.url)
   const options: Record<string, unknown> = {
-    clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, [customFetch]: route.fetch, ...c.extraFor?.[endpoint],
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    [customFetch]: route.fetch,
+    ...c.extraFor?.[endpoint],
     ...(override ? { [endpoint]: `${fake.url}${overridePath}` } : {}),
   }
   const s = setup([c.make(options)])
@@ -354,7 +466,9 @@ describe("a string endpoint override replaces only the URL", () => {
           // GitHub's userinfo hook follows the URL: the e-mail lookup goes to <override>/emails, shaped as before.
           if (byDefault.byRole.has("emails")) {
             const emails = only(overridden, "emails")
-            expect(emails.path).toBe(endpoint === "userinfo" ? "/override/userinfo/emails" : `${c.paths.userinfo}/emails`)
+            expect(emails.path).toBe(
+              endpoint === "userinfo" ? "/override/userinfo/emails" : `${c.paths.userinfo}/emails`,
+            )
             expect(shapeOf(emails)).toEqual(shapeOf(only(byDefault, "emails")))
           }
           if (c.oauth1 && endpoint !== "authorization") {
@@ -386,7 +500,14 @@ describe("a string endpoint override replaces only the URL", () => {
     fake.reset()
     const route = routingFetch(REAL_ORIGINS, fake.url)
     fake.current = { case: vk, paths: { ...vk.paths, userinfo: "/override/userinfo" } }
-    const s = setup([VK({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, [customFetch]: route.fetch, userinfo: `${fake.url}/override/userinfo?v=5.199` })])
+    const s = setup([
+      VK({
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+        [customFetch]: route.fetch,
+        userinfo: `${fake.url}/override/userinfo?v=5.199`,
+      }),
+    ])
     const started = await startSignIn(s.config, "vk")
     const back = await visitProvider(localize(started.location!, REAL_ORIGINS, fake.url))
     expectSignedIn(await callback(s.config, back, started.jar), s.log)
@@ -400,7 +521,14 @@ describe("a string endpoint override replaces only the URL", () => {
     fake.reset()
     fake.current = { case: tiktok, paths: { ...tiktok.paths, token: "/override/token" } }
     const route = routingFetch(REAL_ORIGINS, fake.url)
-    const s = setup([TikTok({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, [customFetch]: route.fetch, token: { url: `${fake.url}/override/token` } })])
+    const s = setup([
+      TikTok({
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+        [customFetch]: route.fetch,
+        token: { url: `${fake.url}/override/token` },
+      }),
+    ])
     const started = await startSignIn(s.config, "tiktok")
     const back = await visitProvider(localize(started.location!, REAL_ORIGINS, fake.url))
     expectSignedIn(await callback(s.config, back, started.jar), s.log)
@@ -421,12 +549,22 @@ describe("the refresh request keeps the provider's token params and hooks too", 
     fake.reset()
     fake.current = { case: tiktok, paths: tiktok.paths }
     const route = routingFetch(REAL_ORIGINS, fake.url)
-    const s = setup([TikTok({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, refreshAccessToken: true, [customFetch]: route.fetch })])
+    const s = setup([
+      TikTok({
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+        refreshAccessToken: true,
+        [customFetch]: route.fetch,
+      }),
+    ])
     const started = await startSignIn(s.config, "tiktok")
     const back = await visitProvider(localize(started.location!, REAL_ORIGINS, fake.url))
     expectSignedIn(await callback(s.config, back, started.jar), s.log)
     vi.setSystemTime(Date.now() + 3600 * 1000)
-    const refreshes = () => fake.requests.filter((r) => r.path === tiktok.paths.token && new URLSearchParams(r.body).get("grant_type") === "refresh_token")
+    const refreshes = () =>
+      fake.requests.filter(
+        (r) => r.path === tiktok.paths.token && new URLSearchParams(r.body).get("grant_type") === "refresh_token",
+      )
     return { s, jar: started.jar, refreshes }
   }
 
@@ -466,22 +604,53 @@ describe("discovery only when an endpoint is missing", () => {
       return new Response("{}", { status: 404 })
     }) as typeof fetch
     const oauth = {
-      id: "instance", name: "Instance", type: "oauth" as const, clientId: "id", clientSecret: "secret",
-      issuer: "https://social.example", authorization: "https://social.example/oauth/authorize",
-      token: "https://social.example/oauth/token", userinfo: "https://social.example/api/v1/accounts/verify_credentials",
+      id: "instance",
+      name: "Instance",
+      type: "oauth" as const,
+      clientId: "id",
+      clientSecret: "secret",
+      issuer: "https://social.example",
+      authorization: "https://social.example/oauth/authorize",
+      token: "https://social.example/oauth/token",
+      userinfo: "https://social.example/api/v1/accounts/verify_credentials",
       [customFetch]: recorder,
     }
-    const config: AuthConfig = { secret: "test-secret-that-is-at-least-32-characters-long", trustHost: true, basePath: "/auth", providers: [oauth], logger: { error() {}, warn() {}, debug() {} } }
+    const config: AuthConfig = {
+      secret: "test-secret-that-is-at-least-32-characters-long",
+      trustHost: true,
+      basePath: "/auth",
+      providers: [oauth],
+      logger: { error() {}, warn() {}, debug() {} },
+    }
     const csrf = await Auth(get("/auth/csrf"), config)
-    const cookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ")
+    const cookie = csrf.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ")
     const { csrfToken } = (await csrf.json()) as { csrfToken: string }
-    const res = await Auth(new Request(`${ORIGIN}/auth/signin/instance`, { method: "POST", headers: { cookie, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrfToken }) }), config)
+    const res = await Auth(
+      new Request(`${ORIGIN}/auth/signin/instance`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken }),
+      }),
+      config,
+    )
     expect(res.status).toBe(302)
-    expect(new URL(res.headers.get("location")!).origin + new URL(res.headers.get("location")!).pathname).toBe("https://social.example/oauth/authorize")
+    expect(new URL(res.headers.get("location")!).origin + new URL(res.headers.get("location")!).pathname).toBe(
+      "https://social.example/oauth/authorize",
+    )
     expect(seen).toEqual([])
     clearDiscoveryCache()
     const oidcConfig = { ...config, providers: [{ ...oauth, id: "oidc-instance", type: "oidc" as const }] }
-    await Auth(new Request(`${ORIGIN}/auth/signin/oidc-instance`, { method: "POST", headers: { cookie, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrfToken }) }), oidcConfig)
+    await Auth(
+      new Request(`${ORIGIN}/auth/signin/oidc-instance`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken }),
+      }),
+      oidcConfig,
+    )
     expect(seen).toEqual(["https://social.example/.well-known/openid-configuration"])
   })
 })

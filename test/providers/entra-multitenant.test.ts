@@ -15,8 +15,23 @@ import { clearDiscoveryCache } from "../../src/protocols/oauth2.js"
 import MicrosoftEntraID from "../../src/providers/microsoft-entra-id.js"
 import { ORIGIN } from "../helpers.js"
 import {
-  ERROR_PAGE, SIGNIN_ERROR, type LocalServer, callback, expectRejected, expectSignedIn, installFetchGuard, localize,
-  routingFetch, sendJson, sendRedirect, sessionOf, setup, startLocalServer, startSignIn, visitProvider, type FetchGuard,
+  ERROR_PAGE,
+  SIGNIN_ERROR,
+  type LocalServer,
+  callback,
+  expectRejected,
+  expectSignedIn,
+  installFetchGuard,
+  localize,
+  routingFetch,
+  sendJson,
+  sendRedirect,
+  sessionOf,
+  setup,
+  startLocalServer,
+  startSignIn,
+  visitProvider,
+  type FetchGuard,
 } from "../support/provider-kit.js"
 
 const LOGIN = "https://login.microsoftonline.com"
@@ -84,18 +99,37 @@ async function startFakeEntra(): Promise<FakeEntra> {
       const body = new URLSearchParams(r.body)
       const code = body.get("code") ?? ""
       const challenge = codes.get(code)
-      if (!codes.delete(code) || createHash("sha256").update(body.get("code_verifier") ?? "").digest("base64url") !== challenge) {
+      if (
+        !codes.delete(code) ||
+        createHash("sha256")
+          .update(body.get("code_verifier") ?? "")
+          .digest("base64url") !== challenge
+      ) {
         return sendJson(res, r, 400, { error: "invalid_grant" })
       }
       const now = Math.floor(Date.now() / 1000)
       const tid = e.claims.tid
       const claims = {
-        ver: "2.0", aud: CLIENT_ID, iat: now, nbf: now, exp: now + 3600, sub: "AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ",
-        oid: "00000000-0000-0000-66f3-3332eca7ea81", name: "Ada Entra", preferred_username: "ada@contoso.com", email: "ada@contoso.com",
+        ver: "2.0",
+        aud: CLIENT_ID,
+        iat: now,
+        nbf: now,
+        exp: now + 3600,
+        sub: "AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ",
+        oid: "00000000-0000-0000-66f3-3332eca7ea81",
+        name: "Ada Entra",
+        preferred_username: "ada@contoso.com",
+        email: "ada@contoso.com",
         ...(typeof tid === "string" ? { iss: `${LOGIN}/${tid}/v2.0` } : {}),
         ...e.claims,
       }
-      return sendJson(res, r, 200, { token_type: "Bearer", scope: "openid profile email User.Read", expires_in: 3599, access_token: `at-${randomBytes(8).toString("hex")}`, id_token: idToken(claims) })
+      return sendJson(res, r, 200, {
+        token_type: "Bearer",
+        scope: "openid profile email User.Read",
+        expires_in: 3599,
+        access_token: `at-${randomBytes(8).toString("hex")}`,
+        id_token: idToken(claims),
+      })
     }
     if (r.path.startsWith("/v1.0/me/photos/")) return sendJson(res, r, 404, { error: { code: "ImageNotFound" } })
   })
@@ -124,32 +158,40 @@ afterEach(() => {
 type P = AuthConfig["providers"][number]
 
 function provider(issuer?: string): P {
-  return MicrosoftEntraID({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, ...(issuer ? { issuer } : {}), [customFetch]: routingFetch(ORIGINS, entra.url).fetch }) as P
+  return MicrosoftEntraID({
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    ...(issuer ? { issuer } : {}),
+    [customFetch]: routingFetch(ORIGINS, entra.url).fetch,
+  }) as P
 }
 
 async function signIn(p: P) {
   const s = setup([p])
   const started = await startSignIn(s.config, "microsoft-entra-id")
-  if (started.res.status !== 302 || !started.location || started.location.origin === ORIGIN) return { s, started, res: started.res }
+  if (started.res.status !== 302 || !started.location || started.location.origin === ORIGIN)
+    return { s, started, res: started.res }
   const back = await visitProvider(localize(started.location, ORIGINS, entra.url))
   return { s, started, res: await callback(s.config, back, started.jar) }
 }
 
 describe("Microsoft Entra ID, multi-tenant issuers", () => {
-  it.each([["common (the default)", undefined], ["organizations", `${LOGIN}/organizations/v2.0`]])(
-    "%s: a user of any tenant signs in; the ID token's iss is checked for its own tid",
-    async (_name, issuer) => {
-      for (const tid of [TENANT_A, TENANT_B]) {
-        entra.claims = { tid }
-        const { s, started, res } = await signIn(provider(issuer))
-        expectSignedIn(res, s.log)
-        expect(started.location!.href.startsWith(`${LOGIN}/${issuer ? "organizations" : "common"}/oauth2/v2.0/authorize?`)).toBe(true)
-        expect((await sessionOf(s.config, started.jar))?.user).toEqual({ name: "Ada Entra", email: "ada@contoso.com" })
-        // The tenant reaches the callbacks, so an app can limit which tenants may sign in.
-        expect(s.signInCall().profile).toMatchObject({ tid, iss: `${LOGIN}/${tid}/v2.0` })
-      }
-    },
-  )
+  it.each([
+    ["common (the default)", undefined],
+    ["organizations", `${LOGIN}/organizations/v2.0`],
+  ])("%s: a user of any tenant signs in; the ID token's iss is checked for its own tid", async (_name, issuer) => {
+    for (const tid of [TENANT_A, TENANT_B]) {
+      entra.claims = { tid }
+      const { s, started, res } = await signIn(provider(issuer))
+      expectSignedIn(res, s.log)
+      expect(
+        started.location!.href.startsWith(`${LOGIN}/${issuer ? "organizations" : "common"}/oauth2/v2.0/authorize?`),
+      ).toBe(true)
+      expect((await sessionOf(s.config, started.jar))?.user).toEqual({ name: "Ada Entra", email: "ada@contoso.com" })
+      // The tenant reaches the callbacks, so an app can limit which tenants may sign in.
+      expect(s.signInCall().profile).toMatchObject({ tid, iss: `${LOGIN}/${tid}/v2.0` })
+    }
+  })
 
   it.each([
     ["an iss naming another tenant than its tid", { tid: TENANT_A, iss: `${LOGIN}/${TENANT_B}/v2.0` }],

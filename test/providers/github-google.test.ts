@@ -16,7 +16,18 @@ import { clearDiscoveryCache } from "../../src/protocols/oauth2.js"
 import { ORIGIN } from "../helpers.js"
 import { startMockOp, type MockOp } from "../support/mock-op.js"
 import {
-  APP_PAGE, callback, logged, sendJson, sendRedirect, sendText, sessionOf, sessionToken, setup, startLocalServer, startSignIn, visitProvider,
+  APP_PAGE,
+  callback,
+  logged,
+  sendJson,
+  sendRedirect,
+  sendText,
+  sessionOf,
+  sessionToken,
+  setup,
+  startLocalServer,
+  startSignIn,
+  visitProvider,
 } from "../support/provider-kit.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -35,7 +46,12 @@ interface FakeGitHub {
   login: string
   users: Map<string, GitHubUser>
   authorizeRequests: URLSearchParams[]
-  tokenRequests: { accept: string | undefined; authorization: string | undefined; body: URLSearchParams; answeredAs: "json" | "form" | "error" }[]
+  tokenRequests: {
+    accept: string | undefined
+    authorization: string | undefined
+    body: URLSearchParams
+    answeredAs: "json" | "form" | "error"
+  }[]
   apiRequests: { path: string; authorization: string | undefined; userAgent: string | undefined; status: number }[]
   stop(): Promise<void>
 }
@@ -59,9 +75,14 @@ async function startFakeGitHub(): Promise<FakeGitHub> {
       const q = r.query
       gh.authorizeRequests.push(q)
       const redirectUri = q.get("redirect_uri") ?? ""
-      if (q.get("client_id") !== gh.clientId || redirectUri !== `${ORIGIN}/auth/callback/github`) return sendJson(res, r, 400, { error: "redirect_uri_mismatch" })
+      if (q.get("client_id") !== gh.clientId || redirectUri !== `${ORIGIN}/auth/callback/github`)
+        return sendJson(res, r, 400, { error: "redirect_uri_mismatch" })
       const code = randomBytes(10).toString("hex")
-      codes.set(code, { login: gh.login, redirectUri, ...(q.get("code_challenge") ? { challenge: q.get("code_challenge")! } : {}) })
+      codes.set(code, {
+        login: gh.login,
+        redirectUri,
+        ...(q.get("code_challenge") ? { challenge: q.get("code_challenge")! } : {}),
+      })
       const back = new URL(redirectUri)
       back.searchParams.set("code", code)
       if (q.has("state")) back.searchParams.set("state", q.get("state")!)
@@ -70,7 +91,12 @@ async function startFakeGitHub(): Promise<FakeGitHub> {
     if (r.method === "POST" && r.path === "/login/oauth/access_token") {
       const body = new URLSearchParams(r.body)
       const accept = req.headers.accept
-      const record: FakeGitHub["tokenRequests"][number] = { accept, authorization: req.headers.authorization, body, answeredAs: "error" }
+      const record: FakeGitHub["tokenRequests"][number] = {
+        accept,
+        authorization: req.headers.authorization,
+        body,
+        answeredAs: "error",
+      }
       gh.tokenRequests.push(record)
       // GitHub takes the client credentials as Basic auth or in the body.
       let id = body.get("client_id")
@@ -88,7 +114,13 @@ async function startFakeGitHub(): Promise<FakeGitHub> {
       let ok = false
       if (id !== gh.clientId || secret !== gh.clientSecret) answer = { error: "incorrect_client_credentials" }
       else if (!grant || grant.redirectUri !== body.get("redirect_uri")) answer = { error: "bad_verification_code" }
-      else if (grant.challenge && createHash("sha256").update(body.get("code_verifier") ?? "").digest("base64url") !== grant.challenge) answer = { error: "bad_verification_code" }
+      else if (
+        grant.challenge &&
+        createHash("sha256")
+          .update(body.get("code_verifier") ?? "")
+          .digest("base64url") !== grant.challenge
+      )
+        answer = { error: "bad_verification_code" }
       else {
         const accessToken = `gho_${randomBytes(16).toString("hex")}`
         tokens.set(accessToken, grant.login)
@@ -101,7 +133,13 @@ async function startFakeGitHub(): Promise<FakeGitHub> {
         return sendJson(res, r, 200, answer)
       }
       if (ok) record.answeredAs = "form"
-      return sendText(res, r, 200, new URLSearchParams(answer).toString(), "application/x-www-form-urlencoded; charset=utf-8")
+      return sendText(
+        res,
+        r,
+        200,
+        new URLSearchParams(answer).toString(),
+        "application/x-www-form-urlencoded; charset=utf-8",
+      )
     }
     // api.github.com paths under /api (GitHub Enterprise Server: /api/v3).
     const path = r.path.startsWith("/api/v3/") ? r.path.replace("/api/v3/", "/api/") : r.path
@@ -113,7 +151,10 @@ async function startFakeGitHub(): Promise<FakeGitHub> {
       const record = { path: r.path, authorization, userAgent, status: 0 }
       gh.apiRequests.push(record)
       // api.github.com refuses requests without a User-Agent.
-      if (!userAgent) return sendJson(res, r, (record.status = 403), { message: "Request forbidden by administrative rules. Please make sure your request has a User-Agent header" })
+      if (!userAgent)
+        return sendJson(res, r, (record.status = 403), {
+          message: "Request forbidden by administrative rules. Please make sure your request has a User-Agent header",
+        })
       const user = login ? gh.users.get(login) : undefined
       if (!user) return sendJson(res, r, (record.status = 401), { message: "Bad credentials" })
       record.status = 200
@@ -133,10 +174,19 @@ let gh: FakeGitHub
 let op: MockOp
 
 beforeAll(async () => {
-  ;[gh, op] = await Promise.all([startFakeGitHub(), startMockOp({ clientId: "google-client.apps.googleusercontent.com" })])
+  ;[gh, op] = await Promise.all([
+    startFakeGitHub(),
+    startMockOp({ clientId: "google-client.apps.googleusercontent.com" }),
+  ])
   gh.users.set("octocat", {
     // No public e-mail: the primary verified address comes from /user/emails.
-    profile: { id: 583231, login: "octocat", name: "The Octocat", email: null, avatar_url: "https://avatars.example/u/583231" },
+    profile: {
+      id: 583231,
+      login: "octocat",
+      name: "The Octocat",
+      email: null,
+      avatar_url: "https://avatars.example/u/583231",
+    },
     emails: [
       { email: "octo-old@users.example", primary: false, verified: true, visibility: null },
       { email: "octo-unverified@users.example", primary: false, verified: false, visibility: null },
@@ -144,7 +194,13 @@ beforeAll(async () => {
     ],
   })
   gh.users.set("public-pat", {
-    profile: { id: 42, login: "public-pat", name: null, email: "pat.public@users.example", avatar_url: "https://avatars.example/u/42" },
+    profile: {
+      id: 42,
+      login: "public-pat",
+      name: null,
+      email: "pat.public@users.example",
+      avatar_url: "https://avatars.example/u/42",
+    },
     emails: [{ email: "pat.primary@users.example", primary: true, verified: true, visibility: "public" }],
   })
   gh.users.set("unverified-uma", {
@@ -237,15 +293,31 @@ describe("GitHub", () => {
     const signInCalls = jwtCalls.filter((c) => c.account)
     expect(signInCalls).toHaveLength(1)
     const call = signInCalls[0]!
-    expect(call.account).toMatchObject({ provider: "github", type: "oauth", providerAccountId: "583231", token_type: "bearer", scope: "read:user,user:email" })
+    expect(call.account).toMatchObject({
+      provider: "github",
+      type: "oauth",
+      providerAccountId: "583231",
+      token_type: "bearer",
+      scope: "read:user,user:email",
+    })
     expect(call.account!.access_token).toMatch(/^gho_/)
-    expect(call.user).toMatchObject({ name: "The Octocat", email: "octocat@github.example", image: "https://avatars.example/u/583231" })
+    expect(call.user).toMatchObject({
+      name: "The Octocat",
+      email: "octocat@github.example",
+      image: "https://avatars.example/u/583231",
+    })
     expect(call.profile).toMatchObject({ id: 583231, login: "octocat", email: "Octocat@GitHub.Example" })
 
     // The session carries the mapped user.
-    expect(await sessionOf(config, jar)).toMatchObject({ user: { name: "The Octocat", email: "octocat@github.example", image: "https://avatars.example/u/583231" } })
+    expect(await sessionOf(config, jar)).toMatchObject({
+      user: { name: "The Octocat", email: "octocat@github.example", image: "https://avatars.example/u/583231" },
+    })
     const token = await sessionToken(jar)
-    expect(token).toMatchObject({ name: "The Octocat", email: "octocat@github.example", picture: "https://avatars.example/u/583231" })
+    expect(token).toMatchObject({
+      name: "The Octocat",
+      email: "octocat@github.example",
+      picture: "https://avatars.example/u/583231",
+    })
   })
 
   it("a profile with a public e-mail keeps it (no /user/emails call); name falls back to login", async () => {
@@ -256,7 +328,9 @@ describe("GitHub", () => {
     expect(res.headers.get("location")).toBe(APP_PAGE)
     expect(gh.apiRequests.map((r) => r.path)).toEqual(["/api/user"])
     expect(jwtCalls.find((c) => c.account)!.account).toMatchObject({ provider: "github", providerAccountId: "42" })
-    expect(await sessionOf(config, jar)).toMatchObject({ user: { name: "public-pat", email: "pat.public@users.example", image: "https://avatars.example/u/42" } })
+    expect(await sessionOf(config, jar)).toMatchObject({
+      user: { name: "public-pat", email: "pat.public@users.example", image: "https://avatars.example/u/42" },
+    })
   })
 
   it("GitHub's error-in-200 token answer (bad_verification_code) fails the sign-in before any /user call", async () => {
@@ -289,7 +363,13 @@ describe("GitHub", () => {
 
   it("GitHub Enterprise Server: enterprise.baseUrl gives <base>/login/oauth/* and <base>/api/v3/user(/emails)", async () => {
     gh.login = "octocat"
-    const { config, log } = setup([GitHub({ clientId: gh.clientId, clientSecret: gh.clientSecret, enterprise: { baseUrl: `${gh.url}/` } }) as OAuthConfigBase])
+    const { config, log } = setup([
+      GitHub({
+        clientId: gh.clientId,
+        clientSecret: gh.clientSecret,
+        enterprise: { baseUrl: `${gh.url}/` },
+      }) as OAuthConfigBase,
+    ])
     const { res, jar, authUrl } = await signInWith(config, "github")
     expect(log.errors, logged(log)).toEqual([])
     expect(`${authUrl.origin}${authUrl.pathname}`).toBe(`${gh.url}/login/oauth/authorize`)
@@ -304,7 +384,11 @@ describe("GitHub", () => {
     try {
       gh.login = "public-pat"
       const { config, log } = setup([
-        GitHub({ authorization: { url: `${gh.url}/login/oauth/authorize` }, token: { url: `${gh.url}/login/oauth/access_token` }, userinfo: { url: `${gh.url}/api/user` } }) as OAuthConfigBase,
+        GitHub({
+          authorization: { url: `${gh.url}/login/oauth/authorize` },
+          token: { url: `${gh.url}/login/oauth/access_token` },
+          userinfo: { url: `${gh.url}/api/user` },
+        }) as OAuthConfigBase,
       ])
       const { res, authUrl } = await signInWith(config, "github")
       expect(log.errors, logged(log)).toEqual([])
@@ -338,7 +422,12 @@ describe("Google", () => {
 
   it("signs in against the (mock) OP: discovery, the ID token's claims are the profile (id=sub, name, email, image=picture)", async () => {
     op.subject = "109876543210987654321"
-    op.extraClaims = { name: "Grace Google", email: "Grace@Gmail.Example", picture: "https://lh3.example/grace.jpg", email_verified: true }
+    op.extraClaims = {
+      name: "Grace Google",
+      email: "Grace@Gmail.Example",
+      picture: "https://lh3.example/grace.jpg",
+      email_verified: true,
+    }
     const { config, jwtCalls, log } = setup([googleProvider()])
     const { res, jar, authUrl, callback } = await signInWith(config, "google")
     expect(log.errors, logged(log)).toEqual([])
@@ -356,12 +445,28 @@ describe("Google", () => {
     expect(op.counts.userinfo).toBe(0)
 
     const call = jwtCalls.find((c) => c.account)!
-    expect(call.account).toMatchObject({ provider: "google", type: "oidc", providerAccountId: "109876543210987654321", token_type: "bearer" })
+    expect(call.account).toMatchObject({
+      provider: "google",
+      type: "oidc",
+      providerAccountId: "109876543210987654321",
+      token_type: "bearer",
+    })
     expect(typeof call.account!.id_token).toBe("string")
-    expect(call.profile).toMatchObject({ sub: "109876543210987654321", iss: op.issuer, aud: op.clientId, picture: "https://lh3.example/grace.jpg" })
-    expect(call.user).toMatchObject({ name: "Grace Google", email: "grace@gmail.example", image: "https://lh3.example/grace.jpg" })
+    expect(call.profile).toMatchObject({
+      sub: "109876543210987654321",
+      iss: op.issuer,
+      aud: op.clientId,
+      picture: "https://lh3.example/grace.jpg",
+    })
+    expect(call.user).toMatchObject({
+      name: "Grace Google",
+      email: "grace@gmail.example",
+      image: "https://lh3.example/grace.jpg",
+    })
 
-    expect(await sessionOf(config, jar)).toMatchObject({ user: { name: "Grace Google", email: "grace@gmail.example", image: "https://lh3.example/grace.jpg" } })
+    expect(await sessionOf(config, jar)).toMatchObject({
+      user: { name: "Grace Google", email: "grace@gmail.example", image: "https://lh3.example/grace.jpg" },
+    })
   })
 
   it("a missing picture/name map to null", async () => {
@@ -376,4 +481,3 @@ describe("Google", () => {
     expect(session.user.image ?? null).toBeNull()
   })
 })
-

@@ -14,8 +14,25 @@ import type { AuthConfig } from "../../src/index.js"
 import TikTok, { type TikTokOptions, type TikTokProfile, type TikTokUser } from "../../src/providers/tiktok.js"
 import { ORIGIN } from "../helpers.js"
 import {
-  ERROR_PAGE, SIGNIN_ERROR, type LocalServer, callback, freshValue, expectRejected, expectSignedIn, localize, logged,
-  routingFetch, sendJson, sendRedirect, sessionOf, setup, signInThrough, startLocalServer, startSignIn, useFakeProvider, visitProvider,
+  ERROR_PAGE,
+  SIGNIN_ERROR,
+  type LocalServer,
+  callback,
+  freshValue,
+  expectRejected,
+  expectSignedIn,
+  localize,
+  logged,
+  routingFetch,
+  sendJson,
+  sendRedirect,
+  sessionOf,
+  setup,
+  signInThrough,
+  startLocalServer,
+  startSignIn,
+  useFakeProvider,
+  visitProvider,
 } from "../support/provider-kit.js"
 
 const CALLBACK = `${ORIGIN}/auth/callback/tiktok`
@@ -65,7 +82,8 @@ async function startFakeTikTok(): Promise<FakeTikTok> {
       const q = r.query
       const redirectUri = q.get("redirect_uri") ?? ""
       // TikTok reads client_key; a missing or wrong one is its "client_key" error page.
-      if (q.get("client_key") !== tt.clientKey || redirectUri !== CALLBACK) return sendJson(res, r, 400, { error: "invalid_client_key" })
+      if (q.get("client_key") !== tt.clientKey || redirectUri !== CALLBACK)
+        return sendJson(res, r, 400, { error: "invalid_client_key" })
       const back = new URL(redirectUri)
       if (tt.decision === "deny") {
         back.searchParams.set("error", "access_denied")
@@ -81,34 +99,73 @@ async function startFakeTikTok(): Promise<FakeTikTok> {
     }
     if (r.path === TOKEN && r.method === "POST") {
       if (!(req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) {
-        return sendJson(res, r, 200, { error: "invalid_request", error_description: "Content-Type must be application/x-www-form-urlencoded", log_id: logId() })
+        return sendJson(res, r, 200, {
+          error: "invalid_request",
+          error_description: "Content-Type must be application/x-www-form-urlencoded",
+          log_id: logId(),
+        })
       }
       const body = new URLSearchParams(r.body)
       if (tt.tokenError) return sendJson(res, r, 200, { ...tt.tokenError, log_id: logId() })
       if (body.get("client_key") !== tt.clientKey || body.get("client_secret") !== tt.clientSecret) {
-        return sendJson(res, r, 200, { error: "invalid_client", error_description: "Client key or secret is incorrect.", log_id: logId() })
+        return sendJson(res, r, 200, {
+          error: "invalid_client",
+          error_description: "Client key or secret is incorrect.",
+          log_id: logId(),
+        })
       }
       const grant = codes.get(body.get("code") ?? "")
       codes.delete(body.get("code") ?? "")
       if (body.get("grant_type") !== "authorization_code" || !grant || grant.redirectUri !== body.get("redirect_uri")) {
-        return sendJson(res, r, 200, { error: "invalid_grant", error_description: "Authorization code is expired.", log_id: logId() })
+        return sendJson(res, r, 200, {
+          error: "invalid_grant",
+          error_description: "Authorization code is expired.",
+          log_id: logId(),
+        })
       }
-      if (grant.challenge && createHash("sha256").update(body.get("code_verifier") ?? "").digest("base64url") !== grant.challenge) {
-        return sendJson(res, r, 200, { error: "invalid_grant", error_description: "Code verifier is invalid.", log_id: logId() })
+      if (
+        grant.challenge &&
+        createHash("sha256")
+          .update(body.get("code_verifier") ?? "")
+          .digest("base64url") !== grant.challenge
+      ) {
+        return sendJson(res, r, 200, {
+          error: "invalid_grant",
+          error_description: "Code verifier is invalid.",
+          log_id: logId(),
+        })
       }
       const accessToken = fresh("act.")
       tokens.add(accessToken)
       return sendJson(res, r, 200, {
-        access_token: accessToken, expires_in: 86400, open_id: tt.user.open_id, refresh_expires_in: 31536000,
-        refresh_token: fresh("rft."), scope: "user.info.basic,user.info.profile", token_type: "Bearer",
+        access_token: accessToken,
+        expires_in: 86400,
+        open_id: tt.user.open_id,
+        refresh_expires_in: 31536000,
+        refresh_token: fresh("rft."),
+        scope: "user.info.basic,user.info.profile",
+        token_type: "Bearer",
       })
     }
     if (r.path === USER_INFO && r.method === "GET") {
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1]
-      if (!token || !tokens.has(token)) return sendJson(res, r, 401, { data: {}, error: { code: "access_token_invalid", message: "The access token is invalid or not found in the request.", log_id: logId() } })
-      if (tt.userInfoError) return sendJson(res, r, tt.userInfoError.status, { data: {}, error: { code: tt.userInfoError.code, message: tt.userInfoError.message, log_id: logId() } })
+      if (!token || !tokens.has(token))
+        return sendJson(res, r, 401, {
+          data: {},
+          error: {
+            code: "access_token_invalid",
+            message: "The access token is invalid or not found in the request.",
+            log_id: logId(),
+          },
+        })
+      if (tt.userInfoError)
+        return sendJson(res, r, tt.userInfoError.status, {
+          data: {},
+          error: { code: tt.userInfoError.code, message: tt.userInfoError.message, log_id: logId() },
+        })
       const user: Record<string, unknown> = {}
-      for (const f of (r.query.get("fields") ?? "").split(",")) if (f in tt.user) user[f] = tt.user[f as keyof TikTokUser]
+      for (const f of (r.query.get("fields") ?? "").split(","))
+        if (f in tt.user) user[f] = tt.user[f as keyof TikTokUser]
       return sendJson(res, r, 200, { data: { user }, error: { code: "ok", message: "", log_id: logId() } })
     }
   })
@@ -174,7 +231,12 @@ describe("TikTok", () => {
     const auth = started.location!
     expect(auth.origin + auth.pathname).toBe(`${tt.url}${AUTHORIZE}`)
     expect(Object.fromEntries(auth.searchParams)).toMatchObject({
-      client_key: tt.clientKey, client_id: tt.clientKey, scope: "user.info.profile", response_type: "code", redirect_uri: CALLBACK, code_challenge_method: "S256",
+      client_key: tt.clientKey,
+      client_id: tt.clientKey,
+      scope: "user.info.profile",
+      response_type: "code",
+      redirect_uri: CALLBACK,
+      code_challenge_method: "S256",
     })
     expect(auth.searchParams.get("state")).toBeTruthy()
     expectSignedIn(res, s.log)
@@ -184,11 +246,18 @@ describe("TikTok", () => {
     expect(token?.headers["content-type"]).toMatch(/^application\/x-www-form-urlencoded/)
     expect(token?.headers.authorization).toBeUndefined()
     const body = new URLSearchParams(token?.body)
-    expect(Object.fromEntries(body)).toMatchObject({ client_key: tt.clientKey, client_secret: tt.clientSecret, grant_type: "authorization_code", redirect_uri: CALLBACK })
+    expect(Object.fromEntries(body)).toMatchObject({
+      client_key: tt.clientKey,
+      client_secret: tt.clientSecret,
+      grant_type: "authorization_code",
+      redirect_uri: CALLBACK,
+    })
     expect(body.get("code")).toMatch(/^code-/)
     expect(body.get("code_verifier")).toMatch(/^[A-Za-z0-9._~-]{43,128}$/)
     const [info] = tt.to(USER_INFO)
-    expect(info?.originalUrl).toBe("https://open.tiktokapis.com/v2/user/info/?fields=open_id%2Cavatar_url%2Cdisplay_name%2Cusername")
+    expect(info?.originalUrl).toBe(
+      "https://open.tiktokapis.com/v2/user/info/?fields=open_id%2Cavatar_url%2Cdisplay_name%2Cusername",
+    )
     expect(info?.query.get("fields")).toBe("open_id,avatar_url,display_name,username")
     expect(info?.headers.authorization).toMatch(/^Bearer act\./)
 
@@ -199,20 +268,31 @@ describe("TikTok", () => {
       image: CREATOR.avatar_url,
     })
     const call = s.signInCall()
-    expect(call.account).toMatchObject({ provider: "tiktok", type: "oauth", providerAccountId: CREATOR.open_id, open_id: CREATOR.open_id, token_type: "bearer" })
+    expect(call.account).toMatchObject({
+      provider: "tiktok",
+      type: "oauth",
+      providerAccountId: CREATOR.open_id,
+      open_id: CREATOR.open_id,
+      token_type: "bearer",
+    })
     expect(call.account?.access_token).toMatch(/^act\./)
     expect(call.account?.refresh_token).toMatch(/^rft\./)
-    expect(call.profile).toMatchObject({ data: { user: { open_id: CREATOR.open_id, display_name: "Clip Creator", username: "clip.creator" } }, error: { code: "ok" } })
+    expect(call.profile).toMatchObject({
+      data: { user: { open_id: CREATOR.open_id, display_name: "Clip Creator", username: "clip.creator" } },
+      error: { code: "ok" },
+    })
   })
 
   it("signs in with every URL overridden through the options (authorization, token and userinfo: { url })", async () => {
-    const s = setup([TikTok({
-      clientId: tt.clientKey,
-      clientSecret: tt.clientSecret,
-      authorization: { url: `${tt.url}${AUTHORIZE}` },
-      token: { url: `${tt.url}${TOKEN}` },
-      userinfo: { url: `${tt.url}${USER_INFO}?fields=open_id,avatar_url,display_name,username` },
-    }) as P])
+    const s = setup([
+      TikTok({
+        clientId: tt.clientKey,
+        clientSecret: tt.clientSecret,
+        authorization: { url: `${tt.url}${AUTHORIZE}` },
+        token: { url: `${tt.url}${TOKEN}` },
+        userinfo: { url: `${tt.url}${USER_INFO}?fields=open_id,avatar_url,display_name,username` },
+      }) as P,
+    ])
     const { res } = await signInThrough(s.config, "tiktok")
     const blocked = [...guard.blocked]
     guard.blocked.length = 0
@@ -223,20 +303,32 @@ describe("TikTok", () => {
 
   it("the defaults with every request through [customFetch]: the `fields` option extends the user-info fields", async () => {
     const route = routingFetch(TIKTOK_ORIGINS, tt.url)
-    const { s, started, res } = await fullSignIn(TikTok({ clientId: tt.clientKey, clientSecret: tt.clientSecret, fields: ["avatar_large_url", "is_verified", "union_id"], [customFetch]: route.fetch }) as P)
+    const { s, started, res } = await fullSignIn(
+      TikTok({
+        clientId: tt.clientKey,
+        clientSecret: tt.clientSecret,
+        fields: ["avatar_large_url", "is_verified", "union_id"],
+        [customFetch]: route.fetch,
+      }) as P,
+    )
     expect(started.location?.origin + started.location!.pathname).toBe("https://www.tiktok.com/v2/auth/authorize")
     expectSignedIn(res, s.log)
     expect(route.calls.map((c) => `${c.method} ${c.url}`)).toEqual([
       "POST https://open.tiktokapis.com/v2/oauth/token/",
       "GET https://open.tiktokapis.com/v2/user/info/?fields=open_id%2Cavatar_url%2Cdisplay_name%2Cusername%2Cavatar_large_url%2Cis_verified%2Cunion_id",
     ])
-    expect(s.signInCall().profile).toMatchObject({ data: { user: { is_verified: true, union_id: CREATOR.union_id, avatar_large_url: CREATOR.avatar_large_url } } })
+    expect(s.signInCall().profile).toMatchObject({
+      data: { user: { is_verified: true, union_id: CREATOR.union_id, avatar_large_url: CREATOR.avatar_large_url } },
+    })
   })
 
   describe("AUTH_TIKTOK_ID / AUTH_TIKTOK_SECRET", () => {
     const ENV_KEY = "aw9876envclientkey"
 
-    for (const [label, make] of [["TikTok({})", () => TikTok({})], ["TikTok uncalled", () => TikTok]] as const) {
+    for (const [label, make] of [
+      ["TikTok({})", () => TikTok({})],
+      ["TikTok uncalled", () => TikTok],
+    ] as const) {
       it(`${label} sends the env client key as client_key (and client_id)`, async () => {
         vi.stubEnv("AUTH_TIKTOK_ID", ENV_KEY)
         vi.stubEnv("AUTH_TIKTOK_SECRET", "env-secret")
@@ -263,7 +355,11 @@ describe("TikTok", () => {
         const route = routingFetch(TIKTOK_ORIGINS, tt.url)
         const { s, res } = await fullSignIn(TikTok({ [customFetch]: route.fetch }) as P)
         expectSignedIn(res, s.log)
-        expect(Object.fromEntries(new URLSearchParams(tt.to(TOKEN)[0]?.body))).toMatchObject({ client_key: ENV_KEY, client_id: ENV_KEY, client_secret: "env-secret-value" })
+        expect(Object.fromEntries(new URLSearchParams(tt.to(TOKEN)[0]?.body))).toMatchObject({
+          client_key: ENV_KEY,
+          client_id: ENV_KEY,
+          client_secret: "env-secret-value",
+        })
       } finally {
         tt.clientKey = "aw1234tiktokclientkey"
         tt.clientSecret = saved
@@ -273,11 +369,29 @@ describe("TikTok", () => {
 
   it("maps email = email ?? username ?? null", () => {
     const profile = TikTok().profile!
-    const envelope = (user: Partial<TikTokUser>): TikTokProfile => ({ data: { user: user as TikTokUser }, error: { code: "ok", log_id: "x", message: "" } })
+    const envelope = (user: Partial<TikTokUser>): TikTokProfile => ({
+      data: { user: user as TikTokUser },
+      error: { code: "ok", log_id: "x", message: "" },
+    })
     const base = { open_id: "oid", display_name: "D", avatar_url: "https://a/img.jpg" }
-    expect(profile(envelope({ ...base, username: "u", email: "e@x.example" }), {})).toEqual({ id: "oid", name: "D", email: "e@x.example", image: "https://a/img.jpg" })
-    expect(profile(envelope({ ...base, username: "u" }), {})).toEqual({ id: "oid", name: "D", email: "u", image: "https://a/img.jpg" })
-    expect(profile(envelope({ ...base }), {})).toEqual({ id: "oid", name: "D", email: null, image: "https://a/img.jpg" })
+    expect(profile(envelope({ ...base, username: "u", email: "e@x.example" }), {})).toEqual({
+      id: "oid",
+      name: "D",
+      email: "e@x.example",
+      image: "https://a/img.jpg",
+    })
+    expect(profile(envelope({ ...base, username: "u" }), {})).toEqual({
+      id: "oid",
+      name: "D",
+      email: "u",
+      image: "https://a/img.jpg",
+    })
+    expect(profile(envelope({ ...base }), {})).toEqual({
+      id: "oid",
+      name: "D",
+      email: null,
+      image: "https://a/img.jpg",
+    })
   })
 
   describe("failures", () => {
@@ -294,7 +408,11 @@ describe("TikTok", () => {
     })
 
     it("user info 401 {error:{code,log_id,message}} -> OAuthCallbackError; the log carries code and log_id", async () => {
-      tt.userInfoError = { status: 401, code: "access_token_invalid", message: "The access token is invalid or not found in the request." }
+      tt.userInfoError = {
+        status: 401,
+        code: "access_token_invalid",
+        message: "The access token is invalid or not found in the request.",
+      }
       const { s, res } = await fullSignIn(tiktok().provider)
       expectRejected(res, s.log, SIGNIN_ERROR("OAuthCallbackError"), "OAuthCallbackError")
       const text = s.log.errors[0]!.message
@@ -303,8 +421,12 @@ describe("TikTok", () => {
       for (const secret of [...tt.issued, tt.clientSecret]) expect(logged(s.log)).not.toContain(secret)
     })
 
-    it("user info HTTP 200 with a code other than \"ok\" -> OAuthCallbackError; the log carries code and log_id", async () => {
-      tt.userInfoError = { status: 200, code: "scope_not_authorized", message: "The user did not authorize the scope required for completing this request." }
+    it('user info HTTP 200 with a code other than "ok" -> OAuthCallbackError; the log carries code and log_id', async () => {
+      tt.userInfoError = {
+        status: 200,
+        code: "scope_not_authorized",
+        message: "The user did not authorize the scope required for completing this request.",
+      }
       const { s, res } = await fullSignIn(tiktok().provider)
       expectRejected(res, s.log, SIGNIN_ERROR("OAuthCallbackError"), "OAuthCallbackError")
       expect(tt.to(USER_INFO).map((r) => r.status)).toEqual([200])

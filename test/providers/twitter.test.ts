@@ -12,10 +12,28 @@ import type { AuthConfig } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Twitter, { type TwitterOptions } from "../../src/providers/twitter.js"
 import { ORIGIN, get } from "../helpers.js"
-import { type FakeTwitter, TWITTER_ORIGINS, parseOAuthHeader, startFakeTwitter, twitterOAuth1 } from "../support/fake-twitter.js"
 import {
-  ERROR_PAGE, SIGNIN_ERROR, callback, expectRejected, expectSignedIn, localize, logged, routingFetch, sessionOf, setup, signInThrough, startSignIn,
-  useFakeProvider, visitProvider,
+  type FakeTwitter,
+  TWITTER_ORIGINS,
+  parseOAuthHeader,
+  startFakeTwitter,
+  twitterOAuth1,
+} from "../support/fake-twitter.js"
+import {
+  ERROR_PAGE,
+  SIGNIN_ERROR,
+  callback,
+  expectRejected,
+  expectSignedIn,
+  localize,
+  logged,
+  routingFetch,
+  sessionOf,
+  setup,
+  signInThrough,
+  startSignIn,
+  useFakeProvider,
+  visitProvider,
 } from "../support/provider-kit.js"
 
 const CALLBACK = `${ORIGIN}/auth/callback/twitter`
@@ -38,7 +56,9 @@ function oauth2(extra: TwitterOptions = {}): AuthConfig["providers"][number] {
     authorization: { url: `${tw.url}/i/oauth2/authorize` },
     token: { url: `${tw.url}/2/oauth2/token` },
     // Overriding `userinfo` replaces the URL built from userFields/expansions: the query goes in the URL.
-    userinfo: { url: `${tw.url}/2/users/me?user.fields=profile_image_url,description,pinned_tweet_id&expansions=pinned_tweet_id` },
+    userinfo: {
+      url: `${tw.url}/2/users/me?user.fields=profile_image_url,description,pinned_tweet_id&expansions=pinned_tweet_id`,
+    },
     ...extra,
   }) as AuthConfig["providers"][number]
 }
@@ -65,7 +85,12 @@ describe("Twitter OAuth 1.0a (default)", () => {
     expect(leg1?.method).toBe("POST")
     expect(leg1?.status).toBe(200)
     const p1 = oauthParams(leg1?.headers.authorization)
-    expect(Object.fromEntries(p1)).toMatchObject({ oauth_consumer_key: tw.consumerKey, oauth_signature_method: "HMAC-SHA1", oauth_version: "1.0", oauth_callback: CALLBACK })
+    expect(Object.fromEntries(p1)).toMatchObject({
+      oauth_consumer_key: tw.consumerKey,
+      oauth_signature_method: "HMAC-SHA1",
+      oauth_version: "1.0",
+      oauth_callback: CALLBACK,
+    })
     expect(p1.has("oauth_token")).toBe(false)
     expect(p1.get("oauth_nonce")).toMatch(/^[A-Za-z0-9]{16,}$/)
     expect(Math.abs(Number(p1.get("oauth_timestamp")) - Date.now() / 1000)).toBeLessThan(60)
@@ -87,7 +112,9 @@ describe("Twitter OAuth 1.0a (default)", () => {
     expect(profile?.method).toBe("GET")
     expect(profile?.status).toBe(200)
     expect(profile?.query.get("include_email")).toBe("true")
-    expect(oauthParams(profile?.headers.authorization).get("oauth_token")).toMatch(new RegExp(`^${tw.legacyUser.id_str}-`))
+    expect(oauthParams(profile?.headers.authorization).get("oauth_token")).toMatch(
+      new RegExp(`^${tw.legacyUser.id_str}-`),
+    )
     expect(tw.oauth1Failures).toEqual([])
 
     const session = await sessionOf(s.config, started.jar)
@@ -99,7 +126,13 @@ describe("Twitter OAuth 1.0a (default)", () => {
     })
     const call = s.signInCall()
     // id_str, not the numeric id (which exceeds 2^53 and would be corrupted).
-    expect(call.account).toMatchObject({ provider: "twitter", type: "oauth", providerAccountId: "1349149096909668363", user_id: "1349149096909668363", screen_name: "tess" })
+    expect(call.account).toMatchObject({
+      provider: "twitter",
+      type: "oauth",
+      providerAccountId: "1349149096909668363",
+      user_id: "1349149096909668363",
+      screen_name: "tess",
+    })
     expect(call.account?.oauth_token).toEqual(expect.stringMatching(/^1349149096909668363-/))
     expect(call.account?.oauth_token_secret).toEqual(expect.stringMatching(/^ats-/))
     expect(call.account).not.toHaveProperty("access_token")
@@ -107,12 +140,15 @@ describe("Twitter OAuth 1.0a (default)", () => {
     expect(call.user?.id).toMatch(UUID)
   })
 
-  it("without the \"Request email address from users\" permission the e-mail is null", async () => {
+  it('without the "Request email address from users" permission the e-mail is null', async () => {
     tw.emailPermission = false
     const s = setup([oauth1()])
     const { res, started } = await signInThrough(s.config, "twitter")
     expectSignedIn(res, s.log)
-    expect(s.signInCall().user).toMatchObject({ name: "Tess Tweeter", image: "https://pbs.twimg.com/profile_images/1349149/tess_avatar.jpg" })
+    expect(s.signInCall().user).toMatchObject({
+      name: "Tess Tweeter",
+      image: "https://pbs.twimg.com/profile_images/1349149/tess_avatar.jpg",
+    })
     expect(s.signInCall().user).not.toHaveProperty("email")
     const session = await sessionOf(s.config, started.jar)
     expect(session?.user?.email ?? null).toBeNull()
@@ -146,7 +182,9 @@ describe("Twitter OAuth 1.0a (default)", () => {
 
   it("a wrong oauth_verifier: the server answers 401 -> OAuthCallbackError", async () => {
     const s = setup([oauth1()])
-    const { res } = await signInThrough(s.config, "twitter", (back) => back.searchParams.set("oauth_verifier", "ver-forged"))
+    const { res } = await signInThrough(s.config, "twitter", (back) =>
+      back.searchParams.set("oauth_verifier", "ver-forged"),
+    )
     expectRejected(res, s.log, SIGNIN_ERROR("OAuthCallbackError"), "OAuthCallbackError")
     expect(tw.to("/oauth/access_token").map((r) => r.status)).toEqual([401])
     expect(tw.oauth1Failures).toEqual([{ path: "/oauth/access_token", reason: "bad verifier" }])
@@ -179,7 +217,13 @@ describe("Twitter OAuth 1.0a (default)", () => {
 
   it("[customFetch] replaces fetch for request token, access token and profile (default api.x.com URLs)", async () => {
     const route = routingFetch(TWITTER_ORIGINS, tw.url)
-    const s = setup([Twitter({ clientId: tw.consumerKey, clientSecret: tw.consumerSecret, [customFetch]: route.fetch }) as AuthConfig["providers"][number]])
+    const s = setup([
+      Twitter({
+        clientId: tw.consumerKey,
+        clientSecret: tw.consumerSecret,
+        [customFetch]: route.fetch,
+      }) as AuthConfig["providers"][number],
+    ])
     const started = await startSignIn(s.config, "twitter")
     expect(started.location?.origin + started.location!.pathname).toBe("https://api.x.com/oauth/authenticate")
     const back = await visitProvider(localize(started.location!, TWITTER_ORIGINS, tw.url))
@@ -200,7 +244,7 @@ describe("Twitter OAuth 1.0a (default)", () => {
 })
 
 describe("Twitter with a user-chosen id", () => {
-  it("both versions side by side (Twitter() and Twitter({ id: \"twitter-v2\", version: \"2.0\" })) are two providers, not a duplicate id", async () => {
+  it('both versions side by side (Twitter() and Twitter({ id: "twitter-v2", version: "2.0" })) are two providers, not a duplicate id', async () => {
     const s = setup([oauth1(), oauth2({ id: "twitter-v2" })])
     const res = await Auth(get("/auth/providers"), s.config)
     expect(s.log.errors.map((e) => e.message)).toEqual([])
@@ -213,14 +257,18 @@ describe("Twitter with a user-chosen id", () => {
 
 // ---------------------------------------------------------------------------------------------------------
 
-describe("Twitter OAuth 2 (version: \"2.0\")", () => {
+describe('Twitter OAuth 2 (version: "2.0")', () => {
   it("signs in with PKCE + state, Basic client auth and users/me with user.fields and expansions=pinned_tweet_id", async () => {
     const s = setup([oauth2()])
     const started = await startSignIn(s.config, "twitter")
     const auth = started.location!
     expect(auth.origin + auth.pathname).toBe(`${tw.url}/i/oauth2/authorize`)
     expect(Object.fromEntries(auth.searchParams)).toMatchObject({
-      response_type: "code", client_id: tw.clientId, redirect_uri: CALLBACK, scope: "users.read tweet.read offline.access", code_challenge_method: "S256",
+      response_type: "code",
+      client_id: tw.clientId,
+      redirect_uri: CALLBACK,
+      scope: "users.read tweet.read offline.access",
+      code_challenge_method: "S256",
     })
     expect(auth.searchParams.get("state")).toBeTruthy()
     expect(auth.searchParams.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/)
@@ -230,7 +278,9 @@ describe("Twitter OAuth 2 (version: \"2.0\")", () => {
 
     const [token] = tw.to("/2/oauth2/token")
     expect(token?.status).toBe(200)
-    expect(token?.headers.authorization).toBe(`Basic ${Buffer.from(`${tw.clientId}:${tw.clientSecret}`).toString("base64")}`)
+    expect(token?.headers.authorization).toBe(
+      `Basic ${Buffer.from(`${tw.clientId}:${tw.clientSecret}`).toString("base64")}`,
+    )
     const body = new URLSearchParams(token?.body)
     expect(body.get("grant_type")).toBe("authorization_code")
     expect(body.get("redirect_uri")).toBe(CALLBACK)
@@ -239,7 +289,9 @@ describe("Twitter OAuth 2 (version: \"2.0\")", () => {
     const [me] = tw.to("/2/users/me")
     expect(me?.status).toBe(200)
     expect(me?.headers.authorization).toMatch(/^Bearer at2-/)
-    expect(me?.query.get("user.fields")?.split(",")).toEqual(expect.arrayContaining(["profile_image_url", "description", "pinned_tweet_id"]))
+    expect(me?.query.get("user.fields")?.split(",")).toEqual(
+      expect.arrayContaining(["profile_image_url", "description", "pinned_tweet_id"]),
+    )
     expect(me?.query.get("expansions")).toBe("pinned_tweet_id")
 
     expect((await sessionOf(s.config, started.jar))?.user).toEqual({
@@ -250,19 +302,36 @@ describe("Twitter OAuth 2 (version: \"2.0\")", () => {
     const call = s.signInCall()
     expect(call.user).toMatchObject({ name: "Tess Tweeter" })
     expect(call.user).not.toHaveProperty("email")
-    expect(call.account).toMatchObject({ provider: "twitter", type: "oauth", providerAccountId: "1349149096909668363", token_type: "bearer", scope: "users.read tweet.read offline.access" })
+    expect(call.account).toMatchObject({
+      provider: "twitter",
+      type: "oauth",
+      providerAccountId: "1349149096909668363",
+      token_type: "bearer",
+      scope: "users.read tweet.read offline.access",
+    })
     expect(call.account?.access_token).toMatch(/^at2-/)
     expect(call.account?.refresh_token).toMatch(/^rt2-/)
     expect(typeof call.account?.expires_at).toBe("number")
     // The raw profile: data with the requested fields, the pinned post expanded in includes.tweets.
     expect(call.profile).toEqual({
-      data: { id: "1349149096909668363", name: "Tess Tweeter", username: "tess", description: "Posting #tests", pinned_tweet_id: "1610000000000000001", profile_image_url: "https://pbs.twimg.com/profile_images/1349149/tess_avatar_normal.png" },
+      data: {
+        id: "1349149096909668363",
+        name: "Tess Tweeter",
+        username: "tess",
+        description: "Posting #tests",
+        pinned_tweet_id: "1610000000000000001",
+        profile_image_url: "https://pbs.twimg.com/profile_images/1349149/tess_avatar_normal.png",
+      },
       includes: { tweets: [{ id: "1610000000000000001", text: "my pinned post" }] },
     })
   })
 
   it("builds the default users/me URL from userFields and expansions (profile_image_url always included)", () => {
-    const p = Twitter({ version: "2.0", userFields: ["description", "location", "profile_image_url"], expansions: ["pinned_tweet_id"] })
+    const p = Twitter({
+      version: "2.0",
+      userFields: ["description", "location", "profile_image_url"],
+      expansions: ["pinned_tweet_id"],
+    })
     const url = new URL(String(p.userinfo))
     expect(url.origin + url.pathname).toBe("https://api.x.com/2/users/me")
     expect(url.searchParams.get("user.fields")).toBe("profile_image_url,description,location")
@@ -274,12 +343,23 @@ describe("Twitter OAuth 2 (version: \"2.0\")", () => {
 
   it("[customFetch] replaces fetch for the token and users/me requests (default URLs, userFields/expansions options)", async () => {
     const route = routingFetch(TWITTER_ORIGINS, tw.url)
-    const s = setup([Twitter({
-      version: "2.0", clientId: tw.clientId, clientSecret: tw.clientSecret, userFields: ["description", "location"], expansions: ["pinned_tweet_id"], [customFetch]: route.fetch,
-    }) as AuthConfig["providers"][number]])
+    const s = setup([
+      Twitter({
+        version: "2.0",
+        clientId: tw.clientId,
+        clientSecret: tw.clientSecret,
+        userFields: ["description", "location"],
+        expansions: ["pinned_tweet_id"],
+        [customFetch]: route.fetch,
+      }) as AuthConfig["providers"][number],
+    ])
     const started = await startSignIn(s.config, "twitter")
     expect(started.location?.origin + started.location!.pathname).toBe("https://x.com/i/oauth2/authorize")
-    const res = await callback(s.config, await visitProvider(localize(started.location!, TWITTER_ORIGINS, tw.url)), started.jar)
+    const res = await callback(
+      s.config,
+      await visitProvider(localize(started.location!, TWITTER_ORIGINS, tw.url)),
+      started.jar,
+    )
     expectSignedIn(res, s.log)
     expect(route.calls.map((c) => `${c.method} ${c.url}`)).toEqual([
       "POST https://api.x.com/2/oauth2/token",
@@ -287,7 +367,10 @@ describe("Twitter OAuth 2 (version: \"2.0\")", () => {
     ])
     const api = tw.requests.filter((r) => r.path !== "/i/oauth2/authorize")
     expect(api.map((r) => r.originalUrl)).toEqual(route.calls.map((c) => c.url))
-    expect(s.signInCall().profile).toMatchObject({ data: { location: "Localhost", description: "Posting #tests" }, includes: { tweets: [{ text: "my pinned post" }] } })
+    expect(s.signInCall().profile).toMatchObject({
+      data: { location: "Localhost", description: "Posting #tests" },
+      includes: { tweets: [{ text: "my pinned post" }] },
+    })
   })
 
   it("a denied authorization (error=access_denied) ends at /auth/error?error=AccessDenied without a token request", async () => {

@@ -12,8 +12,23 @@ import type { AuthConfig } from "../../src/index.js"
 import VK, { VK_DEFAULT_API_VERSION, type VkOptions, type VkProfile } from "../../src/providers/vk.js"
 import { ORIGIN } from "../helpers.js"
 import {
-  ERROR_PAGE, SIGNIN_ERROR, type LocalServer, callback, freshValue, expectRejected, expectSignedIn, logged,
-  sendJson, sendRedirect, sessionOf, setup, signInThrough, startLocalServer, startSignIn, useFakeProvider, visitProvider,
+  ERROR_PAGE,
+  SIGNIN_ERROR,
+  type LocalServer,
+  callback,
+  freshValue,
+  expectRejected,
+  expectSignedIn,
+  logged,
+  sendJson,
+  sendRedirect,
+  sessionOf,
+  setup,
+  signInThrough,
+  startLocalServer,
+  startSignIn,
+  useFakeProvider,
+  visitProvider,
 } from "../support/provider-kit.js"
 
 const CALLBACK = `${ORIGIN}/auth/callback/vk`
@@ -55,7 +70,8 @@ async function startFakeVk(): Promise<FakeVk> {
     if (r.path === "/authorize" && r.method === "GET") {
       const q = r.query
       const redirectUri = q.get("redirect_uri") ?? ""
-      if (q.get("client_id") !== vk.clientId || redirectUri !== CALLBACK) return sendJson(res, r, 400, { error: "invalid_request", error_description: "redirect_uri is incorrect" })
+      if (q.get("client_id") !== vk.clientId || redirectUri !== CALLBACK)
+        return sendJson(res, r, 400, { error: "invalid_request", error_description: "redirect_uri is incorrect" })
       const back = new URL(redirectUri)
       if (q.has("state")) back.searchParams.set("state", q.get("state")!)
       if (!v) {
@@ -80,24 +96,47 @@ async function startFakeVk(): Promise<FakeVk> {
       const params = new URLSearchParams(r.query)
       if (r.method === "POST") for (const [k, val] of new URLSearchParams(r.body)) params.set(k, val)
       if (!v) return sendJson(res, r, 400, { error: "invalid_request", error_description: "v is required" })
-      if (params.get("client_id") !== vk.clientId || params.get("client_secret") !== vk.clientSecret) return sendJson(res, r, 401, { error: "invalid_client", error_description: "client_secret is incorrect" })
+      if (params.get("client_id") !== vk.clientId || params.get("client_secret") !== vk.clientSecret)
+        return sendJson(res, r, 401, { error: "invalid_client", error_description: "client_secret is incorrect" })
       const grant = codes.get(params.get("code") ?? "")
       codes.delete(params.get("code") ?? "")
-      if (!grant || grant.redirectUri !== params.get("redirect_uri")) return sendJson(res, r, 401, { error: "invalid_grant", error_description: "Code is invalid or expired." })
+      if (!grant || grant.redirectUri !== params.get("redirect_uri"))
+        return sendJson(res, r, 401, { error: "invalid_grant", error_description: "Code is invalid or expired." })
       const accessToken = fresh("vk1.a.")
       tokens.add(accessToken)
       // No token_type (RFC 6749 §5.1 requires one): the provider's token.conform adds it.
-      return sendJson(res, r, 200, { access_token: accessToken, expires_in: 86400, user_id: vk.user.id, ...(grant.email ? { email: grant.email } : {}) })
+      return sendJson(res, r, 200, {
+        access_token: accessToken,
+        expires_in: 86400,
+        user_id: vk.user.id,
+        ...(grant.email ? { email: grant.email } : {}),
+      })
     }
     if (r.path === "/method/users.get" && r.method === "GET") {
       const requestParams = [...r.query].map(([key, value]) => ({ key, value }))
-      if (!v) return sendJson(res, r, 200, { error: { error_code: 8, error_msg: "Invalid request: v is required", request_params: requestParams } })
+      if (!v)
+        return sendJson(res, r, 200, {
+          error: { error_code: 8, error_msg: "Invalid request: v is required", request_params: requestParams },
+        })
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? r.query.get("access_token")
-      if (!token || !tokens.has(token)) return sendJson(res, r, 200, { error: { error_code: 5, error_msg: "User authorization failed: invalid access_token (4).", request_params: requestParams } })
+      if (!token || !tokens.has(token))
+        return sendJson(res, r, 200, {
+          error: {
+            error_code: 5,
+            error_msg: "User authorization failed: invalid access_token (4).",
+            request_params: requestParams,
+          },
+        })
       if (vk.apiError) return sendJson(res, r, 200, { error: { ...vk.apiError, request_params: requestParams } })
       const fields = new Set((r.query.get("fields") ?? "").split(","))
       const u = vk.user
-      const out: Record<string, unknown> = { id: u.id, first_name: u.first_name, last_name: u.last_name, is_closed: u.is_closed, can_access_closed: u.can_access_closed }
+      const out: Record<string, unknown> = {
+        id: u.id,
+        first_name: u.first_name,
+        last_name: u.last_name,
+        is_closed: u.is_closed,
+        can_access_closed: u.can_access_closed,
+      }
       for (const f of fields) if (f in u) out[f] = u[f as keyof VkProfile]
       return sendJson(res, r, 200, { response: [out] })
     }
@@ -148,7 +187,13 @@ describe("VK", () => {
   it("signs in: v=5.126 on every URL, state without PKCE, client_secret_post, a token answer without token_type, users.get", async () => {
     const { s, started, res } = await fullSignIn(vkProvider())
     const auth = started.location!
-    expect(Object.fromEntries(auth.searchParams)).toMatchObject({ response_type: "code", scope: "email", v: "5.126", client_id: vk.clientId, redirect_uri: CALLBACK })
+    expect(Object.fromEntries(auth.searchParams)).toMatchObject({
+      response_type: "code",
+      scope: "email",
+      v: "5.126",
+      client_id: vk.clientId,
+      redirect_uri: CALLBACK,
+    })
     expect(auth.searchParams.get("state")).toBeTruthy()
     expect(auth.searchParams.has("code_challenge")).toBe(false)
     expectSignedIn(res, s.log)
@@ -160,7 +205,12 @@ describe("VK", () => {
     expect(token?.method).toBe("POST")
     expect(token?.headers["content-type"]).toMatch(/^application\/x-www-form-urlencoded/)
     const body = new URLSearchParams(token?.body)
-    expect(Object.fromEntries(body)).toMatchObject({ grant_type: "authorization_code", client_id: vk.clientId, client_secret: vk.clientSecret, redirect_uri: CALLBACK })
+    expect(Object.fromEntries(body)).toMatchObject({
+      grant_type: "authorization_code",
+      client_id: vk.clientId,
+      client_secret: vk.clientSecret,
+      redirect_uri: CALLBACK,
+    })
     expect(body.has("code_verifier")).toBe(false)
     expect(token?.headers.authorization).toBeUndefined()
     const [users] = vk.to("/method/users.get")
@@ -174,9 +224,22 @@ describe("VK", () => {
       image: "https://sun1.userapi.com/impg/pavel_100.jpg",
     })
     const call = s.signInCall()
-    expect(call.account).toMatchObject({ provider: "vk", type: "oauth", providerAccountId: "1", token_type: "bearer", user_id: 1, email: "Pavel@VK.example" })
+    expect(call.account).toMatchObject({
+      provider: "vk",
+      type: "oauth",
+      providerAccountId: "1",
+      token_type: "bearer",
+      user_id: 1,
+      email: "Pavel@VK.example",
+    })
     expect(call.account?.access_token).toMatch(/^vk1\.a\./)
-    expect(call.profile).toMatchObject({ id: 1, first_name: "Pavel", last_name: "Durov", photo_100: PAVEL.photo_100, email: "Pavel@VK.example" })
+    expect(call.profile).toMatchObject({
+      id: 1,
+      first_name: "Pavel",
+      last_name: "Durov",
+      photo_100: PAVEL.photo_100,
+      email: "Pavel@VK.example",
+    })
   })
 
   it("the defaults: oauth.vk.com / api.vk.com URLs with v=5.126 and scope=email, checks [state], client_secret_post", () => {
@@ -188,7 +251,9 @@ describe("VK", () => {
     expect(p.checks).toEqual(["state"])
     expect(p.client).toEqual({ token_endpoint_auth_method: "client_secret_post" })
     // requestTokenUrl (the v4 name, same endpoint) is honoured when accessTokenUrl is not given.
-    expect((VK({ requestTokenUrl: "https://oauth.vk.com/access_token?v=5.131" }).token as { url: string }).url).toBe("https://oauth.vk.com/access_token?v=5.131")
+    expect((VK({ requestTokenUrl: "https://oauth.vk.com/access_token?v=5.131" }).token as { url: string }).url).toBe(
+      "https://oauth.vk.com/access_token?v=5.131",
+    )
   })
 
   it("apiVersion sets v= on every URL", async () => {
@@ -200,7 +265,9 @@ describe("VK", () => {
   })
 
   it("a v= already inside a URL option wins for that URL; the largest requested photo becomes the image", async () => {
-    const { s, started, res } = await fullSignIn(vkProvider({ profileUrl: `${vk.url}/method/users.get?fields=photo_100,photo_max_orig&v=5.131` }))
+    const { s, started, res } = await fullSignIn(
+      vkProvider({ profileUrl: `${vk.url}/method/users.get?fields=photo_100,photo_max_orig&v=5.131` }),
+    )
     expectSignedIn(res, s.log)
     expect(vk.versions("/authorize")).toEqual(["5.126"])
     expect(vk.versions("/access_token")).toEqual(["5.126"])
@@ -252,13 +319,15 @@ describe("VK", () => {
   })
 
   it("the generic `userinfo: { url }` override is honoured by VK's users.get hook too (like GitHub's)", async () => {
-    const s = setup([VK({
-      clientId: vk.clientId,
-      clientSecret: vk.clientSecret,
-      authorizationUrl: `${vk.url}/authorize?response_type=code&scope=email`,
-      accessTokenUrl: `${vk.url}/access_token`,
-      userinfo: { url: `${vk.url}/method/users.get?fields=photo_100&v=5.126` },
-    }) as AuthConfig["providers"][number]])
+    const s = setup([
+      VK({
+        clientId: vk.clientId,
+        clientSecret: vk.clientSecret,
+        authorizationUrl: `${vk.url}/authorize?response_type=code&scope=email`,
+        accessTokenUrl: `${vk.url}/access_token`,
+        userinfo: { url: `${vk.url}/method/users.get?fields=photo_100&v=5.126` },
+      }) as AuthConfig["providers"][number],
+    ])
     const { res } = await signInThrough(s.config, "vk")
     const blocked = [...guard.blocked]
     guard.blocked.length = 0

@@ -14,7 +14,6 @@ import { credentialsConfig } from "../support/rate-limit-kit.js"
 
 const CALLBACK = "/auth/callback/credentials"
 
-
 /**
  * Tests can only connect from 127.0.0.1, a loopback peer. This stands in for an attacker who connects straight to
  * the app from a public address (no proxy in front): the socket reports that address, everything else is real HTTP.
@@ -42,10 +41,16 @@ const rateLimited = (origin: string) => `${origin}/auth/signin?error=RateLimited
 const wrongPassword = (origin: string) => `${origin}/auth/signin?error=CredentialsSignin&code=credentials`
 
 /** 36 wrong passwords for 36 usernames, each with a new X-Forwarded-For; the answers' Location headers. */
-async function rotateForwardedFor(attempt: Awaited<ReturnType<typeof attempter>>, extra: (i: number) => Record<string, string> = () => ({})) {
+async function rotateForwardedFor(
+  attempt: Awaited<ReturnType<typeof attempter>>,
+  extra: (i: number) => Record<string, string> = () => ({}),
+) {
   const locations: (string | null)[] = []
   for (let i = 0; i < 36; i++) {
-    const res = await attempt({ username: `user${i}`, password: "wrong" }, { "x-forwarded-for": `198.51.${100 + (i >> 8)}.${i & 255}`, ...extra(i) })
+    const res = await attempt(
+      { username: `user${i}`, password: "wrong" },
+      { "x-forwarded-for": `198.51.${100 + (i >> 8)}.${i & 255}`, ...extra(i) },
+    )
     locations.push(res.headers.get("location"))
   }
   return locations
@@ -61,10 +66,12 @@ afterEach(async () => {
 describe("RL-02 node front door (createHandler)", () => {
   async function start(config: AuthConfig, peer?: string) {
     const handler = createHandler(config)
-    server = await listenLocal(createServer((req: IncomingMessage, res: ServerResponse) => {
-      if (peer) fromPublicPeer(peer, req.socket)
-      void handler(req, res)
-    }))
+    server = await listenLocal(
+      createServer((req: IncomingMessage, res: ServerResponse) => {
+        if (peer) fromPublicPeer(peer, req.socket)
+        void handler(req, res)
+      }),
+    )
     return server.origin
   }
 
@@ -102,7 +109,7 @@ describe("RL-02 node front door (createHandler)", () => {
     expect(log.warnings).toEqual([["rate-limit-proxy-untrusted"]])
   })
 
-  it("RL-02: clientAddress: \"socket\" counts the peer itself, loopback or not: a rotating X-Forwarded-For is refused after maxPerAddress", async () => {
+  it('RL-02: clientAddress: "socket" counts the peer itself, loopback or not: a rotating X-Forwarded-For is refused after maxPerAddress', async () => {
     const { config, authorize, log } = credentialsConfig({ trustHost: true, rateLimit: { clientAddress: "socket" } })
     const origin = await start(config)
     const locations = await rotateForwardedFor(await attempter(origin))
@@ -111,36 +118,52 @@ describe("RL-02 node front door (createHandler)", () => {
     expect(log.warnings).toEqual([])
   })
 
-  it("RL-02: { header: \"x-forwarded-for\", proxies: 1 }: the right-most entry is the bucket; values a client prepends do not escape", async () => {
-    const { config, authorize } = credentialsConfig({ trustHost: true, rateLimit: { maxPerAddress: 3, max: 100, clientAddress: { header: "x-forwarded-for", proxies: 1 } } })
+  it('RL-02: { header: "x-forwarded-for", proxies: 1 }: the right-most entry is the bucket; values a client prepends do not escape', async () => {
+    const { config, authorize } = credentialsConfig({
+      trustHost: true,
+      rateLimit: { maxPerAddress: 3, max: 100, clientAddress: { header: "x-forwarded-for", proxies: 1 } },
+    })
     const origin = await start(config)
     const attempt = await attempter(origin)
     // The proxy appends the address it saw (198.51.100.7) to whatever the client sent.
     const spoofed = (i: number) => ({ "x-forwarded-for": `203.0.113.${i}, 10.9.8.${i}, 198.51.100.7` })
     for (let i = 0; i < 3; i++) await attempt({ username: `guess${i}`, password: "wrong" }, spoofed(i))
-    expect((await attempt({ username: "guess3", password: "wrong" }, spoofed(3))).headers.get("location")).toBe(rateLimited(origin))
+    expect((await attempt({ username: "guess3", password: "wrong" }, spoofed(3))).headers.get("location")).toBe(
+      rateLimited(origin),
+    )
     expect(authorize).toHaveBeenCalledTimes(3)
     // Another client, also with a forged left part: its own bucket.
-    const user = await attempt({ username: "bob", password: "password" }, { "x-forwarded-for": "198.51.100.7, 203.0.113.20" })
+    const user = await attempt(
+      { username: "bob", password: "password" },
+      { "x-forwarded-for": "198.51.100.7, 203.0.113.20" },
+    )
     expect(user.headers.get("location")).toBe(origin)
     expect(user.headers.getSetCookie().some((c) => c.startsWith("authjs.session-token="))).toBe(true)
   })
 
-  it("RL-02: { header: \"x-forwarded-for\", proxies: 2 }: the entry the outer proxy wrote, two from the right", async () => {
-    const { config, authorize } = credentialsConfig({ trustHost: true, rateLimit: { maxPerAddress: 2, max: 100, clientAddress: { header: "X-Forwarded-For", proxies: 2 } } })
+  it('RL-02: { header: "x-forwarded-for", proxies: 2 }: the entry the outer proxy wrote, two from the right', async () => {
+    const { config, authorize } = credentialsConfig({
+      trustHost: true,
+      rateLimit: { maxPerAddress: 2, max: 100, clientAddress: { header: "X-Forwarded-For", proxies: 2 } },
+    })
     const origin = await start(config)
     const attempt = await attempter(origin)
     const via = (spoof: string) => ({ "x-forwarded-for": `${spoof}, 198.51.100.8, 10.0.0.5` })
     await attempt({ username: "g0", password: "wrong" }, via("203.0.113.1"))
     await attempt({ username: "g1", password: "wrong" }, via("203.0.113.2"))
-    expect((await attempt({ username: "g2", password: "wrong" }, via("203.0.113.3"))).headers.get("location")).toBe(rateLimited(origin))
+    expect((await attempt({ username: "g2", password: "wrong" }, via("203.0.113.3"))).headers.get("location")).toBe(
+      rateLimited(origin),
+    )
     expect(authorize).toHaveBeenCalledTimes(2)
   })
 
-  it("RL-02: { header: \"x-real-ip\" }: the one address the proxy sets is the bucket; X-Forwarded-For is ignored", async () => {
-    const { config, authorize } = credentialsConfig({ trustHost: true, rateLimit: { maxPerAddress: 30, max: 100, clientAddress: { header: "x-real-ip" } } })
+  it('RL-02: { header: "x-real-ip" }: the one address the proxy sets is the bucket; X-Forwarded-For is ignored', async () => {
+    const { config, authorize } = credentialsConfig({
+      trustHost: true,
+      rateLimit: { maxPerAddress: 30, max: 100, clientAddress: { header: "x-real-ip" } },
+    })
     const origin = await start(config)
-    const attacker = (i: number) => ({ "x-real-ip": "198.51.100.9" , "x-forwarded-for": `203.0.113.${i}` })
+    const attacker = (i: number) => ({ "x-real-ip": "198.51.100.9", "x-forwarded-for": `203.0.113.${i}` })
     const attempt = await attempter(origin)
     const locations = await rotateForwardedFor(attempt, attacker)
     expect(locations.slice(30)).toEqual(Array(6).fill(rateLimited(origin)))
@@ -168,10 +191,12 @@ describe.each(EXPRESS_VERSIONS)("RL-02 Express front door (%s)", (_name, express
 
   it("RL-02: without trust proxy, X-Forwarded-For is ignored: a client rotating it is refused after maxPerAddress (30)", async () => {
     const { config, authorize } = credentialsConfig()
-    const origin = await start(config, (app) => app.use((req, _res, next) => {
-      fromPublicPeer("203.0.113.60", req.socket)
-      next()
-    }))
+    const origin = await start(config, (app) =>
+      app.use((req, _res, next) => {
+        fromPublicPeer("203.0.113.60", req.socket)
+        next()
+      }),
+    )
     const locations = await rotateForwardedFor(await attempter(origin))
     expect(locations.slice(0, 30)).toEqual(Array(30).fill(wrongPassword(origin)))
     expect(locations.slice(30)).toEqual(Array(6).fill(rateLimited(origin)))
@@ -185,23 +210,39 @@ describe.each(EXPRESS_VERSIONS)("RL-02 Express front door (%s)", (_name, express
       const attempt = await attempter(origin)
       const spoofed = (i: number) => ({ "x-forwarded-for": `203.0.113.${i}, 198.51.100.7` })
       for (let i = 0; i < 3; i++) {
-        expect((await attempt({ username: `guess${i}`, password: "wrong" }, spoofed(i))).headers.get("location")).toBe(wrongPassword(origin))
+        expect((await attempt({ username: `guess${i}`, password: "wrong" }, spoofed(i))).headers.get("location")).toBe(
+          wrongPassword(origin),
+        )
       }
-      expect((await attempt({ username: "guess3", password: "wrong" }, spoofed(3))).headers.get("location")).toBe(rateLimited(origin))
+      expect((await attempt({ username: "guess3", password: "wrong" }, spoofed(3))).headers.get("location")).toBe(
+        rateLimited(origin),
+      )
       expect(authorize).toHaveBeenCalledTimes(3)
-      const user = await attempt({ username: "bob", password: "password" }, { "x-forwarded-for": "198.51.100.7, 203.0.113.20" })
+      const user = await attempt(
+        { username: "bob", password: "password" },
+        { "x-forwarded-for": "198.51.100.7, 203.0.113.20" },
+      )
       expect(user.headers.get("location")).toBe(origin)
       expect(log.warnings).toEqual([])
     })
   }
 
   it("RL-02: rateLimit.clientAddress given explicitly wins over trust proxy", async () => {
-    const { config, authorize } = credentialsConfig({ rateLimit: { maxPerAddress: 2, max: 100, clientAddress: { header: "x-real-ip" } } })
+    const { config, authorize } = credentialsConfig({
+      rateLimit: { maxPerAddress: 2, max: 100, clientAddress: { header: "x-real-ip" } },
+    })
     const origin = await start(config, (app) => app.set("trust proxy", true))
     const attempt = await attempter(origin)
     // X-Forwarded-For (what req.ip follows) changes every time; X-Real-IP does not.
-    for (let i = 0; i < 2; i++) await attempt({ username: `g${i}`, password: "wrong" }, { "x-real-ip": "198.51.100.11", "x-forwarded-for": `203.0.113.${i}` })
-    const third = await attempt({ username: "g2", password: "wrong" }, { "x-real-ip": "198.51.100.11", "x-forwarded-for": "203.0.113.99" })
+    for (let i = 0; i < 2; i++)
+      await attempt(
+        { username: `g${i}`, password: "wrong" },
+        { "x-real-ip": "198.51.100.11", "x-forwarded-for": `203.0.113.${i}` },
+      )
+    const third = await attempt(
+      { username: "g2", password: "wrong" },
+      { "x-real-ip": "198.51.100.11", "x-forwarded-for": "203.0.113.99" },
+    )
     expect(third.headers.get("location")).toBe(rateLimited(origin))
     expect(authorize).toHaveBeenCalledTimes(2)
   })
@@ -218,14 +259,23 @@ describe("RL-02 option checks", () => {
     [{ header: "x-forwarded-for", proxies: 1.5 }, /rateLimit\.clientAddress\.proxies/],
     [{ header: "x-forwarded-for", proxy: 1 }, /rateLimit\.clientAddress` has unknown field/],
   ]
-  it.each(bad)("RL-02: clientAddress %j is a configuration error naming the field; authorize never runs", async (value, message) => {
-    const { config, authorize, log } = credentialsConfig({ trustHost: true, rateLimit: { clientAddress: value as never } })
-    const jar = new CookieJar()
-    const csrfToken = await fetchCsrf(config, jar)
-    const res = await Auth(postForm(CALLBACK, { csrfToken, username: "alice", password: "password" }, { cookie: jar.header() }), config)
-    expect(res.headers.get("location")).toMatch(/\/auth\/error\?error=Configuration$/)
-    expect(res.headers.getSetCookie().some((c) => c.includes("session-token"))).toBe(false)
-    expect(authorize).not.toHaveBeenCalled()
-    expect(log.text()).toMatch(message)
-  })
+  it.each(bad)(
+    "RL-02: clientAddress %j is a configuration error naming the field; authorize never runs",
+    async (value, message) => {
+      const { config, authorize, log } = credentialsConfig({
+        trustHost: true,
+        rateLimit: { clientAddress: value as never },
+      })
+      const jar = new CookieJar()
+      const csrfToken = await fetchCsrf(config, jar)
+      const res = await Auth(
+        postForm(CALLBACK, { csrfToken, username: "alice", password: "password" }, { cookie: jar.header() }),
+        config,
+      )
+      expect(res.headers.get("location")).toMatch(/\/auth\/error\?error=Configuration$/)
+      expect(res.headers.getSetCookie().some((c) => c.includes("session-token"))).toBe(false)
+      expect(authorize).not.toHaveBeenCalled()
+      expect(log.text()).toMatch(message)
+    },
+  )
 })

@@ -19,11 +19,23 @@ interface Answer {
 }
 
 /** One request on its own socket, from `localAddress` (any 127.0.0.x is the loopback interface on Linux). */
-function send(origin: string, path: string, init: { method?: string; body?: string; headers?: Record<string, string>; from?: string }): Promise<Answer> {
+function send(
+  origin: string,
+  path: string,
+  init: { method?: string; body?: string; headers?: Record<string, string>; from?: string },
+): Promise<Answer> {
   const url = new URL(path, origin)
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname + url.search, method: init.method ?? "GET", headers: init.headers, localAddress: init.from, agent: false },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: init.method ?? "GET",
+        headers: init.headers,
+        localAddress: init.from,
+        agent: false,
+      },
       (res) => {
         let body = ""
         res.setEncoding("utf8")
@@ -64,27 +76,56 @@ async function start(config: AuthConfig) {
 }
 
 function baseConfig(provider: AuthConfig["providers"][number], rateLimit: AuthConfig["rateLimit"]): AuthConfig {
-  return { secret: SECRET, trustHost: true, basePath: "/auth", logger: spyLogger().logger, rateLimit, providers: [provider] }
+  return {
+    secret: SECRET,
+    trustHost: true,
+    basePath: "/auth",
+    logger: spyLogger().logger,
+    rateLimit,
+    providers: [provider],
+  }
 }
 
 describe("RL-01 the per-account limit keys on the declared credential fields", () => {
   it("RL-01: guesses for one account with a junk username field stop at max, from many client addresses", async () => {
-    const authorize = vi.fn(async (c: Record<string, unknown>) => (c.email === "victim@corp.test" && c.password === "right" ? { ...alice } : null))
-    const provider = Credentials({ credentials: { email: { type: "email" }, password: { type: "password" } }, authorize: authorize as never })
+    const authorize = vi.fn(async (c: Record<string, unknown>) =>
+      c.email === "victim@corp.test" && c.password === "right" ? { ...alice } : null,
+    )
+    const provider = Credentials({
+      credentials: { email: { type: "email" }, password: { type: "password" } },
+      authorize: authorize as never,
+    })
     const { origin, attempt } = await start(baseConfig(provider, { max: 3 }))
     const answers: Answer[] = []
     for (let i = 0; i < 10; i++) {
       // Each guess: a new address (its own socket) and a new junk `username`, the same account (`email`).
-      answers.push(await attempt([["email", "victim@corp.test"], ["password", `guess-${i}`], ["username", `junk-${i}`]], `127.0.0.${20 + i}`))
+      answers.push(
+        await attempt(
+          [
+            ["email", "victim@corp.test"],
+            ["password", `guess-${i}`],
+            ["username", `junk-${i}`],
+          ],
+          `127.0.0.${20 + i}`,
+        ),
+      )
     }
-    for (const answer of answers.slice(0, 3)) expect(answer.headers.location).toBe(`${origin}/auth/signin?error=CredentialsSignin&code=credentials`)
+    for (const answer of answers.slice(0, 3))
+      expect(answer.headers.location).toBe(`${origin}/auth/signin?error=CredentialsSignin&code=credentials`)
     for (const answer of answers.slice(3)) {
       expect(answer.status).toBe(302)
       expect(answer.headers.location).toBe(`${origin}/auth/signin?error=RateLimited`)
     }
     expect(authorize).toHaveBeenCalledTimes(3)
     // Even the right password, from yet another address and with another junk field, is refused until the window ends.
-    const right = await attempt([["username", "junk-x"], ["email", "Victim@Corp.test "], ["password", "right"]], "127.0.0.99")
+    const right = await attempt(
+      [
+        ["username", "junk-x"],
+        ["email", "Victim@Corp.test "],
+        ["password", "right"],
+      ],
+      "127.0.0.99",
+    )
     expect(right.headers.location).toBe(`${origin}/auth/signin?error=RateLimited`)
     expect(sessionCookies(right)).toEqual([])
     expect(authorize).toHaveBeenCalledTimes(3)
@@ -99,14 +140,29 @@ describe("RL-01 the per-account limit keys on the declared credential fields", (
       bodies.push(await request.json())
       return credentials.email === "alice@example.com" && credentials.password === "right" ? { ...alice } : null
     }
-    const provider = Credentials({ credentials: { email: { type: "email" }, password: { type: "password" } }, authorize: authorize as never })
+    const provider = Credentials({
+      credentials: { email: { type: "email" }, password: { type: "password" } },
+      authorize: authorize as never,
+    })
     const { attempt } = await start(baseConfig(provider, { max: 100 }))
-    const extra: [string, string][] = [["username", "junk"], ["callbackUrl", "/next"], ["role", "admin"], ["__proto__", "x"], ["constructor", "y"]]
+    const extra: [string, string][] = [
+      ["username", "junk"],
+      ["callbackUrl", "/next"],
+      ["role", "admin"],
+      ["__proto__", "x"],
+      ["constructor", "y"],
+    ]
     await attempt([["email", "alice@example.com"], ["password", "wrong"], ...extra], "127.0.0.40")
     const ok = await attempt([...extra, ["email", "alice@example.com"], ["password", "right"]], "127.0.0.41")
     expect(sessionCookies(ok).length).toBeGreaterThan(0)
     // A declared field that is absent stays absent (never an empty string or undefined key).
-    await attempt([["password", "wrong"], ["username", "alice@example.com"]], "127.0.0.42")
+    await attempt(
+      [
+        ["password", "wrong"],
+        ["username", "alice@example.com"],
+      ],
+      "127.0.0.42",
+    )
     expect(seen).toEqual([
       { email: "alice@example.com", password: "wrong" },
       { email: "alice@example.com", password: "right" },
@@ -121,9 +177,31 @@ describe("RL-01 the per-account limit keys on the declared credential fields", (
     const provider = Credentials({ authorize })
     const { origin, attempt } = await start(baseConfig(provider, { max: 2 }))
     const limited = `${origin}/auth/signin?error=RateLimited`
-    const a = await Promise.all([0, 1, 2, 3].map((i) => attempt([["email", "victim@corp.test"], ["password", "x"], ["username", `junk-${i}`]], `127.0.0.${50 + i}`)))
+    const a = await Promise.all(
+      [0, 1, 2, 3].map((i) =>
+        attempt(
+          [
+            ["email", "victim@corp.test"],
+            ["password", "x"],
+            ["username", `junk-${i}`],
+          ],
+          `127.0.0.${50 + i}`,
+        ),
+      ),
+    )
     expect(a.filter((r) => r.headers.location === limited)).toHaveLength(2)
-    const b = await Promise.all([0, 1, 2, 3].map((i) => attempt([["username", "boss"], ["password", "x"], ["email", `junk-${i}@x.test`]], `127.0.0.${60 + i}`)))
+    const b = await Promise.all(
+      [0, 1, 2, 3].map((i) =>
+        attempt(
+          [
+            ["username", "boss"],
+            ["password", "x"],
+            ["email", `junk-${i}@x.test`],
+          ],
+          `127.0.0.${60 + i}`,
+        ),
+      ),
+    )
     expect(b.filter((r) => r.headers.location === limited)).toHaveLength(2)
     expect(authorize).toHaveBeenCalledTimes(4)
   })
@@ -131,14 +209,37 @@ describe("RL-01 the per-account limit keys on the declared credential fields", (
   it("RL-01: the key is the first declared field that is not a password; other fields, declared or not, never open a new count", async () => {
     const authorize = vi.fn(async () => null)
     // Declared out of the usual order: the password first, then the account (`login`), then a one-time code.
-    const provider = Credentials({ credentials: { password: { type: "password" }, login: {}, otp: { type: "text" } }, authorize })
+    const provider = Credentials({
+      credentials: { password: { type: "password" }, login: {}, otp: { type: "text" } },
+      authorize,
+    })
     const { origin, attempt } = await start(baseConfig(provider, { max: 2 }))
     for (let i = 0; i < 6; i++) {
-      await attempt([["login", "alice"], ["password", `p${i}`], ["otp", `${100000 + i}`], ["username", `junk-${i}`], ["email", `junk-${i}@x.test`]], `127.0.0.${70 + i}`)
+      await attempt(
+        [
+          ["login", "alice"],
+          ["password", `p${i}`],
+          ["otp", `${100000 + i}`],
+          ["username", `junk-${i}`],
+          ["email", `junk-${i}@x.test`],
+        ],
+        `127.0.0.${70 + i}`,
+      )
     }
     expect(authorize).toHaveBeenCalledTimes(2)
     // Another account is counted apart.
-    expect((await attempt([["login", "bob"], ["password", "p"], ["otp", "1"]], "127.0.0.80")).headers.location).toBe(`${origin}/auth/signin?error=CredentialsSignin&code=credentials`)
+    expect(
+      (
+        await attempt(
+          [
+            ["login", "bob"],
+            ["password", "p"],
+            ["otp", "1"],
+          ],
+          "127.0.0.80",
+        )
+      ).headers.location,
+    ).toBe(`${origin}/auth/signin?error=CredentialsSignin&code=credentials`)
     expect(authorize).toHaveBeenCalledTimes(3)
   })
 })

@@ -55,7 +55,9 @@ describe("sign-in rate limit through Auth()", () => {
       expectNoSessionCookie(res)
     }
     expect(authorize).toHaveBeenCalledTimes(5)
-    expect(log.messages().at(-1)).toMatch(/^Too many sign-in attempts for this identifier \(5 per 900 s\); retry in \d+ s\.$/)
+    expect(log.messages().at(-1)).toMatch(
+      /^Too many sign-in attempts for this identifier \(5 per 900 s\); retry in \d+ s\.$/,
+    )
     expect(log.text()).not.toContain("alice")
     // The identifier is trimmed and lower-cased: no way around the limit through spelling.
     expect((await attempt({ username: "  ALICE ", password: "wrong" })).headers.get("location")).toBe(RATE_LIMITED)
@@ -70,11 +72,31 @@ describe("sign-in rate limit through Auth()", () => {
     const { config, authorize } = credentialsConfig({ rateLimit: { max: 1 } })
     const jar = new CookieJar()
     const csrfToken = await fetchCsrf(config, jar)
-    await Auth(postForm(CALLBACK, { csrfToken, username: "alice", password: "wrong" }, { cookie: jar.header() }), config)
+    await Auth(
+      postForm(CALLBACK, { csrfToken, username: "alice", password: "wrong" }, { cookie: jar.header() }),
+      config,
+    )
     const answers = [
-      await Auth(postForm(CALLBACK, { csrfToken, username: "alice", password: "wrong" }, { cookie: jar.header(), headers: { "X-Auth-Return-Redirect": "1" } }), config),
-      await Auth(postForm(CALLBACK, { csrfToken, username: "alice", password: "wrong" }, { cookie: jar.header(), headers: { accept: "application/json" } }), config),
-      await Auth(postJson(CALLBACK, { csrfToken, username: "alice", password: "wrong" }, { cookie: jar.header() }), config),
+      await Auth(
+        postForm(
+          CALLBACK,
+          { csrfToken, username: "alice", password: "wrong" },
+          { cookie: jar.header(), headers: { "X-Auth-Return-Redirect": "1" } },
+        ),
+        config,
+      ),
+      await Auth(
+        postForm(
+          CALLBACK,
+          { csrfToken, username: "alice", password: "wrong" },
+          { cookie: jar.header(), headers: { accept: "application/json" } },
+        ),
+        config,
+      ),
+      await Auth(
+        postJson(CALLBACK, { csrfToken, username: "alice", password: "wrong" }, { cookie: jar.header() }),
+        config,
+      ),
     ]
     for (const res of answers) {
       expect(res.status).toBe(429)
@@ -89,7 +111,8 @@ describe("sign-in rate limit through Auth()", () => {
   it("successful sign-ins do not use up the limit; failures do", async () => {
     const { config, authorize } = credentialsConfig({ rateLimit: { max: 2 } })
     const { attempt } = await session(config)
-    for (let i = 0; i < 6; i++) expect((await attempt({ username: "alice", password: "password" })).headers.get("location")).toBe(ORIGIN)
+    for (let i = 0; i < 6; i++)
+      expect((await attempt({ username: "alice", password: "password" })).headers.get("location")).toBe(ORIGIN)
     await attempt({ username: "alice", password: "wrong" })
     await attempt({ username: "alice", password: "wrong" })
     expect((await attempt({ username: "alice", password: "password" })).headers.get("location")).toBe(RATE_LIMITED)
@@ -100,7 +123,10 @@ describe("sign-in rate limit through Auth()", () => {
     const { config, authorize } = credentialsConfig({ rateLimit: { max: 2 } })
     const { attempt, jar } = await session(config)
     for (let i = 0; i < 10; i++) {
-      const forged = await Auth(postForm(CALLBACK, { csrfToken: "forged", username: "alice", password: "wrong" }, { cookie: jar.header() }), config)
+      const forged = await Auth(
+        postForm(CALLBACK, { csrfToken: "forged", username: "alice", password: "wrong" }, { cookie: jar.header() }),
+        config,
+      )
       expect(forged.headers.get("location")).toContain("error=MissingCSRF")
     }
     expect((await attempt({ username: "alice", password: "password" })).headers.get("location")).toBe(ORIGIN)
@@ -192,7 +218,8 @@ describe("e-mail sign-in requests", () => {
     const request = (email: string, headers: Record<string, string> = {}) =>
       Auth(postForm("/auth/signin/email", { csrfToken, email }, { cookie: jar.header(), headers }), config)
     const verifyRequest = `${ORIGIN}/auth/verify-request?provider=email&type=email`
-    for (let i = 0; i < 3; i++) expect((await request("victim@example.test")).headers.get("location")).toBe(verifyRequest)
+    for (let i = 0; i < 3; i++)
+      expect((await request("victim@example.test")).headers.get("location")).toBe(verifyRequest)
     expect(sendVerificationRequest).toHaveBeenCalledTimes(3)
     expect(adapter.verificationTokens.size).toBe(3)
     // Case and spaces do not open a new count.
@@ -220,19 +247,33 @@ describe("e-mail sign-in requests", () => {
       adapter: MemoryAdapter(),
       logger: spyLogger().logger,
       rateLimit: { max: 2, maxPerAddress: 100 },
-      providers: [{
-        id: "email", type: "email", name: "Email", from: "auth@example.test", sendVerificationRequest,
-        normalizeIdentifier: (raw: string) => raw.trim().toLowerCase().replace(/\+[^@]*@/, "@"),
-      }],
+      providers: [
+        {
+          id: "email",
+          type: "email",
+          name: "Email",
+          from: "auth@example.test",
+          sendVerificationRequest,
+          normalizeIdentifier: (raw: string) =>
+            raw
+              .trim()
+              .toLowerCase()
+              .replace(/\+[^@]*@/, "@"),
+        },
+      ],
     }
     const jar = new CookieJar()
     const csrfToken = await fetchCsrf(config, jar)
-    const request = (email: string) => Auth(postForm("/auth/signin/email", { csrfToken, email }, { cookie: jar.header() }), config)
+    const request = (email: string) =>
+      Auth(postForm("/auth/signin/email", { csrfToken, email }, { cookie: jar.header() }), config)
     expect((await request("victim+1@example.test")).headers.get("location")).toContain("/auth/verify-request")
     expect((await request("victim+2@example.test")).headers.get("location")).toContain("/auth/verify-request")
     expect((await request("victim+3@example.test")).headers.get("location")).toBe(RATE_LIMITED)
     expect(sendVerificationRequest).toHaveBeenCalledTimes(2)
-    expect(sendVerificationRequest.mock.calls.map((c) => c[0].identifier)).toEqual(["victim@example.test", "victim@example.test"])
+    expect(sendVerificationRequest.mock.calls.map((c) => c[0].identifier)).toEqual([
+      "victim@example.test",
+      "victim@example.test",
+    ])
   })
 })
 
@@ -254,15 +295,25 @@ describe("DS-04 e-mail flood", () => {
     const jar = new CookieJar()
     const csrfToken = await fetchCsrf(config, jar)
     const request = (email: string, from: string) =>
-      Auth(postForm("/auth/signin/email", { csrfToken, email }, { cookie: jar.header(), headers: { "x-forwarded-for": from, accept: "application/json" } }), config)
+      Auth(
+        postForm(
+          "/auth/signin/email",
+          { csrfToken, email },
+          { cookie: jar.header(), headers: { "x-forwarded-for": from, accept: "application/json" } },
+        ),
+        config,
+      )
     // From 100 addresses of different /64s: only the identifier limit (5) applies.
-    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => request("victim@example.test", `2001:db8:${i.toString(16)}::1`)))
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => request("victim@example.test", `2001:db8:${i.toString(16)}::1`)),
+    )
     expect(answers.filter((r) => r.status === 429)).toHaveLength(95)
     expect(sendVerificationRequest).toHaveBeenCalledTimes(5)
     expect(adapter.verificationTokens.size).toBe(5)
     // 31 different addresses from one /64 (one host): the 31st is over the per-address limit of 30.
     const fromOneHost = []
-    for (let i = 0; i < 31; i++) fromOneHost.push(await request(`user${i}@example.test`, `2001:db8:aaaa:1::${(i + 1).toString(16)}`))
+    for (let i = 0; i < 31; i++)
+      fromOneHost.push(await request(`user${i}@example.test`, `2001:db8:aaaa:1::${(i + 1).toString(16)}`))
     expect(fromOneHost.slice(0, 30).every((r) => r.status !== 429)).toBe(true)
     expect(fromOneHost[30]!.status).toBe(429)
     expect(sendVerificationRequest).toHaveBeenCalledTimes(35)
@@ -296,7 +347,10 @@ describe("sign-in rate limit through createHandler on a real socket", () => {
   it("Hono on @hono/node-server keys on the socket's address too (c.env.incoming)", async () => {
     const { config, authorize } = credentialsConfig({ rateLimit: { maxPerAddress: 2 } })
     const app = new Hono()
-    app.use("*", initAuthConfig(() => config))
+    app.use(
+      "*",
+      initAuthConfig(() => config),
+    )
     app.use("/auth/*", authHandler())
     server = await listenLocal(createAdaptorServer({ fetch: app.fetch }) as Server)
     const origin = server.origin
@@ -336,12 +390,16 @@ describe("sign-in rate limit through createHandler on a real socket", () => {
     expect(authorize).toHaveBeenCalledTimes(4)
   })
 
-  it("with clientAddress { header: \"x-forwarded-for\" } the right-most value is the address: a user from another address is unaffected", async () => {
-    const { config, authorize } = credentialsConfig({ rateLimit: { maxPerAddress: 3, max: 100, clientAddress: { header: "x-forwarded-for" } } })
+  it('with clientAddress { header: "x-forwarded-for" } the right-most value is the address: a user from another address is unaffected', async () => {
+    const { config, authorize } = credentialsConfig({
+      rateLimit: { maxPerAddress: 3, max: 100, clientAddress: { header: "x-forwarded-for" } },
+    })
     const { origin, attempt } = await start(config)
     const attacker = { "x-forwarded-for": "10.0.0.1, 198.51.100.7" }
     for (let i = 0; i < 3; i++) await attempt({ username: `guess${i}`, password: "wrong" }, attacker)
-    expect((await attempt({ username: "alice", password: "wrong" }, attacker)).headers.get("location")).toBe(`${origin}/auth/signin?error=RateLimited`)
+    expect((await attempt({ username: "alice", password: "wrong" }, attacker)).headers.get("location")).toBe(
+      `${origin}/auth/signin?error=RateLimited`,
+    )
     expect(authorize).toHaveBeenCalledTimes(3)
     const user = await attempt({ username: "bob", password: "password" }, { "x-forwarded-for": "203.0.113.20" })
     expect(user.headers.get("location")).toBe(origin)
@@ -350,9 +408,12 @@ describe("sign-in rate limit through createHandler on a real socket", () => {
   })
 
   it("the identifier limit holds across addresses (X-Forwarded-For rotation does not reset it)", async () => {
-    const { config, authorize } = credentialsConfig({ rateLimit: { max: 3, clientAddress: { header: "x-forwarded-for" } } })
+    const { config, authorize } = credentialsConfig({
+      rateLimit: { max: 3, clientAddress: { header: "x-forwarded-for" } },
+    })
     const { origin, attempt } = await start(config)
-    for (let i = 0; i < 3; i++) await attempt({ username: "alice", password: "wrong" }, { "x-forwarded-for": `198.51.100.${i + 1}` })
+    for (let i = 0; i < 3; i++)
+      await attempt({ username: "alice", password: "wrong" }, { "x-forwarded-for": `198.51.100.${i + 1}` })
     const res = await attempt({ username: "Alice", password: "password" }, { "x-forwarded-for": "198.51.100.99" })
     expect(res.headers.get("location")).toBe(`${origin}/auth/signin?error=RateLimited`)
     expect(authorize).toHaveBeenCalledTimes(3)

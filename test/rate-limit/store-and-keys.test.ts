@@ -84,37 +84,61 @@ describe("client address", () => {
 
   it("is unknown by default for a private or loopback peer that sends proxy headers (an undeclared proxy: one bucket for all)", () => {
     for (const peer of ["127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "::1", "fd00::1", "::ffff:10.0.0.1"]) {
-      expect(clientAddressOf(peer, headers({ "x-forwarded-for": "198.51.100.1" }), "default"), peer).toEqual({ address: undefined, undeclaredProxy: true })
+      expect(clientAddressOf(peer, headers({ "x-forwarded-for": "198.51.100.1" }), "default"), peer).toEqual({
+        address: undefined,
+        undeclaredProxy: true,
+      })
     }
     expect(clientAddressOf("10.0.0.2", headers({ "x-real-ip": "198.51.100.1" }), "default").undeclaredProxy).toBe(true)
-    expect(clientAddressOf("10.0.0.2", headers({ forwarded: "for=198.51.100.1" }), "default").undeclaredProxy).toBe(true)
+    expect(clientAddressOf("10.0.0.2", headers({ forwarded: "for=198.51.100.1" }), "default").undeclaredProxy).toBe(
+      true,
+    )
     // Without proxy headers a private peer is a client; a public peer adding the header itself keeps its own address.
     expect(address("10.0.0.2", headers(), "default")).toBe("10.0.0.2")
-    expect(clientAddressOf("203.0.113.7", headers({ "x-forwarded-for": "198.51.100.1" }), "default")).toEqual({ address: "203.0.113.7", undeclaredProxy: false })
+    expect(clientAddressOf("203.0.113.7", headers({ "x-forwarded-for": "198.51.100.1" }), "default")).toEqual({
+      address: "203.0.113.7",
+      undeclaredProxy: false,
+    })
     // "socket" set explicitly: the peer counts, private or not.
-    expect(clientAddressOf("127.0.0.1", headers({ "x-forwarded-for": "198.51.100.1" }), "socket")).toEqual({ address: "127.0.0.1", undeclaredProxy: false })
+    expect(clientAddressOf("127.0.0.1", headers({ "x-forwarded-for": "198.51.100.1" }), "socket")).toEqual({
+      address: "127.0.0.1",
+      undeclaredProxy: false,
+    })
   })
 
   it("uses the framework's trusted address (Express req.ip under trust proxy) only by default", () => {
     const framework = () => "198.51.100.4"
-    expect(address("127.0.0.1", headers({ "x-forwarded-for": "198.51.100.4" }), "default", framework)).toBe("198.51.100.4")
+    expect(address("127.0.0.1", headers({ "x-forwarded-for": "198.51.100.4" }), "default", framework)).toBe(
+      "198.51.100.4",
+    )
     expect(address("127.0.0.1", headers({ "x-forwarded-for": "198.51.100.4" }), "socket", framework)).toBe("127.0.0.1")
-    expect(address("127.0.0.1", headers({ "x-real-ip": "198.51.100.9" }), { header: "x-real-ip", proxies: 1 }, framework)).toBe("198.51.100.9")
+    expect(
+      address("127.0.0.1", headers({ "x-real-ip": "198.51.100.9" }), { header: "x-real-ip", proxies: 1 }, framework),
+    ).toBe("198.51.100.9")
     expect(address("127.0.0.1", headers(), "default", () => undefined)).toBeUndefined()
   })
 
   it("with a header, is the entry `proxies` places from the right; the client's left part is never read", () => {
     expect(address("10.0.0.2", headers({ "x-forwarded-for": " 203.0.113.1 , 198.51.100.1" }), xff)).toBe("198.51.100.1")
-    expect(address("10.0.0.2", headers({ "x-forwarded-for": "203.0.113.1, 198.51.100.1, 10.0.0.9" }), { header: "x-forwarded-for", proxies: 2 })).toBe("198.51.100.1")
+    expect(
+      address("10.0.0.2", headers({ "x-forwarded-for": "203.0.113.1, 198.51.100.1, 10.0.0.9" }), {
+        header: "x-forwarded-for",
+        proxies: 2,
+      }),
+    ).toBe("198.51.100.1")
     expect(address("10.0.0.2", headers({ "x-forwarded-for": "2001:db8::1" }), xff)).toBe("2001:db8::1")
     expect(address("10.0.0.2", headers({ "x-forwarded-for": "[2001:db8::1]:4431" }), xff)).toBe("2001:db8::1")
     expect(address("10.0.0.2", headers({ "x-forwarded-for": "198.51.100.1:4431" }), xff)).toBe("198.51.100.1")
-    expect(address("10.0.0.2", headers({ "x-real-ip": "198.51.100.2" }), { header: "x-real-ip", proxies: 1 })).toBe("198.51.100.2")
+    expect(address("10.0.0.2", headers({ "x-real-ip": "198.51.100.2" }), { header: "x-real-ip", proxies: 1 })).toBe(
+      "198.51.100.2",
+    )
   })
 
   it("with a header, is unknown when it is missing, too short for `proxies`, or not an IP (never the socket's, never a value further left)", () => {
     expect(address("203.0.113.7", headers(), xff)).toBeUndefined()
-    expect(address("203.0.113.7", headers({ "x-forwarded-for": "198.51.100.1" }), { header: "x-forwarded-for", proxies: 2 })).toBeUndefined()
+    expect(
+      address("203.0.113.7", headers({ "x-forwarded-for": "198.51.100.1" }), { header: "x-forwarded-for", proxies: 2 }),
+    ).toBeUndefined()
     expect(address("203.0.113.7", headers({ "x-forwarded-for": "198.51.100.1, not-an-ip" }), xff)).toBeUndefined()
     expect(address("203.0.113.7", headers({ "x-forwarded-for": "198.51.100.1," }), xff)).toBeUndefined()
     expect(address("203.0.113.7", headers({ "x-forwarded-for": "[198.51.100.1" }), xff)).toBeUndefined()
@@ -148,7 +172,10 @@ describe("identifier and options", () => {
     const { rateLimit } = resolveRateLimit(undefined, ["s".repeat(32)])
     expect(RATE_LIMIT_DEFAULTS).toEqual({ window: 900, max: 5, maxPerAddress: 30 })
     expect(rateLimit).toMatchObject({ windowMs: 900_000, max: 5, maxPerAddress: 30, clientAddress: "default" })
-    expect(resolveRateLimit({ clientAddress: { header: "X-Real-IP" } }, []).rateLimit?.clientAddress).toEqual({ header: "x-real-ip", proxies: 1 })
+    expect(resolveRateLimit({ clientAddress: { header: "X-Real-IP" } }, []).rateLimit?.clientAddress).toEqual({
+      header: "x-real-ip",
+      proxies: 1,
+    })
     expect(resolveRateLimit(false, [])).toEqual({})
   })
 
@@ -156,8 +183,13 @@ describe("identifier and options", () => {
     expect(resolveRateLimit({ max: 0 }, []).error?.message).toMatch(/rateLimit\.max/)
     expect(resolveRateLimit({ maxPerAddress: 2.5 }, []).error?.message).toMatch(/rateLimit\.maxPerAddress/)
     expect(resolveRateLimit({ window: -1 }, []).error?.message).toMatch(/rateLimit\.window/)
-    expect(resolveRateLimit({ store: { hit: async () => ({ count: 1, resetAt: 0 }) } as unknown as RateLimitStore }, []).error?.message).toMatch(/undo/)
+    expect(
+      resolveRateLimit({ store: { hit: async () => ({ count: 1, resetAt: 0 }) } as unknown as RateLimitStore }, [])
+        .error?.message,
+    ).toMatch(/undo/)
     expect(resolveRateLimit({ clientAddress: "xff" as never }, []).error?.message).toMatch(/rateLimit\.clientAddress/)
-    expect(resolveRateLimit({ clientAddress: { header: "x-forwarded-for", proxies: -1 } }, []).error?.message).toMatch(/rateLimit\.clientAddress\.proxies/)
+    expect(resolveRateLimit({ clientAddress: { header: "x-forwarded-for", proxies: -1 } }, []).error?.message).toMatch(
+      /rateLimit\.clientAddress\.proxies/,
+    )
   })
 })

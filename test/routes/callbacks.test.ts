@@ -3,10 +3,21 @@ import { describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig, JWT } from "../../src/index.js"
 import { CookieJar, ORIGIN, alice, fetchCsrf, get, postForm, signIn } from "../helpers.js"
-import { SESSION, setup, loggedTypes, loggedOf, sessionToken, claims, expectSessionCookie } from "../support/routes-kit.js"
+import {
+  SESSION,
+  setup,
+  loggedTypes,
+  loggedOf,
+  sessionToken,
+  claims,
+  expectSessionCookie,
+} from "../support/routes-kit.js"
 
 describe("callbacks.signIn", () => {
-  async function attempt(signInCb: NonNullable<NonNullable<AuthConfig["callbacks"]>["signIn"]>, overrides: Partial<AuthConfig> = {}) {
+  async function attempt(
+    signInCb: NonNullable<NonNullable<AuthConfig["callbacks"]>["signIn"]>,
+    overrides: Partial<AuthConfig> = {},
+  ) {
     const signInEvent = vi.fn()
     const s = setup({ callbacks: { signIn: signInCb }, events: { signIn: signInEvent }, ...overrides })
     const { res } = await signIn(s.config)
@@ -65,11 +76,20 @@ describe("callbacks.signIn", () => {
 
 describe("callbacks.redirect", () => {
   it("receives {url, baseUrl} and its result is the Location", async () => {
-    const redirect = vi.fn(({ url, baseUrl }: { url: string; baseUrl: string }) => (url === "/dash" ? "https://partner.example/landing" : baseUrl))
+    const redirect = vi.fn(({ url, baseUrl }: { url: string; baseUrl: string }) =>
+      url === "/dash" ? "https://partner.example/landing" : baseUrl,
+    )
     const { config } = setup({ callbacks: { redirect } })
     const jar = new CookieJar()
     const csrfToken = await fetchCsrf(config, jar)
-    const res = await Auth(postForm("/auth/callback/credentials", { csrfToken, username: "alice", password: "password", callbackUrl: "/dash" }, { cookie: jar.header() }), config)
+    const res = await Auth(
+      postForm(
+        "/auth/callback/credentials",
+        { csrfToken, username: "alice", password: "password", callbackUrl: "/dash" },
+        { cookie: jar.header() },
+      ),
+      config,
+    )
     expect(redirect).toHaveBeenCalledWith({ url: "/dash", baseUrl: ORIGIN })
     expect(res.headers.get("location")).toBe("https://partner.example/landing")
   })
@@ -79,7 +99,10 @@ describe("callbacks.redirect", () => {
     const { config } = setup({ callbacks: { redirect } })
     const jar = new CookieJar()
     const csrfToken = await fetchCsrf(config, jar)
-    const res = await Auth(postForm("/auth/signout", { csrfToken, callbackUrl: "/x" }, { cookie: jar.header() }), config)
+    const res = await Auth(
+      postForm("/auth/signout", { csrfToken, callbackUrl: "/x" }, { cookie: jar.header() }),
+      config,
+    )
     expect(res.headers.get("location")).toBe("http://localhost:3000/after")
     expect(redirect).toHaveBeenCalledWith({ url: "/x", baseUrl: ORIGIN })
   })
@@ -135,7 +158,9 @@ describe("callbacks.jwt and callbacks.session", () => {
 
   it("a jwt callback that changes the token on read re-issues the cookie", async () => {
     let reads = 0
-    const { config } = setup({ callbacks: { jwt: ({ token, trigger }) => (trigger ? token : { ...token, reads: ++reads }) } })
+    const { config } = setup({
+      callbacks: { jwt: ({ token, trigger }) => (trigger ? token : { ...token, reads: ++reads }) },
+    })
     const { jar } = await signIn(config)
     const res = await Auth(get("/auth/session", { cookie: jar.header() }), config)
     expect((await claims(expectSessionCookie(res))).reads).toBe(1)
@@ -147,18 +172,29 @@ describe("callbacks.jwt and callbacks.session", () => {
       user: { ...(session.user as object), id: token.sub, role: token.role },
       extra: "x",
     }))
-    const { config } = setup({ callbacks: { jwt: ({ token }) => ({ ...token, role: "admin" }), session: sessionCb as never } })
+    const { config } = setup({
+      callbacks: { jwt: ({ token }) => ({ ...token, role: "admin" }), session: sessionCb as never },
+    })
     const { jar } = await signIn(config)
     const stored = await claims(sessionToken(jar))
     const res = await Auth(get("/auth/session", { cookie: jar.header() }), config)
     const expires = new Date((stored.exp as number) * 1000).toISOString()
     expect(await res.json()).toEqual({
-      user: { name: "Alice", email: "alice@example.com", image: "https://img.example/a.png", id: "user-1", role: "admin" },
+      user: {
+        name: "Alice",
+        email: "alice@example.com",
+        image: "https://img.example/a.png",
+        id: "user-1",
+        role: "admin",
+      },
       expires,
       extra: "x",
     })
     const arg = sessionCb.mock.calls[0]![0] as { session: unknown; token: JWT }
-    expect(arg.session).toEqual({ user: { name: "Alice", email: "alice@example.com", image: "https://img.example/a.png" }, expires })
+    expect(arg.session).toEqual({
+      user: { name: "Alice", email: "alice@example.com", image: "https://img.example/a.png" },
+      expires,
+    })
     expect(arg.token).toEqual(stored)
   })
 })

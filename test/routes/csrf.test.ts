@@ -34,14 +34,20 @@ describe("GET /csrf", () => {
     const res = await Auth(get("/auth/csrf", { cookie: `${CSRF}=${forged}` }), config)
     const { csrfToken } = (await res.json()) as { csrfToken: string }
     expect(csrfToken).not.toBe("a".repeat(64))
-    expect(setCookies(res).get(CSRF)?.value).toBe(`${csrfToken}|${createHash("sha256").update(csrfToken + SECRET).digest("hex")}`)
+    expect(setCookies(res).get(CSRF)?.value).toBe(
+      `${csrfToken}|${createHash("sha256")
+        .update(csrfToken + SECRET)
+        .digest("hex")}`,
+    )
   })
 
   it("on https the cookie is __Host-authjs.csrf-token with Secure", async () => {
     const { config } = setup()
     const res = await Auth(get("/auth/csrf", { origin: "https://app.example" }), config)
     const [cookie] = res.headers.getSetCookie()
-    expect(cookie).toMatch(/^__Host-authjs\.csrf-token=[0-9a-f]{64}%7C[0-9a-f]{64}; Path=\/; HttpOnly; Secure; SameSite=Lax$/)
+    expect(cookie).toMatch(
+      /^__Host-authjs\.csrf-token=[0-9a-f]{64}%7C[0-9a-f]{64}; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+    )
   })
 
   it("with skipCSRFCheck: 404, empty body, the csrf cookie cleared", async () => {

@@ -2,7 +2,16 @@
 import { describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import { ORIGIN, alice, fetchCsrf, get, postForm, signIn } from "../helpers.js"
-import { SESSION, setup, loggedTypes, loggedOf, sessionToken, claims, expectCleared, expectSessionCookie } from "../support/routes-kit.js"
+import {
+  SESSION,
+  setup,
+  loggedTypes,
+  loggedOf,
+  sessionToken,
+  claims,
+  expectCleared,
+  expectSessionCookie,
+} from "../support/routes-kit.js"
 
 describe("events", () => {
   it("signIn gets {user, account}", async () => {
@@ -38,9 +47,15 @@ describe("events", () => {
     const boom = new Error("audit log offline")
     const { config, logger } = setup({
       events: {
-        signIn: () => { throw boom },
-        session: async () => { throw boom },
-        signOut: () => { throw boom },
+        signIn: () => {
+          throw boom
+        },
+        session: async () => {
+          throw boom
+        },
+        signOut: () => {
+          throw boom
+        },
       },
     })
     const { res, jar } = await signIn(config)

@@ -11,7 +11,8 @@ describe("jwt.encode / jwt.decode overrides", () => {
   function overrides() {
     const encodeFn = vi.fn(async ({ token }: { token?: JWT }) => `custom.${b64(token)}`)
     const decodeFn = vi.fn(async ({ token }: { token?: string }) =>
-      token?.startsWith("custom.") ? (JSON.parse(Buffer.from(token.slice(7), "base64url").toString()) as JWT) : null)
+      token?.startsWith("custom.") ? (JSON.parse(Buffer.from(token.slice(7), "base64url").toString()) as JWT) : null,
+    )
     return { encodeFn, decodeFn }
   }
 
@@ -20,7 +21,9 @@ describe("jwt.encode / jwt.decode overrides", () => {
     const { config } = setup({ jwt: { encode: encodeFn, decode: decodeFn } })
     const { res, jar } = await signIn(config)
     const value = expectSessionCookie(res)
-    expect(value).toBe(`custom.${b64({ name: "Alice", email: "alice@example.com", picture: alice.image, sub: "user-1" })}`)
+    expect(value).toBe(
+      `custom.${b64({ name: "Alice", email: "alice@example.com", picture: alice.image, sub: "user-1" })}`,
+    )
     expect(encodeFn).toHaveBeenCalledTimes(1)
     expect(encodeFn.mock.calls[0]![0]).toMatchObject({ salt: SESSION, maxAge: MAX_AGE, token: { sub: "user-1" } })
     const read = await Auth(get("/auth/session", { cookie: jar.header() }), config)

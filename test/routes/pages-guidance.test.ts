@@ -16,7 +16,12 @@ function inputValue(html: string, id: string): string | undefined {
   const tag = new RegExp(`<input id="${id}"[^>]*>`).exec(html)?.[0]
   expect(tag, `input #${id}`).toBeDefined()
   const raw = /\svalue="([^"]*)"/.exec(tag as string)?.[1]
-  return raw?.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")
+  return raw
+    ?.replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&")
 }
 
 /** Follows a failed credentials sign-in to the sign-in page it redirects to, in the same browser. */
@@ -37,16 +42,24 @@ describe("theme.brandName", () => {
     const de = setup({ theme: { brandName: "Acme" }, locale: "de" })
     expect(await (await Auth(get("/auth/signin"), de.config)).text()).toContain("<h1>Bei Acme anmelden</h1>")
     expect(await (await Auth(get("/auth/signout"), en.config)).text()).toContain("<title>Sign out · Acme</title>")
-    expect(await (await Auth(get("/auth/verify-request"), en.config)).text()).toContain("<title>Check your email · Acme</title>")
-    expect(await (await Auth(get("/auth/error?error=Verification"), en.config)).text()).toContain("<title>Error: Unable to sign in · Acme</title>")
+    expect(await (await Auth(get("/auth/verify-request"), en.config)).text()).toContain(
+      "<title>Check your email · Acme</title>",
+    )
+    expect(await (await Auth(get("/auth/error?error=Verification"), en.config)).text()).toContain(
+      "<title>Error: Unable to sign in · Acme</title>",
+    )
   })
 
   it("is escaped, trimmed, and ignored when empty, not a string, or longer than 100 characters", async () => {
-    const hostile = await (await Auth(get("/auth/signin"), setup({ theme: { brandName: ' <img src=x onerror=alert(1)> "Co" ' } }).config)).text()
+    const hostile = await (
+      await Auth(get("/auth/signin"), setup({ theme: { brandName: ' <img src=x onerror=alert(1)> "Co" ' } }).config)
+    ).text()
     expect(hostile).toContain("<h1>Sign in to &lt;img src=x onerror=alert(1)&gt; &quot;Co&quot;</h1>")
     expect(hostile).not.toContain("<img src=x")
     for (const brandName of ["", "   ", 42, "x".repeat(101)]) {
-      const html = await (await Auth(get("/auth/signin"), setup({ theme: { brandName: brandName as string } }).config)).text()
+      const html = await (
+        await Auth(get("/auth/signin"), setup({ theme: { brandName: brandName as string } }).config)
+      ).text()
       expect(html).toContain("<h1>Sign in</h1>")
       expect(html).toContain("<title>Sign in</title>")
     }
@@ -55,12 +68,16 @@ describe("theme.brandName", () => {
 
 describe("a failed sign-in sets nothing: the identifier is kept by the page's own script, never by the server", () => {
   /** Every cookie name the responses set, with whether each only expires a cookie (Max-Age=0). */
-  const cookiesOf = (res: Response) => res.headers.getSetCookie().map((c) => ({ name: c.split("=")[0], expiresOnly: /; Max-Age=0(;|$)/.test(c) }))
+  const cookiesOf = (res: Response) =>
+    res.headers.getSetCookie().map((c) => ({ name: c.split("=")[0], expiresOnly: /; Max-Age=0(;|$)/.test(c) }))
 
   it("a failed credentials sign-in sets no cookie and puts nothing in the URL; the page that follows never contains the typed name", async () => {
     const { config } = setup()
     const typed = "ada-lovelace-1815"
-    const { failed, location, page, html } = await failThenOpen(config, { username: typed, password: "correct horse battery staple" })
+    const { failed, location, page, html } = await failThenOpen(config, {
+      username: typed,
+      password: "correct horse battery staple",
+    })
     expect(location).toBe(`${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`)
     expect(failed.headers.getSetCookie()).toEqual([])
     expect(page.headers.getSetCookie()).toEqual([])
@@ -86,7 +103,11 @@ describe("a failed sign-in sets nothing: the identifier is kept by the page's ow
     const jar = new CookieJar()
     const res = await requestLink(email.config, "ada@example.com", { jar })
     expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=EmailSignin`)
-    expect(cookiesOf(res).map((c) => c.name).filter((name) => name !== "authjs.callback-url")).toEqual([])
+    expect(
+      cookiesOf(res)
+        .map((c) => c.name)
+        .filter((name) => name !== "authjs.callback-url"),
+    ).toEqual([])
     const html = await (await click(email.config, `${ORIGIN}/auth/signin?error=EmailSignin`, jar)).text()
     expect(html).not.toContain("ada@example.com")
     expect(inputValue(html, "input-email-for-email")).toBeUndefined()
@@ -96,27 +117,54 @@ describe("a failed sign-in sets nothing: the identifier is kept by the page's ow
     const { config } = setup()
     const jar = new CookieJar()
     const csrfToken = await fetchCsrf(config, jar)
-    const res = await Auth(postForm("/auth/callback/credentials", { csrfToken, username: "ada", password: "x" }, { cookie: `${jar.header()}; authjs.pkce.code_verifier=stale; authjs.state=stale` }), config)
+    const res = await Auth(
+      postForm(
+        "/auth/callback/credentials",
+        { csrfToken, username: "ada", password: "x" },
+        { cookie: `${jar.header()}; authjs.pkce.code_verifier=stale; authjs.state=stale` },
+      ),
+      config,
+    )
     expect(res.headers.get("location")).toContain("error=CredentialsSignin")
     expect(cookiesOf(res).every((c) => c.expiresOnly)).toBe(true)
-    expect(cookiesOf(res).map((c) => c.name).sort()).toEqual(["authjs.pkce.code_verifier", "authjs.state"])
+    expect(
+      cookiesOf(res)
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(["authjs.pkce.code_verifier", "authjs.state"])
   })
 
   it("the script's hook is the identifier field alone (data-identifier): never a password, hidden or other field", async () => {
     const html = await (await Auth(get("/auth/signin"), setup().config)).text()
-    expect(html.match(/<input [^>]*data-identifier[^>]*>/g)).toEqual([expect.stringContaining('id="input-username-for-credentials"')])
+    expect(html.match(/<input [^>]*data-identifier[^>]*>/g)).toEqual([
+      expect.stringContaining('id="input-username-for-credentials"'),
+    ])
     const both = setup({
       providers: [
         { id: "email", type: "email", name: "Email", sendVerificationRequest: async () => {} } as never,
-        Credentials({ credentials: { email: { label: "Work email", type: "email" }, password: { label: "Password", type: "password" } }, authorize: () => null }),
+        Credentials({
+          credentials: {
+            email: { label: "Work email", type: "email" },
+            password: { label: "Password", type: "password" },
+          },
+          authorize: () => null,
+        }),
       ],
       adapter: MemoryAdapter(),
     })
-    const marked = (await (await Auth(get("/auth/signin"), both.config)).text()).match(/<input [^>]*data-identifier[^>]*>/g) ?? []
-    expect(marked.map((tag) => /id="([^"]+)"/.exec(tag)?.[1])).toEqual(["input-email-for-email", "input-email-for-credentials"])
+    const marked =
+      (await (await Auth(get("/auth/signin"), both.config)).text()).match(/<input [^>]*data-identifier[^>]*>/g) ?? []
+    expect(marked.map((tag) => /id="([^"]+)"/.exec(tag)?.[1])).toEqual([
+      "input-email-for-email",
+      "input-email-for-credentials",
+    ])
     expect(marked.join("")).not.toMatch(/type="(password|hidden)"/)
     // A provider whose only text field is a one-time code: no field names the user, none is marked.
-    const otp = setup({ providers: [Credentials({ credentials: { code: { label: "Code", autocomplete: "one-time-code" } }, authorize: () => null })] })
+    const otp = setup({
+      providers: [
+        Credentials({ credentials: { code: { label: "Code", autocomplete: "one-time-code" } }, authorize: () => null }),
+      ],
+    })
     expect(await (await Auth(get("/auth/signin"), otp.config)).text()).not.toMatch(/<input [^>]*data-identifier/)
   })
 })
@@ -133,7 +181,9 @@ describe("a Cancel at the provider is not a refusal", () => {
     expect(res.status).toBe(200)
     const html = await res.text()
     expect(html).toContain("<h1>Sign-in was cancelled</h1>")
-    expect(html).toContain('<a id="signin-link" class="button primary" href="http://localhost:3000/auth/signin">Try again</a>')
+    expect(html).toContain(
+      '<a id="signin-link" class="button primary" href="http://localhost:3000/auth/signin">Try again</a>',
+    )
     expect(html).not.toContain("permission")
     expect(html).not.toContain("The user said no")
   })
@@ -142,7 +192,14 @@ describe("a Cancel at the provider is not a refusal", () => {
     const { config } = setup({ callbacks: { signIn: () => false } })
     const jar = new CookieJar()
     const csrfToken = await fetchCsrf(config, jar)
-    const refused = await Auth(postForm("/auth/callback/credentials", { csrfToken, username: "alice", password: "password", error: "access_denied" }, { cookie: jar.header() }), config)
+    const refused = await Auth(
+      postForm(
+        "/auth/callback/credentials",
+        { csrfToken, username: "alice", password: "password", error: "access_denied" },
+        { cookie: jar.header() },
+      ),
+      config,
+    )
     const location = refused.headers.get("location") as string
     expect(location).toBe(`${ORIGIN}/auth/error?error=AccessDenied`)
     const res = await Auth(get("/auth/error?error=AccessDenied"), config)
@@ -172,7 +229,9 @@ describe("a used sign-in link opened again", () => {
     expect(page.status).toBe(200)
     const html = await page.text()
     expect(html).toContain("<h1>You&#39;re already signed in</h1>")
-    expect(html).toMatch(/<a id="continue-link" class="button primary" href="http:\/\/localhost:3000[^"]*">Continue<\/a>/)
+    expect(html).toMatch(
+      /<a id="continue-link" class="button primary" href="http:\/\/localhost:3000[^"]*">Continue<\/a>/,
+    )
     expect(html).not.toContain("Unable to sign in")
     const elsewhere = await click(email.config, location, new CookieJar())
     expect(elsewhere.status).toBe(403)

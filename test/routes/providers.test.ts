@@ -9,7 +9,12 @@ describe("GET /providers", () => {
   it("lists every provider with its sign-in and callback URLs", async () => {
     const { config } = setup()
     config.providers.push(
-      Credentials({ id: "otp", name: "One-time code", credentials: { code: { label: "Code" } }, authorize: () => null }),
+      Credentials({
+        id: "otp",
+        name: "One-time code",
+        credentials: { code: { label: "Code" } },
+        authorize: () => null,
+      }),
       { id: "github", name: "GitHub", type: "oauth", issuer: "https://github.com" },
     )
     const res = await Auth(get("/auth/providers"), config)
@@ -19,11 +24,26 @@ describe("GET /providers", () => {
     expect(res.headers.getSetCookie()).toEqual([])
     expect(await res.json()).toEqual({
       credentials: {
-        id: "credentials", name: "Credentials", type: "credentials",
-        signinUrl: "http://localhost:3000/auth/signin/credentials", callbackUrl: "http://localhost:3000/auth/callback/credentials",
+        id: "credentials",
+        name: "Credentials",
+        type: "credentials",
+        signinUrl: "http://localhost:3000/auth/signin/credentials",
+        callbackUrl: "http://localhost:3000/auth/callback/credentials",
       },
-      otp: { id: "otp", name: "One-time code", type: "credentials", signinUrl: "http://localhost:3000/auth/signin/otp", callbackUrl: "http://localhost:3000/auth/callback/otp" },
-      github: { id: "github", name: "GitHub", type: "oauth", signinUrl: "http://localhost:3000/auth/signin/github", callbackUrl: "http://localhost:3000/auth/callback/github" },
+      otp: {
+        id: "otp",
+        name: "One-time code",
+        type: "credentials",
+        signinUrl: "http://localhost:3000/auth/signin/otp",
+        callbackUrl: "http://localhost:3000/auth/callback/otp",
+      },
+      github: {
+        id: "github",
+        name: "GitHub",
+        type: "oauth",
+        signinUrl: "http://localhost:3000/auth/signin/github",
+        callbackUrl: "http://localhost:3000/auth/callback/github",
+      },
     })
   })
 

@@ -13,7 +13,14 @@ describe("X-Auth-Return-Redirect", () => {
     const { config } = setup()
     const jar = new CookieJar()
     const csrfToken = await fetchCsrf(config, jar)
-    const res = await Auth(postForm("/auth/callback/credentials", { csrfToken, username: "alice", password: "password", callbackUrl: "/dash" }, { cookie: jar.header(), headers: header }), config)
+    const res = await Auth(
+      postForm(
+        "/auth/callback/credentials",
+        { csrfToken, username: "alice", password: "password", callbackUrl: "/dash" },
+        { cookie: jar.header(), headers: header },
+      ),
+      config,
+    )
     expect(res.status).toBe(200)
     expect(res.headers.get("content-type")).toBe("application/json")
     expect(await res.json()).toEqual({ url: "http://localhost:3000/dash" })
@@ -25,9 +32,18 @@ describe("X-Auth-Return-Redirect", () => {
     const { config } = setup()
     const jar = new CookieJar()
     const csrfToken = await fetchCsrf(config, jar)
-    const res = await Auth(postForm("/auth/callback/credentials", { csrfToken, username: "alice", password: "bad" }, { cookie: jar.header(), headers: header }), config)
+    const res = await Auth(
+      postForm(
+        "/auth/callback/credentials",
+        { csrfToken, username: "alice", password: "bad" },
+        { cookie: jar.header(), headers: header },
+      ),
+      config,
+    )
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ url: "http://localhost:3000/auth/signin?error=CredentialsSignin&code=credentials" })
+    expect(await res.json()).toEqual({
+      url: "http://localhost:3000/auth/signin?error=CredentialsSignin&code=credentials",
+    })
     expect(res.headers.getSetCookie()).toEqual([])
   })
 
@@ -35,7 +51,10 @@ describe("X-Auth-Return-Redirect", () => {
     const { config } = setup()
     const { jar } = await signIn(config)
     const csrfToken = await fetchCsrf(config, jar)
-    const res = await Auth(postForm("/auth/signout", { csrfToken, callbackUrl: "/bye" }, { cookie: jar.header(), headers: header }), config)
+    const res = await Auth(
+      postForm("/auth/signout", { csrfToken, callbackUrl: "/bye" }, { cookie: jar.header(), headers: header }),
+      config,
+    )
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ url: "http://localhost:3000/bye" })
     expectCleared(res, SESSION)
@@ -56,7 +75,12 @@ describe("raw mode", () => {
     expect(out).not.toBeInstanceOf(Response)
     expect(out).toEqual({
       status: 200,
-      headers: { "Content-Type": "application/json", "Cache-Control": "private, no-cache, no-store", Expires: "0", Pragma: "no-cache" },
+      headers: {
+        "Content-Type": "application/json",
+        "Cache-Control": "private, no-cache, no-store",
+        Expires: "0",
+        Pragma: "no-cache",
+      },
       body: null,
     })
   })
@@ -67,7 +91,13 @@ describe("raw mode", () => {
     const token = (out.body as { csrfToken: string }).csrfToken
     expect(out.status).toBe(200)
     expect(out.cookies).toEqual([
-      { name: CSRF, value: `${token}|${createHash("sha256").update(token + SECRET).digest("hex")}`, options: { httpOnly: true, sameSite: "lax", path: "/", secure: false } },
+      {
+        name: CSRF,
+        value: `${token}|${createHash("sha256")
+          .update(token + SECRET)
+          .digest("hex")}`,
+        options: { httpOnly: true, sameSite: "lax", path: "/", secure: false },
+      },
     ])
   })
 
@@ -75,13 +105,26 @@ describe("raw mode", () => {
     const { config } = setup()
     const jar = new CookieJar()
     const csrfToken = await fetchCsrf(config, jar)
-    const out = await Auth(postForm("/auth/callback/credentials", { csrfToken, username: "alice", password: "password" }, { cookie: jar.header() }), { ...config, raw })
+    const out = await Auth(
+      postForm(
+        "/auth/callback/credentials",
+        { csrfToken, username: "alice", password: "password" },
+        { cookie: jar.header() },
+      ),
+      { ...config, raw },
+    )
     expect(out.redirect).toBe(ORIGIN)
     expect(out.status).toBeUndefined()
     expect(out.cookies).toHaveLength(1)
     const [cookie] = out.cookies!
     expect(cookie!.name).toBe(SESSION)
-    expect(cookie!.options).toMatchObject({ httpOnly: true, sameSite: "lax", path: "/", secure: false, maxAge: MAX_AGE })
+    expect(cookie!.options).toMatchObject({
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/",
+      secure: false,
+      maxAge: MAX_AGE,
+    })
     expect(cookie!.options.expires).toBeInstanceOf(Date)
     expect((await claims(cookie!.value)).sub).toBe("user-1")
   })
@@ -91,8 +134,16 @@ describe("raw mode", () => {
     const jar = new CookieJar()
     const csrfToken = await fetchCsrf(config, jar)
     const rawConfig = { ...config, raw }
-    const request = () => postForm("/auth/callback/credentials", { csrfToken, username: "alice", password: "bad" }, { cookie: jar.header() })
-    const error = await Auth(request(), rawConfig).then(() => undefined, (e: unknown) => e)
+    const request = () =>
+      postForm(
+        "/auth/callback/credentials",
+        { csrfToken, username: "alice", password: "bad" },
+        { cookie: jar.header() },
+      )
+    const error = await Auth(request(), rawConfig).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     expect(error).toBeInstanceOf(CredentialsSignin)
     expect((error as CredentialsSignin).type).toBe("CredentialsSignin")
     expect((error as CredentialsSignin).code).toBe("credentials")
@@ -101,7 +152,10 @@ describe("raw mode", () => {
 
   it("raw mode with the X-Auth-Return-Redirect header returns the error redirect instead of throwing", async () => {
     const { config } = setup()
-    const out = await Auth(postForm("/auth/signin", {}, { headers: { "X-Auth-Return-Redirect": "1" } }), { ...config, raw })
+    const out = await Auth(postForm("/auth/signin", {}, { headers: { "X-Auth-Return-Redirect": "1" } }), {
+      ...config,
+      raw,
+    })
     expect(out).toEqual({ redirect: "http://localhost:3000/auth/signin?error=MissingCSRF" })
   })
 })

@@ -4,7 +4,16 @@ import { Auth } from "../../src/index.js"
 import { decode, encode } from "../../src/jwt/index.js"
 import { deriveKey } from "../../src/jwt/jwe.js"
 import { get, signIn } from "../helpers.js"
-import { SESSION, S1, S2, setup, sessionToken, claims, expectCleared, expectSessionCookie } from "../support/routes-kit.js"
+import {
+  SESSION,
+  S1,
+  S2,
+  setup,
+  sessionToken,
+  claims,
+  expectCleared,
+  expectSessionCookie,
+} from "../support/routes-kit.js"
 
 describe("secret rotation", () => {
   async function tokenUnder(secret: string | string[]) {
@@ -15,7 +24,9 @@ describe("secret rotation", () => {
   it("a token made with S1 is accepted under [S2, S1] and re-issued under S2's kid", async () => {
     const { jar } = await tokenUnder(S1)
     const oldToken = sessionToken(jar)
-    expect(JSON.parse(Buffer.from(oldToken.split(".")[0] as string, "base64url").toString()).kid).toBe(deriveKey(S1, SESSION).kid)
+    expect(JSON.parse(Buffer.from(oldToken.split(".")[0] as string, "base64url").toString()).kid).toBe(
+      deriveKey(S1, SESSION).kid,
+    )
     const { config } = setup({ secret: [S2, S1] })
     const res = await Auth(get("/auth/session", { cookie: jar.header() }), config)
     expect(res.status).toBe(200)

@@ -27,27 +27,44 @@ describe("POST /session (update)", () => {
 
   it("with a wrong CSRF token: 400 null", async () => {
     const { config, jar } = await signedIn()
-    const res = await Auth(postJson("/auth/session", { csrfToken: "f".repeat(64), data: {} }, { cookie: jar.header() }), config)
+    const res = await Auth(
+      postJson("/auth/session", { csrfToken: "f".repeat(64), data: {} }, { cookie: jar.header() }),
+      config,
+    )
     expect(res.status).toBe(400)
     expect(await res.json()).toBeNull()
   })
 
   it("the jwt callback gets trigger update and session = data; the cookie is re-issued", async () => {
     const jwt = vi.fn(({ token, trigger, session }: { token: JWT; trigger?: string; session?: unknown }) =>
-      trigger === "update" ? { ...token, name: (session as { name: string }).name } : token)
+      trigger === "update" ? { ...token, name: (session as { name: string }).name } : token,
+    )
     const session = vi.fn(({ session: s }: { session: unknown }) => s)
     const { config, jar, csrfToken } = await signedIn({ callbacks: { jwt: jwt as never, session: session as never } })
     const before = await claims(sessionToken(jar))
     jwt.mockClear()
-    const res = await Auth(postJson("/auth/session", { csrfToken, data: { name: "Bob" } }, { cookie: jar.header() }), config)
+    const res = await Auth(
+      postJson("/auth/session", { csrfToken, data: { name: "Bob" } }, { cookie: jar.header() }),
+      config,
+    )
     expect(res.status).toBe(200)
     expect(jwt).toHaveBeenCalledTimes(1)
     expect(jwt.mock.calls[0]![0]).toEqual({
-      token: { name: "Alice", email: "alice@example.com", picture: alice.image, sub: "user-1", iat: before.iat, exp: before.exp, jti: before.jti },
+      token: {
+        name: "Alice",
+        email: "alice@example.com",
+        picture: alice.image,
+        sub: "user-1",
+        iat: before.iat,
+        exp: before.exp,
+        jti: before.jti,
+      },
       trigger: "update",
       session: { name: "Bob" },
     })
-    expect(session).toHaveBeenLastCalledWith(expect.objectContaining({ token: expect.objectContaining({ name: "Bob" }) }))
+    expect(session).toHaveBeenLastCalledWith(
+      expect.objectContaining({ token: expect.objectContaining({ name: "Bob" }) }),
+    )
     expect(((await res.json()) as { user: { name: string } }).user.name).toBe("Bob")
     const reissued = await claims(expectSessionCookie(res))
     expect(reissued.name).toBe("Bob")

@@ -3,7 +3,19 @@ import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import Credentials from "../../src/providers/credentials.js"
 import { alice, get, setCookies, signIn } from "../helpers.js"
-import { SESSION, MAX_AGE, setup, loggedTypes, expectNoCacheJson, sessionToken, claims, expectCleared, expectSessionCookie, inThePast, tamper } from "../support/routes-kit.js"
+import {
+  SESSION,
+  MAX_AGE,
+  setup,
+  loggedTypes,
+  expectNoCacheJson,
+  sessionToken,
+  claims,
+  expectCleared,
+  expectSessionCookie,
+  inThePast,
+  tamper,
+} from "../support/routes-kit.js"
 
 describe("GET /session", () => {
   it("no cookie: 200 null with the no-cache headers and no Set-Cookie", async () => {
@@ -156,11 +168,19 @@ describe("GET /session", () => {
   it("on https the __Secure- cookie is written and read", async () => {
     const { config } = setup()
     const { jar, res } = await signIn(config, undefined, "https://app.example")
-    expect(res.headers.getSetCookie().find((c) => c.startsWith("__Secure-authjs.session-token="))).toMatch(/; HttpOnly; Secure; SameSite=Lax$/)
+    expect(res.headers.getSetCookie().find((c) => c.startsWith("__Secure-authjs.session-token="))).toMatch(
+      /; HttpOnly; Secure; SameSite=Lax$/,
+    )
     const read = await Auth(get("/auth/session", { cookie: jar.header(), origin: "https://app.example" }), config)
     expect(((await read.json()) as { user: { name: string } }).user.name).toBe("Alice")
     // The plain name is not read on https.
-    const plain = await Auth(get("/auth/session", { cookie: `${SESSION}=${sessionToken(jar, "__Secure-authjs.session-token")}`, origin: "https://app.example" }), config)
+    const plain = await Auth(
+      get("/auth/session", {
+        cookie: `${SESSION}=${sessionToken(jar, "__Secure-authjs.session-token")}`,
+        origin: "https://app.example",
+      }),
+      config,
+    )
     expect(await plain.json()).toBeNull()
   })
 })

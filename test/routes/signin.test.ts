@@ -22,7 +22,10 @@ describe("POST /signin", () => {
     const { config } = setup({ providers: [Credentials({ credentials: {}, authorize })] })
     const jar = new CookieJar()
     const csrfToken = await fetchCsrf(config, jar)
-    const res = await Auth(postForm("/auth/signin/credentials", { csrfToken, username: "alice" }, { cookie: jar.header() }), config)
+    const res = await Auth(
+      postForm("/auth/signin/credentials", { csrfToken, username: "alice" }, { cookie: jar.header() }),
+      config,
+    )
     expect(res.status).toBe(302)
     expect(res.headers.get("location")).toBe("http://localhost:3000/auth/signin")
     expect(authorize).not.toHaveBeenCalled()
@@ -57,8 +60,13 @@ describe("POST /callback/credentials", () => {
     expect(res.headers.getSetCookie()).toHaveLength(1)
     const token = await claims(expectSessionCookie(res))
     expect(token).toEqual({
-      name: "Alice", email: "alice@example.com", picture: "https://img.example/a.png", sub: "user-1",
-      iat: expect.any(Number), exp: (token.iat as number) + MAX_AGE, jti: expect.any(String),
+      name: "Alice",
+      email: "alice@example.com",
+      picture: "https://img.example/a.png",
+      sub: "user-1",
+      iat: expect.any(Number),
+      exp: (token.iat as number) + MAX_AGE,
+      jti: expect.any(String),
     })
   })
 
@@ -66,7 +74,14 @@ describe("POST /callback/credentials", () => {
     const { config } = setup()
     const jar = new CookieJar()
     const csrfToken = await fetchCsrf(config, jar)
-    const res = await Auth(postForm("/auth/callback/credentials", { csrfToken, username: "alice", password: "password", callbackUrl: "/dashboard?tab=1" }, { cookie: jar.header() }), config)
+    const res = await Auth(
+      postForm(
+        "/auth/callback/credentials",
+        { csrfToken, username: "alice", password: "password", callbackUrl: "/dashboard?tab=1" },
+        { cookie: jar.header() },
+      ),
+      config,
+    )
     expect(res.status).toBe(302)
     expect(res.headers.get("location")).toBe("http://localhost:3000/dashboard?tab=1")
     expectSessionCookie(res)
@@ -76,7 +91,14 @@ describe("POST /callback/credentials", () => {
     const { config } = setup()
     const jar = new CookieJar()
     const csrfToken = await fetchCsrf(config, jar)
-    const res = await Auth(postForm("/auth/callback/credentials", { csrfToken, username: "alice", password: "password", callbackUrl: "https://evil.example/x" }, { cookie: jar.header() }), config)
+    const res = await Auth(
+      postForm(
+        "/auth/callback/credentials",
+        { csrfToken, username: "alice", password: "password", callbackUrl: "https://evil.example/x" },
+        { cookie: jar.header() },
+      ),
+      config,
+    )
     expect(res.headers.get("location")).toBe(ORIGIN)
   })
 
@@ -84,7 +106,9 @@ describe("POST /callback/credentials", () => {
     const { config, logger } = setup()
     const { res } = await signIn(config, { username: "alice", password: "wrong" })
     expect(res.status).toBe(302)
-    expect(res.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=CredentialsSignin&code=credentials")
+    expect(res.headers.get("location")).toBe(
+      "http://localhost:3000/auth/signin?error=CredentialsSignin&code=credentials",
+    )
     expect(res.headers.getSetCookie()).toEqual([])
     expect(loggedTypes(logger)).toEqual(["CredentialsSignin"])
   })
@@ -94,7 +118,14 @@ describe("POST /callback/credentials", () => {
       override code = "bad_otp"
     }
     const { config } = setup({
-      providers: [Credentials({ credentials: {}, authorize: () => { throw new InvalidOtp("otp mismatch") } })],
+      providers: [
+        Credentials({
+          credentials: {},
+          authorize: () => {
+            throw new InvalidOtp("otp mismatch")
+          },
+        }),
+      ],
     })
     const { res } = await signIn(config, { username: "alice", password: "x" })
     expect(res.headers.get("location")).toBe("http://localhost:3000/auth/signin?error=CredentialsSignin&code=bad_otp")
@@ -104,7 +135,14 @@ describe("POST /callback/credentials", () => {
   it("authorize throws a plain Error: /error?error=Configuration, logged as CallbackRouteError", async () => {
     const boom = new Error("database down")
     const { config, logger } = setup({
-      providers: [Credentials({ credentials: {}, authorize: () => { throw boom } })],
+      providers: [
+        Credentials({
+          credentials: {},
+          authorize: () => {
+            throw boom
+          },
+        }),
+      ],
     })
     const { res } = await signIn(config, { username: "alice", password: "x" })
     expect(res.status).toBe(302)
@@ -126,7 +164,14 @@ describe("POST /callback/credentials", () => {
     const { config } = setup({ providers: [Credentials({ credentials: {}, authorize })] })
     const jar = new CookieJar()
     const csrfToken = await fetchCsrf(config, jar)
-    await Auth(postForm("/auth/callback/credentials", { csrfToken, username: "alice", password: "pw" }, { cookie: jar.header() }), config)
+    await Auth(
+      postForm(
+        "/auth/callback/credentials",
+        { csrfToken, username: "alice", password: "pw" },
+        { cookie: jar.header() },
+      ),
+      config,
+    )
     expect(authorize).toHaveBeenCalledTimes(1)
     expect(authorize.mock.calls[0]![0]).toEqual({ username: "alice", password: "pw" })
     expect(authorize.mock.calls[0]![1]).toBeInstanceOf(Request)

@@ -16,7 +16,9 @@ describe("GET /signout (page)", () => {
     expect(token).toMatch(/^[0-9a-f]{64}$/)
     expect(html).toMatch(/^<!DOCTYPE html>/)
     expect(html).toContain('<body class="__next-auth-theme-auto">')
-    expect(html).toContain(`<form id="signout-form" action="http://localhost:3000/auth/signout" method="POST"><input type="hidden" name="csrfToken" value="${token}">`)
+    expect(html).toContain(
+      `<form id="signout-form" action="http://localhost:3000/auth/signout" method="POST"><input type="hidden" name="csrfToken" value="${token}">`,
+    )
   })
 
   it("?callbackUrl= rides along in the form, validated: confirming lands there; a foreign one becomes the origin", async () => {
@@ -27,10 +29,15 @@ describe("GET /signout (page)", () => {
     const html = await page.text()
     expect(html).toContain(`<input type="hidden" name="callbackUrl" value="${ORIGIN}/bye">`)
     const csrfToken = /name="csrfToken" value="([0-9a-f]{64})"/.exec(html)![1]!
-    const confirmed = await Auth(postForm("/auth/signout", { csrfToken, callbackUrl: `${ORIGIN}/bye` }, { cookie: jar.header() }), config)
+    const confirmed = await Auth(
+      postForm("/auth/signout", { csrfToken, callbackUrl: `${ORIGIN}/bye` }, { cookie: jar.header() }),
+      config,
+    )
     expect(confirmed.headers.get("location")).toBe(`${ORIGIN}/bye`)
 
-    const hostile = await (await Auth(get("/auth/signout?callbackUrl=https%3A%2F%2Fevil.example%2F", { cookie: jar.header() }), config)).text()
+    const hostile = await (
+      await Auth(get("/auth/signout?callbackUrl=https%3A%2F%2Fevil.example%2F", { cookie: jar.header() }), config)
+    ).text()
     expect(hostile).toContain(`<input type="hidden" name="callbackUrl" value="${ORIGIN}">`)
     expect(hostile).not.toContain("evil.example")
   })
@@ -61,13 +68,18 @@ describe("POST /signout", () => {
     const chunks = [...jar.cookies.keys()].filter((n) => n.startsWith(`${SESSION}.`))
     expect(chunks.length).toBeGreaterThanOrEqual(2)
     const csrfToken = await fetchCsrf(config, jar)
-    const res = await Auth(postForm("/auth/signout", { csrfToken, callbackUrl: "/bye" }, { cookie: jar.header() }), config)
+    const res = await Auth(
+      postForm("/auth/signout", { csrfToken, callbackUrl: "/bye" }, { cookie: jar.header() }),
+      config,
+    )
     expect(res.status).toBe(302)
     expect(res.headers.get("location")).toBe("http://localhost:3000/bye")
     for (const name of chunks) expectCleared(res, name)
     expect(res.headers.getSetCookie()).toHaveLength(chunks.length)
     expect(signOut).toHaveBeenCalledTimes(1)
-    expect(signOut).toHaveBeenCalledWith({ token: expect.objectContaining({ name: "Alice", email: "alice@example.com", sub: "user-1", blob }) })
+    expect(signOut).toHaveBeenCalledWith({
+      token: expect.objectContaining({ name: "Alice", email: "alice@example.com", sub: "user-1", blob }),
+    })
     jar.store(res)
     const after = await Auth(get("/auth/session", { cookie: jar.header() }), config)
     expect(await after.json()).toBeNull()
@@ -89,7 +101,10 @@ describe("POST /signout", () => {
     const { config } = setup({ events: { signOut } })
     const jar = new CookieJar()
     const csrfToken = await fetchCsrf(config, jar)
-    const res = await Auth(postForm("/auth/signout", { csrfToken, callbackUrl: "/bye" }, { cookie: jar.header() }), config)
+    const res = await Auth(
+      postForm("/auth/signout", { csrfToken, callbackUrl: "/bye" }, { cookie: jar.header() }),
+      config,
+    )
     expect(res.status).toBe(302)
     expect(res.headers.get("location")).toBe("http://localhost:3000/bye")
     expect(res.headers.getSetCookie()).toEqual([])
@@ -101,7 +116,10 @@ describe("POST /signout", () => {
     const { config, logger } = setup({ events: { signOut } })
     const jar = new CookieJar()
     const csrfToken = await fetchCsrf(config, jar)
-    const res = await Auth(postForm("/auth/signout", { csrfToken }, { cookie: `${jar.header()}; ${SESSION}=garbage` }), config)
+    const res = await Auth(
+      postForm("/auth/signout", { csrfToken }, { cookie: `${jar.header()}; ${SESSION}=garbage` }),
+      config,
+    )
     expect(res.headers.get("location")).toBe(ORIGIN)
     expectCleared(res, SESSION)
     expect(signOut).not.toHaveBeenCalled()

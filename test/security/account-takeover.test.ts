@@ -4,7 +4,15 @@ import type { Adapter, AuthConfig } from "../../src/index.js"
 import Credentials from "../../src/providers/credentials.js"
 import { CookieJar, ORIGIN, signIn as credentialsSignIn } from "../helpers.js"
 import {
-  type Backend, NOT_LINKED, SESSION_COOKIE, allBackends, createIdp, dbConfig, getSession, oauthSignIn, setsSession,
+  type Backend,
+  NOT_LINKED,
+  SESSION_COOKIE,
+  allBackends,
+  createIdp,
+  dbConfig,
+  getSession,
+  oauthSignIn,
+  setsSession,
 } from "../support/db-harness.js"
 
 const backends = await allBackends()
@@ -24,8 +32,16 @@ describe.each(backends)("account takeover attempts on $name", (backend: Backend)
     for (const claim of ["false", "FALSE", "0", "", "no", null, 0, false, undefined] as const) {
       it(`OA-19 dangerous linking refuses email_verified ${JSON.stringify(claim)}: OAuthAccountNotLinked, nothing linked`, async () => {
         const victimIdp = createIdp("trusted", VICTIM)
-        const attackerIdp = createIdp("lax", { id: "attacker-1", name: "Mallory", email: "victim@example.com", ...(claim === undefined ? {} : { email_verified: claim }) })
-        const { config } = dbConfig(adapter, [victimIdp.provider(), attackerIdp.provider({ allowDangerousEmailAccountLinking: true })])
+        const attackerIdp = createIdp("lax", {
+          id: "attacker-1",
+          name: "Mallory",
+          email: "victim@example.com",
+          ...(claim === undefined ? {} : { email_verified: claim }),
+        })
+        const { config } = dbConfig(adapter, [
+          victimIdp.provider(),
+          attackerIdp.provider({ allowDangerousEmailAccountLinking: true }),
+        ])
         await oauthSignIn(config, victimIdp)
         expect((await backend.users())[0]!.emailVerified).toBeInstanceOf(Date)
         const attack = await oauthSignIn(config, attackerIdp)
@@ -39,8 +55,16 @@ describe.each(backends)("account takeover attempts on $name", (backend: Backend)
       for (const claim of ["true", true]) {
         adapter = await backend.fresh()
         const victimIdp = createIdp("trusted", VICTIM)
-        const other = createIdp("other", { id: "same-person", name: "Victim", email: "victim@example.com", email_verified: claim })
-        const { config } = dbConfig(adapter, [victimIdp.provider(), other.provider({ allowDangerousEmailAccountLinking: true })])
+        const other = createIdp("other", {
+          id: "same-person",
+          name: "Victim",
+          email: "victim@example.com",
+          email_verified: claim,
+        })
+        const { config } = dbConfig(adapter, [
+          victimIdp.provider(),
+          other.provider({ allowDangerousEmailAccountLinking: true }),
+        ])
         await oauthSignIn(config, victimIdp)
         const linked = await oauthSignIn(config, other)
         expect(linked.location).toBe(ORIGIN)
@@ -64,7 +88,10 @@ describe.each(backends)("account takeover attempts on $name", (backend: Backend)
     function credentialsConfig(returned: { id: string; email: string; name?: string }): AuthConfig {
       return dbConfig(adapter, [
         victimIdp.provider(),
-        Credentials({ credentials: { username: {}, password: {} }, authorize: async () => ({ name: "Mallory", ...returned }) }),
+        Credentials({
+          credentials: { username: {}, password: {} },
+          authorize: async () => ({ name: "Mallory", ...returned }),
+        }),
       ]).config
     }
 
@@ -94,7 +121,12 @@ describe.each(backends)("account takeover attempts on $name", (backend: Backend)
       const config = credentialsConfig({ id: "placeholder", email: "victim@example.com" })
       await oauthSignIn(config, victimIdp)
       const [victimUser] = await backend.users()
-      const own = dbConfig(adapter, [Credentials({ credentials: {}, authorize: async () => ({ id: String(victimUser!.id), email: "victim@example.com" }) })]).config
+      const own = dbConfig(adapter, [
+        Credentials({
+          credentials: {},
+          authorize: async () => ({ id: String(victimUser!.id), email: "victim@example.com" }),
+        }),
+      ]).config
       const res = await credentialsSignIn(own, { username: "v", password: "x" })
       expect(res.res.headers.get("location")).toBe(ORIGIN)
       expect((await getSession(own, res.jar)).body?.user).toMatchObject({ email: "victim@example.com" })
@@ -104,14 +136,25 @@ describe.each(backends)("account takeover attempts on $name", (backend: Backend)
 
   describe("CK-13 database half: a new sign-in ends the session it replaces (issue 15 bug 6)", () => {
     it("CK-13 signing in as another user over a database session deletes the old row; its token no longer reads", async () => {
-      const users: Record<string, { id: string; email: string }> = { alice: { id: "u-alice", email: "alice@example.com" }, bob: { id: "u-bob", email: "bob@example.com" } }
-      const { config } = dbConfig(adapter, [Credentials({ credentials: {}, authorize: async (c) => users[String((c as Record<string, unknown>).username)] ?? null })])
+      const users: Record<string, { id: string; email: string }> = {
+        alice: { id: "u-alice", email: "alice@example.com" },
+        bob: { id: "u-bob", email: "bob@example.com" },
+      }
+      const { config } = dbConfig(adapter, [
+        Credentials({
+          credentials: {},
+          authorize: async (c) => users[String((c as Record<string, unknown>).username)] ?? null,
+        }),
+      ])
       const { Auth } = await import("../../src/index.js")
       const { fetchCsrf, postForm } = await import("../helpers.js")
       const jar = new CookieJar()
       const signInAs = async (username: string): Promise<Response> => {
         const csrfToken = await fetchCsrf(config, jar)
-        const res = await Auth(postForm("/auth/callback/credentials", { csrfToken, username, password: "x" }, { cookie: jar.header() }), config)
+        const res = await Auth(
+          postForm("/auth/callback/credentials", { csrfToken, username, password: "x" }, { cookie: jar.header() }),
+          config,
+        )
         jar.store(res)
         return res
       }
@@ -125,11 +168,15 @@ describe.each(backends)("account takeover attempts on $name", (backend: Backend)
       expect(jar.cookies.get(SESSION_COOKIE)).not.toBe(oldToken)
       expect((await getSession(config, jar)).body?.user).toMatchObject({ email: "bob@example.com" })
       expect((await getSession(config, stolen)).body).toBeNull()
-      expect((await backend.sessions()).map((s) => s.sessionToken)).toEqual([decodeURIComponent(jar.cookies.get(SESSION_COOKIE)!)])
+      expect((await backend.sessions()).map((s) => s.sessionToken)).toEqual([
+        decodeURIComponent(jar.cookies.get(SESSION_COOKIE)!),
+      ])
     })
 
     it("CK-13 signing in again as the same user (credentials) also rotates the session row", async () => {
-      const { config } = dbConfig(adapter, [Credentials({ credentials: {}, authorize: async () => ({ id: "c-1", email: "c@example.com" }) })])
+      const { config } = dbConfig(adapter, [
+        Credentials({ credentials: {}, authorize: async () => ({ id: "c-1", email: "c@example.com" }) }),
+      ])
       const first = await credentialsSignIn(config, { username: "c", password: "x" })
       const oldToken = first.jar.cookies.get(SESSION_COOKIE)!
       const csrf = new CookieJar()
@@ -137,7 +184,14 @@ describe.each(backends)("account takeover attempts on $name", (backend: Backend)
       const { Auth } = await import("../../src/index.js")
       const { fetchCsrf, postForm } = await import("../helpers.js")
       const token = await fetchCsrf(config, csrf)
-      const again = await Auth(postForm("/auth/callback/credentials", { csrfToken: token, username: "c", password: "x" }, { cookie: csrf.header() }), config)
+      const again = await Auth(
+        postForm(
+          "/auth/callback/credentials",
+          { csrfToken: token, username: "c", password: "x" },
+          { cookie: csrf.header() },
+        ),
+        config,
+      )
       csrf.store(again)
       expect(csrf.cookies.get(SESSION_COOKIE)).not.toBe(oldToken)
       expect(await backend.counts()).toMatchObject({ sessions: 1 })
@@ -146,7 +200,9 @@ describe.each(backends)("account takeover attempts on $name", (backend: Backend)
   })
 
   it("ASVS 7.2.2 database session tokens carry 256 CSPRNG bits, URL-safe, all distinct (issue 15 bug 7)", async () => {
-    const { config } = dbConfig(adapter, [Credentials({ credentials: {}, authorize: async () => ({ id: "t-1", email: "t@example.com" }) })])
+    const { config } = dbConfig(adapter, [
+      Credentials({ credentials: {}, authorize: async () => ({ id: "t-1", email: "t@example.com" }) }),
+    ])
     const tokens = new Set<string>()
     for (let i = 0; i < 20; i++) {
       const { jar } = await credentialsSignIn(config, { username: "t", password: "x" })

@@ -5,7 +5,16 @@ import type { Adapter } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { ORIGIN } from "../helpers.js"
 import {
-  type Backend, ERROR_CONFIGURATION, type FaultyAdapter, allBackends, createIdp, dbConfig, faulty, oauthSignIn, setsSession, sleep,
+  type Backend,
+  ERROR_CONFIGURATION,
+  type FaultyAdapter,
+  allBackends,
+  createIdp,
+  dbConfig,
+  faulty,
+  oauthSignIn,
+  setsSession,
+  sleep,
 } from "../support/db-harness.js"
 
 const backends = await allBackends()
@@ -50,7 +59,9 @@ describe.each(backends)("DB-01 a half-undone first sign-in on $name", (backend: 
 })
 
 /** The memory adapter with a `transaction` whose start the test controls. */
-function withTransaction(start: (run: () => Promise<unknown>) => Promise<unknown>): Adapter & { inner: ReturnType<typeof MemoryAdapter> } {
+function withTransaction(
+  start: (run: () => Promise<unknown>) => Promise<unknown>,
+): Adapter & { inner: ReturnType<typeof MemoryAdapter> } {
   const inner = MemoryAdapter()
   return Object.assign(Object.create(inner) as Adapter, {
     inner,
@@ -65,21 +76,28 @@ describe("DB-03 the adapter's transaction itself", () => {
     const { config, rec } = dbConfig(adapter, [idp.provider()])
     const res = await oauthSignIn(config, idp)
     expect(res.location).toBe(ERROR_CONFIGURATION)
-    const logged = rec.errors.find((e) => (e as { type?: string }).type === "AdapterError") as { message: string } | undefined
+    const logged = rec.errors.find((e) => (e as { type?: string }).type === "AdapterError") as
+      | { message: string }
+      | undefined
     expect(logged?.message).toMatch(/"transaction"/)
     expect(rec.errors.some((e) => (e as Error).constructor === Error)).toBe(false)
   })
 
   it("DB-03 a transaction that starts only after adapterTimeout is answered in time and, when it starts, writes nothing", async () => {
     let startLater: (() => void) | undefined
-    const adapter = withTransaction((run) => new Promise((resolve, reject) => {
-      startLater = () => void Promise.resolve().then(run).then(resolve, reject)
-    }))
+    const adapter = withTransaction(
+      (run) =>
+        new Promise((resolve, reject) => {
+          startLater = () => void Promise.resolve().then(run).then(resolve, reject)
+        }),
+    )
     const idp = createIdp("idp", OLIVIA)
     const { config, rec } = dbConfig(adapter, [idp.provider()], { adapterTimeout: 200 })
     const res = await oauthSignIn(config, idp)
     expect(res.location).toBe(ERROR_CONFIGURATION)
-    expect(rec.errors.some((e) => /did not start within 200 ms/.test(String((e as { cause?: Error }).cause?.message)))).toBe(true)
+    expect(
+      rec.errors.some((e) => /did not start within 200 ms/.test(String((e as { cause?: Error }).cause?.message))),
+    ).toBe(true)
     startLater!()
     await sleep(50)
     expect(adapter.inner.users.size).toBe(0)

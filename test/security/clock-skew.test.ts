@@ -57,7 +57,10 @@ describe("R8 e-mail link expiry (src/flows/email.ts: refused when expires < now,
       expect(inner.users.size).toBe(1)
     })
 
-    for (const [what, late] of [["1 ms", 1], ["1 s", 1000]] as const) {
+    for (const [what, late] of [
+      ["1 ms", 1],
+      ["1 s", 1000],
+    ] as const) {
       it(`${label}: used ${what} after expires → Verification, no session cookie, nothing written, the row deleted`, async () => {
         const { res, inner } = await linkUsedAt(maxAge, (e) => e + late)
         expect(res.status).toBe(302)
@@ -86,16 +89,30 @@ describe("R8 WebAuthn challenge expiry (src/security/webauthn-challenge.ts: exp 
       const { url } = await postCallback(config, jar, "register", authenticator.register(body.options))
       expect(url).toBe(`${ORIGIN}/account`)
     }
-    const before = { users: adapter.users.size, accounts: adapter.accounts.size, authenticators: adapter.authenticators.size, sessions: adapter.sessions.size }
+    const before = {
+      users: adapter.users.size,
+      accounts: adapter.accounts.size,
+      authenticators: adapter.authenticators.size,
+      sessions: adapter.sessions.size,
+    }
     vi.useFakeTimers({ toFake: ["Date"], now: optionsAt })
     const jar = new CookieJar()
     const csrf = await csrfToken(config, jar)
-    const { body } = await getOptions(config, jar, action === "register" ? { action, email: "new@example.com" } : { action })
+    const { body } = await getOptions(
+      config,
+      jar,
+      action === "register" ? { action, email: "new@example.com" } : { action },
+    )
     expect(body.action).toBe(action)
     const data = action === "register" ? authenticator.register(body.options) : authenticator.authenticate(body.options)
     freezeAt(finishAt)
     const { res, url } = await postCallback(config, jar, action, data, { csrf })
-    const after = { users: adapter.users.size, accounts: adapter.accounts.size, authenticators: adapter.authenticators.size, sessions: adapter.sessions.size }
+    const after = {
+      users: adapter.users.size,
+      accounts: adapter.accounts.size,
+      authenticators: adapter.authenticators.size,
+      sessions: adapter.sessions.size,
+    }
     return { res, url, before, after }
   }
 
@@ -105,11 +122,20 @@ describe("R8 WebAuthn challenge expiry (src/security/webauthn-challenge.ts: exp 
       const { res, url, before, after } = await ceremonyAt(action, T0, (second + TTL - 1) * 1000 + 999)
       expect(url).toBe(`${ORIGIN}/account`)
       expect(sessionCookiesSet(res)).toHaveLength(1)
-      if (action === "register") expect(after).toEqual({ ...before, users: before.users + 1, accounts: before.accounts + 1, authenticators: before.authenticators + 1 })
+      if (action === "register")
+        expect(after).toEqual({
+          ...before,
+          users: before.users + 1,
+          accounts: before.accounts + 1,
+          authenticators: before.authenticators + 1,
+        })
       else expect(after).toEqual(before)
     })
 
-    for (const [what, at] of [["exactly at exp", (second + TTL) * 1000], ["1 s after exp", (second + TTL + 1) * 1000 + 500]] as const) {
+    for (const [what, at] of [
+      ["exactly at exp", (second + TTL) * 1000],
+      ["1 s after exp", (second + TTL + 1) * 1000 + 500],
+    ] as const) {
       it(`${action}: finished ${what} → WebAuthnVerificationError, no session cookie, nothing written`, async () => {
         const { res, url, before, after } = await ceremonyAt(action, T0, at)
         expect(url).toBe(REFUSED)

@@ -6,19 +6,48 @@ import { deflateRawSync } from "node:zlib"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import { decode, encode, getToken } from "../../src/jwt/index.js"
-import { type CredentialsSetup as Setup, CookieJar, alice, bob, credentialsSetup as setup, fetchCsrf, get, ORIGIN, postForm, postJson, SECRET, signIn as credentialsSignIn } from "../helpers.js"
+import {
+  type CredentialsSetup as Setup,
+  CookieJar,
+  alice,
+  bob,
+  credentialsSetup as setup,
+  fetchCsrf,
+  get,
+  ORIGIN,
+  postForm,
+  postJson,
+  SECRET,
+  signIn as credentialsSignIn,
+} from "../helpers.js"
 import { sessionCookiesCleared, sessionCookiesSet, sessionTokenFrom, setCookieList } from "../support/cookies.js"
-import { b64u, deriveKey, flipBit, forgeSessionToken, junkJwe, kidFor, nowSec, sealCbcHs512 } from "../support/jwe-forge.js"
+import {
+  b64u,
+  deriveKey,
+  flipBit,
+  forgeSessionToken,
+  junkJwe,
+  kidFor,
+  nowSec,
+  sealCbcHs512,
+} from "../support/jwe-forge.js"
 import { bodyText } from "../support/responses.js"
 import { countCrypto } from "../support/crypto-calls.js"
 
 // Counts the HMACs and deciphers done (CK-02, CK-11: hostile input is refused before any key is used).
-vi.mock("node:crypto", async (importOriginal) => (await import("../support/crypto-calls.js")).counting(await importOriginal()))
+vi.mock("node:crypto", async (importOriginal) =>
+  (await import("../support/crypto-calls.js")).counting(await importOriginal()),
+)
 
 const SALT = "authjs.session-token"
 const HTTPS = "https://app.example"
 /** Signs `username` in (password "password") and returns the session token the browser now holds. */
-async function signIn(s: Setup, username = "alice", jar = new CookieJar(), origin = ORIGIN): Promise<{ jar: CookieJar; res: Response; token: string; csrfToken: string }> {
+async function signIn(
+  s: Setup,
+  username = "alice",
+  jar = new CookieJar(),
+  origin = ORIGIN,
+): Promise<{ jar: CookieJar; res: Response; token: string; csrfToken: string }> {
   const { res, csrfToken } = await credentialsSignIn(s.config, { username, password: "password" }, origin, jar)
   expect(res.status).toBe(302)
   const token = sessionTokenFrom(res)
@@ -55,7 +84,15 @@ async function expectInvalidSession(s: Setup, cookie: string, sentNames: string[
   for (const v of [SECRET, ...secrets]) expect(text).not.toContain(v)
 }
 
-const claims = (extra: Record<string, unknown> = {}) => ({ name: "Mallory", email: "m@evil.example", sub: "admin", iat: nowSec(), exp: nowSec() + 3600, jti: "x", ...extra })
+const claims = (extra: Record<string, unknown> = {}) => ({
+  name: "Mallory",
+  email: "m@evil.example",
+  sub: "admin",
+  iat: nowSec(),
+  exp: nowSec() + 3600,
+  jti: "x",
+  ...extra,
+})
 
 describe("group E: session cookies and JWE", () => {
   describe("CK-01 bit flips", () => {
@@ -76,7 +113,13 @@ describe("group E: session cookies and JWE", () => {
       const s = setup()
       const { token } = await signIn(s)
       const parts = token.split(".")
-      for (const bad of [token.slice(0, -1), token.slice(0, -4), parts.slice(0, 4).join("."), [...parts, "x"].join("."), parts.join("..")]) {
+      for (const bad of [
+        token.slice(0, -1),
+        token.slice(0, -4),
+        parts.slice(0, 4).join("."),
+        [...parts, "x"].join("."),
+        parts.join(".."),
+      ]) {
         expect(await decodeRejects(bad)).toBe(true)
         await expectInvalidSession(s, `${SALT}=${bad}`)
       }
@@ -92,27 +135,92 @@ describe("group E: session cookies and JWE", () => {
       ["enc A128CBC-HS256", junkJwe({ alg: "dir", enc: "A128CBC-HS256", kid })],
       ["alg RSA-OAEP", junkJwe({ alg: "RSA-OAEP", enc: "A256GCM" }, b64u.enc(randomBytes(256)))],
       ["alg RSA1_5", junkJwe({ alg: "RSA1_5", enc: "A256CBC-HS512" }, b64u.enc(randomBytes(256)))],
-      ["alg PBES2 p2c=2^31", junkJwe({ alg: "PBES2-HS512+A256KW", enc: "A256CBC-HS512", p2c: 2 ** 31, p2s: b64u.enc(randomBytes(16)) }, b64u.enc(randomBytes(72)))],
-      ["alg PBES2 p2c=2^31 (sealed)", sealCbcHs512({ alg: "PBES2-HS256+A128KW", enc: "A256CBC-HS512", p2c: 2 ** 31 - 1, p2s: b64u.enc(randomBytes(16)), kid }, body, key)],
+      [
+        "alg PBES2 p2c=2^31",
+        junkJwe(
+          { alg: "PBES2-HS512+A256KW", enc: "A256CBC-HS512", p2c: 2 ** 31, p2s: b64u.enc(randomBytes(16)) },
+          b64u.enc(randomBytes(72)),
+        ),
+      ],
+      [
+        "alg PBES2 p2c=2^31 (sealed)",
+        sealCbcHs512(
+          { alg: "PBES2-HS256+A128KW", enc: "A256CBC-HS512", p2c: 2 ** 31 - 1, p2s: b64u.enc(randomBytes(16)), kid },
+          body,
+          key,
+        ),
+      ],
       ["alg A256KW", junkJwe({ alg: "A256KW", enc: "A256CBC-HS512" }, b64u.enc(randomBytes(72)))],
-      ["alg ECDH-ES", junkJwe({ alg: "ECDH-ES", enc: "A256GCM", epk: { kty: "EC", crv: "P-256", x: b64u.enc(randomBytes(32)), y: b64u.enc(randomBytes(32)) } })],
+      [
+        "alg ECDH-ES",
+        junkJwe({
+          alg: "ECDH-ES",
+          enc: "A256GCM",
+          epk: { kty: "EC", crv: "P-256", x: b64u.enc(randomBytes(32)), y: b64u.enc(randomBytes(32)) },
+        }),
+      ],
       ["alg none", junkJwe({ alg: "none", enc: "A256CBC-HS512" })],
-      ["zip DEF (sealed)", sealCbcHs512({ alg: "dir", enc: "A256CBC-HS512", kid, zip: "DEF" }, deflateRawSync(Buffer.from(body)), key)],
-      ["zip DEF bomb", sealCbcHs512({ alg: "dir", enc: "A256CBC-HS512", kid, zip: "DEF" }, deflateRawSync(Buffer.alloc(8 * 1024 * 1024, 0x20)), key)],
-      ["crit unknown (sealed)", sealCbcHs512({ alg: "dir", enc: "A256CBC-HS512", kid, crit: ["x-gh"], "x-gh": 1 }, body, key)],
-      ["crit b64 (sealed)", sealCbcHs512({ alg: "dir", enc: "A256CBC-HS512", kid, crit: ["b64"], b64: false }, body, key)],
+      [
+        "zip DEF (sealed)",
+        sealCbcHs512({ alg: "dir", enc: "A256CBC-HS512", kid, zip: "DEF" }, deflateRawSync(Buffer.from(body)), key),
+      ],
+      [
+        "zip DEF bomb",
+        sealCbcHs512(
+          { alg: "dir", enc: "A256CBC-HS512", kid, zip: "DEF" },
+          deflateRawSync(Buffer.alloc(8 * 1024 * 1024, 0x20)),
+          key,
+        ),
+      ],
+      [
+        "crit unknown (sealed)",
+        sealCbcHs512({ alg: "dir", enc: "A256CBC-HS512", kid, crit: ["x-gh"], "x-gh": 1 }, body, key),
+      ],
+      [
+        "crit b64 (sealed)",
+        sealCbcHs512({ alg: "dir", enc: "A256CBC-HS512", kid, crit: ["b64"], b64: false }, body, key),
+      ],
       ["unknown member (sealed)", sealCbcHs512({ alg: "dir", enc: "A256CBC-HS512", kid, foo: "bar" }, body, key)],
-      ["non-empty encrypted key with dir (sealed)", sealCbcHs512({ alg: "dir", enc: "A256CBC-HS512", kid }, body, key, b64u.enc(randomBytes(64)))],
-      ["header not JSON", [b64u.enc("{alg:dir"), "", b64u.enc(randomBytes(16)), b64u.enc(randomBytes(32)), b64u.enc(randomBytes(32))].join(".")],
-      ["header a JSON array", [b64u.enc('["dir"]'), "", b64u.enc(randomBytes(16)), b64u.enc(randomBytes(32)), b64u.enc(randomBytes(32))].join(".")],
+      [
+        "non-empty encrypted key with dir (sealed)",
+        sealCbcHs512({ alg: "dir", enc: "A256CBC-HS512", kid }, body, key, b64u.enc(randomBytes(64))),
+      ],
+      [
+        "header not JSON",
+        [
+          b64u.enc("{alg:dir"),
+          "",
+          b64u.enc(randomBytes(16)),
+          b64u.enc(randomBytes(32)),
+          b64u.enc(randomBytes(32)),
+        ].join("."),
+      ],
+      [
+        "header a JSON array",
+        [b64u.enc('["dir"]'), "", b64u.enc(randomBytes(16)), b64u.enc(randomBytes(32)), b64u.enc(randomBytes(32))].join(
+          ".",
+        ),
+      ],
       ["header with alg as object", junkJwe({ alg: { toString: "dir" }, enc: "A256CBC-HS512", kid })],
-      ["header with __proto__", [b64u.enc(`{"alg":"dir","enc":"A256CBC-HS512","__proto__":{"alg":"none"}}`), "", b64u.enc(randomBytes(16)), b64u.enc(randomBytes(32)), b64u.enc(randomBytes(32))].join(".")],
+      [
+        "header with __proto__",
+        [
+          b64u.enc(`{"alg":"dir","enc":"A256CBC-HS512","__proto__":{"alg":"none"}}`),
+          "",
+          b64u.enc(randomBytes(16)),
+          b64u.enc(randomBytes(32)),
+          b64u.enc(randomBytes(32)),
+        ].join("."),
+      ],
     ]
 
     it("CK-02 control: a token sealed by the independent sealer with the standard header is accepted", async () => {
       const s = setup()
       const token = forgeSessionToken({ secret: SECRET, salt: SALT, claims: claims({ name: "Sealed" }) })
-      expect(await decode({ token, secret: SECRET, salt: SALT } as never)).toMatchObject({ name: "Sealed", sub: "admin" })
+      expect(await decode({ token, secret: SECRET, salt: SALT } as never)).toMatchObject({
+        name: "Sealed",
+        sub: "admin",
+      })
       const { body: b } = await session(s, `${SALT}=${token}`)
       expect(b).toMatchObject({ user: { name: "Sealed" } })
     })
@@ -123,9 +231,15 @@ describe("group E: session cookies and JWE", () => {
         // The header alone decides: no MAC is computed and nothing is decrypted (no key derivation, no inflation).
         const decoded = await countCrypto(() => decodeRejects(token))
         expect(decoded.result).toBe(true)
-        expect({ hmac: decoded.hmac, decipher: decoded.decipher }, `crypto work for ${label}`).toEqual({ hmac: 0, decipher: 0 })
+        expect({ hmac: decoded.hmac, decipher: decoded.decipher }, `crypto work for ${label}`).toEqual({
+          hmac: 0,
+          decipher: 0,
+        })
         const read = await countCrypto(() => expectInvalidSession(s, `${SALT}=${token}`))
-        expect({ hmac: read.hmac, decipher: read.decipher }, `crypto work on /session for ${label}`).toEqual({ hmac: 0, decipher: 0 })
+        expect({ hmac: read.hmac, decipher: read.decipher }, `crypto work on /session for ${label}`).toEqual({
+          hmac: 0,
+          decipher: 0,
+        })
       })
     }
   })
@@ -156,7 +270,10 @@ describe("group E: session cookies and JWE", () => {
         const jar = new CookieJar()
         const csrfToken = await fetchCsrf(s.config, jar)
         s.log.errors.length = 0
-        const out = await Auth(postForm("/auth/signout", { csrfToken }, { cookie: `${jar.header()}; ${SALT}=${value}` }), s.config)
+        const out = await Auth(
+          postForm("/auth/signout", { csrfToken }, { cookie: `${jar.header()}; ${SALT}=${value}` }),
+          s.config,
+        )
         expect(out.status).toBe(302)
         expect(new URL(out.headers.get("location")!).origin).toBe(ORIGIN)
         expect(sessionCookiesSet(out)).toEqual([])
@@ -180,14 +297,38 @@ describe("group E: session cookies and JWE", () => {
       const jar = new CookieJar()
       await fetchCsrf(s.config, jar)
       const copies: [string, string][] = []
-      for (const salt of ["authjs.pkce.code_verifier", "authjs.state", "authjs.nonce", "authjs.challenge", "encodedState", "encodedWebauthnChallenge", "__Secure-authjs.session-token", "authjs.callback-url"]) {
-        copies.push([salt, await encode({ token: { value: "v".repeat(43), provider: "credentials", sub: "admin", name: "Mallory" }, secret: SECRET, salt, maxAge: 900 } as never)])
+      for (const salt of [
+        "authjs.pkce.code_verifier",
+        "authjs.state",
+        "authjs.nonce",
+        "authjs.challenge",
+        "encodedState",
+        "encodedWebauthnChallenge",
+        "__Secure-authjs.session-token",
+        "authjs.callback-url",
+      ]) {
+        copies.push([
+          salt,
+          await encode({
+            token: { value: "v".repeat(43), provider: "credentials", sub: "admin", name: "Mallory" },
+            secret: SECRET,
+            salt,
+            maxAge: 900,
+          } as never),
+        ])
       }
       copies.push(["csrf cookie", jar.cookies.get("authjs.csrf-token")!])
       copies.push(["callback-url", encodeURIComponent(`${ORIGIN}/dashboard`)])
       for (const [label, value] of copies) {
         if (value.split(".").length === 5) expect(await decodeRejects(value), label).toBe(true)
-        expect(await getToken({ req: get("/", { cookie: `${SALT}=${value}` }), secret: SECRET, secureCookie: false } as never), label).toBeNull()
+        expect(
+          await getToken({
+            req: get("/", { cookie: `${SALT}=${value}` }),
+            secret: SECRET,
+            secureCookie: false,
+          } as never),
+          label,
+        ).toBeNull()
         await expectInvalidSession(s, `${SALT}=${value}`)
       }
     })
@@ -219,7 +360,12 @@ describe("group E: session cookies and JWE", () => {
 
     it("CK-05 control: a token expired 5 s ago is within clock tolerance (wire.md 4)", async () => {
       const s = setup()
-      const token = await encode({ token: { name: "Skewed", sub: "1" }, secret: SECRET, salt: SALT, maxAge: -5 } as never)
+      const token = await encode({
+        token: { name: "Skewed", sub: "1" },
+        secret: SECRET,
+        salt: SALT,
+        maxAge: -5,
+      } as never)
       expect((await session(s, `${SALT}=${token}`)).body).toMatchObject({ user: { name: "Skewed" } })
     })
   })
@@ -274,7 +420,9 @@ describe("group E: session cookies and JWE", () => {
       expect(await decode({ token: reissued!, secret: S2, salt: SALT } as never)).toMatchObject({ name: "Alice" })
       expect(await decodeRejects(reissued!, S1)).toBe(true)
       expect(s12.log.types()).toEqual([])
-      expect(await getToken({ req: get("/", { cookie: `${SALT}=${old}` }), secret: [S2, S1], secureCookie: false } as never)).toMatchObject({ name: "Alice" })
+      expect(
+        await getToken({ req: get("/", { cookie: `${SALT}=${old}` }), secret: [S2, S1], secureCookie: false } as never),
+      ).toMatchObject({ name: "Alice" })
 
       const s2 = setup({ secret: [S2] })
       await expectInvalidSession(s2, `${SALT}=${old}`, [SALT], [S1, S2, old])
@@ -286,13 +434,24 @@ describe("group E: session cookies and JWE", () => {
     function bigConfig() {
       return setup({
         callbacks: {
-          jwt: (({ token, user, trigger, session: data }: { token: Record<string, unknown>; user?: unknown; trigger?: string; session?: { size?: string } }) => {
+          jwt: (({
+            token,
+            user,
+            trigger,
+            session: data,
+          }: {
+            token: Record<string, unknown>
+            user?: unknown
+            trigger?: string
+            session?: { size?: string }
+          }) => {
             if (user) return { ...token, blob: randomBytes(6000).toString("hex") } // 12 KB
             if (trigger === "update" && data?.size === "small") {
               const { blob: _b, ...rest } = token
               return { ...rest, small: true }
             }
-            if (trigger === "update" && data?.size === "big") return { ...token, blob: randomBytes(6000).toString("hex") }
+            if (trigger === "update" && data?.size === "big")
+              return { ...token, blob: randomBytes(6000).toString("hex") }
             return token
           }) as never,
         },
@@ -315,7 +474,9 @@ describe("group E: session cookies and JWE", () => {
       expect(chunks.length).toBeGreaterThanOrEqual(4)
       expect(chunks.sort()).toEqual(chunks.map((_, i) => `${SALT}.${i}`).sort())
       expect(chunks).not.toContain(SALT)
-      expect(((await decode({ token, secret: SECRET, salt: SALT } as never)) as { blob: string }).blob).toHaveLength(12000)
+      expect(((await decode({ token, secret: SECRET, salt: SALT } as never)) as { blob: string }).blob).toHaveLength(
+        12000,
+      )
       const { body } = await session(s, jar.header())
       expect(body).toMatchObject({ user: { name: "Alice" } })
     })
@@ -326,7 +487,10 @@ describe("group E: session cookies and JWE", () => {
       const before = [...jar.cookies.keys()].filter((n) => n.startsWith(SALT))
       expect(before.length).toBeGreaterThanOrEqual(4)
 
-      const small = await Auth(postJson("/auth/session", { csrfToken, data: { size: "small" } }, { cookie: jar.header() }), s.config)
+      const small = await Auth(
+        postJson("/auth/session", { csrfToken, data: { size: "small" } }, { cookie: jar.header() }),
+        s.config,
+      )
       expect(small.status).toBe(200)
       expectCookieSizes(small)
       expect(sessionCookiesSet(small).map((c) => c.name)).toEqual([SALT])
@@ -339,7 +503,10 @@ describe("group E: session cookies and JWE", () => {
       expect(after).not.toHaveProperty("blob")
       expect((await session(s, jar.header())).body).toMatchObject({ user: { name: "Alice" } })
 
-      const big = await Auth(postJson("/auth/session", { csrfToken, data: { size: "big" } }, { cookie: jar.header() }), s.config)
+      const big = await Auth(
+        postJson("/auth/session", { csrfToken, data: { size: "big" } }, { cookie: jar.header() }),
+        s.config,
+      )
       expect(big.status).toBe(200)
       expectCookieSizes(big)
       expect(sessionCookiesCleared(big).map((c) => c.name)).toContain(SALT)
@@ -354,7 +521,10 @@ describe("group E: session cookies and JWE", () => {
   describe("CK-09 broken chunk sets", () => {
     async function bigSession() {
       const s = setup({
-        callbacks: { jwt: (({ token, user }: { token: Record<string, unknown>; user?: unknown }) => (user ? { ...token, blob: randomBytes(6000).toString("hex") } : token)) as never },
+        callbacks: {
+          jwt: (({ token, user }: { token: Record<string, unknown>; user?: unknown }) =>
+            user ? { ...token, blob: randomBytes(6000).toString("hex") } : token) as never,
+        },
       })
       const { res } = await signIn(s)
       const chunks = sessionCookiesSet(res)
@@ -368,14 +538,22 @@ describe("group E: session cookies and JWE", () => {
     it("CK-09 a gap in the chunks: null session, every chunk expired", async () => {
       const { s, chunks } = await bigSession()
       const sent = chunks.filter((_, i) => i !== 1)
-      await expectInvalidSession(s, header(sent), sent.map((c) => c.name))
+      await expectInvalidSession(
+        s,
+        header(sent),
+        sent.map((c) => c.name),
+      )
     })
 
     it("CK-09 a duplicated chunk index under another spelling (.1 and .01, .+1, .1.0): null session, chunks expired", async () => {
       const { s, chunks } = await bigSession()
       for (const alias of [`${SALT}.01`, `${SALT}.+1`, `${SALT}.1.0`, `${SALT}.-1`, `${SALT}.1e0`]) {
         const sent = [...chunks, { name: alias, value: chunks[1]!.value }]
-        await expectInvalidSession(s, header(sent), sent.map((c) => c.name))
+        await expectInvalidSession(
+          s,
+          header(sent),
+          sent.map((c) => c.name),
+        )
       }
     })
 
@@ -386,14 +564,22 @@ describe("group E: session cookies and JWE", () => {
       expect((await session(s, header([...chunks, junk]))).body).toMatchObject({ user: { name: "Alice" } })
       // junk first: the joined token is invalid -> null and every chunk expired
       const sent = [chunks[0]!, junk, ...chunks.slice(1)]
-      await expectInvalidSession(s, header(sent), chunks.map((c) => c.name))
+      await expectInvalidSession(
+        s,
+        header(sent),
+        chunks.map((c) => c.name),
+      )
     })
 
     it("CK-09 chunked and unchunked forms together: null session, both forms expired", async () => {
       const { s, chunks } = await bigSession()
       const small = await encode({ token: { name: "Bare", sub: "9" }, secret: SECRET, salt: SALT } as never)
       const sent = [{ name: SALT, value: small }, ...chunks]
-      await expectInvalidSession(s, header(sent), sent.map((c) => c.name))
+      await expectInvalidSession(
+        s,
+        header(sent),
+        sent.map((c) => c.name),
+      )
     })
 
     it("CK-09 chunks arriving out of order in the Cookie header are reassembled by index (documented: sorted)", async () => {
@@ -404,7 +590,11 @@ describe("group E: session cookies and JWE", () => {
   })
 
   describe("CK-10 cookie attributes", () => {
-    function expectSessionAttrs(c: { name: string; attrs: Record<string, string | true> } | undefined, secure: boolean, maxAge: number) {
+    function expectSessionAttrs(
+      c: { name: string; attrs: Record<string, string | true> } | undefined,
+      secure: boolean,
+      maxAge: number,
+    ) {
       expect(c).toBeDefined()
       expect(c!.attrs.httponly).toBe(true)
       expect(String(c!.attrs.samesite).toLowerCase()).toBe("lax")
@@ -441,7 +631,11 @@ describe("group E: session cookies and JWE", () => {
       const { res } = await signIn(s, "alice", new CookieJar(), HTTPS)
       const names = setCookieList(res).map((c) => c.name)
       expect(names).not.toContain(SALT)
-      expectSessionAttrs(setCookieList(res).find((x) => x.name === `__Secure-${SALT}`), true, 7200)
+      expectSessionAttrs(
+        setCookieList(res).find((x) => x.name === `__Secure-${SALT}`),
+        true,
+        7200,
+      )
       const csrfRes = await Auth(get("/auth/csrf", { origin: HTTPS }), s.config)
       const csrf = setCookieList(csrfRes).find((x) => x.name === "__Host-authjs.csrf-token")
       expect(csrf).toBeDefined()
@@ -474,7 +668,9 @@ describe("group E: session cookies and JWE", () => {
         {},
       ]
       for (const headers of cases) {
-        const { result, hmac, decipher } = await countCrypto(() => getToken({ req: new Request(`${ORIGIN}/api`, { headers }), secret: SECRET, secureCookie: false } as never))
+        const { result, hmac, decipher } = await countCrypto(() =>
+          getToken({ req: new Request(`${ORIGIN}/api`, { headers }), secret: SECRET, secureCookie: false } as never),
+        )
         const what = JSON.stringify(headers).slice(0, 60)
         expect(result, what).toBeNull()
         // Bounded work: at most one MAC check (a well-formed JWE under the current secret), never a decryption.
@@ -497,7 +693,11 @@ describe("group E: session cookies and JWE", () => {
     it("CK-11 control: a valid url-encoded bearer token is decoded", async () => {
       const s = setup()
       const { token } = await signIn(s)
-      const r = await getToken({ req: new Request(`${ORIGIN}/api`, { headers: { authorization: `Bearer ${encodeURIComponent(token)}` } }), secret: SECRET, secureCookie: false } as never)
+      const r = await getToken({
+        req: new Request(`${ORIGIN}/api`, { headers: { authorization: `Bearer ${encodeURIComponent(token)}` } }),
+        secret: SECRET,
+        secureCookie: false,
+      } as never)
       expect(r).toMatchObject({ name: "Alice", email: alice.email, sub: alice.id })
     })
   })
@@ -543,7 +743,14 @@ describe("group E: session cookies and JWE", () => {
         expect(await bodyText(page)).not.toContain(SECRET)
 
         const csrfToken = await fetchCsrf(good.config, new CookieJar())
-        const cb = await Auth(postForm("/auth/callback/credentials", { csrfToken, username: "alice", password: "password" }, { cookie: jar.header() }), s.config)
+        const cb = await Auth(
+          postForm(
+            "/auth/callback/credentials",
+            { csrfToken, username: "alice", password: "password" },
+            { cookie: jar.header() },
+          ),
+          s.config,
+        )
         expect(cb.status).toBe(500)
         expect(sessionCookiesSet(cb)).toEqual([])
         expect(s.authorize).not.toHaveBeenCalled()
@@ -569,7 +776,11 @@ describe("group E: session cookies and JWE", () => {
       const good = setup()
       const { token } = await signIn(good)
       for (const secret of [undefined, ""]) {
-        const err = await getToken({ req: get("/", { cookie: `${SALT}=${token}` }), secret, secureCookie: false } as never).then(
+        const err = await getToken({
+          req: get("/", { cookie: `${SALT}=${token}` }),
+          secret,
+          secureCookie: false,
+        } as never).then(
           () => null,
           (e: unknown) => e,
         )

@@ -13,7 +13,9 @@ import { expectJsonError } from "../support/responses.js"
 import { countCrypto } from "../support/crypto-calls.js"
 
 // Counts the hashes, HMACs and deciphers of each attempt (CR-01: the same work for an unknown user and a wrong password).
-vi.mock("node:crypto", async (importOriginal) => (await import("../support/crypto-calls.js")).counting(await importOriginal()))
+vi.mock("node:crypto", async (importOriginal) =>
+  (await import("../support/crypto-calls.js")).counting(await importOriginal()),
+)
 
 const CALLBACK = "/auth/callback/credentials"
 const SIGNIN_ERROR = `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`
@@ -42,8 +44,18 @@ async function csrf(config: AuthConfig): Promise<{ jar: CookieJar; csrfToken: st
   return { jar, csrfToken }
 }
 
-function rawPost(path: string, body: string, contentType: string, cookie: string, headers: Record<string, string> = {}): Request {
-  return new Request(`${ORIGIN}${path}`, { method: "POST", headers: { "content-type": contentType, cookie, ...headers }, body })
+function rawPost(
+  path: string,
+  body: string,
+  contentType: string,
+  cookie: string,
+  headers: Record<string, string> = {},
+): Request {
+  return new Request(`${ORIGIN}${path}`, {
+    method: "POST",
+    headers: { "content-type": contentType, cookie, ...headers },
+    body,
+  })
 }
 
 /** A successful sign-in without callbackUrl lands on the origin (with or without the trailing slash). */
@@ -55,7 +67,10 @@ function expectHome(res: Response): void {
 async function sessionPayload(res: Response): Promise<Record<string, unknown> | null> {
   const c = sessionCookiesSet(res).find((x) => x.name === "authjs.session-token")
   if (!c) return null
-  return (await decode({ token: c.value, secret: SECRET, salt: "authjs.session-token" })) as Record<string, unknown> | null
+  return (await decode({ token: c.value, secret: SECRET, salt: "authjs.session-token" })) as Record<
+    string,
+    unknown
+  > | null
 }
 
 describe("F. credentials", () => {
@@ -71,14 +86,19 @@ describe("F. credentials", () => {
     const config = configWith(authorize, { logger: log.logger })
     const { jar, csrfToken } = await csrf(config)
     const cookie = jar.header()
-    const unknown = () => Auth(postForm(CALLBACK, { csrfToken, username: "mallory", password: "wrong" }, { cookie }), config)
-    const wrong = () => Auth(postForm(CALLBACK, { csrfToken, username: "alice", password: "wrong" }, { cookie }), config)
+    const unknown = () =>
+      Auth(postForm(CALLBACK, { csrfToken, username: "mallory", password: "wrong" }, { cookie }), config)
+    const wrong = () =>
+      Auth(postForm(CALLBACK, { csrfToken, username: "alice", password: "wrong" }, { cookie }), config)
 
     const shape = async (res: Response) => ({
       status: res.status,
       location: res.headers.get("location"),
       body: await res.text(),
-      cookies: res.headers.getSetCookie().map((c) => c.split("=")[0]).sort(),
+      cookies: res.headers
+        .getSetCookie()
+        .map((c) => c.split("=")[0])
+        .sort(),
       contentType: res.headers.get("content-type"),
     })
     const a = await unknown()
@@ -93,8 +113,22 @@ describe("F. credentials", () => {
     expect(log.types()).toEqual(["CredentialsSignin", "CredentialsSignin"])
 
     // The same with the client's X-Auth-Return-Redirect convention (200 JSON {url}).
-    const ja = await Auth(postForm(CALLBACK, { csrfToken, username: "mallory", password: "x" }, { cookie, headers: { "X-Auth-Return-Redirect": "1" } }), config)
-    const jb = await Auth(postForm(CALLBACK, { csrfToken, username: "alice", password: "x" }, { cookie, headers: { "X-Auth-Return-Redirect": "1" } }), config)
+    const ja = await Auth(
+      postForm(
+        CALLBACK,
+        { csrfToken, username: "mallory", password: "x" },
+        { cookie, headers: { "X-Auth-Return-Redirect": "1" } },
+      ),
+      config,
+    )
+    const jb = await Auth(
+      postForm(
+        CALLBACK,
+        { csrfToken, username: "alice", password: "x" },
+        { cookie, headers: { "X-Auth-Return-Redirect": "1" } },
+      ),
+      config,
+    )
     expect(ja.status).toBe(jb.status)
     expect(await ja.json()).toEqual(await jb.json())
 
@@ -113,7 +147,9 @@ describe("F. credentials", () => {
     expect(authorize).toHaveBeenCalledTimes(40)
     expect(new Set(work.u)).toEqual(new Set(work.w))
     expect(new Set(work.u).size).toBe(1)
-    expect(JSON.parse(work.u[0] as string).hash, "the CSRF check is counted: the count is not vacuous").toBeGreaterThan(0)
+    expect(JSON.parse(work.u[0] as string).hash, "the CSRF check is counted: the count is not vacuous").toBeGreaterThan(
+      0,
+    )
     expect(log.types()).toEqual(Array(40).fill("CredentialsSignin"))
     expect(new Set(log.messages()).size).toBe(1)
   })
@@ -127,7 +163,10 @@ describe("F. credentials", () => {
     const config = configWith(authorize, { logger: log.logger })
     const { jar, csrfToken } = await csrf(config)
 
-    const res = await Auth(postForm(CALLBACK, { csrfToken, username: "alice", password: "pw" }, { cookie: jar.header() }), config)
+    const res = await Auth(
+      postForm(CALLBACK, { csrfToken, username: "alice", password: "pw" }, { cookie: jar.header() }),
+      config,
+    )
     expect(authorize).toHaveBeenCalledTimes(1)
     expect(res.status).toBe(302)
     expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
@@ -139,7 +178,11 @@ describe("F. credentials", () => {
     expect(log.types()).toEqual(["CallbackRouteError"])
 
     const json = await Auth(
-      postForm(CALLBACK, { csrfToken, username: "alice", password: "pw" }, { cookie: jar.header(), headers: { "X-Auth-Return-Redirect": "1" } }),
+      postForm(
+        CALLBACK,
+        { csrfToken, username: "alice", password: "pw" },
+        { cookie: jar.header(), headers: { "X-Auth-Return-Redirect": "1" } },
+      ),
       config,
     )
     const text = await json.text()
@@ -189,7 +232,11 @@ describe("F. credentials", () => {
     expectHome(r2)
     // A repeated field authorize reads is refused before it runs (docs/security.md HN-01).
     const repeated = `csrfToken=${csrfToken}&username=alice&username=mallory&password=password`
-    await expectJsonError(await Auth(rawPost(CALLBACK, repeated, "application/x-www-form-urlencoded", cookie), config), 400, "InvalidRequest")
+    await expectJsonError(
+      await Auth(rawPost(CALLBACK, repeated, "application/x-www-form-urlencoded", cookie), config),
+      400,
+      "InvalidRequest",
+    )
 
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
     expect(({} as Record<string, unknown>).polluted2).toBeUndefined()
@@ -211,7 +258,12 @@ describe("F. credentials", () => {
     // Non-string JSON values are dropped, so an operator-injection object never reaches authorize.
     seen.length = 0
     const r3 = await Auth(
-      rawPost(CALLBACK, JSON.stringify({ csrfToken, username: ["alice"], password: { $ne: null }, remember: true, n: 42, z: null }), "application/json", cookie),
+      rawPost(
+        CALLBACK,
+        JSON.stringify({ csrfToken, username: ["alice"], password: { $ne: null }, remember: true, n: 42, z: null }),
+        "application/json",
+        cookie,
+      ),
       config,
     )
     expect(r3.status).toBe(302)
@@ -237,7 +289,15 @@ describe("F. credentials", () => {
     const f = await Auth(postForm(CALLBACK, { csrfToken, username: "alice", password: huge }, { cookie }), config)
     await expectJsonError(f, 413, "InvalidRequest")
     expectNoSessionCookie(f)
-    const j = await Auth(rawPost(CALLBACK, JSON.stringify({ csrfToken, username: "alice", password: huge + huge }), "application/json", cookie), config)
+    const j = await Auth(
+      rawPost(
+        CALLBACK,
+        JSON.stringify({ csrfToken, username: "alice", password: huge + huge }),
+        "application/json",
+        cookie,
+      ),
+      config,
+    )
     await expectJsonError(j, 413, "InvalidRequest")
     expectNoSessionCookie(j)
     expect(authorize).not.toHaveBeenCalled()
@@ -256,7 +316,10 @@ describe("F. credentials", () => {
       expectHome(rf)
       expect(sessionCookiesSet(rf).length).toBeGreaterThan(0)
       received.length = 0
-      const rj = await Auth(rawPost(CALLBACK, JSON.stringify({ csrfToken, username: "alice", password: pw }), "application/json", cookie), config)
+      const rj = await Auth(
+        rawPost(CALLBACK, JSON.stringify({ csrfToken, username: "alice", password: pw }), "application/json", cookie),
+        config,
+      )
       expect(received).toEqual([pw])
       expect(rj.status).toBe(302)
       expect(sessionCookiesSet(rj).length).toBeGreaterThan(0)
@@ -264,11 +327,17 @@ describe("F. credentials", () => {
   })
 
   it("CR-06 id/userId/sub in the body never choose the identity; authorize without id is CredentialsSignin", async () => {
-    const authorize = vi.fn(async (c: Creds) => (c.username === "alice" && c.password === "password" ? { ...alice } : null))
+    const authorize = vi.fn(async (c: Creds) =>
+      c.username === "alice" && c.password === "password" ? { ...alice } : null,
+    )
     const config = configWith(authorize)
     const { jar, csrfToken } = await csrf(config)
     const res = await Auth(
-      postForm(CALLBACK, { csrfToken, username: "alice", password: "password", id: "admin", userId: "admin", sub: "admin" }, { cookie: jar.header() }),
+      postForm(
+        CALLBACK,
+        { csrfToken, username: "alice", password: "password", id: "admin", userId: "admin", sub: "admin" },
+        { cookie: jar.header() },
+      ),
       config,
     )
     expect(res.status).toBe(302)
@@ -286,7 +355,14 @@ describe("F. credentials", () => {
     const noId = vi.fn(async () => ({ name: "No Id", email: "noid@example.com" }))
     const config2 = configWith(noId, { logger: log.logger })
     const c2 = await csrf(config2)
-    const r2 = await Auth(postForm(CALLBACK, { csrfToken: c2.csrfToken, username: "x", password: "y", id: "admin" }, { cookie: c2.jar.header() }), config2)
+    const r2 = await Auth(
+      postForm(
+        CALLBACK,
+        { csrfToken: c2.csrfToken, username: "x", password: "y", id: "admin" },
+        { cookie: c2.jar.header() },
+      ),
+      config2,
+    )
     expect(noId).toHaveBeenCalledTimes(1)
     expect(r2.status).toBe(302)
     expect(r2.headers.get("location")).toBe(SIGNIN_ERROR)

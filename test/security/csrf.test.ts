@@ -3,7 +3,19 @@
 // Gatehouse additions: no cookie on a failed check, 403 for cross-site POSTs (differences.md, CSRF).
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
-import { type CredentialsSetup as Setup, CookieJar, alice, credentialsSetup as setup, fetchCsrf, get, ORIGIN, postForm, postJson, SECRET, signIn } from "../helpers.js"
+import {
+  type CredentialsSetup as Setup,
+  CookieJar,
+  alice,
+  credentialsSetup as setup,
+  fetchCsrf,
+  get,
+  ORIGIN,
+  postForm,
+  postJson,
+  SECRET,
+  signIn,
+} from "../helpers.js"
 import { sessionCookiesCleared, sessionCookiesSet, setCookieList } from "../support/cookies.js"
 import { csrfCookieValue } from "../support/jwe-forge.js"
 import { bodyText } from "../support/responses.js"
@@ -62,7 +74,10 @@ describe("group C: CSRF", () => {
       const s = setup()
       const jar = new CookieJar()
       await fetchCsrf(s.config, jar)
-      const res = await Auth(postForm("/auth/callback/credentials", { username: "alice", password: "password" }, { cookie: jar.header() }), s.config)
+      const res = await Auth(
+        postForm("/auth/callback/credentials", { username: "alice", password: "password" }, { cookie: jar.header() }),
+        s.config,
+      )
       await expectMissingCsrf(res, s)
       expectNothingHappened(s)
     })
@@ -72,7 +87,11 @@ describe("group C: CSRF", () => {
       const jar = new CookieJar()
       await fetchCsrf(s.config, jar)
       const res = await Auth(
-        postForm("/auth/callback/credentials", { username: "alice", password: "password" }, { cookie: jar.header(), headers: { "X-Auth-Return-Redirect": "1" } }),
+        postForm(
+          "/auth/callback/credentials",
+          { username: "alice", password: "password" },
+          { cookie: jar.header(), headers: { "X-Auth-Return-Redirect": "1" } },
+        ),
         s.config,
       )
       expect(res.status).toBe(200)
@@ -88,7 +107,10 @@ describe("group C: CSRF", () => {
 
     it("CS-01 credentials callback with neither CSRF cookie nor token is rejected", async () => {
       const s = setup()
-      const res = await Auth(postForm("/auth/callback/credentials", { username: "alice", password: "password" }), s.config)
+      const res = await Auth(
+        postForm("/auth/callback/credentials", { username: "alice", password: "password" }),
+        s.config,
+      )
       await expectMissingCsrf(res, s)
       expectNothingHappened(s)
     })
@@ -118,7 +140,10 @@ describe("group C: CSRF", () => {
       const s = setup()
       const { jar } = await signedIn(s)
       s.jwt.mockClear()
-      const res = await Auth(postJson("/auth/session", { data: { name: "Mallory" } }, { cookie: jar.header() }), s.config)
+      const res = await Auth(
+        postJson("/auth/session", { data: { name: "Mallory" } }, { cookie: jar.header() }),
+        s.config,
+      )
       expect(res.status).toBe(400)
       expect(await res.json()).toBeNull()
       expect(sessionCookiesSet(res)).toEqual([])
@@ -133,7 +158,10 @@ describe("group C: CSRF", () => {
       const s = setup()
       const other = new CookieJar()
       const token = await fetchCsrf(s.config, other) // a genuine token, but this browser has no cookie
-      const res = await Auth(postForm("/auth/callback/credentials", { csrfToken: token, username: "alice", password: "password" }), s.config)
+      const res = await Auth(
+        postForm("/auth/callback/credentials", { csrfToken: token, username: "alice", password: "password" }),
+        s.config,
+      )
       await expectMissingCsrf(res, s)
       expectNothingHappened(s)
     })
@@ -149,7 +177,10 @@ describe("group C: CSRF", () => {
         ["/auth/signout", {}],
       ] as const) {
         s.log.errors.length = 0
-        const res = await Auth(postForm(path, { csrfToken: attackerToken, ...extra }, { cookie: jar.header() }), s.config)
+        const res = await Auth(
+          postForm(path, { csrfToken: attackerToken, ...extra }, { cookie: jar.header() }),
+          s.config,
+        )
         await expectMissingCsrf(res, s, [jar.cookies.get(SESSION_COOKIE)!])
         expect(sessionCookiesCleared(res)).toEqual([])
       }
@@ -165,7 +196,14 @@ describe("group C: CSRF", () => {
       const hash = cookieValue.split("|")[1]!
       for (const bad of [cookieValue, hash, "", ` ${token}`, token.toUpperCase()]) {
         s.log.errors.length = 0
-        const res = await Auth(postForm("/auth/callback/credentials", { csrfToken: bad, username: "alice", password: "password" }, { cookie: jar.header() }), s.config)
+        const res = await Auth(
+          postForm(
+            "/auth/callback/credentials",
+            { csrfToken: bad, username: "alice", password: "password" },
+            { cookie: jar.header() },
+          ),
+          s.config,
+        )
         await expectMissingCsrf(res, s)
       }
       expectNothingHappened(s)
@@ -175,7 +213,14 @@ describe("group C: CSRF", () => {
       const s = setup()
       const jar = new CookieJar()
       const token = await fetchCsrf(s.config, jar)
-      const res = await Auth(postForm("/auth/callback/credentials", { csrfToken: token, username: "alice", password: "password" }, { cookie: jar.header() }), s.config)
+      const res = await Auth(
+        postForm(
+          "/auth/callback/credentials",
+          { csrfToken: token, username: "alice", password: "password" },
+          { cookie: jar.header() },
+        ),
+        s.config,
+      )
       expect(res.status).toBe(302)
       expect(sessionCookiesSet(res).length).toBeGreaterThan(0)
       expect(s.authorize).toHaveBeenCalledTimes(1)
@@ -196,7 +241,11 @@ describe("group C: CSRF", () => {
       it(`CS-03 self-made csrf cookie is rejected (${label})`, async () => {
         const s = setup()
         const res = await Auth(
-          postForm("/auth/callback/credentials", { csrfToken: token, username: "alice", password: "password" }, { cookie: `${CSRF_COOKIE}=${encodeURIComponent(value)}` }),
+          postForm(
+            "/auth/callback/credentials",
+            { csrfToken: token, username: "alice", password: "password" },
+            { cookie: `${CSRF_COOKIE}=${encodeURIComponent(value)}` },
+          ),
           s.config,
         )
         await expectMissingCsrf(res, s)
@@ -207,7 +256,11 @@ describe("group C: CSRF", () => {
     it("CS-03 control: a cookie hashed with the real secret is accepted (tokens cross between libraries)", async () => {
       const s = setup()
       const res = await Auth(
-        postForm("/auth/callback/credentials", { csrfToken: token, username: "alice", password: "password" }, { cookie: `${CSRF_COOKIE}=${encodeURIComponent(csrfCookieValue(token, SECRET))}` }),
+        postForm(
+          "/auth/callback/credentials",
+          { csrfToken: token, username: "alice", password: "password" },
+          { cookie: `${CSRF_COOKIE}=${encodeURIComponent(csrfCookieValue(token, SECRET))}` },
+        ),
         s.config,
       )
       expect(res.status).toBe(302)
@@ -224,7 +277,11 @@ describe("group C: CSRF", () => {
       for (const name of [CSRF_COOKIE, `__Secure-${CSRF_COOKIE}`]) {
         s.log.errors.length = 0
         const res = await Auth(
-          postForm("/auth/callback/credentials", { csrfToken: token2, username: "alice", password: "password" }, { cookie: `${name}=${genuine}`, origin: https }),
+          postForm(
+            "/auth/callback/credentials",
+            { csrfToken: token2, username: "alice", password: "password" },
+            { cookie: `${name}=${genuine}`, origin: https },
+          ),
           s.config,
         )
         expect(res.status).toBe(302)
@@ -245,7 +302,11 @@ describe("group C: CSRF", () => {
       const jar = new CookieJar()
       const token = await fetchCsrf(s.config, jar)
       const res = await Auth(
-        postForm(`/auth/callback/credentials?csrfToken=${token}`, { username: "alice", password: "password" }, { cookie: jar.header() }),
+        postForm(
+          `/auth/callback/credentials?csrfToken=${token}`,
+          { username: "alice", password: "password" },
+          { cookie: jar.header() },
+        ),
         s.config,
       )
       await expectMissingCsrf(res, s)
@@ -265,7 +326,10 @@ describe("group C: CSRF", () => {
       const s = setup()
       const jar = new CookieJar()
       const token = await fetchCsrf(s.config, jar)
-      for (const body of [`csrfToken=${token}&username=alice&password=password`, JSON.stringify({ csrfToken: token, username: "alice", password: "password" })]) {
+      for (const body of [
+        `csrfToken=${token}&username=alice&password=password`,
+        JSON.stringify({ csrfToken: token, username: "alice", password: "password" }),
+      ]) {
         s.log.errors.length = 0
         const req = new Request(`${ORIGIN}/auth/callback/credentials`, {
           method: "POST",
@@ -286,7 +350,14 @@ describe("group C: CSRF", () => {
       fd.set("csrfToken", token)
       fd.set("username", "alice")
       fd.set("password", "password")
-      const res = await Auth(new Request(`${ORIGIN}/auth/callback/credentials`, { method: "POST", headers: { cookie: jar.header() }, body: fd }), s.config)
+      const res = await Auth(
+        new Request(`${ORIGIN}/auth/callback/credentials`, {
+          method: "POST",
+          headers: { cookie: jar.header() },
+          body: fd,
+        }),
+        s.config,
+      )
       await expectMissingCsrf(res, s)
       expectNothingHappened(s)
     })
@@ -302,7 +373,8 @@ describe("group C: CSRF", () => {
       })
       const res = await Auth(req, s.config)
       expect([302, 400]).toContain(res.status)
-      if (res.status === 302) expect(new URL(res.headers.get("location")!).searchParams.get("error")).toBe("MissingCSRF")
+      if (res.status === 302)
+        expect(new URL(res.headers.get("location")!).searchParams.get("error")).toBe("MissingCSRF")
       expect(sessionCookiesSet(res)).toEqual([])
       expectNothingHappened(s)
     })
@@ -312,7 +384,10 @@ describe("group C: CSRF", () => {
     it("CS-05 GET /signout (link, <img>) shows a confirmation page only; session intact", async () => {
       const s = setup()
       const { jar, csrfToken } = await signedIn(s)
-      for (const headers of [{}, { "sec-fetch-site": "cross-site", "sec-fetch-dest": "image", "sec-fetch-mode": "no-cors" }] as Record<string, string>[]) {
+      for (const headers of [
+        {},
+        { "sec-fetch-site": "cross-site", "sec-fetch-dest": "image", "sec-fetch-mode": "no-cors" },
+      ] as Record<string, string>[]) {
         for (const q of ["", `?csrfToken=${csrfToken}&callbackUrl=%2Fbye`]) {
           const res = await Auth(get(`/auth/signout${q}`, { cookie: jar.header(), headers }), s.config)
           expect(res.status).toBe(200)
@@ -334,7 +409,10 @@ describe("group C: CSRF", () => {
       const s = setup()
       const jar = new CookieJar()
       const token = await fetchCsrf(s.config, jar)
-      for (const path of [`/auth/callback/credentials?csrfToken=${token}&username=alice&password=password`, `/auth/signin/credentials?csrfToken=${token}`]) {
+      for (const path of [
+        `/auth/callback/credentials?csrfToken=${token}&username=alice&password=password`,
+        `/auth/signin/credentials?csrfToken=${token}`,
+      ]) {
         const res = await Auth(get(path, { cookie: jar.header() }), s.config)
         expect(res.status).toBe(405)
         expect(res.headers.get("allow") ?? "").toMatch(/POST/)
@@ -370,7 +448,14 @@ describe("group C: CSRF", () => {
         const s = setup()
         const jar = new CookieJar()
         const token = await fetchCsrf(s.config, jar)
-        const res = await Auth(postForm("/auth/callback/credentials", { csrfToken: token, username: "alice", password: "password" }, { cookie: jar.header(), headers }), s.config)
+        const res = await Auth(
+          postForm(
+            "/auth/callback/credentials",
+            { csrfToken: token, username: "alice", password: "password" },
+            { cookie: jar.header(), headers },
+          ),
+          s.config,
+        )
         await expect403(res, s)
         expectNothingHappened(s)
       })
@@ -389,9 +474,23 @@ describe("group C: CSRF", () => {
       const s = setup()
       const { jar, csrfToken } = await signedIn(s)
       s.jwt.mockClear()
-      const r1 = await Auth(postForm("/auth/signin/credentials", { csrfToken }, { cookie: jar.header(), headers: { origin: "https://evil.example" } }), s.config)
+      const r1 = await Auth(
+        postForm(
+          "/auth/signin/credentials",
+          { csrfToken },
+          { cookie: jar.header(), headers: { origin: "https://evil.example" } },
+        ),
+        s.config,
+      )
       await expect403(r1, s)
-      const r2 = await Auth(postJson("/auth/session", { csrfToken, data: { name: "Mallory" } }, { cookie: jar.header(), headers: { origin: "https://evil.example" } }), s.config)
+      const r2 = await Auth(
+        postJson(
+          "/auth/session",
+          { csrfToken, data: { name: "Mallory" } },
+          { cookie: jar.header(), headers: { origin: "https://evil.example" } },
+        ),
+        s.config,
+      )
       // differences.md: 403 for CSRF-checked POSTs; POST /session failures are 400 null in Auth.js. Either, but nothing changes.
       expect([400, 403]).toContain(r2.status)
       expect(sessionCookiesSet(r2)).toEqual([])
@@ -405,7 +504,11 @@ describe("group C: CSRF", () => {
       const jar = new CookieJar()
       const token = await fetchCsrf(s.config, jar)
       const res = await Auth(
-        postForm("/auth/callback/credentials", { csrfToken: token, username: "alice", password: "password" }, { cookie: jar.header(), headers: { origin: ORIGIN, "sec-fetch-site": "same-origin" } }),
+        postForm(
+          "/auth/callback/credentials",
+          { csrfToken: token, username: "alice", password: "password" },
+          { cookie: jar.header(), headers: { origin: ORIGIN, "sec-fetch-site": "same-origin" } },
+        ),
         s.config,
       )
       expect(res.status).toBe(302)

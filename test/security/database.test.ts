@@ -18,8 +18,24 @@ import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Credentials from "../../src/providers/credentials.js"
 import { CookieJar, ORIGIN, get, setCookies, signIn as credentialsSignIn } from "../helpers.js"
 import {
-  type Backend, ERROR_CONFIGURATION, type Fault, type FaultyAdapter, SESSION_COOKIE, allBackends, clearsSession, createIdp, dbConfig,
-  faulty, finishFlow, getSession, oauthSignIn, sessionSetCookie, setsSession, signOutReq, sleep, startFlow,
+  type Backend,
+  ERROR_CONFIGURATION,
+  type Fault,
+  type FaultyAdapter,
+  SESSION_COOKIE,
+  allBackends,
+  clearsSession,
+  createIdp,
+  dbConfig,
+  faulty,
+  finishFlow,
+  getSession,
+  oauthSignIn,
+  sessionSetCookie,
+  setsSession,
+  signOutReq,
+  sleep,
+  startFlow,
 } from "../support/db-harness.js"
 
 const backends = await allBackends()
@@ -48,7 +64,8 @@ function adapterErrorsOf(errors: unknown[]): { method?: string; message: string 
   for (const e of errors) {
     let cur: unknown = e
     for (let depth = 0; cur instanceof Error && depth < 6; depth++) {
-      if ((cur as { type?: string }).type === "AdapterError") out.push({ method: (cur as { method?: string }).method, message: cur.message })
+      if ((cur as { type?: string }).type === "AdapterError")
+        out.push({ method: (cur as { method?: string }).method, message: cur.message })
       cur = cur.cause
     }
   }
@@ -58,7 +75,8 @@ function adapterErrorsOf(errors: unknown[]): { method?: string; message: string 
 /** Every account and session row points at an existing user. */
 async function expectNoOrphans(backend: Backend): Promise<void> {
   const users = new Set((await backend.users()).map((u) => String(u.id)))
-  for (const a of await backend.accounts()) expect(users.has(String(a.userId)), `account ${a.provider}/${a.providerAccountId} has a user`).toBe(true)
+  for (const a of await backend.accounts())
+    expect(users.has(String(a.userId)), `account ${a.provider}/${a.providerAccountId} has a user`).toBe(true)
   for (const s of await backend.sessions()) expect(users.has(String(s.userId)), "session row has a user").toBe(true)
 }
 
@@ -121,7 +139,11 @@ describe.each(backends)("adapter faults on $name", (backend: Backend) => {
           expect(rec.of("createUser")).toEqual([])
           expect(rec.of("linkAccount")).toEqual([])
           expect(rec.of("signIn")).toEqual([])
-          expect(await backend.counts(), "no orphan user, account or session row").toEqual({ users: 0, accounts: 0, sessions: 0 })
+          expect(await backend.counts(), "no orphan user, account or session row").toEqual({
+            users: 0,
+            accounts: 0,
+            sessions: 0,
+          })
           await expectHealthyRetry(config, idp)
         })
       }
@@ -174,7 +196,16 @@ describe.each(backends)("adapter faults on $name", (backend: Backend) => {
 
     for (const step of ["getUser", "createUser", "linkAccount", "createSession"] as const) {
       it(`DB-01 throw in ${step} at a credentials sign-in (database strategy): error=Configuration, no cookie, no user left behind`, async () => {
-        const { config } = dbConfig(adapter, [Credentials({ credentials: { username: {} }, authorize: async () => ({ id: "user-c1", name: "Cred", email: "cred@example.com" }) })], { adapterTimeout: TIMEOUT })
+        const { config } = dbConfig(
+          adapter,
+          [
+            Credentials({
+              credentials: { username: {} },
+              authorize: async () => ({ id: "user-c1", name: "Cred", email: "cred@example.com" }),
+            }),
+          ],
+          { adapterTimeout: TIMEOUT },
+        )
         adapter.faults.set(step, { kind: "throw" })
         const { res } = await credentialsSignIn(config, { username: "cred" } as never)
         expect(res.headers.get("location")).toBe(ERROR_CONFIGURATION)
@@ -220,8 +251,17 @@ describe.each(backends)("adapter faults on $name", (backend: Backend) => {
       expect(rec.of("session")).toEqual([])
       expect(await backend.counts()).toEqual({ users: 1, accounts: 1, sessions: 1 })
       // POST /session (update) behaves the same.
-      const csrf = ((await (await Auth(get("/auth/csrf", { cookie: jar.header() }), config)).json()) as { csrfToken: string }).csrfToken
-      const upd = await Auth(new Request(`${ORIGIN}/auth/session`, { method: "POST", headers: { "content-type": "application/json", cookie: jar.header() }, body: JSON.stringify({ csrfToken: csrf, data: {} }) }), config)
+      const csrf = (
+        (await (await Auth(get("/auth/csrf", { cookie: jar.header() }), config)).json()) as { csrfToken: string }
+      ).csrfToken
+      const upd = await Auth(
+        new Request(`${ORIGIN}/auth/session`, {
+          method: "POST",
+          headers: { "content-type": "application/json", cookie: jar.header() },
+          body: JSON.stringify({ csrfToken: csrf, data: {} }),
+        }),
+        config,
+      )
       expect(await upd.json()).toBeNull()
       expect(sessionSetCookie(upd)).toBeUndefined()
       adapter.heal()
@@ -237,7 +277,11 @@ describe.each(backends)("adapter faults on $name", (backend: Backend) => {
       expect(body).toBeNull()
       expect(adapter.hanging, "one hanging call, not retried").toBe(1)
       expect(sessionSetCookie(res)).toBeUndefined()
-      expect(adapterErrorsOf(rec.errors).some((e) => e.method === "getSessionAndUser" && /did not answer in time/.test(e.message))).toBe(true)
+      expect(
+        adapterErrorsOf(rec.errors).some(
+          (e) => e.method === "getSessionAndUser" && /did not answer in time/.test(e.message),
+        ),
+      ).toBe(true)
       expect(timerCount()).toBeLessThanOrEqual(timersBefore)
     })
 
@@ -281,7 +325,11 @@ describe.each(backends)("adapter faults on $name", (backend: Backend) => {
       const res = await signOutReq(config, jar)
       expect(clearsSession(res)).toBe(true)
       expect(adapter.hanging, "one hanging call, not retried").toBe(1)
-      expect(adapterErrorsOf(rec.errors).some((e) => e.method === "deleteSession" && /did not answer in time/.test(e.message))).toBe(true)
+      expect(
+        adapterErrorsOf(rec.errors).some(
+          (e) => e.method === "deleteSession" && /did not answer in time/.test(e.message),
+        ),
+      ).toBe(true)
     })
 
     for (const mode of ["throw", "hang"] as const) {
@@ -313,7 +361,10 @@ describe.each(backends)("adapter faults on $name", (backend: Backend) => {
       const { jar } = await oauthSignIn(s.config, s.idp)
       return { ...s, jar }
     }
-    const withResult = (value: (real: { session: AdapterSession; user: AdapterUser } | null) => unknown): Fault => ({ kind: "result", value: value as (r: unknown) => unknown })
+    const withResult = (value: (real: { session: AdapterSession; user: AdapterUser } | null) => unknown): Fault => ({
+      kind: "result",
+      value: value as (r: unknown) => unknown,
+    })
 
     const malformed: [string, (real: { session: AdapterSession; user: AdapterUser } | null) => unknown][] = [
       ['expires: "foo"', (r) => ({ ...r, session: { ...r!.session, expires: "foo" } })],
@@ -339,7 +390,10 @@ describe.each(backends)("adapter faults on $name", (backend: Backend) => {
 
     it("DB-06 an expired row returned by the adapter is rejected and deleted", async () => {
       const { config, jar } = await signedIn()
-      adapter.faults.set("getSessionAndUser", withResult((r) => ({ ...r, session: { ...r!.session, expires: new Date(Date.now() - 1) } })))
+      adapter.faults.set(
+        "getSessionAndUser",
+        withResult((r) => ({ ...r, session: { ...r!.session, expires: new Date(Date.now() - 1) } })),
+      )
       const { body, res } = await getSession(config, jar)
       expect(body).toBeNull()
       expect(clearsSession(res)).toBe(true)
@@ -349,10 +403,13 @@ describe.each(backends)("adapter faults on $name", (backend: Backend) => {
 
     it("DB-06 extra fields on the rows are not exposed by the default session; an ISO-string expiry is accepted", async () => {
       const { config, jar } = await signedIn()
-      adapter.faults.set("getSessionAndUser", withResult((r) => ({
-        session: { ...r!.session, expires: new Date(r!.session.expires).toISOString(), ip: "10.0.0.1" },
-        user: { ...r!.user, passwordHash: "$argon2id$secret", role: "admin" },
-      })))
+      adapter.faults.set(
+        "getSessionAndUser",
+        withResult((r) => ({
+          session: { ...r!.session, expires: new Date(r!.session.expires).toISOString(), ip: "10.0.0.1" },
+          user: { ...r!.user, passwordHash: "$argon2id$secret", role: "admin" },
+        })),
+      )
       const { body, res } = await getSession(config, jar)
       expect(body).not.toBeNull()
       expect(Object.keys(body!).sort()).toEqual(["expires", "user"])
@@ -363,7 +420,10 @@ describe.each(backends)("adapter faults on $name", (backend: Backend) => {
 
     it("DB-06 a cookie whose token has no row: null, cookie cleared, nothing written", async () => {
       const { config } = setup()
-      const res = await Auth(get("/auth/session", { cookie: `${SESSION_COOKIE}=00000000-0000-4000-8000-000000000000` }), config)
+      const res = await Auth(
+        get("/auth/session", { cookie: `${SESSION_COOKIE}=00000000-0000-4000-8000-000000000000` }),
+        config,
+      )
       expect(await res.json()).toBeNull()
       expect(clearsSession(res)).toBe(true)
       expect(adapter.methods().filter((m) => /^(create|update|delete|link)/.test(m))).toEqual([])
@@ -389,7 +449,10 @@ describe.each(backends)("adapter faults on $name", (backend: Backend) => {
     it("DB-07 an adapter that leaves session rows behind (returns the session with a null user) still yields no session", async () => {
       const { idp, config } = setup()
       const { jar } = await oauthSignIn(config, idp)
-      adapter.faults.set("getSessionAndUser", { kind: "result", value: (r) => (r ? { ...(r as object), user: null } : r) })
+      adapter.faults.set("getSessionAndUser", {
+        kind: "result",
+        value: (r) => (r ? { ...(r as object), user: null } : r),
+      })
       expect((await getSession(config, jar)).body).toBeNull()
     })
   })
@@ -404,7 +467,8 @@ describe.each(backends)("adapter faults on $name", (backend: Backend) => {
       // The default adapter timeout: the 250 ms the fault tests use is too tight for 20 parallel sign-ins on a loaded machine.
       const { idp, config, rec } = setup({ adapterTimeout: 10_000 })
       // Widen the race windows: every adapter call takes a few ms.
-      for (const m of ["getUserByAccount", "getUserByEmail", "createUser", "linkAccount", "createSession"]) adapter.faults.set(m, { kind: "slow", ms: 3 })
+      for (const m of ["getUserByAccount", "getUserByEmail", "createUser", "linkAccount", "createSession"])
+        adapter.faults.set(m, { kind: "slow", ms: 3 })
       const jars = Array.from({ length: 20 }, () => new CookieJar())
       const paths: string[] = []
       for (const jar of jars) paths.push(await startFlow(config, idp, jar))
@@ -419,7 +483,8 @@ describe.each(backends)("adapter faults on $name", (backend: Backend) => {
       expect(rec.of("linkAccount")).toHaveLength(1)
       expect(rec.of("signIn").filter((m) => m.isNewUser)).toHaveLength(1)
       expect(rec.errors).toEqual([])
-      for (const jar of jars) expect((await getSession(config, jar)).body?.user).toMatchObject({ email: "olivia@example.com" })
+      for (const jar of jars)
+        expect((await getSession(config, jar)).body?.user).toMatchObject({ email: "olivia@example.com" })
     })
 
     it("R9 20 parallel callbacks replaying one code/state → exactly 1 session", async () => {
@@ -435,16 +500,22 @@ describe.each(backends)("adapter faults on $name", (backend: Backend) => {
     /** 10 + 10 first sign-ins of one account through two module instances (two "processes", each with its own dedupe map). */
     async function twoProcesses(): Promise<(string | null)[]> {
       const idp = createIdp("idp", OLIVIA)
-      for (const m of ["getUserByAccount", "getUserByEmail", "createUser", "linkAccount", "createSession"]) adapter.faults.set(m, { kind: "slow", ms: 3 })
+      for (const m of ["getUserByAccount", "getUserByEmail", "createUser", "linkAccount", "createSession"])
+        adapter.faults.set(m, { kind: "slow", ms: 3 })
       vi.resetModules()
       const other = (await import("../../src/index.js")) as { Auth: typeof Auth; customFetch: symbol }
       expect(other.Auth).not.toBe(Auth)
       const procA = dbConfig(adapter, [idp.provider()], { adapterTimeout: 2000 })
       // The second instance has its own customFetch symbol.
-      const procB = dbConfig(adapter, [idp.provider({ [other.customFetch]: idp.fetch } as never)], { adapterTimeout: 2000 })
+      const procB = dbConfig(adapter, [idp.provider({ [other.customFetch]: idp.fetch } as never)], {
+        adapterTimeout: 2000,
+      })
       const flows: { auth: typeof Auth; config: AuthConfig; jar: CookieJar; path: string }[] = []
       for (let i = 0; i < 10; i++) {
-        for (const [auth, p] of [[Auth, procA], [other.Auth, procB]] as const) {
+        for (const [auth, p] of [
+          [Auth, procA],
+          [other.Auth, procB],
+        ] as const) {
           const jar = new CookieJar()
           flows.push({ auth, config: p.config, jar, path: await startFlow(p.config, idp, jar) })
         }
@@ -459,12 +530,18 @@ describe.each(backends)("adapter faults on $name", (backend: Backend) => {
       expect({ users: counts.users, accounts: counts.accounts }).toEqual({ users: 1, accounts: 1 })
       await expectNoOrphans(backend)
       expect(locations.filter((l) => l === ORIGIN).length).toBeGreaterThanOrEqual(10)
-      expect(locations.filter((l) => l === ERROR_CONFIGURATION), "no adapter error reaches the user").toEqual([])
+      expect(
+        locations.filter((l) => l === ERROR_CONFIGURATION),
+        "no adapter error reaches the user",
+      ).toEqual([])
     })
 
     it("R9 parallel first sign-ins from two processes: every sign-in of the account's owner succeeds (none sees OAuthAccountNotLinked)", async () => {
       const locations = await twoProcesses()
-      expect(locations.filter((l) => l !== ORIGIN), "sign-ins that did not succeed").toEqual([])
+      expect(
+        locations.filter((l) => l !== ORIGIN),
+        "sign-ins that did not succeed",
+      ).toEqual([])
     })
   })
 })
@@ -474,7 +551,8 @@ describe("R9 dedupe scope", () => {
     const idp = createIdp("idp", OLIVIA)
     const tenantA = faulty(MemoryAdapter())
     const tenantB = faulty(MemoryAdapter())
-    for (const t of [tenantA, tenantB]) for (const m of ["getUserByAccount", "createUser", "linkAccount"]) t.faults.set(m, { kind: "slow", ms: 5 })
+    for (const t of [tenantA, tenantB])
+      for (const m of ["getUserByAccount", "createUser", "linkAccount"]) t.faults.set(m, { kind: "slow", ms: 5 })
     const a = dbConfig(tenantA, [idp.provider()])
     const b = dbConfig(tenantB, [idp.provider()])
     const jarA = new CookieJar()
@@ -483,11 +561,17 @@ describe("R9 dedupe scope", () => {
     const pathB = await startFlow(b.config, idp, jarB)
     const [resA, resB] = await Promise.all([finishFlow(a.config, jarA, pathA), finishFlow(b.config, jarB, pathB)])
     expect(resA.headers.get("location")).toBe(ORIGIN)
-    expect(resB.headers.get("location"), `tenant B: ${JSON.stringify(b.rec.errors.map((e) => String((e as Error).cause ?? e)))}`).toBe(ORIGIN)
+    expect(
+      resB.headers.get("location"),
+      `tenant B: ${JSON.stringify(b.rec.errors.map((e) => String((e as Error).cause ?? e)))}`,
+    ).toBe(ORIGIN)
     const inner = (t: FaultyAdapter) => t.inner as ReturnType<typeof MemoryAdapter>
     expect([inner(tenantA).users.size, inner(tenantB).users.size]).toEqual([1, 1])
     expect([inner(tenantA).accounts.size, inner(tenantB).accounts.size]).toEqual([1, 1])
     const userA = [...inner(tenantA).users.keys()][0]
-    expect([...inner(tenantB).sessions.values()].every((s) => s.userId !== userA), "tenant B's session never points at tenant A's user").toBe(true)
+    expect(
+      [...inner(tenantB).sessions.values()].every((s) => s.userId !== userA),
+      "tenant B's session never points at tenant A's user",
+    ).toBe(true)
   })
 })

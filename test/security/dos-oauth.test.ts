@@ -28,8 +28,20 @@ import { sessionCookieNames } from "../support/cookies.js"
 import { type Listening, listenLocal, writeJson } from "../support/listen.js"
 import { type MockOp, streamHugeJson } from "../support/mock-op.js"
 import {
-  CHECK_COOKIES, type FlowLog, REJECT_LOCATION, type RejectType, SIGNED_IN, beginSignIn, callbackGet, expectNoUnhandled, expectReject,
-  postSignIn, provider, setup as flowSetup, useMockOps, useShiftedClock,
+  CHECK_COOKIES,
+  type FlowLog,
+  REJECT_LOCATION,
+  type RejectType,
+  SIGNED_IN,
+  beginSignIn,
+  callbackGet,
+  expectNoUnhandled,
+  expectReject,
+  postSignIn,
+  provider,
+  setup as flowSetup,
+  useMockOps,
+  useShiftedClock,
 } from "../support/oauth-flow.js"
 
 // ---------------------------------------------------------------------------------------------------------
@@ -105,7 +117,9 @@ class FaultInjector {
     const original: Handler = target.handle.bind(op)
     target.handle = async (req, res) => {
       const url = new URL(req.url ?? "/", op.origin)
-      const endpoint = url.pathname.startsWith(op.issuerPath) ? ENDPOINT_PATHS[url.pathname.slice(op.issuerPath.length)] : undefined
+      const endpoint = url.pathname.startsWith(op.issuerPath)
+        ? ENDPOINT_PATHS[url.pathname.slice(op.issuerPath.length)]
+        : undefined
       const fault = endpoint ? this.faults.get(endpoint) : undefined
       if (!endpoint || !fault) return original(req, res)
       this.hits[endpoint]++
@@ -217,9 +231,12 @@ class OtherServer {
         })
       }
       if (path === "/op/jwks" || path === "/op/x5u") {
-        return writeJson(res, 200, { keys: [{ ...attackerKey.publicKey.export({ format: "jwk" }), kid: ATTACKER_KID, use: "sig", alg: "RS256" }] })
+        return writeJson(res, 200, {
+          keys: [{ ...attackerKey.publicKey.export({ format: "jwk" }), kid: ATTACKER_KID, use: "sig", alg: "RS256" }],
+        })
       }
-      if (path === "/op/token") return writeJson(res, 200, { access_token: "attacker-at", token_type: "Bearer", id_token: "x.y.z" })
+      if (path === "/op/token")
+        return writeJson(res, 200, { access_token: "attacker-at", token_type: "Bearer", id_token: "x.y.z" })
       if (path === "/op/userinfo") return writeJson(res, 200, { sub: "mock-user-1", email: "attacker@evil.example" })
       return writeJson(res, 200, {})
     })
@@ -308,7 +325,10 @@ async function bulkCallbacks(config: AuthConfig, n: number, concurrency: number)
   const csrfJar = new CookieJar()
   const csrfToken = await fetchCsrf(config, csrfJar)
   const flows = await pool(n, concurrency, async () => {
-    const signin = await Auth(postForm("/auth/signin/mock", { csrfToken, callbackUrl: "/dashboard" }, { cookie: csrfJar.header() }), config)
+    const signin = await Auth(
+      postForm("/auth/signin/mock", { csrfToken, callbackUrl: "/dashboard" }, { cookie: csrfJar.header() }),
+      config,
+    )
     expect(signin.status).toBe(302)
     const jar = new CookieJar()
     for (const [k, v] of csrfJar.cookies) jar.cookies.set(k, v)
@@ -332,10 +352,15 @@ function expectAllRejectedForUnknownKid(results: { res: Response }[], log: FlowL
   const locations = new Map<string, number>()
   let sessions = 0
   for (const { res } of results) {
-    locations.set(`${res.status} ${res.headers.get("location")}`, (locations.get(`${res.status} ${res.headers.get("location")}`) ?? 0) + 1)
+    locations.set(
+      `${res.status} ${res.headers.get("location")}`,
+      (locations.get(`${res.status} ${res.headers.get("location")}`) ?? 0) + 1,
+    )
     sessions += sessionCookieNames(res).length
   }
-  expect(Object.fromEntries(locations), "every sign-in: REJECT(OAuthCallbackError)").toEqual({ [`302 ${REJECT_LOCATION.OAuthCallbackError}`]: results.length })
+  expect(Object.fromEntries(locations), "every sign-in: REJECT(OAuthCallbackError)").toEqual({
+    [`302 ${REJECT_LOCATION.OAuthCallbackError}`]: results.length,
+  })
   expect(sessions, "I1: no session cookie").toBe(0)
   expect(log.writes, "I2: no adapter write").toEqual([])
   expect(log.types().filter((t) => t === "OAuthCallbackError")).toHaveLength(results.length)
@@ -388,7 +413,9 @@ describe("DS-02 ID tokens with random unknown kids", () => {
     expect(log.types()).toEqual([])
     expect(faults.hits.jwks, "one JWKS request").toBe(1)
     expect(op.counts.jwks).toBe(1)
-    expect(faults.answeredWhenGateOpened, "every callback was still waiting when the single JWKS answer came").toEqual([0])
+    expect(faults.answeredWhenGateOpened, "every callback was still waiting when the single JWKS answer came").toEqual([
+      0,
+    ])
     await expectNoUnhandled(harness)
   })
 
@@ -491,7 +518,9 @@ describe("DS-03 huge provider answers (50 MB, with and without Content-Length)",
         expectNothingAfter(stage)
         // The cap is 1 MiB: the RP stops reading right after it (a declared length is refused before reading).
         expect(faults.hugeBytesWritten, "the RP stopped reading long before 50 MB").toBeLessThan(HUGE_BYTES / 4)
-        expect(peakGrowth, `RSS growth ${(peakGrowth / 1048576).toFixed(1)} MB stays well under 50 MB`).toBeLessThan(20 * 1024 * 1024)
+        expect(peakGrowth, `RSS growth ${(peakGrowth / 1048576).toFixed(1)} MB stays well under 50 MB`).toBeLessThan(
+          20 * 1024 * 1024,
+        )
         await expectNoUnhandled(harness)
         await expectStageReject(stage, o)
       })
@@ -523,10 +552,17 @@ describe("DS-03 only configured issuers are fetched; redirects are not followed"
 
   it("DS-03 sign-in start with ?issuer=/&iss=/&wellKnown=<another server> in the query: discovery only from the configured issuer", async () => {
     const { config } = setup()
-    const q = new URLSearchParams({ issuer: other.issuer, iss: other.issuer, wellKnown: `${other.issuer}/.well-known/openid-configuration` })
+    const q = new URLSearchParams({
+      issuer: other.issuer,
+      iss: other.issuer,
+      wellKnown: `${other.issuer}/.well-known/openid-configuration`,
+    })
     const { res } = await postSignIn(config, "mock", { query: `?${q}` })
     expect(res.status).toBe(302)
-    expect(new URL(res.headers.get("location") as string).origin, "the authorization endpoint is the configured OP's").toBe(op.origin)
+    expect(
+      new URL(res.headers.get("location") as string).origin,
+      "the authorization endpoint is the configured OP's",
+    ).toBe(op.origin)
     expect(op.counts.discovery).toBe(1)
     expect(other.requests).toEqual([])
   })
@@ -547,7 +583,15 @@ describe("DS-03 only configured issuers are fetched; redirects are not followed"
     const realIdToken = op.idToken.bind(op)
     vi.spyOn(op, "idToken").mockImplementation((entry) => {
       const [, payload] = realIdToken(entry).split(".")
-      const header = Buffer.from(JSON.stringify({ alg: "RS256", typ: "JWT", kid: ATTACKER_KID, jku: `${other.issuer}/jwks`, x5u: `${other.issuer}/x5u` })).toString("base64url")
+      const header = Buffer.from(
+        JSON.stringify({
+          alg: "RS256",
+          typ: "JWT",
+          kid: ATTACKER_KID,
+          jku: `${other.issuer}/jwks`,
+          x5u: `${other.issuer}/x5u`,
+        }),
+      ).toString("base64url")
       const input = `${header}.${payload}`
       return `${input}.${sign("sha256", Buffer.from(input), attackerKey.privateKey).toString("base64url")}`
     })
@@ -589,7 +633,11 @@ describe("DS-03 only configured issuers are fetched; redirects are not followed"
     for (const status of stage === "token" ? [301, 302, 303, 307, 308] : [302, 307]) {
       it(`DS-03 ${stage} endpoint answers ${status} to another server: not followed, clean REJECT, the other server receives nothing`, async () => {
         const endpoint: Endpoint = stage.startsWith("discovery") ? "discovery" : (stage as Endpoint)
-        const o = await runStage(stage, { kind: "redirect", status, location: `${other.issuer}${REDIRECT_TARGET[endpoint]}` }, 3000)
+        const o = await runStage(
+          stage,
+          { kind: "redirect", status, location: `${other.issuer}${REDIRECT_TARGET[endpoint]}` },
+          3000,
+        )
         expectNothingAfter(stage)
         expect(o.res.headers.get("location")).not.toContain(other.origin)
         expect(other.requests, "redirect not followed: the other server receives zero requests").toEqual([])
@@ -614,4 +662,3 @@ describe("I6", () => {
     await expectNoUnhandled(harness, 50)
   })
 })
-

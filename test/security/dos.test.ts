@@ -13,7 +13,9 @@ import { CookieJar, ORIGIN, SECRET, alice, fetchCsrf, get, makeConfig, postJson 
 import { expectNoSessionCookie, sessionCookiesSet } from "../support/cookies.js"
 import { countCrypto } from "../support/crypto-calls.js"
 
-vi.mock("node:crypto", async (importOriginal) => (await import("../support/crypto-calls.js")).counting(await importOriginal()))
+vi.mock("node:crypto", async (importOriginal) =>
+  (await import("../support/crypto-calls.js")).counting(await importOriginal()),
+)
 
 const SALT = "authjs.session-token"
 const b64u = (b: Uint8Array | string) => Buffer.from(b).toString("base64url")
@@ -54,7 +56,11 @@ describe("L. DoS bounds", () => {
 
   it("DS-01 a valid session after 170 other cookies (about a browser's per-domain maximum) is still read; among 2,000 no crash", async () => {
     const config = makeConfig()
-    const token = await encode({ token: { name: alice.name, email: alice.email, sub: alice.id }, secret: SECRET, salt: SALT })
+    const token = await encode({
+      token: { name: alice.name, email: alice.email, sub: alice.id },
+      secret: SECRET,
+      salt: SALT,
+    })
     const junk = (n: number) => Array.from({ length: n }, (_, i) => `c${String(i).padStart(4, "0")}=vvvvvvvv`)
     // Realistic: the session cookie last, after 170 others.
     const ok = await Auth(get("/auth/session", { cookie: [...junk(170), `${SALT}=${token}`].join("; ") }), config)
@@ -75,7 +81,11 @@ describe("L. DoS bounds", () => {
   it("DS-01 1,000 session chunks (a real token split 1,000 ways) are refused before any decryption: null session", async () => {
     const config = makeConfig()
     // A real token, long enough to split into 1,000 non-empty chunks; Auth.js would reassemble it.
-    const token = await encode({ token: { name: "n".repeat(1500), email: alice.email, sub: alice.id }, secret: SECRET, salt: SALT })
+    const token = await encode({
+      token: { name: "n".repeat(1500), email: alice.email, sub: alice.id },
+      secret: SECRET,
+      salt: SALT,
+    })
     expect(token.length).toBeGreaterThan(1000)
     const chunks: string[] = []
     for (let i = 0; i < 1000; i++) {
@@ -92,7 +102,12 @@ describe("L. DoS bounds", () => {
     // Sanity: the same token in 2 chunks is a valid session, decrypted once (so the 1,000-chunk answer is the
     // cap, not a broken token).
     const half = Math.ceil(token.length / 2)
-    const ok = await countCrypto(() => Auth(get("/auth/session", { cookie: `${SALT}.0=${token.slice(0, half)}; ${SALT}.1=${token.slice(half)}` }), config))
+    const ok = await countCrypto(() =>
+      Auth(
+        get("/auth/session", { cookie: `${SALT}.0=${token.slice(0, half)}; ${SALT}.1=${token.slice(half)}` }),
+        config,
+      ),
+    )
     expect(ok.result.status).toBe(200)
     expect(await ok.result.json()).toMatchObject({ user: { email: alice.email } })
     expect(ok.decipher).toBe(1)
@@ -120,10 +135,18 @@ describe("L. DoS bounds", () => {
     }
     for (const [name, cb] of Object.entries(patterns)) {
       // Sign-in POST (JSON body: 100 KB is under the JSON limit).
-      const res = await Auth(postJson("/auth/callback/credentials", { csrfToken, username: "alice", password: "password", callbackUrl: cb }, { cookie }), config)
+      const res = await Auth(
+        postJson(
+          "/auth/callback/credentials",
+          { csrfToken, username: "alice", password: "password", callbackUrl: cb },
+          { cookie },
+        ),
+        config,
+      )
       expect(res.status, name).toBe(302)
       expect(new URL(res.headers.get("location") ?? "").origin, name).toBe(ORIGIN)
-      for (const c of res.headers.getSetCookie()) expect(Buffer.byteLength(c.split(";")[0]!), `${name}: Set-Cookie ${c.slice(0, 40)}`).toBeLessThanOrEqual(4096)
+      for (const c of res.headers.getSetCookie())
+        expect(Buffer.byteLength(c.split(";")[0]!), `${name}: Set-Cookie ${c.slice(0, 40)}`).toBeLessThanOrEqual(4096)
 
       // The same value in the query of the sign-in page.
       const p = await Auth(get(`/auth/signin?callbackUrl=${encodeURIComponent(cb)}`, { cookie }), config)
@@ -137,15 +160,37 @@ describe("L. DoS bounds", () => {
     const garbage = (i: number): string => {
       switch (i % 6) {
         case 0: // JWE-shaped, valid header, random kid and random parts
-          return [b64u(JSON.stringify({ alg: "dir", enc: "A256CBC-HS512", kid: randomBytes(32).toString("base64url") })), "", b64u(randomBytes(16)), b64u(randomBytes(64)), b64u(randomBytes(32))].join(".")
+          return [
+            b64u(JSON.stringify({ alg: "dir", enc: "A256CBC-HS512", kid: randomBytes(32).toString("base64url") })),
+            "",
+            b64u(randomBytes(16)),
+            b64u(randomBytes(64)),
+            b64u(randomBytes(32)),
+          ].join(".")
         case 1: // other enc, random kid
-          return [b64u(JSON.stringify({ alg: "dir", enc: "A256GCM", kid: randomBytes(16).toString("hex") })), "", b64u(randomBytes(12)), b64u(randomBytes(40)), b64u(randomBytes(16))].join(".")
+          return [
+            b64u(JSON.stringify({ alg: "dir", enc: "A256GCM", kid: randomBytes(16).toString("hex") })),
+            "",
+            b64u(randomBytes(12)),
+            b64u(randomBytes(40)),
+            b64u(randomBytes(16)),
+          ].join(".")
         case 2: // JWS-shaped
-          return [b64u(JSON.stringify({ alg: "HS256", kid: String(i) })), b64u(JSON.stringify({ sub: String(i) })), b64u(randomBytes(32))].join(".")
+          return [
+            b64u(JSON.stringify({ alg: "HS256", kid: String(i) })),
+            b64u(JSON.stringify({ sub: String(i) })),
+            b64u(randomBytes(32)),
+          ].join(".")
         case 3: // random base64url
           return randomBytes(300).toString("base64url")
         case 4: // JWE-shaped, no kid
-          return [b64u(JSON.stringify({ alg: "dir", enc: "A256CBC-HS512" })), "", b64u(randomBytes(16)), b64u(randomBytes(48)), b64u(randomBytes(32))].join(".")
+          return [
+            b64u(JSON.stringify({ alg: "dir", enc: "A256CBC-HS512" })),
+            "",
+            b64u(randomBytes(16)),
+            b64u(randomBytes(48)),
+            b64u(randomBytes(32)),
+          ].join(".")
         default: // broken header JSON
           return [b64u(`{"alg":"dir","enc":"A256CBC-HS512","kid":"${i}"`), "", "AA", "AA", "AA"].join(".")
       }

@@ -30,7 +30,10 @@ describe("J. error bodies echo nothing of the request", () => {
   it("RQ-06 GET /signin/<hostile id> over a real socket: 405 with Allow, a body without the id in any encoding", async () => {
     const path = `/auth/callback/${encodeURIComponent(HOSTILE_ID)}`
     // /signin/<id> has GET (it starts OAuth); /callback/<id> with PUT and /signin/<id> with DELETE are the 405 routes.
-    for (const [method, target] of [["DELETE", `/auth/signin/${encodeURIComponent(HOSTILE_ID)}`], ["PUT", path]] as const) {
+    for (const [method, target] of [
+      ["DELETE", `/auth/signin/${encodeURIComponent(HOSTILE_ID)}`],
+      ["PUT", path],
+    ] as const) {
       const res = await rawRequest(server.port, `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1`)
       expect(res.status).toBe(405)
       expect(res.headers.allow?.[0]).toMatch(/^(GET|POST)/)
@@ -43,10 +46,16 @@ describe("J. error bodies echo nothing of the request", () => {
   })
 
   it("RQ-06 a POST-only action with a hostile provider id answered through Auth(): the 405 body names the action, not the id", async () => {
-    const res = await Auth(new Request(`${ORIGIN}/auth/callback/${encodeURIComponent(HOSTILE_ID)}`, { method: "PATCH" }), config)
+    const res = await Auth(
+      new Request(`${ORIGIN}/auth/callback/${encodeURIComponent(HOSTILE_ID)}`, { method: "PATCH" }),
+      config,
+    )
     expect(res.status).toBe(405)
     const text = await res.text()
-    expect(JSON.parse(text)).toEqual({ error: "UnknownAction", message: "This method is not allowed on /callback; use GET or POST." })
+    expect(JSON.parse(text)).toEqual({
+      error: "UnknownAction",
+      message: "This method is not allowed on /callback; use GET or POST.",
+    })
     expect(echoes(text, HOSTILE_ID)).toBe(false)
   })
 
@@ -56,26 +65,30 @@ describe("J. error bodies echo nothing of the request", () => {
     expect(await res.text()).not.toContain("XSSMETHOD")
   })
 
-  it(`RQ-06 ${FUZZ_RUNS} random provider ids and methods on every provider route: no error body carries the id`, async () => {
-    const routes = ["signin", "callback", "webauthn-options"] as const
-    await fuzz(
-      FILE,
-      fc.asyncProperty(
-        fc.constantFrom(...routes),
-        fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"),
-        // A marker no message of Gatehouse contains, so any occurrence is an echo.
-        // Surrogates replaced: encodeURIComponent refuses lone ones, and a URL path cannot carry them anyway.
-        wildString(16).map((s) => `qzx${s.replace(/[\uD800-\uDFFF]/g, "x")}`),
-        async (route, method, id) => {
-          const res = await Auth(new Request(`${ORIGIN}/auth/${route}/${encodeURIComponent(id)}`, { method }), config)
-          const type = res.headers.get("content-type") ?? ""
-          if (res.status >= 400 && type.includes("json")) {
-            const text = await res.text()
-            expect(echoes(text, id), `${method} /${route}/<id> answered ${res.status} ${text}`).toBe(false)
-            expect(text.toLowerCase()).not.toContain("qzx")
-          }
-        },
-      ),
-    )
-  }, fuzzTimeout(2))
+  it(
+    `RQ-06 ${FUZZ_RUNS} random provider ids and methods on every provider route: no error body carries the id`,
+    async () => {
+      const routes = ["signin", "callback", "webauthn-options"] as const
+      await fuzz(
+        FILE,
+        fc.asyncProperty(
+          fc.constantFrom(...routes),
+          fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"),
+          // A marker no message of Gatehouse contains, so any occurrence is an echo.
+          // Surrogates replaced: encodeURIComponent refuses lone ones, and a URL path cannot carry them anyway.
+          wildString(16).map((s) => `qzx${s.replace(/[\uD800-\uDFFF]/g, "x")}`),
+          async (route, method, id) => {
+            const res = await Auth(new Request(`${ORIGIN}/auth/${route}/${encodeURIComponent(id)}`, { method }), config)
+            const type = res.headers.get("content-type") ?? ""
+            if (res.status >= 400 && type.includes("json")) {
+              const text = await res.text()
+              expect(echoes(text, id), `${method} /${route}/<id> answered ${res.status} ${text}`).toBe(false)
+              expect(text.toLowerCase()).not.toContain("qzx")
+            }
+          },
+        ),
+      )
+    },
+    fuzzTimeout(2),
+  )
 })

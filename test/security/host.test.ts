@@ -20,9 +20,13 @@ const APP = "https://app.example"
 type Creds = Record<string, unknown>
 
 function fresh(extra: Partial<AuthConfig> = {}) {
-  const authorize = vi.fn(async (c: Creds) => (c.username === "alice" && c.password === "password" ? { ...alice } : null))
+  const authorize = vi.fn(async (c: Creds) =>
+    c.username === "alice" && c.password === "password" ? { ...alice } : null,
+  )
   const config = makeConfig({
-    providers: [Credentials({ credentials: { username: {}, password: { type: "password" } }, authorize: authorize as never })],
+    providers: [
+      Credentials({ credentials: { username: {}, password: { type: "password" } }, authorize: authorize as never }),
+    ],
     ...extra,
   })
   return { config, authorize }
@@ -36,13 +40,22 @@ function untrustedByDefault(extra: Partial<AuthConfig> = {}) {
 }
 
 /** GET /csrf then POST the credentials form, all against `origin` with extra request headers. */
-async function signInAt(config: AuthConfig, origin: string, headers: Record<string, string> = {}, form: Record<string, string> = {}) {
+async function signInAt(
+  config: AuthConfig,
+  origin: string,
+  headers: Record<string, string> = {},
+  form: Record<string, string> = {},
+) {
   const jar = new CookieJar()
   const csrfRes = await Auth(new Request(`${origin}/auth/csrf`, { headers }), config)
   jar.store(csrfRes)
   const { csrfToken } = (await csrfRes.json()) as { csrfToken: string }
   const res = await Auth(
-    postForm("/auth/callback/credentials", { csrfToken, username: "alice", password: "password", ...form }, { origin, cookie: jar.header(), headers }),
+    postForm(
+      "/auth/callback/credentials",
+      { csrfToken, username: "alice", password: "password", ...form },
+      { origin, cookie: jar.header(), headers },
+    ),
     config,
   )
   return { csrfRes, res }
@@ -63,7 +76,10 @@ afterAll(() => restoreEnv())
 
 describe("K. host and trustHost", () => {
   it("HT-01 trustHost false and no AUTH_URL: 500 {message} (the configuration error), UntrustedHost logged once, no URL built", async () => {
-    for (const make of [(l: AuthConfig["logger"]) => fresh({ trustHost: false, logger: l }), (l: AuthConfig["logger"]) => untrustedByDefault({ logger: l })]) {
+    for (const make of [
+      (l: AuthConfig["logger"]) => fresh({ trustHost: false, logger: l }),
+      (l: AuthConfig["logger"]) => untrustedByDefault({ logger: l }),
+    ]) {
       const log = spyLogger()
       const { config, authorize } = make(log.logger)
       const headers = { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" }
@@ -87,7 +103,14 @@ describe("K. host and trustHost", () => {
       expect(await page.text()).not.toContain("evil.example")
 
       // A credentials POST never reaches authorize.
-      const post = await Auth(postForm("/auth/callback/credentials", { csrfToken: "x", username: "alice", password: "password" }, { origin: EVIL, headers }), config)
+      const post = await Auth(
+        postForm(
+          "/auth/callback/credentials",
+          { csrfToken: "x", username: "alice", password: "password" },
+          { origin: EVIL, headers },
+        ),
+        config,
+      )
       await expectConfigurationError(post)
       expectNoSessionCookie(post)
       expect(authorize).not.toHaveBeenCalled()
@@ -140,7 +163,10 @@ describe("K. host and trustHost", () => {
           expect(res.status, label).toBe(302)
           expect(res.headers.get("location"), label).toBe(`${APP}/dashboard`)
           const session = sessionCookiesSet(res)
-          expect(session.map((c) => c.name), label).toEqual(["__Secure-authjs.session-token"])
+          expect(
+            session.map((c) => c.name),
+            label,
+          ).toEqual(["__Secure-authjs.session-token"])
           expect(session[0]!.attrs.secure, label).toBe(true)
           for (const c of setCookieList(res)) expect(c.attrs.domain, label).toBeUndefined()
 
@@ -152,7 +178,11 @@ describe("K. host and trustHost", () => {
           const jar = new CookieJar()
           const token = await fetchCsrf(config, jar, origin)
           const bad = await Auth(
-            postForm("/auth/callback/credentials", { csrfToken: token, username: "alice", password: "nope" }, { origin, cookie: jar.header(), headers }),
+            postForm(
+              "/auth/callback/credentials",
+              { csrfToken: token, username: "alice", password: "nope" },
+              { origin, cookie: jar.header(), headers },
+            ),
             config,
           )
           expect(bad.headers.get("location"), label).toBe(`${APP}/auth/signin?error=CredentialsSignin&code=credentials`)
@@ -192,7 +222,10 @@ describe("K. host and trustHost", () => {
     })
     expect(p2.credentials!.callbackUrl).toBe("https://a.example:8443/auth/callback/credentials")
     // A forwarded https upgrades a plain request: Secure cookies and https URLs.
-    const { csrfRes, res } = await signInAt(config, "http://internal:3000", { "x-forwarded-host": "a.example, b.example", "x-forwarded-proto": "https, http" })
+    const { csrfRes, res } = await signInAt(config, "http://internal:3000", {
+      "x-forwarded-host": "a.example, b.example",
+      "x-forwarded-proto": "https, http",
+    })
     expect(setCookieList(csrfRes).map((c) => c.name)).toContain("__Host-authjs.csrf-token")
     expect(res.headers.get("location")).toMatch(/^https:\/\/a\.example\/?$/)
     expect(sessionCookiesSet(res).map((c) => c.name)).toEqual(["__Secure-authjs.session-token"])
@@ -214,7 +247,10 @@ describe("K. host and trustHost", () => {
       expect(res.status, label).toBe(302)
       expect(res.headers.get("location"), label).toMatch(/^https:\/\/app\.example\/?$/)
       const session = sessionCookiesSet(res)
-      expect(session.map((c) => c.name), label).toEqual(["__Secure-authjs.session-token"])
+      expect(
+        session.map((c) => c.name),
+        label,
+      ).toEqual(["__Secure-authjs.session-token"])
       expect(session[0]!.attrs.secure, label).toBe(true)
       const providers = await providersAt(config, `${APP}/auth/providers`, headers)
       expect(providers.credentials!.signinUrl, label).toBe(`${APP}/auth/signin/credentials`)
@@ -223,8 +259,14 @@ describe("K. host and trustHost", () => {
 
   it("HT-03 forwarded headers of one request never leak into the next (the origin is not cached per config)", async () => {
     const { config } = fresh({ trustHost: true })
-    const a = await providersAt(config, "http://localhost:3000/auth/providers", { "x-forwarded-host": "a.example", "x-forwarded-proto": "https" })
-    const b = await providersAt(config, "http://localhost:3000/auth/providers", { "x-forwarded-host": "b.example", "x-forwarded-proto": "https" })
+    const a = await providersAt(config, "http://localhost:3000/auth/providers", {
+      "x-forwarded-host": "a.example",
+      "x-forwarded-proto": "https",
+    })
+    const b = await providersAt(config, "http://localhost:3000/auth/providers", {
+      "x-forwarded-host": "b.example",
+      "x-forwarded-proto": "https",
+    })
     const c = await providersAt(config, "http://localhost:3000/auth/providers")
     expect(a.credentials!.signinUrl).toBe("https://a.example/auth/signin/credentials")
     expect(b.credentials!.signinUrl).toBe("https://b.example/auth/signin/credentials")
@@ -249,13 +291,24 @@ describe("K. host and trustHost", () => {
     }
     // No basePath and no logger on purpose: Auth.js writes defaults for both into the user's object.
     const authorize = async (c: Creds) => (c.username === "alice" && c.password === "password" ? { ...alice } : null)
-    const provider = Credentials({ credentials: { username: {}, password: { type: "password" } }, authorize: authorize as never })
-    const config: AuthConfig = { secret: "test-secret-that-is-at-least-32-characters-long", trustHost: true, providers: [provider], session: { maxAge: 3600 } }
+    const provider = Credentials({
+      credentials: { username: {}, password: { type: "password" } },
+      authorize: authorize as never,
+    })
+    const config: AuthConfig = {
+      secret: "test-secret-that-is-at-least-32-characters-long",
+      trustHost: true,
+      providers: [provider],
+      session: { maxAge: 3600 },
+    }
     const providersArray = config.providers
     const before = snap(config)
 
     await signInAt(config, "http://localhost:3000")
-    await signInAt(config, "http://localhost:3000", { "x-forwarded-host": "a.example, b.example", "x-forwarded-proto": "https" })
+    await signInAt(config, "http://localhost:3000", {
+      "x-forwarded-host": "a.example, b.example",
+      "x-forwarded-proto": "https",
+    })
     await signInAt(config, "https://secure.example", { "x-forwarded-proto": "http" })
     await Auth(get("/auth/providers"), config)
     await Auth(get("/auth/signin"), config)

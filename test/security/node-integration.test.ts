@@ -86,7 +86,9 @@ describe.each(["createAuthHandler", "readme"])("node integration (%s): hostile r
     const res = await new Promise<void>((resolve) => {
       import("node:net").then(({ connect }) => {
         const socket = connect(port(), "127.0.0.1", () => {
-          socket.write("POST /auth/callback/credentials HTTP/1.1\r\nHost: app.test\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ncsrfToken=abc")
+          socket.write(
+            "POST /auth/callback/credentials HTTP/1.1\r\nHost: app.test\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ncsrfToken=abc",
+          )
           setTimeout(() => socket.destroy(), 30)
         })
         socket.on("close", () => resolve())

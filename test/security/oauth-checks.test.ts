@@ -11,7 +11,28 @@ import { Auth } from "../../src/index.js"
 import { CookieJar, ORIGIN, fetchCsrf, postForm, setCookies } from "../helpers.js"
 import { sessionCookieNames } from "../support/cookies.js"
 import type { MockOp } from "../support/mock-op.js"
-import { STATE, PKCE, NONCE, CHECK_COOKIES, NO_CALLS, beginSignIn, callbackGet, callbackPost, callbackUrl, carriedChecks, deltaCounts, expectReject, expectSignedIn, fullFlow, provider, setup, useShiftedClock, without, expectNoUnhandled, useMockOps } from "../support/oauth-flow.js"
+import {
+  STATE,
+  PKCE,
+  NONCE,
+  CHECK_COOKIES,
+  NO_CALLS,
+  beginSignIn,
+  callbackGet,
+  callbackPost,
+  callbackUrl,
+  carriedChecks,
+  deltaCounts,
+  expectReject,
+  expectSignedIn,
+  fullFlow,
+  provider,
+  setup,
+  useShiftedClock,
+  without,
+  expectNoUnhandled,
+  useMockOps,
+} from "../support/oauth-flow.js"
 
 let opA: MockOp
 let opB: MockOp
@@ -105,7 +126,14 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
     params.set("iss", opB.issuer)
     const before = { a: { ...opA.counts }, b: { ...opB.counts } }
     const res = await callbackGet(config, callbackUrl("mock-b", params), jar.header())
-    await expectReject(res, { type: "InvalidCheck", log, op: opB, before: before.b, preCheck: true, carried: CHECK_COOKIES })
+    await expectReject(res, {
+      type: "InvalidCheck",
+      log,
+      op: opB,
+      before: before.b,
+      preCheck: true,
+      carried: CHECK_COOKIES,
+    })
     expect(deltaCounts(before.a, opA.counts)).toMatchObject({ token: 0, userinfo: 0, jwks: 0 })
   })
 
@@ -128,7 +156,14 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
       const second = setup([provider(opA, { clientId: "client-a-v2" })])
       const before = { ...opA.counts }
       const res = await callbackGet(second.config, answer.url, jar.header())
-      await expectReject(res, { type: "InvalidCheck", log: second.log, op: opA, before, preCheck: true, carried: CHECK_COOKIES })
+      await expectReject(res, {
+        type: "InvalidCheck",
+        log: second.log,
+        op: opA,
+        before,
+        preCheck: true,
+        carried: CHECK_COOKIES,
+      })
     }
   })
 
@@ -168,7 +203,11 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
     const before = { ...opA.counts }
     const replay = await callbackGet(config, callback, started.jar.header())
     await expectReject(replay, { type: "OAuthCallbackError", log, op: opA, before, carried: CHECK_COOKIES })
-    expect({ users: mem.users.size, accounts: mem.accounts.size, sessions: mem.sessions.size }).toEqual({ users: 1, accounts: 1, sessions: 1 })
+    expect({ users: mem.users.size, accounts: mem.accounts.size, sessions: mem.sessions.size }).toEqual({
+      users: 1,
+      accounts: 1,
+      sessions: 1,
+    })
   })
 
   it("OA-05 checks stripped from the authorize URL and no check cookies: REJECT(InvalidCheck); a configured check is never skipped, I3", async () => {
@@ -194,11 +233,18 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
       const cookie = without(jar, missing)
       const before = { ...opA.counts }
       const res = await callbackGet(config, answer.url, cookie)
-      await expectReject(res, { type: "InvalidCheck", log, op: opA, before, preCheck: true, carried: carriedChecks(cookie) })
+      await expectReject(res, {
+        type: "InvalidCheck",
+        log,
+        op: opA,
+        before,
+        preCheck: true,
+        carried: carriedChecks(cookie),
+      })
     }
   })
 
-  it("OA-05 a provider configured with checks:[\"nonce\"] only: the nonce cookie missing is REJECT(InvalidCheck), I3", async () => {
+  it('OA-05 a provider configured with checks:["nonce"] only: the nonce cookie missing is REJECT(InvalidCheck), I3', async () => {
     const { config, log } = setup([provider(opA, { checks: ["nonce"] })])
     const { jar, authUrl } = await beginSignIn(config)
     expect(authUrl.searchParams.has("nonce")).toBe(true)
@@ -256,7 +302,10 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
     const challenges = new Set<string>()
     const N = 1000
     for (let i = 0; i < N; i++) {
-      const res = await Auth(postForm("/auth/signin/mock", { csrfToken, callbackUrl: "/dashboard" }, { cookie: jar.header() }), config)
+      const res = await Auth(
+        postForm("/auth/signin/mock", { csrfToken, callbackUrl: "/dashboard" }, { cookie: jar.header() }),
+        config,
+      )
       const url = new URL(res.headers.get("location") as string)
       const q = url.searchParams
       expect(q.getAll("code_challenge_method")).toEqual(["S256"])
@@ -325,7 +374,14 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
     params.set("iss", opA.issuer)
     const before = { a: { ...opA.counts }, b: { ...opB.counts } }
     const res = await callbackGet(config, callbackUrl("mock-b", params), jar.header())
-    await expectReject(res, { type: "InvalidCheck", log, op: opB, before: before.b, preCheck: true, carried: CHECK_COOKIES })
+    await expectReject(res, {
+      type: "InvalidCheck",
+      log,
+      op: opB,
+      before: before.b,
+      preCheck: true,
+      carried: CHECK_COOKIES,
+    })
     expect(deltaCounts(before.a, opA.counts)).toMatchObject({ token: 0, userinfo: 0, jwks: 0 })
   })
 
@@ -343,16 +399,37 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
     const csrfToken = await fetchCsrf(config, jar)
     const protoBefore = Object.getOwnPropertyNames(Object.prototype).sort()
     const before = { ...opA.counts }
-    const ids = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf", "prototype", "unknown", "MOCK", "mock%00", "%5F%5Fproto%5F%5F"]
+    const ids = [
+      "__proto__",
+      "constructor",
+      "toString",
+      "hasOwnProperty",
+      "valueOf",
+      "prototype",
+      "unknown",
+      "MOCK",
+      "mock%00",
+      "%5F%5Fproto%5F%5F",
+    ]
     for (const id of ids) {
-      const signin = await Auth(postForm(`/auth/signin/${id}`, { csrfToken, callbackUrl: "/" }, { cookie: jar.header() }), config)
+      const signin = await Auth(
+        postForm(`/auth/signin/${id}`, { csrfToken, callbackUrl: "/" }, { cookie: jar.header() }),
+        config,
+      )
       expect(signin.status, `/signin/${id}`).toBe(302)
       expect(signin.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
       expect(sessionCookieNames(signin)).toEqual([])
       expect(signin.headers.getSetCookie().some((c) => CHECK_COOKIES.some((n) => c.startsWith(`${n}=`)))).toBe(false)
       for (const method of ["GET", "POST"] as const) {
         const url = `${ORIGIN}/auth/callback/${id}?code=x&state=y`
-        const req = method === "GET" ? new Request(url, { headers: { cookie: jar.header() } }) : new Request(url, { method, headers: { cookie: jar.header(), "content-type": "application/x-www-form-urlencoded" }, body: "code=x&state=y" })
+        const req =
+          method === "GET"
+            ? new Request(url, { headers: { cookie: jar.header() } })
+            : new Request(url, {
+                method,
+                headers: { cookie: jar.header(), "content-type": "application/x-www-form-urlencoded" },
+                body: "code=x&state=y",
+              })
         const cb = await Auth(req, config)
         expect(cb.status, `${method} /callback/${id}`).toBe(302)
         expect(cb.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
@@ -394,7 +471,8 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
   })
 
   describe("OA-22 response_mode=form_post", () => {
-    const formPostProvider = () => provider(opA, { authorization: { params: { scope: "openid profile email", response_mode: "form_post" } } })
+    const formPostProvider = () =>
+      provider(opA, { authorization: { params: { scope: "openid profile email", response_mode: "form_post" } } })
 
     it("OA-22 cross-site form_post POST without the check cookies (Lax cookies not sent): REJECT(InvalidCheck), I3", async () => {
       const { config, log } = setup([formPostProvider()])
@@ -402,7 +480,10 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
       const answer = await opA.authorize(authUrl)
       expect(answer.responseMode).toBe("form_post")
       const before = { ...opA.counts }
-      const res = await callbackPost(config, "mock", answer.params, "", { origin: opA.origin, "sec-fetch-site": "cross-site" })
+      const res = await callbackPost(config, "mock", answer.params, "", {
+        origin: opA.origin,
+        "sec-fetch-site": "cross-site",
+      })
       await expectReject(res, { type: "InvalidCheck", log, op: opA, before, preCheck: true })
     })
 
@@ -423,9 +504,17 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
       const { signin, jar } = await beginSignIn(config)
       const answer = await opA.authorize(new URL(signin.headers.get("location") as string))
       // What a browser sends on a cross-site POST: only the cookies marked SameSite=None.
-      const none = [...setCookies(signin)].filter(([, c]) => String(c.attrs.samesite).toLowerCase() === "none").map(([n]) => n)
-      const cookie = [...jar.cookies].filter(([k]) => none.includes(k)).map(([k, v]) => `${k}=${v}`).join("; ")
-      const res = await callbackPost(config, "mock", answer.params, cookie, { origin: opA.origin, "sec-fetch-site": "cross-site" })
+      const none = [...setCookies(signin)]
+        .filter(([, c]) => String(c.attrs.samesite).toLowerCase() === "none")
+        .map(([n]) => n)
+      const cookie = [...jar.cookies]
+        .filter(([k]) => none.includes(k))
+        .map(([k, v]) => `${k}=${v}`)
+        .join("; ")
+      const res = await callbackPost(config, "mock", answer.params, cookie, {
+        origin: opA.origin,
+        "sec-fetch-site": "cross-site",
+      })
       expectSignedIn(res)
     })
   })

@@ -5,7 +5,19 @@
 import { describe, expect, it } from "vitest"
 import { JWKS_COOLDOWN_MS } from "../../src/protocols/jws.js"
 import type { IdTokenFault, MockOp } from "../support/mock-op.js"
-import { CHECK_COOKIES, authorizedCallback, deltaCounts, expectReject, expectSignedIn, fullFlow, provider, setup, useShiftedClock, expectNoUnhandled, useMockOps } from "../support/oauth-flow.js"
+import {
+  CHECK_COOKIES,
+  authorizedCallback,
+  deltaCounts,
+  expectReject,
+  expectSignedIn,
+  fullFlow,
+  provider,
+  setup,
+  useShiftedClock,
+  expectNoUnhandled,
+  useMockOps,
+} from "../support/oauth-flow.js"
 
 let opA: MockOp
 const harness = useMockOps(["client-a"], (ops) => {
@@ -29,7 +41,14 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
         if (c.fault === "alternate-alg-es256") opA.jwksKids = ["rsa-1", "ec-1"]
         if (c.fault === "idtoken-sig-none") opA.signingAlgValues = ["RS256", "none"]
         opA.idTokenFault = c.fault
-        const { config, log } = setup([provider(opA, c.alg ? { client: { token_endpoint_auth_method: "client_secret_basic", id_token_signed_response_alg: c.alg } } : {})])
+        const { config, log } = setup([
+          provider(
+            opA,
+            c.alg
+              ? { client: { token_endpoint_auth_method: "client_secret_basic", id_token_signed_response_alg: c.alg } }
+              : {},
+          ),
+        ])
         const { res, before } = await authorizedCallback(config, opA)
         await expectReject(res, { type: "OAuthCallbackError", log, op: opA, before, carried: CHECK_COOKIES })
         expect(deltaCounts(before, opA.counts)).toMatchObject({ token: 1, userinfo: 0 })
@@ -40,11 +59,19 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
       opA.jwksKids = ["rsa-1", "ec-1"]
       opA.signingAlg = "ES256"
       opA.signingKid = "ec-1"
-      let { config } = setup([provider(opA, { client: { token_endpoint_auth_method: "client_secret_basic", id_token_signed_response_alg: "ES256" } })])
+      let { config } = setup([
+        provider(opA, {
+          client: { token_endpoint_auth_method: "client_secret_basic", id_token_signed_response_alg: "ES256" },
+        }),
+      ])
       expectSignedIn((await fullFlow(config, opA)).res)
       opA.reset()
       opA.signingAlg = "HS256"
-      ;({ config } = setup([provider(opA, { client: { token_endpoint_auth_method: "client_secret_basic", id_token_signed_response_alg: "HS256" } })]))
+      ;({ config } = setup([
+        provider(opA, {
+          client: { token_endpoint_auth_method: "client_secret_basic", id_token_signed_response_alg: "HS256" },
+        }),
+      ]))
       expectSignedIn((await fullFlow(config, opA)).res)
     })
   })
@@ -56,7 +83,11 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
       { id: "OA-13", fault: "invalid-aud", why: "aud of another client" },
       { id: "OA-13", fault: "missing-aud", why: "aud missing" },
       { id: "OA-13", fault: "invalid-secondary-aud", why: "aud [client_id, untrusted] without azp" },
-      { id: "OA-13", fault: "invalid-secondary-aud-with-azp", why: "aud [client_id, untrusted] with azp=client_id (extra audience still untrusted, OIDC Core 3.1.3.7 step 3)" },
+      {
+        id: "OA-13",
+        fault: "invalid-secondary-aud-with-azp",
+        why: "aud [client_id, untrusted] with azp=client_id (extra audience still untrusted, OIDC Core 3.1.3.7 step 3)",
+      },
       { id: "OA-13", fault: "invalid-azp", why: "azp ≠ client_id" },
       { id: "OA-14", fault: "invalid-expired-exp", why: "exp two minutes ago" },
       { id: "OA-14", fault: "invalid-missing-exp", why: "exp missing" },
@@ -98,7 +129,14 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
         },
       })
       const { res, before } = await authorizedCallback(config, opA)
-      await expectReject(res, { type: "OAuthCallbackError", log, op: opA, before, carried: CHECK_COOKIES, secrets: ["Userinfo Name", "userinfo@op.example"] })
+      await expectReject(res, {
+        type: "OAuthCallbackError",
+        log,
+        op: opA,
+        before,
+        carried: CHECK_COOKIES,
+        secrets: ["Userinfo Name", "userinfo@op.example"],
+      })
       expect(deltaCounts(before, opA.counts)).toMatchObject({ token: 1, userinfo: 1 })
     })
 

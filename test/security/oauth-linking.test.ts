@@ -4,7 +4,17 @@ import { describe, expect, it } from "vitest"
 import type { AdapterUser } from "../../src/index.js"
 import type { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { MockOp } from "../support/mock-op.js"
-import { CHECK_COOKIES, authorizedCallback, expectReject, expectSignedIn, fullFlow, provider, setup, expectNoUnhandled, useMockOps } from "../support/oauth-flow.js"
+import {
+  CHECK_COOKIES,
+  authorizedCallback,
+  expectReject,
+  expectSignedIn,
+  fullFlow,
+  provider,
+  setup,
+  expectNoUnhandled,
+  useMockOps,
+} from "../support/oauth-flow.js"
 
 let opA: MockOp
 const harness = useMockOps(["client-a"], (ops) => {
@@ -15,7 +25,12 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
   describe("OA-19 account linking by e-mail", () => {
     const EMAIL = "mock.user@op.example" // the e-mail in the mock OP's ID tokens
     const seed = async (mem: ReturnType<typeof MemoryAdapter>, verified: boolean) => {
-      await mem.createUser!({ id: "local-1", email: EMAIL, emailVerified: verified ? new Date(0) : null, name: "Local" } as AdapterUser)
+      await mem.createUser!({
+        id: "local-1",
+        email: EMAIL,
+        emailVerified: verified ? new Date(0) : null,
+        name: "Local",
+      } as AdapterUser)
     }
 
     it("OA-19 existing verified local user with the IdP's e-mail, linking not enabled: REJECT(OAuthAccountNotLinked), I2 nothing written", async () => {
@@ -48,7 +63,9 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
       const { config, mem } = setup([provider(opA, { allowDangerousEmailAccountLinking: true })])
       await seed(mem, true)
       expectSignedIn((await fullFlow(config, opA)).res)
-      expect([...mem.accounts.values()].map((a) => [a.provider, a.providerAccountId, a.userId])).toEqual([["mock", "mock-user-1", "local-1"]])
+      expect([...mem.accounts.values()].map((a) => [a.provider, a.providerAccountId, a.userId])).toEqual([
+        ["mock", "mock-user-1", "local-1"],
+      ])
     })
 
     it("OA-19 identity key = (provider, sub): the same sub at another provider id is another account; the same (provider, sub) with a new e-mail is the same user", async () => {
@@ -60,7 +77,10 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
       opA.extraClaims = { email: "twin@op.example" }
       expectSignedIn((await fullFlow(config, opA, "mock-twin")).res)
       expect(mem.users.size).toBe(2)
-      expect([...mem.accounts.values()].map((a) => `${a.provider}|${a.providerAccountId}`).sort()).toEqual(["mock-twin|mock-user-1", "mock|mock-user-1"])
+      expect([...mem.accounts.values()].map((a) => `${a.provider}|${a.providerAccountId}`).sort()).toEqual([
+        "mock-twin|mock-user-1",
+        "mock|mock-user-1",
+      ])
       // The original (provider, sub) with a changed e-mail still resolves to the first user.
       opA.extraClaims = { email: "changed@op.example" }
       const { res } = await fullFlow(config, opA, "mock")

@@ -18,7 +18,8 @@ function deepText(value: unknown, seen = new Set<unknown>(), depth = 0): string 
   seen.add(value)
   const out: string[] = []
   if (value instanceof URLSearchParams) out.push(value.toString())
-  if (value instanceof Map) for (const [k, v] of value) out.push(deepText(k, seen, depth + 1), deepText(v, seen, depth + 1))
+  if (value instanceof Map)
+    for (const [k, v] of value) out.push(deepText(k, seen, depth + 1), deepText(v, seen, depth + 1))
   if (value instanceof Response || value instanceof Request) return ""
   for (const key of Object.getOwnPropertyNames(value)) {
     let v: unknown
@@ -39,7 +40,11 @@ describe("I5 (deep) what a structured logger would serialise", () => {
   // no authorization code and no token (security.md §1, I5).
   const cases: { name: string; arrange: () => void; tamper?: (u: URL) => void }[] = [
     { name: "state mismatch (pre-check)", arrange: () => {}, tamper: (u) => u.searchParams.set("state", "forged") },
-    { name: "iss mismatch (pre-check)", arrange: () => {}, tamper: (u) => u.searchParams.set("iss", "https://attacker.example/op") },
+    {
+      name: "iss mismatch (pre-check)",
+      arrange: () => {},
+      tamper: (u) => u.searchParams.set("iss", "https://attacker.example/op"),
+    },
     { name: "token response without access_token", arrange: () => void (opA.tokenFault = "no-access-token") },
     { name: "token response without id_token", arrange: () => void (opA.tokenFault = "no-id-token") },
     { name: "ID token nonce mismatch", arrange: () => void (opA.idTokenFault = "nonce-invalid") },

@@ -7,7 +7,21 @@ import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import { get } from "../helpers.js"
 import type { TokenFault, MockOp } from "../support/mock-op.js"
-import { CHECK_COOKIES, authorizedCallback, beginSignIn, callbackGet, callbackUrl, deltaCounts, expectReject, expectSignedIn, fullFlow, provider, setup, expectNoUnhandled, useMockOps } from "../support/oauth-flow.js"
+import {
+  CHECK_COOKIES,
+  authorizedCallback,
+  beginSignIn,
+  callbackGet,
+  callbackUrl,
+  deltaCounts,
+  expectReject,
+  expectSignedIn,
+  fullFlow,
+  provider,
+  setup,
+  expectNoUnhandled,
+  useMockOps,
+} from "../support/oauth-flow.js"
 
 let opA: MockOp
 const harness = useMockOps(["client-a"], (ops) => {
@@ -44,19 +58,44 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
     const before = { ...opA.counts }
     const res = await callbackGet(
       config,
-      callbackUrl("mock", [["error", "access_denied"], ["error_description", script], ["state", state], ["iss", opA.issuer]]),
+      callbackUrl("mock", [
+        ["error", "access_denied"],
+        ["error_description", script],
+        ["state", state],
+        ["iss", opA.issuer],
+      ]),
       jar.header(),
     )
-    await expectReject(res, { type: "AccessDenied", log, op: opA, before, preCheck: true, carried: CHECK_COOKIES, secrets: [script, "alert(document"] })
+    await expectReject(res, {
+      type: "AccessDenied",
+      log,
+      op: opA,
+      before,
+      preCheck: true,
+      carried: CHECK_COOKIES,
+      secrets: [script, "alert(document"],
+    })
     // The error page the user lands on does not render it either.
-    const page = await Auth(get(new URL(res.headers.get("location") as string).pathname + new URL(res.headers.get("location") as string).search), config)
+    const page = await Auth(
+      get(
+        new URL(res.headers.get("location") as string).pathname + new URL(res.headers.get("location") as string).search,
+      ),
+      config,
+    )
     expect(await page.text()).not.toContain("alert(")
   })
 
   it("OA-10 error=access_denied without state (and without cookies): REJECT(AccessDenied), I3", async () => {
     const { config, log } = setup([provider(opA)])
     const before = { ...opA.counts }
-    const res = await callbackGet(config, callbackUrl("mock", [["error", "access_denied"], ["error_description", "<img src=x onerror=alert(1)>"]]), "")
+    const res = await callbackGet(
+      config,
+      callbackUrl("mock", [
+        ["error", "access_denied"],
+        ["error_description", "<img src=x onerror=alert(1)>"],
+      ]),
+      "",
+    )
     await expectReject(res, { type: "AccessDenied", log, op: opA, before, preCheck: true, secrets: ["onerror=alert"] })
   })
 
@@ -68,10 +107,22 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
       const before = { ...opA.counts }
       const res = await callbackGet(
         config,
-        callbackUrl("mock", [["error", error], ["error_description", "<script>x()</script>"], ["state", authUrl.searchParams.get("state") as string]]),
+        callbackUrl("mock", [
+          ["error", error],
+          ["error_description", "<script>x()</script>"],
+          ["state", authUrl.searchParams.get("state") as string],
+        ]),
         jar.header(),
       )
-      await expectReject(res, { type: "OAuthCallbackError", log, op: opA, before, preCheck: true, carried: CHECK_COOKIES, secrets: ["<script>x()"] })
+      await expectReject(res, {
+        type: "OAuthCallbackError",
+        log,
+        op: opA,
+        before,
+        preCheck: true,
+        carried: CHECK_COOKIES,
+        secrets: ["<script>x()"],
+      })
     }
   })
 
@@ -92,9 +143,15 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
         const { config, log } = setup([provider(opA)])
         const { res, before } = await authorizedCallback(config, opA)
         await expectReject(res, { type: "OAuthCallbackError", log, op: opA, before, carried: CHECK_COOKIES })
-        expect(deltaCounts(before, opA.counts)).toMatchObject({ token: 1, userinfo: 0, jwks: 0, tokenRedirectTarget: 0 })
+        expect(deltaCounts(before, opA.counts)).toMatchObject({
+          token: 1,
+          userinfo: 0,
+          jwks: 0,
+          tokenRedirectTarget: 0,
+        })
         // The size cap (1 MiB) stops the read: the RP never takes the 50 MB in.
-        if (c.fault.startsWith("huge-body")) expect(opA.hugeBytesWritten, "the RP stopped reading long before 50 MB").toBeLessThan(50 * 1024 * 1024 / 4)
+        if (c.fault.startsWith("huge-body"))
+          expect(opA.hugeBytesWritten, "the RP stopped reading long before 50 MB").toBeLessThan((50 * 1024 * 1024) / 4)
       })
     }
 
@@ -111,7 +168,7 @@ describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
       await expect.poll(() => opA.abandonedHangs, { timeout: 5000 }).toBe(1)
     })
 
-    it("OA-18 token-type-case-insensitivity: token_type \"BEARER\" is accepted", async () => {
+    it('OA-18 token-type-case-insensitivity: token_type "BEARER" is accepted', async () => {
       opA.tokenFault = "token-type-uppercase"
       const { config } = setup([provider(opA)])
       expectSignedIn((await fullFlow(config, opA)).res)

@@ -15,16 +15,41 @@ import type { AuthConfig } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { CLOCK_TOLERANCE } from "../../src/jwt/jwe.js"
 import {
-  authorizationHeader, baseStringUri, hmacSha1Signature, makeNonce, normalizeParameters, percentEncode, signatureBaseString,
+  authorizationHeader,
+  baseStringUri,
+  hmacSha1Signature,
+  makeNonce,
+  normalizeParameters,
+  percentEncode,
+  signatureBaseString,
 } from "../../src/protocols/oauth1.js"
 import { FLOW_COOKIE_MAX_AGE as CHECK_MAX_AGE } from "../../src/cookies/policy.js"
 import type { TwitterOptions } from "../../src/providers/twitter.js"
 import { CookieJar, ORIGIN, SECRET, get, setCookies } from "../helpers.js"
 import {
-  type FakeTwitter, parseOAuthHeader, rfcBaseString, rfcBaseUri, rfcEncode, rfcHmacSha1, rfcNormalize, startFakeTwitter, twitterOAuth1, verifyOAuth1,
+  type FakeTwitter,
+  parseOAuthHeader,
+  rfcBaseString,
+  rfcBaseUri,
+  rfcEncode,
+  rfcHmacSha1,
+  rfcNormalize,
+  startFakeTwitter,
+  twitterOAuth1,
+  verifyOAuth1,
 } from "../support/fake-twitter.js"
 import {
-  APP_PAGE, ERROR_PAGE, SIGNIN_ERROR, type Setup, callback, expectSignedIn, logged, setup, startSignIn, useFakeProvider, visitProvider,
+  APP_PAGE,
+  ERROR_PAGE,
+  SIGNIN_ERROR,
+  type Setup,
+  callback,
+  expectSignedIn,
+  logged,
+  setup,
+  startSignIn,
+  useFakeProvider,
+  visitProvider,
 } from "../support/provider-kit.js"
 import { sessionCookieNames } from "../support/cookies.js"
 import { recordingAdapter, trackUnhandledRejections } from "../support/oauth-flow.js"
@@ -49,7 +74,10 @@ function twitter(extra: TwitterOptions = {}): AuthConfig["providers"][number] {
 }
 
 /** A config with the Twitter provider(s), a spy logger and a spy adapter (JWT sessions, so I2 means zero writes). */
-function secured(providers: AuthConfig["providers"] = [twitter()], extra: Partial<AuthConfig> = {}): Setup & { writes: string[] } {
+function secured(
+  providers: AuthConfig["providers"] = [twitter()],
+  extra: Partial<AuthConfig> = {},
+): Setup & { writes: string[] } {
   const writes: string[] = []
   return { ...setup(providers, { adapter: recordingAdapter(writes), session: { strategy: "jwt" }, ...extra }), writes }
 }
@@ -103,14 +131,24 @@ async function expectReject(s: Setup, res: Response, x: Reject): Promise<void> {
 // ---------------------------------------------------------------------------------------------------------
 
 describe("O1-01: callback without oauth_token or oauth_verifier", () => {
-  for (const [label, drop] of [["no oauth_verifier", ["oauth_verifier"]], ["no oauth_token", ["oauth_token"]], ["neither", ["oauth_token", "oauth_verifier"]]] as const) {
+  for (const [label, drop] of [
+    ["no oauth_verifier", ["oauth_verifier"]],
+    ["no oauth_token", ["oauth_token"]],
+    ["neither", ["oauth_token", "oauth_verifier"]],
+  ] as const) {
     it(`O1-01 ${label} -> OAuthCallbackError, no access-token request`, async () => {
       const s = secured()
       const { jar, back } = await authorized(s)
       for (const name of drop) back.searchParams.delete(name)
       const before = { access: calls("/oauth/access_token"), profile: calls("/1.1/account/verify_credentials.json") }
       const res = await callback(s.config, back, jar)
-      await expectReject(s, res, { location: SIGNIN_ERROR("OAuthCallbackError"), type: "OAuthCallbackError", writes: s.writes, before, carriedTemp: true })
+      await expectReject(s, res, {
+        location: SIGNIN_ERROR("OAuthCallbackError"),
+        type: "OAuthCallbackError",
+        writes: s.writes,
+        before,
+        carriedTemp: true,
+      })
       expect(before.access).toBe(0)
     })
   }
@@ -120,7 +158,13 @@ describe("O1-01: callback without oauth_token or oauth_verifier", () => {
     const { jar, back } = await authorized(s)
     back.searchParams.set("oauth_verifier", "")
     const res = await callback(s.config, back, jar)
-    await expectReject(s, res, { location: SIGNIN_ERROR("OAuthCallbackError"), type: "OAuthCallbackError", writes: s.writes, before: { access: 0, profile: 0 }, carriedTemp: true })
+    await expectReject(s, res, {
+      location: SIGNIN_ERROR("OAuthCallbackError"),
+      type: "OAuthCallbackError",
+      writes: s.writes,
+      before: { access: 0, profile: 0 },
+      carriedTemp: true,
+    })
   })
 })
 
@@ -130,7 +174,13 @@ describe("O1-02: oauth_token not the request token sealed in this browser's temp
     const attacker = await authorized(s)
     const victim = await authorized(s)
     const res = await callback(s.config, attacker.back, victim.jar)
-    await expectReject(s, res, { location: ERROR_PAGE("Configuration"), type: "InvalidCheck", writes: s.writes, before: { access: 0, profile: 0 }, carriedTemp: true })
+    await expectReject(s, res, {
+      location: ERROR_PAGE("Configuration"),
+      type: "InvalidCheck",
+      writes: s.writes,
+      before: { access: 0, profile: 0 },
+      carriedTemp: true,
+    })
     // The attacker's request token is still unused at the provider.
     expect(tw.requestTokens.has(attacker.requestToken)).toBe(true)
   })
@@ -139,7 +189,12 @@ describe("O1-02: oauth_token not the request token sealed in this browser's temp
     const s = secured()
     const { back } = await authorized(s)
     const res = await callback(s.config, back, new CookieJar())
-    await expectReject(s, res, { location: ERROR_PAGE("Configuration"), type: "InvalidCheck", writes: s.writes, before: { access: 0, profile: 0 } })
+    await expectReject(s, res, {
+      location: ERROR_PAGE("Configuration"),
+      type: "InvalidCheck",
+      writes: s.writes,
+      before: { access: 0, profile: 0 },
+    })
   })
 
   it("O1-02 temp cookie expired (older than 15 minutes) -> InvalidCheck", async () => {
@@ -148,7 +203,13 @@ describe("O1-02: oauth_token not the request token sealed in this browser's temp
     const now = Date.now()
     vi.spyOn(Date, "now").mockReturnValue(now + (CHECK_MAX_AGE + CLOCK_TOLERANCE + 5) * 1000)
     const res = await callback(s.config, back, jar)
-    await expectReject(s, res, { location: ERROR_PAGE("Configuration"), type: "InvalidCheck", writes: s.writes, before: { access: 0, profile: 0 }, carriedTemp: true })
+    await expectReject(s, res, {
+      location: ERROR_PAGE("Configuration"),
+      type: "InvalidCheck",
+      writes: s.writes,
+      before: { access: 0, profile: 0 },
+      carriedTemp: true,
+    })
   })
 
   it("O1-02 temp cookie still valid just before 15 minutes -> signs in", async () => {
@@ -169,16 +230,29 @@ describe("O1-02: oauth_token not the request token sealed in this browser's temp
     parts[3] = (ct[0] === "A" ? "B" : "A") + ct.slice(1)
     jar.cookies.set(TEMP_COOKIE, encodeURIComponent(parts.join(".")))
     const res = await callback(s.config, back, jar)
-    await expectReject(s, res, { location: ERROR_PAGE("Configuration"), type: "InvalidCheck", writes: s.writes, before: { access: 0, profile: 0 }, carriedTemp: true })
+    await expectReject(s, res, {
+      location: ERROR_PAGE("Configuration"),
+      type: "InvalidCheck",
+      writes: s.writes,
+      before: { access: 0, profile: 0 },
+      carriedTemp: true,
+    })
   })
 
   it("O1-02 temp cookie minted for another OAuth 1 provider -> InvalidCheck", async () => {
     // A second, hand-configured OAuth 1.0a provider on the same server (a custom provider rather than
     // Twitter({ id: "legacy-b" }), which the duplicate-id check refuses: see test/providers/twitter.test.ts).
     const legacy = {
-      id: "legacy-b", name: "Legacy B", type: "oauth", version: "1.0A", clientId: tw.consumerKey, clientSecret: tw.consumerSecret,
-      requestTokenUrl: `${tw.url}/oauth/request_token`, authorizationUrl: `${tw.url}/oauth/authenticate`,
-      accessTokenUrl: `${tw.url}/oauth/access_token`, profileUrl: `${tw.url}/1.1/account/verify_credentials.json`,
+      id: "legacy-b",
+      name: "Legacy B",
+      type: "oauth",
+      version: "1.0A",
+      clientId: tw.consumerKey,
+      clientSecret: tw.consumerSecret,
+      requestTokenUrl: `${tw.url}/oauth/request_token`,
+      authorizationUrl: `${tw.url}/oauth/authenticate`,
+      accessTokenUrl: `${tw.url}/oauth/access_token`,
+      profileUrl: `${tw.url}/1.1/account/verify_credentials.json`,
       profile: (p: Record<string, unknown>) => ({ id: String(p.id_str), name: String(p.name) }),
     } as AuthConfig["providers"][number]
     const s = secured([twitter(), legacy])
@@ -187,7 +261,13 @@ describe("O1-02: oauth_token not the request token sealed in this browser's temp
     const forged = new URL(other.back)
     forged.pathname = "/auth/callback/twitter"
     const res = await callback(s.config, forged, other.jar)
-    await expectReject(s, res, { location: ERROR_PAGE("Configuration"), type: "InvalidCheck", writes: s.writes, before: { access: 0, profile: 0 }, carriedTemp: true })
+    await expectReject(s, res, {
+      location: ERROR_PAGE("Configuration"),
+      type: "InvalidCheck",
+      writes: s.writes,
+      before: { access: 0, profile: 0 },
+      carriedTemp: true,
+    })
   })
 
   it("O1-02 a callback replayed after it succeeded -> InvalidCheck (temp cookie spent), one account in total", async () => {
@@ -214,7 +294,13 @@ describe("O1-03: denied=<token>", () => {
     const { jar, back, requestToken } = await authorized(s)
     expect(back.searchParams.get("denied")).toBe(requestToken)
     const res = await callback(s.config, back, jar)
-    await expectReject(s, res, { location: ERROR_PAGE("AccessDenied&code=access_denied"), type: "AccessDenied", writes: s.writes, before: { access: 0, profile: 0 }, carriedTemp: true })
+    await expectReject(s, res, {
+      location: ERROR_PAGE("AccessDenied&code=access_denied"),
+      type: "AccessDenied",
+      writes: s.writes,
+      before: { access: 0, profile: 0 },
+      carriedTemp: true,
+    })
     expect(jar.cookies.has(TEMP_COOKIE), "browser no longer holds the temp cookie").toBe(false)
   })
 
@@ -223,7 +309,13 @@ describe("O1-03: denied=<token>", () => {
     const { jar, back, requestToken } = await authorized(s)
     back.searchParams.set("denied", requestToken)
     const res = await callback(s.config, back, jar)
-    await expectReject(s, res, { location: ERROR_PAGE("AccessDenied&code=access_denied"), type: "AccessDenied", writes: s.writes, before: { access: 0, profile: 0 }, carriedTemp: true })
+    await expectReject(s, res, {
+      location: ERROR_PAGE("AccessDenied&code=access_denied"),
+      type: "AccessDenied",
+      writes: s.writes,
+      before: { access: 0, profile: 0 },
+      carriedTemp: true,
+    })
   })
 })
 
@@ -304,8 +396,17 @@ describe("O1-06: RFC 5849 signature vectors", () => {
   const EXAMPLE_BASE =
     "POST&http%3A%2F%2Fexample.com%2Frequest&a2%3Dr%2520b%26a3%3D2%2520q%26a3%3Da%26b5%3D%253D%25253D%26c%2540%3D%26c2%3D%26oauth_consumer_key%3D9djdj82h48djs9d2%26oauth_nonce%3D7d8f3e4a%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D137131201%26oauth_token%3Dkkk9d7dh3k39sjv7"
 
-  it("O1-06 §3.4.1.3.1 decoded parameters: b5 is \"=%3D\", c@ and c2 empty, a3 twice (\"a\" and \"2 q\")", () => {
-    expect(exampleParams).toEqual(expect.arrayContaining([["b5", "=%3D"], ["a3", "a"], ["c@", ""], ["a2", "r b"], ["c2", ""], ["a3", "2 q"]]))
+  it('O1-06 §3.4.1.3.1 decoded parameters: b5 is "=%3D", c@ and c2 empty, a3 twice ("a" and "2 q")', () => {
+    expect(exampleParams).toEqual(
+      expect.arrayContaining([
+        ["b5", "=%3D"],
+        ["a3", "a"],
+        ["c@", ""],
+        ["a2", "r b"],
+        ["c2", ""],
+        ["a3", "2 q"],
+      ]),
+    )
   })
 
   it("O1-06 §3.4.1.3.2 normalized parameters (empty values, repeated keys sorted by value, reserved chars)", () => {
@@ -317,7 +418,20 @@ describe("O1-06: RFC 5849 signature vectors", () => {
     expect(signatureBaseString("POST", exampleUrl, exampleParams)).toBe(EXAMPLE_BASE)
     expect(rfcBaseString("POST", exampleUrl, exampleParams)).toBe(EXAMPLE_BASE)
     // authorizationHeader signs query + oauth_* + form body: the same string plus its oauth_version.
-    const header = authorizationHeader("POST", exampleUrl, { consumerKey: "9djdj82h48djs9d2", consumerSecret: "j49sk3j29djd", token: "kkk9d7dh3k39sjv7", tokenSecret: "dh893hdasih9" }, {}, exampleBody, 137131201, "7d8f3e4a")
+    const header = authorizationHeader(
+      "POST",
+      exampleUrl,
+      {
+        consumerKey: "9djdj82h48djs9d2",
+        consumerSecret: "j49sk3j29djd",
+        token: "kkk9d7dh3k39sjv7",
+        tokenSecret: "dh893hdasih9",
+      },
+      {},
+      exampleBody,
+      137131201,
+      "7d8f3e4a",
+    )
     const oauth = parseOAuthHeader(header)!
     const expectedBase = rfcBaseString("POST", exampleUrl, [...exampleParams, ["oauth_version", "1.0"]])
     expect(oauth.get("oauth_signature")).toBe(rfcHmacSha1(expectedBase, "j49sk3j29djd", "dh893hdasih9"))
@@ -326,35 +440,85 @@ describe("O1-06: RFC 5849 signature vectors", () => {
   it("O1-06 §3.4.1.2 base string URI: scheme and host lowercased, default port dropped, other ports kept, no query", () => {
     expect(baseStringUri(new URL("HTTP://EXAMPLE.COM:80/r%20v/X?id=123"))).toBe("http://example.com/r%20v/X")
     expect(baseStringUri(new URL("https://www.example.net:8080/?q=1"))).toBe("https://www.example.net:8080/")
-    expect(baseStringUri(new URL("https://api.x.com:443/oauth/request_token#frag"))).toBe("https://api.x.com/oauth/request_token")
+    expect(baseStringUri(new URL("https://api.x.com:443/oauth/request_token#frag"))).toBe(
+      "https://api.x.com/oauth/request_token",
+    )
     expect(rfcBaseUri(new URL("HTTP://EXAMPLE.COM:80/r%20v/X?id=123"))).toBe("http://example.com/r%20v/X")
   })
 
   it("O1-06 §1.2 example: the three signed requests of photos.example.net (consumer dpf43f3p2l4k3l03 / kd94hf93k423kf44)", () => {
     const consumer = ["dpf43f3p2l4k3l03", "kd94hf93k423kf44"] as const
     // Temporary credentials: POST https://photos.example.net/initiate, no token secret.
-    const initiate: [string, string][] = [["oauth_consumer_key", consumer[0]], ["oauth_signature_method", "HMAC-SHA1"], ["oauth_timestamp", "137131200"], ["oauth_nonce", "wIjqoS"], ["oauth_callback", "http://printer.example.com/ready"]]
+    const initiate: [string, string][] = [
+      ["oauth_consumer_key", consumer[0]],
+      ["oauth_signature_method", "HMAC-SHA1"],
+      ["oauth_timestamp", "137131200"],
+      ["oauth_nonce", "wIjqoS"],
+      ["oauth_callback", "http://printer.example.com/ready"],
+    ]
     const initiateBase = signatureBaseString("POST", new URL("https://photos.example.net/initiate"), initiate)
-    expect(initiateBase).toBe("POST&https%3A%2F%2Fphotos.example.net%2Finitiate&oauth_callback%3Dhttp%253A%252F%252Fprinter.example.com%252Fready%26oauth_consumer_key%3Ddpf43f3p2l4k3l03%26oauth_nonce%3DwIjqoS%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D137131200")
+    expect(initiateBase).toBe(
+      "POST&https%3A%2F%2Fphotos.example.net%2Finitiate&oauth_callback%3Dhttp%253A%252F%252Fprinter.example.com%252Fready%26oauth_consumer_key%3Ddpf43f3p2l4k3l03%26oauth_nonce%3DwIjqoS%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D137131200",
+    )
     expect(hmacSha1Signature(initiateBase, consumer[1])).toBe("74KNZJeDHnMBp0EMJ9ZHt/XKycU=")
     // Token credentials: POST https://photos.example.net/token with the verifier, token secret hdhd0244k9j7ao03.
-    const token: [string, string][] = [["oauth_consumer_key", consumer[0]], ["oauth_token", "hh5s93j4hdidpola"], ["oauth_signature_method", "HMAC-SHA1"], ["oauth_timestamp", "137131201"], ["oauth_nonce", "walatlh"], ["oauth_verifier", "hfdp7dh39dks9884"]]
-    expect(hmacSha1Signature(signatureBaseString("POST", new URL("https://photos.example.net/token"), token), consumer[1], "hdhd0244k9j7ao03")).toBe("gKgrFCywp7rO0OXSjdot/IHF7IU=")
+    const token: [string, string][] = [
+      ["oauth_consumer_key", consumer[0]],
+      ["oauth_token", "hh5s93j4hdidpola"],
+      ["oauth_signature_method", "HMAC-SHA1"],
+      ["oauth_timestamp", "137131201"],
+      ["oauth_nonce", "walatlh"],
+      ["oauth_verifier", "hfdp7dh39dks9884"],
+    ]
+    expect(
+      hmacSha1Signature(
+        signatureBaseString("POST", new URL("https://photos.example.net/token"), token),
+        consumer[1],
+        "hdhd0244k9j7ao03",
+      ),
+    ).toBe("gKgrFCywp7rO0OXSjdot/IHF7IU=")
     // Protected resource: GET http://photos.example.net/photos?file=vacation.jpg&size=original, token nnch734d00sl2jdk / pfkkdhi9sl3r4s00.
     const photos = new URL("http://photos.example.net/photos?file=vacation.jpg&size=original")
-    const resource: [string, string][] = [...photos.searchParams, ["oauth_consumer_key", consumer[0]], ["oauth_token", "nnch734d00sl2jdk"], ["oauth_signature_method", "HMAC-SHA1"], ["oauth_timestamp", "137131202"], ["oauth_nonce", "chapoH"]]
-    expect(hmacSha1Signature(signatureBaseString("GET", photos, resource), consumer[1], "pfkkdhi9sl3r4s00")).toBe("MdpQcU8iPSUjWoN/UDMsK2sui9I=")
+    const resource: [string, string][] = [
+      ...photos.searchParams,
+      ["oauth_consumer_key", consumer[0]],
+      ["oauth_token", "nnch734d00sl2jdk"],
+      ["oauth_signature_method", "HMAC-SHA1"],
+      ["oauth_timestamp", "137131202"],
+      ["oauth_nonce", "chapoH"],
+    ]
+    expect(hmacSha1Signature(signatureBaseString("GET", photos, resource), consumer[1], "pfkkdhi9sl3r4s00")).toBe(
+      "MdpQcU8iPSUjWoN/UDMsK2sui9I=",
+    )
   })
 
   it("O1-06 the photos.example.net resource request with oauth_version=1.0 (OAuth Core 1.0 Appendix A.5): tR3+Ty81lMeYAr/Fid0kMTYa/WM=", () => {
     const photos = new URL("http://photos.example.net/photos?file=vacation.jpg&size=original")
-    const header = authorizationHeader("GET", photos, { consumerKey: "dpf43f3p2l4k3l03", consumerSecret: "kd94hf93k423kf44", token: "nnch734d00sl2jdk", tokenSecret: "pfkkdhi9sl3r4s00" }, {}, undefined, 1191242096, "kllo9940pd9333jh")
+    const header = authorizationHeader(
+      "GET",
+      photos,
+      {
+        consumerKey: "dpf43f3p2l4k3l03",
+        consumerSecret: "kd94hf93k423kf44",
+        token: "nnch734d00sl2jdk",
+        tokenSecret: "pfkkdhi9sl3r4s00",
+      },
+      {},
+      undefined,
+      1191242096,
+      "kllo9940pd9333jh",
+    )
     const oauth = parseOAuthHeader(header)!
     expect(oauth.get("oauth_signature")).toBe("tR3+Ty81lMeYAr/Fid0kMTYa/WM=")
     expect(header).toContain('oauth_signature="tR3%2BTy81lMeYAr%2FFid0kMTYa%2FWM%3D"')
     expect(Object.fromEntries(oauth)).toEqual({
-      oauth_consumer_key: "dpf43f3p2l4k3l03", oauth_nonce: "kllo9940pd9333jh", oauth_signature_method: "HMAC-SHA1", oauth_timestamp: "1191242096",
-      oauth_version: "1.0", oauth_token: "nnch734d00sl2jdk", oauth_signature: "tR3+Ty81lMeYAr/Fid0kMTYa/WM=",
+      oauth_consumer_key: "dpf43f3p2l4k3l03",
+      oauth_nonce: "kllo9940pd9333jh",
+      oauth_signature_method: "HMAC-SHA1",
+      oauth_timestamp: "1191242096",
+      oauth_version: "1.0",
+      oauth_token: "nnch734d00sl2jdk",
+      oauth_signature: "tR3+Ty81lMeYAr/Fid0kMTYa/WM=",
     })
   })
 
@@ -366,36 +530,76 @@ describe("O1-06: RFC 5849 signature vectors", () => {
     expect(percentEncode("日本")).toBe("%E6%97%A5%E6%9C%AC")
     expect(percentEncode("😀")).toBe("%F0%9F%98%80")
     expect(percentEncode("")).toBe("")
-    fc.assert(fc.property(fc.string({ unit: "binary" }), (s) => percentEncode(s) === rfcEncode(s)), { numRuns: 500 })
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), (s) => percentEncode(s) === rfcEncode(s)),
+      { numRuns: 500 },
+    )
   })
 
   it("O1-06 normalization matches an independent implementation for Unicode, reserved characters, empty values and repeated keys", () => {
-    const key = fc.oneof(fc.constantFrom("a", "a3", "A", "c@", "c2", "oauth_x", "é", "%", "z z", ""), fc.string({ unit: "binary", maxLength: 6 }))
-    const value = fc.oneof(fc.constantFrom("", "=", "%3D", "2 q", "+", "a&b", "日本", "😀"), fc.string({ unit: "binary", maxLength: 8 }))
-    fc.assert(fc.property(fc.array(fc.tuple(key, value), { maxLength: 12 }), (params) => normalizeParameters(params) === rfcNormalize(params)), { numRuns: 500 })
+    const key = fc.oneof(
+      fc.constantFrom("a", "a3", "A", "c@", "c2", "oauth_x", "é", "%", "z z", ""),
+      fc.string({ unit: "binary", maxLength: 6 }),
+    )
+    const value = fc.oneof(
+      fc.constantFrom("", "=", "%3D", "2 q", "+", "a&b", "日本", "😀"),
+      fc.string({ unit: "binary", maxLength: 8 }),
+    )
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(key, value), { maxLength: 12 }),
+        (params) => normalizeParameters(params) === rfcNormalize(params),
+      ),
+      { numRuns: 500 },
+    )
   })
 
   it("O1-06 signed requests with Unicode/reserved query and body values, empty values and repeated keys verify on an independent server", () => {
-    const text = fc.oneof(fc.constantFrom("", "a b", "r%20b", "=%3D", "+", "!*'()", "é", "😀"), fc.string({ unit: "binary", maxLength: 10 }))
+    const text = fc.oneof(
+      fc.constantFrom("", "a b", "r%20b", "=%3D", "+", "!*'()", "é", "😀"),
+      fc.string({ unit: "binary", maxLength: 10 }),
+    )
     fc.assert(
       fc.property(
         fc.array(fc.tuple(fc.constantFrom("q", "q", "é", "a b", "x!"), text), { maxLength: 5 }),
         fc.array(fc.tuple(fc.constantFrom("status", "status", "ü", "k*"), text), { maxLength: 5 }),
         fc.constantFrom("GET", "POST"),
-        text, text, text,
+        text,
+        text,
+        text,
         (query, form, method, consumerSecret, tokenSecret, verifier) => {
           const url = new URL("https://API.Example.com:443/1.1/statuses/update.json")
           for (const [k, v] of query) url.searchParams.append(k, v)
           const body = method === "POST" ? new URLSearchParams(form) : undefined
-          const header = authorizationHeader(method, url, { consumerKey: "ck", consumerSecret, token: "tok", tokenSecret }, { oauth_verifier: verifier }, body)
+          const header = authorizationHeader(
+            method,
+            url,
+            { consumerKey: "ck", consumerSecret, token: "tok", tokenSecret },
+            { oauth_verifier: verifier },
+            body,
+          )
           const result = verifyOAuth1({
-            method, url, authorization: header, contentType: body ? "application/x-www-form-urlencoded" : undefined, body: body?.toString() ?? "",
-            consumers: new Map([["ck", consumerSecret]]), tokenSecret: (t) => (t === "tok" ? tokenSecret : undefined), tokenRequired: true, seenNonces: new Set(),
+            method,
+            url,
+            authorization: header,
+            contentType: body ? "application/x-www-form-urlencoded" : undefined,
+            body: body?.toString() ?? "",
+            consumers: new Map([["ck", consumerSecret]]),
+            tokenSecret: (t) => (t === "tok" ? tokenSecret : undefined),
+            tokenRequired: true,
+            seenNonces: new Set(),
           })
           // A different secret must not verify.
           const wrong = verifyOAuth1({
-            method, url, authorization: header, contentType: body ? "application/x-www-form-urlencoded" : undefined, body: body?.toString() ?? "",
-            consumers: new Map([["ck", `${consumerSecret}x`]]), tokenSecret: () => tokenSecret, tokenRequired: true, seenNonces: new Set(),
+            method,
+            url,
+            authorization: header,
+            contentType: body ? "application/x-www-form-urlencoded" : undefined,
+            body: body?.toString() ?? "",
+            consumers: new Map([["ck", `${consumerSecret}x`]]),
+            tokenSecret: () => tokenSecret,
+            tokenRequired: true,
+            seenNonces: new Set(),
           })
           return result.ok && !wrong.ok
         },
@@ -408,7 +612,16 @@ describe("O1-06: RFC 5849 signature vectors", () => {
     const url = new URL("https://api.x.com/oauth/request_token")
     const nonces = new Set<string>()
     for (let i = 0; i < 10_000; i++) {
-      const oauth = parseOAuthHeader(authorizationHeader("POST", url, { consumerKey: "ck", consumerSecret: "cs" }, { oauth_callback: "http://localhost:3000/auth/callback/twitter" }, undefined, 1_700_000_000))!
+      const oauth = parseOAuthHeader(
+        authorizationHeader(
+          "POST",
+          url,
+          { consumerKey: "ck", consumerSecret: "cs" },
+          { oauth_callback: "http://localhost:3000/auth/callback/twitter" },
+          undefined,
+          1_700_000_000,
+        ),
+      )!
       nonces.add(oauth.get("oauth_nonce")!)
     }
     expect(nonces.size).toBe(10_000)
@@ -424,7 +637,11 @@ describe("O1-06: RFC 5849 signature vectors", () => {
     expectSignedIn(res, s.log)
     expect(tw.oauth1Failures).toEqual([])
     const signed = tw.requests.filter((r) => r.headers.authorization?.startsWith("OAuth "))
-    expect(signed.map((r) => r.path)).toEqual(["/oauth/request_token", "/oauth/access_token", "/1.1/account/verify_credentials.json"])
+    expect(signed.map((r) => r.path)).toEqual([
+      "/oauth/request_token",
+      "/oauth/access_token",
+      "/1.1/account/verify_credentials.json",
+    ])
     const nonces = signed.map((r) => parseOAuthHeader(r.headers.authorization)!.get("oauth_nonce"))
     expect(new Set(nonces).size).toBe(3)
   })

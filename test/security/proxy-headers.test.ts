@@ -46,7 +46,9 @@ describe("HT-03 X-Forwarded-Proto without X-Forwarded-Host (issue 15 bug 8)", ()
   })
 
   it("HT-03 without trustHost the forwarded proto is ignored", async () => {
-    const untrusted = await startNodeServer(createAuthHandler(makeConfig({ trustHost: undefined, logger: { error() {}, warn() {}, debug() {} } })))
+    const untrusted = await startNodeServer(
+      createAuthHandler(makeConfig({ trustHost: undefined, logger: { error() {}, warn() {}, debug() {} } })),
+    )
     try {
       const res = await rawRequest(untrusted.port, `GET /auth/providers HTTP/1.1\r\n${proxied}`)
       expect(res.status).toBe(500)

@@ -82,11 +82,14 @@ function config(extra: Partial<AuthConfig> = {}): AuthConfig {
     providers: [
       Credentials({
         credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
-        authorize: async (c) => (c.username === "alice" && c.password === "password" ? { id: "user-1", name: "Alice", email: "alice@example.com" } : null),
+        authorize: async (c) =>
+          c.username === "alice" && c.password === "password"
+            ? { id: "user-1", name: "Alice", email: "alice@example.com" }
+            : null,
       }),
       oidc("mock") as AuthConfig["providers"][number],
       oidc("mockfp", true) as AuthConfig["providers"][number],
-twitterOAuth1(tw),
+      twitterOAuth1(tw),
     ],
     ...extra,
   }
@@ -104,7 +107,11 @@ function browser(cfg: AuthConfig): Browser {
   })
 }
 
-function formPost(url: string, fields: Record<string, string> | [string, string][], headers: Record<string, string> = {}): Request {
+function formPost(
+  url: string,
+  fields: Record<string, string> | [string, string][],
+  headers: Record<string, string> = {},
+): Request {
   return new Request(url, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
@@ -145,7 +152,8 @@ function expectOnApp(value: string | null, what: string): URL {
   const url = resolve(value!, APP)
   expect(url?.origin, `${what}: ${JSON.stringify(value)}`).toBe(APP)
   for (const [k, v] of url!.searchParams) {
-    if (k.toLowerCase() === "callbackurl") expect(resolve(v, APP)?.origin, `${what}: embedded callbackUrl ${JSON.stringify(v)}`).toBe(APP)
+    if (k.toLowerCase() === "callbackurl")
+      expect(resolve(v, APP)?.origin, `${what}: embedded callbackUrl ${JSON.stringify(v)}`).toBe(APP)
   }
   return url!
 }
@@ -156,7 +164,10 @@ function expectLanded(r: FollowResult, what: string): URL {
   const allowed = new Set([APP, op.origin, new URL(tw.url).origin])
   for (const s of r.steps) {
     if (!s.location || new URL(s.url).origin !== APP) continue
-    expect(allowed.has(resolve(s.location, s.url)?.origin ?? ""), `${what}: the app redirected to ${JSON.stringify(s.location)}\n${trace}`).toBe(true)
+    expect(
+      allowed.has(resolve(s.location, s.url)?.origin ?? ""),
+      `${what}: the app redirected to ${JSON.stringify(s.location)}\n${trace}`,
+    ).toBe(true)
   }
   const last = [...r.steps].reverse().find((s) => s.location && new URL(s.url).origin === APP)
   if (last) expectOnApp(last.location!, `${what}: last redirect`)
@@ -186,7 +197,9 @@ async function startAt(b: Browser, id: string, callbackUrl: string): Promise<URL
 /** Credentials sign-in for the sign-out entries. */
 async function signedInBrowser(cfg: AuthConfig): Promise<Browser> {
   const b = browser(cfg)
-  const res = await b.request(formPost(`${APP}/auth/callback/credentials`, { csrfToken: await csrf(b), username: "alice", password: "password" }))
+  const res = await b.request(
+    formPost(`${APP}/auth/callback/credentials`, { csrfToken: await csrf(b), username: "alice", password: "password" }),
+  )
   expect(res.status).toBe(302)
   await expectSignedIn(b, "before sign-out")
   return b
@@ -223,7 +236,11 @@ const ENTRIES: Entry[] = [
       const login = expectOnApp(res.headers.get("location"), `${what}: redirect to pages.signIn`)
       expect(login.pathname).toBe("/login")
       const passed = login.searchParams.get("callbackUrl") ?? ""
-      const done = await navigate(b, formPost(`${APP}/auth/signin/mock`, { csrfToken: await csrf(b), callbackUrl: passed }), what)
+      const done = await navigate(
+        b,
+        formPost(`${APP}/auth/signin/mock`, { csrfToken: await csrf(b), callbackUrl: passed }),
+        what,
+      )
       expectLanded(done, what)
       await expectSignedIn(b, what)
     },
@@ -233,7 +250,11 @@ const ENTRIES: Entry[] = [
     name: "POST /signin/<oauth2> with callbackUrl in the body, then the callback",
     run: async (attack, what) => {
       const b = browser(config())
-      const done = await navigate(b, formPost(`${APP}/auth/signin/mock`, { csrfToken: await csrf(b), callbackUrl: attack }), what)
+      const done = await navigate(
+        b,
+        formPost(`${APP}/auth/signin/mock`, { csrfToken: await csrf(b), callbackUrl: attack }),
+        what,
+      )
       expectLanded(done, what)
       await expectSignedIn(b, what)
     },
@@ -242,7 +263,11 @@ const ENTRIES: Entry[] = [
     name: "POST /signin/<oauth2>?callbackUrl= (query), then the callback",
     run: async (attack, what) => {
       const b = browser(config())
-      const done = await navigate(b, formPost(`${APP}/auth/signin/mock?callbackUrl=${encodeURIComponent(attack)}`, { csrfToken: await csrf(b) }), what)
+      const done = await navigate(
+        b,
+        formPost(`${APP}/auth/signin/mock?callbackUrl=${encodeURIComponent(attack)}`, { csrfToken: await csrf(b) }),
+        what,
+      )
       expectLanded(done, what)
       await expectSignedIn(b, what)
     },
@@ -251,7 +276,13 @@ const ENTRIES: Entry[] = [
     name: "client signIn() for OAuth 2 (X-Auth-Return-Redirect), then the callback",
     run: async (attack, what) => {
       const b = browser(config())
-      const res = await b.request(formPost(`${APP}/auth/signin/mock`, { csrfToken: await csrf(b), callbackUrl: attack }, { "x-auth-return-redirect": "1" }))
+      const res = await b.request(
+        formPost(
+          `${APP}/auth/signin/mock`,
+          { csrfToken: await csrf(b), callbackUrl: attack },
+          { "x-auth-return-redirect": "1" },
+        ),
+      )
       expect(res.status).toBe(200)
       const { url } = (await res.json()) as { url: string }
       expect(new URL(url).origin, `${what}: the JSON url is the provider's`).toBe(op.origin)
@@ -295,14 +326,25 @@ const ENTRIES: Entry[] = [
     name: "OAuth 2 callback whose signIn callback returns the URL",
     run: async (attack, what) => {
       const b = browser(config({ callbacks: { signIn: () => attack } }))
-      expectLanded(await navigate(b, formPost(`${APP}/auth/signin/mock`, { csrfToken: await csrf(b), callbackUrl: "/dashboard" }), what), what)
+      expectLanded(
+        await navigate(
+          b,
+          formPost(`${APP}/auth/signin/mock`, { csrfToken: await csrf(b), callbackUrl: "/dashboard" }),
+          what,
+        ),
+        what,
+      )
     },
   },
   {
     name: "OAuth 2 first sign-in with pages.newUser (callbackUrl passed on to the new-user page)",
     run: async (attack, what) => {
       const b = browser(config({ adapter: MemoryAdapter(), pages: { newUser: "/welcome" } }))
-      const done = await navigate(b, formPost(`${APP}/auth/signin/mock`, { csrfToken: await csrf(b), callbackUrl: attack }), what)
+      const done = await navigate(
+        b,
+        formPost(`${APP}/auth/signin/mock`, { csrfToken: await csrf(b), callbackUrl: attack }),
+        what,
+      )
       expect(expectLanded(done, what).pathname, `${what}: the new-user page`).toBe("/welcome")
       await expectSignedIn(b, what)
     },
@@ -313,7 +355,11 @@ const ENTRIES: Entry[] = [
       const b = browser(config())
       const answer = await op.authorize(await startAt(b, "mock", attack))
       const denied = new URL(answer.redirectUri)
-      denied.search = new URLSearchParams({ error: "access_denied", state: answer.params.get("state") ?? "", callbackUrl: attack }).toString()
+      denied.search = new URLSearchParams({
+        error: "access_denied",
+        state: answer.params.get("state") ?? "",
+        callbackUrl: attack,
+      }).toString()
       const done = await navigate(b, denied.href, what, op.origin)
       expect(expectLanded(done, what).pathname).toBe("/auth/error")
     },
@@ -323,7 +369,11 @@ const ENTRIES: Entry[] = [
     name: "POST /signin/<oauth1> with callbackUrl in the body, then the callback",
     run: async (attack, what) => {
       const b = browser(config())
-      const done = await navigate(b, formPost(`${APP}/auth/signin/twitter`, { csrfToken: await csrf(b), callbackUrl: attack }), what)
+      const done = await navigate(
+        b,
+        formPost(`${APP}/auth/signin/twitter`, { csrfToken: await csrf(b), callbackUrl: attack }),
+        what,
+      )
       expectLanded(done, what)
       await expectSignedIn(b, what)
     },
@@ -347,7 +397,16 @@ const ENTRIES: Entry[] = [
     name: "credentials callback with callbackUrl in the body",
     run: async (attack, what) => {
       const b = browser(config())
-      const done = await navigate(b, formPost(`${APP}/auth/callback/credentials`, { csrfToken: await csrf(b), username: "alice", password: "password", callbackUrl: attack }), what)
+      const done = await navigate(
+        b,
+        formPost(`${APP}/auth/callback/credentials`, {
+          csrfToken: await csrf(b),
+          username: "alice",
+          password: "password",
+          callbackUrl: attack,
+        }),
+        what,
+      )
       expectLanded(done, what)
       await expectSignedIn(b, what)
     },
@@ -357,7 +416,10 @@ const ENTRIES: Entry[] = [
     run: async (attack, what) => {
       const b = browser(config())
       const url = `${APP}/auth/callback/credentials?callbackUrl=${encodeURIComponent(attack)}`
-      expectLanded(await navigate(b, formPost(url, { csrfToken: await csrf(b), username: "alice", password: "password" }), what), what)
+      expectLanded(
+        await navigate(b, formPost(url, { csrfToken: await csrf(b), username: "alice", password: "password" }), what),
+        what,
+      )
       await expectSignedIn(b, what)
     },
   },
@@ -365,7 +427,16 @@ const ENTRIES: Entry[] = [
     name: "credentials callback with a wrong password",
     run: async (attack, what) => {
       const b = browser(config())
-      const done = await navigate(b, formPost(`${APP}/auth/callback/credentials`, { csrfToken: await csrf(b), username: "alice", password: "nope", callbackUrl: attack }), what)
+      const done = await navigate(
+        b,
+        formPost(`${APP}/auth/callback/credentials`, {
+          csrfToken: await csrf(b),
+          username: "alice",
+          password: "nope",
+          callbackUrl: attack,
+        }),
+        what,
+      )
       expect(expectLanded(done, what).pathname).toBe("/auth/signin")
       expect(await sessionOf(b)).toBeNull()
     },
@@ -375,7 +446,11 @@ const ENTRIES: Entry[] = [
     run: async (attack, what) => {
       const b = browser(config())
       const res = await b.request(
-        formPost(`${APP}/auth/callback/credentials`, { csrfToken: await csrf(b), username: "alice", password: "password", callbackUrl: attack }, { "x-auth-return-redirect": "1" }),
+        formPost(
+          `${APP}/auth/callback/credentials`,
+          { csrfToken: await csrf(b), username: "alice", password: "password", callbackUrl: attack },
+          { "x-auth-return-redirect": "1" },
+        ),
       )
       expect(res.status).toBe(200)
       expectOnApp(((await res.json()) as { url: string }).url, `${what}: JSON url`)
@@ -387,7 +462,10 @@ const ENTRIES: Entry[] = [
     name: "POST /signout with callbackUrl in the body",
     run: async (attack, what) => {
       const b = await signedInBrowser(config())
-      expectLanded(await navigate(b, formPost(`${APP}/auth/signout`, { csrfToken: await csrf(b), callbackUrl: attack }), what), what)
+      expectLanded(
+        await navigate(b, formPost(`${APP}/auth/signout`, { csrfToken: await csrf(b), callbackUrl: attack }), what),
+        what,
+      )
       expect(await sessionOf(b)).toBeNull()
     },
   },
@@ -395,7 +473,14 @@ const ENTRIES: Entry[] = [
     name: "POST /signout?callbackUrl= (query)",
     run: async (attack, what) => {
       const b = await signedInBrowser(config())
-      expectLanded(await navigate(b, formPost(`${APP}/auth/signout?callbackUrl=${encodeURIComponent(attack)}`, { csrfToken: await csrf(b) }), what), what)
+      expectLanded(
+        await navigate(
+          b,
+          formPost(`${APP}/auth/signout?callbackUrl=${encodeURIComponent(attack)}`, { csrfToken: await csrf(b) }),
+          what,
+        ),
+        what,
+      )
       expect(await sessionOf(b)).toBeNull()
     },
   },
@@ -416,7 +501,13 @@ const ENTRIES: Entry[] = [
     name: "client signOut() (X-Auth-Return-Redirect)",
     run: async (attack, what) => {
       const b = await signedInBrowser(config())
-      const res = await b.request(formPost(`${APP}/auth/signout`, { csrfToken: await csrf(b), callbackUrl: attack }, { "x-auth-return-redirect": "1" }))
+      const res = await b.request(
+        formPost(
+          `${APP}/auth/signout`,
+          { csrfToken: await csrf(b), callbackUrl: attack },
+          { "x-auth-return-redirect": "1" },
+        ),
+      )
       expect(res.status).toBe(200)
       expectOnApp(((await res.json()) as { url: string }).url, `${what}: JSON url`)
       expect(await sessionOf(b)).toBeNull()
@@ -428,7 +519,8 @@ describe("RD-04 the RD-01 set on every entry (https app)", () => {
   for (const entry of ENTRIES) {
     describe(`RD-04 ${entry.name}`, () => {
       for (const attack of RD01) {
-        it(`RD-01 RD-04 ${entry.name}: callbackUrl ${JSON.stringify(attack)} ends on the app origin`, () => entry.run(attack, `${entry.name} ${JSON.stringify(attack)}`))
+        it(`RD-01 RD-04 ${entry.name}: callbackUrl ${JSON.stringify(attack)} ends on the app origin`, () =>
+          entry.run(attack, `${entry.name} ${JSON.stringify(attack)}`))
       }
     })
   }
@@ -436,11 +528,24 @@ describe("RD-04 the RD-01 set on every entry (https app)", () => {
   it("RD-04 control: an on-origin callbackUrl is honoured through OAuth 2, OAuth 1 and credentials", async () => {
     for (const id of ["mock", "twitter"]) {
       const b = browser(config())
-      const done = await navigate(b, formPost(`${APP}/auth/signin/${id}`, { csrfToken: await csrf(b), callbackUrl: "/dashboard?tab=2" }), id)
+      const done = await navigate(
+        b,
+        formPost(`${APP}/auth/signin/${id}`, { csrfToken: await csrf(b), callbackUrl: "/dashboard?tab=2" }),
+        id,
+      )
       expect(expectLanded(done, id).href).toBe(`${APP}/dashboard?tab=2`)
     }
     const b = browser(config())
-    const done = await navigate(b, formPost(`${APP}/auth/callback/credentials`, { csrfToken: await csrf(b), username: "alice", password: "password", callbackUrl: `${APP}/settings` }), "credentials")
+    const done = await navigate(
+      b,
+      formPost(`${APP}/auth/callback/credentials`, {
+        csrfToken: await csrf(b),
+        username: "alice",
+        password: "password",
+        callbackUrl: `${APP}/settings`,
+      }),
+      "credentials",
+    )
     expect(expectLanded(done, "credentials").href).toBe(`${APP}/settings`)
   })
 
@@ -455,7 +560,15 @@ describe("RD-04 the RD-01 set on every entry (https app)", () => {
           providers: [Email({ sendVerificationRequest: ({ url }) => void sent.push(url) })],
         })
         const b = browser(cfg)
-        const requested = await navigate(b, formPost(`${APP}/auth/signin/email`, { csrfToken: await csrf(b), email: "alice@example.com", callbackUrl: attack }), what)
+        const requested = await navigate(
+          b,
+          formPost(`${APP}/auth/signin/email`, {
+            csrfToken: await csrf(b),
+            email: "alice@example.com",
+            callbackUrl: attack,
+          }),
+          what,
+        )
         expect(expectLanded(requested, what).pathname).toBe("/auth/verify-request")
         expect(sent, `${what}: one mail`).toHaveLength(1)
         const link = expectOnApp(sent[0]!, `${what}: the mailed link`)
@@ -474,10 +587,19 @@ describe("RD-04 the RD-01 set on every entry (https app)", () => {
           const what = `WebAuthn ${action} ${JSON.stringify(attack)}`
           const b = browser(cfg)
           const query = action === "register" ? "action=register&email=alice%40example.com" : "action=authenticate"
-          const answer = (await (await b.request(`${APP}/auth/webauthn-options/passkey?${query}`)).json()) as { action: string; options: never }
+          const answer = (await (await b.request(`${APP}/auth/webauthn-options/passkey?${query}`)).json()) as {
+            action: string
+            options: never
+          }
           expect(answer.action, what).toBe(action)
-          const data = JSON.stringify(action === "register" ? passkey.register(answer.options) : passkey.authenticate(answer.options))
-          const done = await navigate(b, formPost(`${APP}/auth/callback/passkey`, { csrfToken: await csrf(b), action, data, callbackUrl: attack }), what)
+          const data = JSON.stringify(
+            action === "register" ? passkey.register(answer.options) : passkey.authenticate(answer.options),
+          )
+          const done = await navigate(
+            b,
+            formPost(`${APP}/auth/callback/passkey`, { csrfToken: await csrf(b), action, data, callbackUrl: attack }),
+            what,
+          )
           expectLanded(done, what)
           await expectSignedIn(b, what)
         }

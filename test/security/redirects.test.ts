@@ -6,7 +6,16 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
-import { type CredentialsSetup as Setup, CookieJar, credentialsSetup as setup, fetchCsrf, get, postForm, postJson, SECRET } from "../helpers.js"
+import {
+  type CredentialsSetup as Setup,
+  CookieJar,
+  credentialsSetup as setup,
+  fetchCsrf,
+  get,
+  postForm,
+  postJson,
+  SECRET,
+} from "../helpers.js"
 import { sessionCookiesCleared, sessionCookiesSet, setCookieList } from "../support/cookies.js"
 import { htmlAttributeValues, resolvesTo } from "../support/redirect-targets.js"
 import { bodyText } from "../support/responses.js"
@@ -29,7 +38,14 @@ async function browser(s: Setup): Promise<Browser> {
   // Keep only the CSRF cookie: a callback-url cookie from /csrf would shadow the ones under test.
   for (const name of [...jar.cookies.keys()]) if (!name.endsWith("csrf-token")) jar.cookies.delete(name)
   const csrf = jar.header()
-  const res = await Auth(postForm("/auth/callback/credentials", { csrfToken, username: "alice", password: "password" }, { cookie: csrf, origin: APP }), s.config)
+  const res = await Auth(
+    postForm(
+      "/auth/callback/credentials",
+      { csrfToken, username: "alice", password: "password" },
+      { cookie: csrf, origin: APP },
+    ),
+    s.config,
+  )
   expect(res.status).toBe(302)
   jar.store(res)
   jar.cookies.delete(CALLBACK_COOKIE)
@@ -52,11 +68,13 @@ function expectStaysOnOrigin(res: Response, html = "", what = "") {
     const u = resolvesTo(loc, APP)
     expect(u?.origin, `Location ${JSON.stringify(loc)} for ${what}`).toBe(APP)
     for (const [k, v] of u!.searchParams) {
-      if (k.toLowerCase() === "callbackurl") expect(resolvesTo(v, APP)?.origin, `embedded callbackUrl ${JSON.stringify(v)} for ${what}`).toBe(APP)
+      if (k.toLowerCase() === "callbackurl")
+        expect(resolvesTo(v, APP)?.origin, `embedded callbackUrl ${JSON.stringify(v)} for ${what}`).toBe(APP)
     }
   }
   for (const c of setCookieList(res)) {
-    if (/callback-url$/.test(c.name) && c.value !== "") expect(resolvesTo(c.value, APP)?.origin, `callback-url cookie ${JSON.stringify(c.value)} for ${what}`).toBe(APP)
+    if (/callback-url$/.test(c.name) && c.value !== "")
+      expect(resolvesTo(c.value, APP)?.origin, `callback-url cookie ${JSON.stringify(c.value)} for ${what}`).toBe(APP)
   }
   for (const { name, value } of htmlAttributeValues(html)) {
     // The page shell's empty inline icon (<link rel="icon" href="data:,">, src/pages/html.ts): constant, not attacker material.
@@ -122,7 +140,14 @@ describe("group D: redirects and callbackUrl", () => {
       const s = setup()
       const b = await browser(s)
       for (const cb of ATTACKS) {
-        const res = await Auth(postForm("/auth/callback/credentials", { csrfToken: b.csrfToken, username: "alice", password: "password", callbackUrl: cb }, { cookie: b.csrf, origin: APP }), s.config)
+        const res = await Auth(
+          postForm(
+            "/auth/callback/credentials",
+            { csrfToken: b.csrfToken, username: "alice", password: "password", callbackUrl: cb },
+            { cookie: b.csrf, origin: APP },
+          ),
+          s.config,
+        )
         expect(res.status, cb).toBe(302)
         expectStaysOnOrigin(res, "", `credentials body ${JSON.stringify(cb)}`)
         expect(locOf(res).pathname, cb).not.toMatch(/^\/auth\/(error|signin)/)
@@ -136,7 +161,11 @@ describe("group D: redirects and callbackUrl", () => {
       const b = await browser(s)
       for (const cb of ATTACKS) {
         const res = await Auth(
-          postForm(`/auth/callback/credentials?callbackUrl=${encodeURIComponent(cb)}`, { csrfToken: b.csrfToken, username: "alice", password: "password" }, { cookie: b.csrf, origin: APP }),
+          postForm(
+            `/auth/callback/credentials?callbackUrl=${encodeURIComponent(cb)}`,
+            { csrfToken: b.csrfToken, username: "alice", password: "password" },
+            { cookie: b.csrf, origin: APP },
+          ),
           s.config,
         )
         expect(res.status, cb).toBe(302)
@@ -149,10 +178,16 @@ describe("group D: redirects and callbackUrl", () => {
       const s = setup()
       const b = await browser(s)
       for (const cb of ATTACKS) {
-        const res = await Auth(postForm("/auth/signout", { csrfToken: b.csrfToken, callbackUrl: cb }, { cookie: b.session, origin: APP }), s.config)
+        const res = await Auth(
+          postForm("/auth/signout", { csrfToken: b.csrfToken, callbackUrl: cb }, { cookie: b.session, origin: APP }),
+          s.config,
+        )
         expect(res.status, cb).toBe(302)
         expectStaysOnOrigin(res, "", `sign-out body ${JSON.stringify(cb)}`)
-        expect(sessionCookiesCleared(res).map((c) => c.name), cb).toContain(SESSION)
+        expect(
+          sessionCookiesCleared(res).map((c) => c.name),
+          cb,
+        ).toContain(SESSION)
         await expectNoSecretLeak(res, s)
       }
     })
@@ -161,7 +196,14 @@ describe("group D: redirects and callbackUrl", () => {
       const s = setup()
       const b = await browser(s)
       for (const cb of ATTACKS) {
-        const res = await Auth(postForm(`/auth/signout?callbackUrl=${encodeURIComponent(cb)}`, { csrfToken: b.csrfToken }, { cookie: b.session, origin: APP }), s.config)
+        const res = await Auth(
+          postForm(
+            `/auth/signout?callbackUrl=${encodeURIComponent(cb)}`,
+            { csrfToken: b.csrfToken },
+            { cookie: b.session, origin: APP },
+          ),
+          s.config,
+        )
         expect(res.status, cb).toBe(302)
         expectStaysOnOrigin(res, "", `sign-out query ${JSON.stringify(cb)}`)
       }
@@ -171,7 +213,10 @@ describe("group D: redirects and callbackUrl", () => {
       const s = setup()
       const b = await browser(s)
       for (const cb of ATTACKS) {
-        const res = await Auth(postForm("/auth/signin", { csrfToken: b.csrfToken, callbackUrl: cb }, { cookie: b.csrf, origin: APP }), s.config)
+        const res = await Auth(
+          postForm("/auth/signin", { csrfToken: b.csrfToken, callbackUrl: cb }, { cookie: b.csrf, origin: APP }),
+          s.config,
+        )
         expect(res.status, cb).toBe(302)
         expectStaysOnOrigin(res, "", `POST /signin ${JSON.stringify(cb)}`)
       }
@@ -204,7 +249,10 @@ describe("group D: redirects and callbackUrl", () => {
       const s = setup()
       const b = await browser(s)
       for (const cb of ATTACKS) {
-        const res = await Auth(get(`/auth/signout?callbackUrl=${encodeURIComponent(cb)}`, { cookie: b.session, origin: APP }), s.config)
+        const res = await Auth(
+          get(`/auth/signout?callbackUrl=${encodeURIComponent(cb)}`, { cookie: b.session, origin: APP }),
+          s.config,
+        )
         expect(res.status, cb).toBe(200)
         expectStaysOnOrigin(res, await bodyText(res), `GET /signout ${JSON.stringify(cb)}`)
         expect(sessionCookiesCleared(res)).toEqual([])
@@ -215,7 +263,14 @@ describe("group D: redirects and callbackUrl", () => {
       for (const cb of ATTACKS) {
         const s = setup({ callbacks: { signIn: () => cb } })
         const b = await browser(setup())
-        const res = await Auth(postForm("/auth/callback/credentials", { csrfToken: b.csrfToken, username: "alice", password: "password" }, { cookie: b.csrf, origin: APP }), s.config)
+        const res = await Auth(
+          postForm(
+            "/auth/callback/credentials",
+            { csrfToken: b.csrfToken, username: "alice", password: "password" },
+            { cookie: b.csrf, origin: APP },
+          ),
+          s.config,
+        )
         expect(res.status, cb).toBe(302)
         expectStaysOnOrigin(res, "", `signIn callback ${JSON.stringify(cb)}`)
       }
@@ -228,10 +283,20 @@ describe("group D: redirects and callbackUrl", () => {
         ["/dashboard?tab=1#top", `${APP}/dashboard?tab=1#top`],
         [`${APP}/settings`, `${APP}/settings`],
       ] as const) {
-        const res = await Auth(postForm("/auth/callback/credentials", { csrfToken: b.csrfToken, username: "alice", password: "password", callbackUrl: cb }, { cookie: b.csrf, origin: APP }), s.config)
+        const res = await Auth(
+          postForm(
+            "/auth/callback/credentials",
+            { csrfToken: b.csrfToken, username: "alice", password: "password", callbackUrl: cb },
+            { cookie: b.csrf, origin: APP },
+          ),
+          s.config,
+        )
         expect(res.status).toBe(302)
         expect(locOf(res).href).toBe(expected)
-        const out = await Auth(postForm("/auth/signout", { csrfToken: b.csrfToken, callbackUrl: cb }, { cookie: b.session, origin: APP }), s.config)
+        const out = await Auth(
+          postForm("/auth/signout", { csrfToken: b.csrfToken, callbackUrl: cb }, { cookie: b.session, origin: APP }),
+          s.config,
+        )
         expect(locOf(out).href).toBe(expected)
       }
     })
@@ -241,7 +306,10 @@ describe("group D: redirects and callbackUrl", () => {
       const b = await browser(s)
       await fc.assert(
         fc.asyncProperty(callbackUrlArb(), async (cb) => {
-          const res = await Auth(postForm("/auth/signout", { csrfToken: b.csrfToken, callbackUrl: cb }, { cookie: b.csrf, origin: APP }), s.config)
+          const res = await Auth(
+            postForm("/auth/signout", { csrfToken: b.csrfToken, callbackUrl: cb }, { cookie: b.csrf, origin: APP }),
+            s.config,
+          )
           // RQ-05 allows a 400 for undecodable input; anything else must be the sign-out redirect.
           expect([302, 400]).toContain(res.status)
           expectStaysOnOrigin(res, "", JSON.stringify(cb))
@@ -256,7 +324,11 @@ describe("group D: redirects and callbackUrl", () => {
       await fc.assert(
         fc.asyncProperty(callbackUrlArb(), async (cb) => {
           const res = await Auth(
-            postForm("/auth/callback/credentials", { csrfToken: b.csrfToken, username: "alice", password: "password", callbackUrl: cb }, { cookie: b.csrf, origin: APP }),
+            postForm(
+              "/auth/callback/credentials",
+              { csrfToken: b.csrfToken, username: "alice", password: "password", callbackUrl: cb },
+              { cookie: b.csrf, origin: APP },
+            ),
             s.config,
           )
           expect([302, 400]).toContain(res.status)
@@ -268,14 +340,38 @@ describe("group D: redirects and callbackUrl", () => {
   })
 
   describe("RD-02 malformed callbackUrl", () => {
-    const MALFORMED = ["http://[", "%", "%E0%A4%A", "http://", "https://", "http://app.example:99999/", "http://[::1", "https://app.example%", "::::", "\u0000", "\uD800"]
-    const BIG = ["https://evil.example/" + "a".repeat(100_000), "a".repeat(100 * 1024), "/" + "\\".repeat(100 * 1024), "http://" + "[".repeat(100 * 1024)]
+    const MALFORMED = [
+      "http://[",
+      "%",
+      "%E0%A4%A",
+      "http://",
+      "https://",
+      "http://app.example:99999/",
+      "http://[::1",
+      "https://app.example%",
+      "::::",
+      "\u0000",
+      "\uD800",
+    ]
+    const BIG = [
+      "https://evil.example/" + "a".repeat(100_000),
+      "a".repeat(100 * 1024),
+      "/" + "\\".repeat(100 * 1024),
+      "http://" + "[".repeat(100 * 1024),
+    ]
 
     it("RD-02 malformed callbackUrl in the credentials body: no throw, falls back to the base URL", async () => {
       const s = setup()
       const b = await browser(s)
       for (const cb of MALFORMED) {
-        const res = await Auth(postForm("/auth/callback/credentials", { csrfToken: b.csrfToken, username: "alice", password: "password", callbackUrl: cb }, { cookie: b.csrf, origin: APP }), s.config)
+        const res = await Auth(
+          postForm(
+            "/auth/callback/credentials",
+            { csrfToken: b.csrfToken, username: "alice", password: "password", callbackUrl: cb },
+            { cookie: b.csrf, origin: APP },
+          ),
+          s.config,
+        )
         expect(res.status, JSON.stringify(cb)).toBe(302)
         const u = locOf(res)
         expect(u.origin, JSON.stringify(cb)).toBe(APP)
@@ -289,11 +385,17 @@ describe("group D: redirects and callbackUrl", () => {
       const s = setup()
       const b = await browser(s)
       for (const cb of MALFORMED) {
-        const out = await Auth(postForm("/auth/signout", { csrfToken: b.csrfToken, callbackUrl: cb }, { cookie: b.session, origin: APP }), s.config)
+        const out = await Auth(
+          postForm("/auth/signout", { csrfToken: b.csrfToken, callbackUrl: cb }, { cookie: b.session, origin: APP }),
+          s.config,
+        )
         expect(out.status, JSON.stringify(cb)).toBe(302)
         expect(locOf(out).origin).toBe(APP)
         expect(sessionCookiesCleared(out).map((c) => c.name)).toContain(SESSION)
-        const page = await Auth(get(`/auth/signin?${new URLSearchParams({ callbackUrl: cb })}`, { origin: APP }), s.config)
+        const page = await Auth(
+          get(`/auth/signin?${new URLSearchParams({ callbackUrl: cb })}`, { origin: APP }),
+          s.config,
+        )
         expect(page.status, `GET /signin ${JSON.stringify(cb)}`).toBe(200)
         expectStaysOnOrigin(page, await bodyText(page), JSON.stringify(cb))
       }
@@ -303,7 +405,10 @@ describe("group D: redirects and callbackUrl", () => {
       const s = setup()
       const b = await browser(s)
       for (const cb of BIG) {
-        const res = await Auth(postJson("/auth/signout", { csrfToken: b.csrfToken, callbackUrl: cb }, { cookie: b.session, origin: APP }), s.config)
+        const res = await Auth(
+          postJson("/auth/signout", { csrfToken: b.csrfToken, callbackUrl: cb }, { cookie: b.session, origin: APP }),
+          s.config,
+        )
         expect(res.status).toBe(302)
         expectStaysOnOrigin(res, "", `100KB ${cb.slice(0, 30)}`)
         const page = await Auth(get(`/auth/signin?callbackUrl=${encodeURIComponent(cb)}`, { origin: APP }), s.config)
@@ -314,7 +419,14 @@ describe("group D: redirects and callbackUrl", () => {
   })
 
   describe("RD-03 callback-url cookie", () => {
-    const PLANTED = ["https://evil.example", "//evil.example", "https://app.example.evil.example", "javascript:alert(1)", "http://[", "/\\evil.example"]
+    const PLANTED = [
+      "https://evil.example",
+      "//evil.example",
+      "https://app.example.evil.example",
+      "javascript:alert(1)",
+      "http://[",
+      "/\\evil.example",
+    ]
 
     for (const name of [CALLBACK_COOKIE, "authjs.callback-url"]) {
       it(`RD-03 a foreign URL planted in ${name} is re-validated and ignored (credentials, sign-out, pages)`, async () => {
@@ -323,14 +435,21 @@ describe("group D: redirects and callbackUrl", () => {
         for (const planted of PLANTED) {
           const tossed = `${name}=${encodeURIComponent(planted)}`
           const signin = await Auth(
-            postForm("/auth/callback/credentials", { csrfToken: b.csrfToken, username: "alice", password: "password" }, { cookie: `${b.csrf}; ${tossed}`, origin: APP }),
+            postForm(
+              "/auth/callback/credentials",
+              { csrfToken: b.csrfToken, username: "alice", password: "password" },
+              { cookie: `${b.csrf}; ${tossed}`, origin: APP },
+            ),
             s.config,
           )
           expect(signin.status, planted).toBe(302)
           expectStaysOnOrigin(signin, "", `cookie ${planted} on credentials`)
           expect(sessionCookiesSet(signin).length, planted).toBeGreaterThan(0)
 
-          const out = await Auth(postForm("/auth/signout", { csrfToken: b.csrfToken }, { cookie: `${b.session}; ${tossed}`, origin: APP }), s.config)
+          const out = await Auth(
+            postForm("/auth/signout", { csrfToken: b.csrfToken }, { cookie: `${b.session}; ${tossed}`, origin: APP }),
+            s.config,
+          )
           expect(out.status, planted).toBe(302)
           expectStaysOnOrigin(out, "", `cookie ${planted} on sign-out`)
 
@@ -350,7 +469,11 @@ describe("group D: redirects and callbackUrl", () => {
       const s = setup()
       const b = await browser(s)
       const res = await Auth(
-        postForm("/auth/callback/credentials", { csrfToken: b.csrfToken, username: "alice", password: "password" }, { cookie: `${b.csrf}; ${CALLBACK_COOKIE}=${encodeURIComponent(`${APP}/dashboard`)}`, origin: APP }),
+        postForm(
+          "/auth/callback/credentials",
+          { csrfToken: b.csrfToken, username: "alice", password: "password" },
+          { cookie: `${b.csrf}; ${CALLBACK_COOKIE}=${encodeURIComponent(`${APP}/dashboard`)}`, origin: APP },
+        ),
         s.config,
       )
       expect(res.status).toBe(302)
@@ -360,8 +483,22 @@ describe("group D: redirects and callbackUrl", () => {
 
   describe("RD-05 user redirect callback misbehaves", () => {
     const BAD: [string, AuthConfig["callbacks"]][] = [
-      ["throws", { redirect: () => { throw new Error("db down at postgres://app:hunter2@db.internal") } }],
-      ["rejects", { redirect: async () => { throw new Error("boom") } }],
+      [
+        "throws",
+        {
+          redirect: () => {
+            throw new Error("db down at postgres://app:hunter2@db.internal")
+          },
+        },
+      ],
+      [
+        "rejects",
+        {
+          redirect: async () => {
+            throw new Error("boom")
+          },
+        },
+      ],
       ["returns empty string", { redirect: () => "" }],
       ["returns not a URL", { redirect: () => "not a url at all" }],
       ["returns a number", { redirect: (() => 42) as never }],
@@ -376,7 +513,11 @@ describe("group D: redirects and callbackUrl", () => {
         const s = setup({ callbacks })
         const b = await browser(setup())
         const res = await Auth(
-          postForm("/auth/callback/credentials", { csrfToken: b.csrfToken, username: "alice", password: "password", callbackUrl: "/dashboard" }, { cookie: b.csrf, origin: APP }),
+          postForm(
+            "/auth/callback/credentials",
+            { csrfToken: b.csrfToken, username: "alice", password: "password", callbackUrl: "/dashboard" },
+            { cookie: b.csrf, origin: APP },
+          ),
           s.config,
         )
         expect(res.status).toBe(302)
@@ -385,7 +526,14 @@ describe("group D: redirects and callbackUrl", () => {
         expect(sessionCookiesSet(res).length).toBeGreaterThan(0)
         expect(res.headers.getSetCookie().some((c) => c.startsWith("x="))).toBe(false)
 
-        const out = await Auth(postForm("/auth/signout", { csrfToken: b.csrfToken, callbackUrl: "/bye" }, { cookie: b.session, origin: APP }), s.config)
+        const out = await Auth(
+          postForm(
+            "/auth/signout",
+            { csrfToken: b.csrfToken, callbackUrl: "/bye" },
+            { cookie: b.session, origin: APP },
+          ),
+          s.config,
+        )
         expect(out.status).toBe(302)
         expectStaysOnOrigin(out, "", `${label} sign-out`)
         expect(sessionCookiesCleared(out).map((c) => c.name)).toContain(SESSION)
@@ -401,7 +549,15 @@ describe("group D: redirects and callbackUrl", () => {
   })
 
   describe("RD-06 header injection", () => {
-    const INJECT = ["/%0d%0aSet-Cookie:x=y", "/\r\nSet-Cookie:x=y", "/%0aSet-Cookie:%20x=y", "/\nLocation: https://evil.example", `${APP}/\r\nSet-Cookie:x=y`, "/\u2028Set-Cookie:x=y", "/\u0000x"]
+    const INJECT = [
+      "/%0d%0aSet-Cookie:x=y",
+      "/\r\nSet-Cookie:x=y",
+      "/%0aSet-Cookie:%20x=y",
+      "/\nLocation: https://evil.example",
+      `${APP}/\r\nSet-Cookie:x=y`,
+      "/\u2028Set-Cookie:x=y",
+      "/\u0000x",
+    ]
 
     function expectNoInjection(res: Response, what: string) {
       expect(res.status, what).toBeLessThan(500)
@@ -420,10 +576,20 @@ describe("group D: redirects and callbackUrl", () => {
       const b = await browser(s)
       for (const cb of INJECT) {
         const what = JSON.stringify(cb)
-        const r1 = await Auth(postForm("/auth/callback/credentials", { csrfToken: b.csrfToken, username: "alice", password: "password", callbackUrl: cb }, { cookie: b.csrf, origin: APP }), s.config)
+        const r1 = await Auth(
+          postForm(
+            "/auth/callback/credentials",
+            { csrfToken: b.csrfToken, username: "alice", password: "password", callbackUrl: cb },
+            { cookie: b.csrf, origin: APP },
+          ),
+          s.config,
+        )
         expect(r1.status, what).toBe(302)
         expectNoInjection(r1, `credentials ${what}`)
-        const r2 = await Auth(postForm("/auth/signout", { csrfToken: b.csrfToken, callbackUrl: cb }, { cookie: b.session, origin: APP }), s.config)
+        const r2 = await Auth(
+          postForm("/auth/signout", { csrfToken: b.csrfToken, callbackUrl: cb }, { cookie: b.session, origin: APP }),
+          s.config,
+        )
         expect(r2.status, what).toBe(302)
         expectNoInjection(r2, `sign-out ${what}`)
         const r3 = await Auth(get(`/auth/signin?callbackUrl=${encodeURIComponent(cb)}`, { origin: APP }), custom.config)
@@ -449,7 +615,14 @@ describe("group D: redirects and callbackUrl", () => {
         "https://app.example.com/x",
       ]) {
         for (const path of ["/auth/callback/credentials", "/auth/signout"]) {
-          const res = await Auth(postForm(path, { csrfToken: b.csrfToken, username: "alice", password: "password", callbackUrl: cb }, { cookie: b.session, origin: APP }), s.config)
+          const res = await Auth(
+            postForm(
+              path,
+              { csrfToken: b.csrfToken, username: "alice", password: "password", callbackUrl: cb },
+              { cookie: b.session, origin: APP },
+            ),
+            s.config,
+          )
           expect(res.status).toBe(302)
           expect(locOf(res).origin, `${path} ${cb}`).toBe(APP)
           expect(locOf(res).pathname, `${path} ${cb}`).toBe("/")
@@ -465,9 +638,23 @@ describe("group D: redirects and callbackUrl", () => {
       const cyrillic = "https://\u0430pp.example/x" // а = U+0430
       const puny = `https://${new URL(cyrillic).host}/x`
       expect(puny).toMatch(/xn--/)
-      for (const cb of [cyrillic, puny, "https://app.example./x", "https://APP.EXAMPLE./x", "https://app.example%2e/x", "https://app\u3002example\u3002/x"]) {
+      for (const cb of [
+        cyrillic,
+        puny,
+        "https://app.example./x",
+        "https://APP.EXAMPLE./x",
+        "https://app.example%2e/x",
+        "https://app\u3002example\u3002/x",
+      ]) {
         for (const path of ["/auth/callback/credentials", "/auth/signout"]) {
-          const res = await Auth(postForm(path, { csrfToken: b.csrfToken, username: "alice", password: "password", callbackUrl: cb }, { cookie: b.session, origin: APP }), s.config)
+          const res = await Auth(
+            postForm(
+              path,
+              { csrfToken: b.csrfToken, username: "alice", password: "password", callbackUrl: cb },
+              { cookie: b.session, origin: APP },
+            ),
+            s.config,
+          )
           expect(res.status, cb).toBe(302)
           const u = resolvesTo(res.headers.get("location")!, APP)!
           expect(u.origin, `${path} ${cb}`).toBe(APP)
@@ -475,7 +662,10 @@ describe("group D: redirects and callbackUrl", () => {
       }
       // Same host once parsed: allowed, and in any case the browser lands on the origin.
       for (const cb of ["https://APP.EXAMPLE/x", "https://app.example:443/x", "https://\uFF41\uFF50\uFF50.example/x"]) {
-        const res = await Auth(postForm("/auth/signout", { csrfToken: b.csrfToken, callbackUrl: cb }, { cookie: b.session, origin: APP }), s.config)
+        const res = await Auth(
+          postForm("/auth/signout", { csrfToken: b.csrfToken, callbackUrl: cb }, { cookie: b.session, origin: APP }),
+          s.config,
+        )
         expect(res.status, cb).toBe(302)
         expect(resolvesTo(res.headers.get("location")!, APP)!.origin, cb).toBe(APP)
       }
@@ -494,7 +684,15 @@ describe("group D: redirects and callbackUrl", () => {
       const s = setup()
       const generic = await page(s, "Default")
       expect(generic.res.status).toBe(200)
-      for (const code of [XSS, "xss-7731-UnknownCode", `Configuration${XSS}`, "__proto__", "constructor", "toString", "hasOwnProperty"]) {
+      for (const code of [
+        XSS,
+        "xss-7731-UnknownCode",
+        `Configuration${XSS}`,
+        "__proto__",
+        "constructor",
+        "toString",
+        "hasOwnProperty",
+      ]) {
         const { res, html } = await page(s, code)
         expect(res.status, code).toBe(200)
         expect(res.headers.get("content-type") ?? "").toMatch(/^text\/html/)
@@ -542,17 +740,85 @@ describe("group D: redirects and callbackUrl", () => {
 /** Strings shaped like open-redirect payloads plus plain random strings. */
 function callbackUrlArb(): fc.Arbitrary<string> {
   const pieces = [
-    "/", "//", "\\", "\\\\", ":", "@", "#", "?", ".", "..", "%2F", "%2f", "%5C", "%09", "%0d%0a", "%40", "%2e",
-    "\t", "\n", "\r", " ", "\u0000", "\u3002", "\uFF0F", "\uFF3C", "\u2215",
-    "https:", "http:", "HTTPS:", "javascript:", "data:", "file:", "evil.example", "app.example", "APP.EXAMPLE",
-    "\u0430pp.example", "xn--pp-8kc.example", "127.0.0.1", "[::1]", ":443", ":80", "localhost",
+    "/",
+    "//",
+    "\\",
+    "\\\\",
+    ":",
+    "@",
+    "#",
+    "?",
+    ".",
+    "..",
+    "%2F",
+    "%2f",
+    "%5C",
+    "%09",
+    "%0d%0a",
+    "%40",
+    "%2e",
+    "\t",
+    "\n",
+    "\r",
+    " ",
+    "\u0000",
+    "\u3002",
+    "\uFF0F",
+    "\uFF3C",
+    "\u2215",
+    "https:",
+    "http:",
+    "HTTPS:",
+    "javascript:",
+    "data:",
+    "file:",
+    "evil.example",
+    "app.example",
+    "APP.EXAMPLE",
+    "\u0430pp.example",
+    "xn--pp-8kc.example",
+    "127.0.0.1",
+    "[::1]",
+    ":443",
+    ":80",
+    "localhost",
   ]
-  const prefixes = ["", "/", "//", "///", "/\\", "\\/", "https:", "https:/", "https://", "http://", "HTTPS://", "/%2F", " ", "\t", "javascript:", "https://app.example@", "https://app.example."]
-  const hosts = ["evil.example", "app.example", "app.example.evil.example", "evil.example#@app.example", "evil.example?@app.example", "\u0430pp.example", "evil\u3002example", "app.example:443", "APP.EXAMPLE."]
+  const prefixes = [
+    "",
+    "/",
+    "//",
+    "///",
+    "/\\",
+    "\\/",
+    "https:",
+    "https:/",
+    "https://",
+    "http://",
+    "HTTPS://",
+    "/%2F",
+    " ",
+    "\t",
+    "javascript:",
+    "https://app.example@",
+    "https://app.example.",
+  ]
+  const hosts = [
+    "evil.example",
+    "app.example",
+    "app.example.evil.example",
+    "evil.example#@app.example",
+    "evil.example?@app.example",
+    "\u0430pp.example",
+    "evil\u3002example",
+    "app.example:443",
+    "APP.EXAMPLE.",
+  ]
   return fc.oneof(
     fc.string({ unit: "binary", maxLength: 40 }),
     fc.webUrl({ withQueryParameters: true, withFragments: true }),
-    fc.tuple(fc.constantFrom(...prefixes), fc.constantFrom(...hosts), fc.string({ maxLength: 8 })).map(([a, b, c]) => a + b + c),
+    fc
+      .tuple(fc.constantFrom(...prefixes), fc.constantFrom(...hosts), fc.string({ maxLength: 8 }))
+      .map(([a, b, c]) => a + b + c),
     fc.array(fc.constantFrom(...pieces), { maxLength: 10 }).map((a) => a.join("")),
   )
 }

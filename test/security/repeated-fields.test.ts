@@ -87,11 +87,15 @@ describe("HN-01 a repeated form field through the Hono front door", () => {
       providers: [{ id: "email", type: "email", name: "Email", from: "auth@corp.test", sendVerificationRequest }],
     }
     const app = new Hono()
-    app.use("*", initAuthConfig(() => config))
+    app.use(
+      "*",
+      initAuthConfig(() => config),
+    )
     // The app's allow-list: only corp.test addresses may ask for a sign-in link.
     app.use("/api/auth/signin/*", async (c, next) => {
       const body = await c.req.parseBody()
-      if (typeof body.email !== "string" || !body.email.endsWith("@corp.test")) return c.json({ error: "not allowed" }, 403)
+      if (typeof body.email !== "string" || !body.email.endsWith("@corp.test"))
+        return c.json({ error: "not allowed" }, 403)
       await next()
     })
     app.use("/api/auth/*", authHandler())
@@ -113,10 +117,19 @@ describe("HN-01 a repeated form field through the Hono front door", () => {
     const hitsBefore = store.hits
 
     // The attack: Hono reads the last value (allowed), Gatehouse must not act on either.
-    await expectRefused(await signin("email=attacker%40evil.test&email=boss%40corp.test"), "attacker", "evil", "boss", "corp")
+    await expectRefused(
+      await signin("email=attacker%40evil.test&email=boss%40corp.test"),
+      "attacker",
+      "evil",
+      "boss",
+      "corp",
+    )
     // A repeated csrfToken or callbackUrl next to a single e-mail is refused too.
     await expectRefused(await signin(`email=boss%40corp.test&csrfToken=${token}`), token)
-    await expectRefused(await signin("email=boss%40corp.test&callbackUrl=%2Fa&callbackUrl=https%3A%2F%2Fevil.test%2F"), "evil")
+    await expectRefused(
+      await signin("email=boss%40corp.test&callbackUrl=%2Fa&callbackUrl=https%3A%2F%2Fevil.test%2F"),
+      "evil",
+    )
     expect(sendVerificationRequest).toHaveBeenCalledTimes(1)
     expect(sendVerificationRequest.mock.calls.map((call) => call[0].identifier)).toEqual(["boss@corp.test"])
     expect(adapter.verificationTokens.size).toBe(1)
@@ -126,7 +139,9 @@ describe("HN-01 a repeated form field through the Hono front door", () => {
 
 describe("HN-01 a repeated form field through the node front door", () => {
   async function start(extra: Partial<CoreAuthConfig> = {}) {
-    const authorize = vi.fn(async (c: Record<string, unknown>) => (c.email === "alice@example.com" && c.password === "right" ? { ...alice } : null))
+    const authorize = vi.fn(async (c: Record<string, unknown>) =>
+      c.email === "alice@example.com" && c.password === "right" ? { ...alice } : null,
+    )
     const store = countingStore()
     const config: CoreAuthConfig = {
       secret: SECRET,
@@ -134,14 +149,20 @@ describe("HN-01 a repeated form field through the node front door", () => {
       basePath: "/auth",
       logger: spyLogger().logger,
       rateLimit: { store },
-      providers: [Credentials({ credentials: { email: { type: "email" }, password: { type: "password" }, otp: {} }, authorize: authorize as never })],
+      providers: [
+        Credentials({
+          credentials: { email: { type: "email" }, password: { type: "password" }, otp: {} },
+          authorize: authorize as never,
+        }),
+      ],
       ...extra,
     }
     const listening = await listenLocal(createServer(createHandler(config)))
     running.push(listening)
     const jar = new CookieJar()
     const token = await csrf(listening.origin, "/auth", jar)
-    const callback = (body: string) => postRaw(listening.origin, "/auth/callback/credentials", `csrfToken=${token}&${body}`, jar)
+    const callback = (body: string) =>
+      postRaw(listening.origin, "/auth/callback/credentials", `csrfToken=${token}&${body}`, jar)
     return { origin: listening.origin, authorize, store, callback, token, jar }
   }
 

@@ -25,7 +25,9 @@ function setup(extra: Partial<AuthConfig> = {}) {
     return c.username === "alice" && c.password === "password" ? { ...alice } : null
   })
   const config = makeConfig({
-    providers: [Credentials({ credentials: { username: {}, password: { type: "password" } }, authorize: authorize as never })],
+    providers: [
+      Credentials({ credentials: { username: {}, password: { type: "password" } }, authorize: authorize as never }),
+    ],
     ...extra,
   })
   return { config, authorize, seen }
@@ -45,7 +47,11 @@ function req(method: string, path: string, init: { body?: BodyInit; headers?: Re
 }
 
 /** A body stream of `chunk`-sized pieces up to `total` bytes that counts how many chunks were pulled. */
-function countingStream(total: number, chunk = 16 * 1024, fill = 0x61): { stream: ReadableStream<Uint8Array>; pulled: () => number; cancelled: () => boolean } {
+function countingStream(
+  total: number,
+  chunk = 16 * 1024,
+  fill = 0x61,
+): { stream: ReadableStream<Uint8Array>; pulled: () => number; cancelled: () => boolean } {
   let pulls = 0
   let sent = 0
   let wasCancelled = false
@@ -108,7 +114,12 @@ describe("J. request parsing", () => {
     const norm = await Auth(get("/auth/%2e%2e/auth/session"), config)
     expect(norm.status).toBe(200)
     // Bad percent-encoding in the query: no crash, no 5xx.
-    for (const path of ["/auth/session?x=%E0%A4%A", "/auth/session?callbackUrl=%", "/auth/signin?callbackUrl=%E0%A4%A&error=%ZZ", "/auth/csrf?%=%"]) {
+    for (const path of [
+      "/auth/session?x=%E0%A4%A",
+      "/auth/session?callbackUrl=%",
+      "/auth/signin?callbackUrl=%E0%A4%A&error=%ZZ",
+      "/auth/csrf?%=%",
+    ]) {
       const res = await Auth(get(path), config)
       expect([200, 400], path).toContain(res.status)
     }
@@ -125,7 +136,9 @@ describe("J. request parsing", () => {
       ["/auth/callback/credentials", ["POST"]],
     ]
     for (const [path, allow] of cases) {
-      const methods = allow.includes("GET") ? ["PUT", "DELETE", "PATCH", "OPTIONS"] : ["PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]
+      const methods = allow.includes("GET")
+        ? ["PUT", "DELETE", "PATCH", "OPTIONS"]
+        : ["PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]
       for (const method of methods) {
         const res = await Auth(req(method, path), config)
         expect(res.status, `${method} ${path}`).toBe(405)
@@ -138,7 +151,15 @@ describe("J. request parsing", () => {
 
   it("RQ-02 HEAD on a GET route is answered like the GET, without a body (RFC 9110 §9.3.2); HEAD on a callback is 405", async () => {
     const { config } = setup()
-    for (const path of ["/auth/session", "/auth/csrf", "/auth/providers", "/auth/signin", "/auth/signout", "/auth/error?error=Configuration", "/auth/verify-request"]) {
+    for (const path of [
+      "/auth/session",
+      "/auth/csrf",
+      "/auth/providers",
+      "/auth/signin",
+      "/auth/signout",
+      "/auth/error?error=Configuration",
+      "/auth/verify-request",
+    ]) {
       const get = await Auth(req("GET", path), config)
       const head = await Auth(req("HEAD", path), config)
       expect(head.status, path).toBe(get.status)
@@ -217,9 +238,15 @@ describe("J. request parsing", () => {
     await expectJsonError(overJson, 413, "InvalidRequest")
 
     // Same limits on other POST routes.
-    const signout = await Auth(req("POST", "/auth/signout", { headers: formHeaders, body: formOf(FORM_LIMIT + 1) }), config)
+    const signout = await Auth(
+      req("POST", "/auth/signout", { headers: formHeaders, body: formOf(FORM_LIMIT + 1) }),
+      config,
+    )
     await expectJsonError(signout, 413, "InvalidRequest")
-    const session = await Auth(req("POST", "/auth/session", { headers: jsonHeaders, body: jsonOf(JSON_LIMIT + 1) }), config)
+    const session = await Auth(
+      req("POST", "/auth/session", { headers: jsonHeaders, body: jsonOf(JSON_LIMIT + 1) }),
+      config,
+    )
     await expectJsonError(session, 413, "InvalidRequest")
     expect(authorize).toHaveBeenCalledTimes(3)
   })
@@ -237,7 +264,10 @@ describe("J. request parsing", () => {
     ]
     for (const c of cases) {
       const s = countingStream(TOTAL, CHUNK)
-      const res = await Auth(req("POST", CALLBACK, { headers: { "content-type": c.type, cookie, ...c.headers }, body: s.stream }), config)
+      const res = await Auth(
+        req("POST", CALLBACK, { headers: { "content-type": c.type, cookie, ...c.headers }, body: s.stream }),
+        config,
+      )
       const label = `${c.type} ${JSON.stringify(c.headers ?? {})}`
       await expectJsonError(res, 413, "InvalidRequest")
       // limit+1 bytes need ceil((limit+1)/CHUNK) chunks; allow a few more for stream read-ahead.
@@ -247,7 +277,13 @@ describe("J. request parsing", () => {
     }
     // A non-streamed body with a Content-Length that understates it is also capped.
     const big = "a".repeat(2 * JSON_LIMIT)
-    const lying = await Auth(req("POST", CALLBACK, { headers: { "content-type": "application/json", "content-length": "10", cookie }, body: big }), config)
+    const lying = await Auth(
+      req("POST", CALLBACK, {
+        headers: { "content-type": "application/json", "content-length": "10", cookie },
+        body: big,
+      }),
+      config,
+    )
     await expectJsonError(lying, 413, "InvalidRequest")
     expect(authorize).not.toHaveBeenCalled()
   })
@@ -258,9 +294,15 @@ describe("J. request parsing", () => {
     const form = new URLSearchParams({ csrfToken, username: "alice", password: "password" }).toString()
     const json = JSON.stringify({ csrfToken, username: "alice", password: "password" })
 
-    const textPlain = await Auth(req("POST", CALLBACK, { headers: { "content-type": "text/plain", cookie }, body: form }), config)
+    const textPlain = await Auth(
+      req("POST", CALLBACK, { headers: { "content-type": "text/plain", cookie }, body: form }),
+      config,
+    )
     await expectMissingCsrf(textPlain)
-    const textJson = await Auth(req("POST", CALLBACK, { headers: { "content-type": "text/plain;charset=UTF-8", cookie }, body: json }), config)
+    const textJson = await Auth(
+      req("POST", CALLBACK, { headers: { "content-type": "text/plain;charset=UTF-8", cookie }, body: json }),
+      config,
+    )
     await expectMissingCsrf(textJson)
     const fd = new FormData()
     fd.set("csrfToken", csrfToken)
@@ -269,19 +311,31 @@ describe("J. request parsing", () => {
     const multipartReq = new Request(`${ORIGIN}${CALLBACK}`, { method: "POST", headers: { cookie }, body: fd })
     expect(multipartReq.headers.get("content-type")).toMatch(/^multipart\/form-data/)
     await expectMissingCsrf(await Auth(multipartReq, config))
-    const noType = await Auth(req("POST", CALLBACK, { headers: { cookie }, body: new TextEncoder().encode(form) }), config)
+    const noType = await Auth(
+      req("POST", CALLBACK, { headers: { cookie }, body: new TextEncoder().encode(form) }),
+      config,
+    )
     expect(noType.status).not.toBe(500)
     if (noType.status !== 415) await expectMissingCsrf(noType)
     // A form body under a JSON content type is invalid JSON, not a form.
-    const formAsJson = await Auth(req("POST", CALLBACK, { headers: { "content-type": "application/json", cookie }, body: form }), config)
+    const formAsJson = await Auth(
+      req("POST", CALLBACK, { headers: { "content-type": "application/json", cookie }, body: form }),
+      config,
+    )
     await expectJsonError(formAsJson, 400, "InvalidRequest")
     // A JSON body under a form content type is one odd form key, not JSON.
-    const jsonAsForm = await Auth(req("POST", CALLBACK, { headers: { "content-type": "application/x-www-form-urlencoded", cookie }, body: json }), config)
+    const jsonAsForm = await Auth(
+      req("POST", CALLBACK, { headers: { "content-type": "application/x-www-form-urlencoded", cookie }, body: json }),
+      config,
+    )
     await expectMissingCsrf(jsonAsForm)
     expect(authorize).not.toHaveBeenCalled()
 
     // JSON with parameters in the media type is still JSON.
-    const charset = await Auth(req("POST", CALLBACK, { headers: { "content-type": "application/json; charset=utf-8", cookie }, body: json }), config)
+    const charset = await Auth(
+      req("POST", CALLBACK, { headers: { "content-type": "application/json; charset=utf-8", cookie }, body: json }),
+      config,
+    )
     expect(charset.status).toBe(302)
     expect(sessionCookiesSet(charset).length).toBeGreaterThan(0)
   })
@@ -290,16 +344,35 @@ describe("J. request parsing", () => {
     const log = spyLogger()
     const { config, authorize } = setup({ logger: log.logger })
     const { cookie, csrfToken } = await withCsrf(config)
-    const bodies = [`{"csrfToken":"${csrfToken}",`, "[1,2]", `"${csrfToken}"`, "null", "42", "true", "{'a':1}", "\u0000", `{"a":1}{"b":2}`]
+    const bodies = [
+      `{"csrfToken":"${csrfToken}",`,
+      "[1,2]",
+      `"${csrfToken}"`,
+      "null",
+      "42",
+      "true",
+      "{'a':1}",
+      "\u0000",
+      `{"a":1}{"b":2}`,
+    ]
     for (const body of bodies) {
-      const res = await Auth(req("POST", CALLBACK, { headers: { "content-type": "application/json", cookie }, body }), config)
+      const res = await Auth(
+        req("POST", CALLBACK, { headers: { "content-type": "application/json", cookie }, body }),
+        config,
+      )
       await expectJsonError(res, 400, "InvalidRequest")
       expectNoSessionCookie(res)
     }
     for (const body of ["{", "[]"]) {
-      const res = await Auth(req("POST", "/auth/session", { headers: { "content-type": "application/json", cookie }, body }), config)
+      const res = await Auth(
+        req("POST", "/auth/session", { headers: { "content-type": "application/json", cookie }, body }),
+        config,
+      )
       expect(res.status, body).toBe(400)
-      const res2 = await Auth(req("POST", "/auth/signout", { headers: { "content-type": "application/json", cookie }, body }), config)
+      const res2 = await Auth(
+        req("POST", "/auth/signout", { headers: { "content-type": "application/json", cookie }, body }),
+        config,
+      )
       await expectJsonError(res2, 400, "InvalidRequest")
     }
     expect(authorize).not.toHaveBeenCalled()
@@ -315,7 +388,10 @@ describe("J. request parsing", () => {
       expect(q.status, cb).toBeLessThan(500)
       // form body (raw, so the bad bytes arrive as sent)
       const body = `csrfToken=${csrfToken}&username=alice&password=password&callbackUrl=${cb}`
-      const f = await Auth(req("POST", CALLBACK, { headers: { "content-type": "application/x-www-form-urlencoded", cookie }, body }), config)
+      const f = await Auth(
+        req("POST", CALLBACK, { headers: { "content-type": "application/x-www-form-urlencoded", cookie }, body }),
+        config,
+      )
       expect(f.status, cb).toBeLessThan(500)
       if (f.status === 302) {
         const loc = f.headers.get("location") ?? ""
@@ -376,7 +452,10 @@ describe("J. request parsing", () => {
     const { cookie, csrfToken } = await withCsrf(config)
     // Form body: refused before anything runs, and the answer names neither value.
     const body = `csrfToken=${csrfToken}&username=alice&password=password&callbackUrl=%2Ffirst&callbackUrl=%2Fsecond`
-    const f = await Auth(req("POST", CALLBACK, { headers: { "content-type": "application/x-www-form-urlencoded", cookie }, body }), config)
+    const f = await Auth(
+      req("POST", CALLBACK, { headers: { "content-type": "application/x-www-form-urlencoded", cookie }, body }),
+      config,
+    )
     await expectJsonError(f, 400, "InvalidRequest")
     expect(await f.text()).not.toMatch(/first|second/)
     expectNoSessionCookie(f)

@@ -83,10 +83,14 @@ describe("postgres store specifics (PGlite)", () => {
     const db = await pgliteInFreshSchema()
     await migrate(db)
     const store = PostgresStore(db)
-    await db.query(`INSERT INTO ${STORE_TABLE} (key, value, expires_at) VALUES ('gatehouse:stale', 'dead', now() - interval '1 second')`)
+    await db.query(
+      `INSERT INTO ${STORE_TABLE} (key, value, expires_at) VALUES ('gatehouse:stale', 'dead', now() - interval '1 second')`,
+    )
     expect(await store.get("gatehouse:stale")).toBeNull()
     expect(await store.claim("gatehouse:stale", "alive", 60)).toBe(true)
-    expect((await db.query(`SELECT value FROM ${STORE_TABLE} WHERE key = 'gatehouse:stale'`)).rows).toEqual([{ value: "alive" }])
+    expect((await db.query(`SELECT value FROM ${STORE_TABLE} WHERE key = 'gatehouse:stale'`)).rows).toEqual([
+      { value: "alive" },
+    ])
   })
 
   it("without the table every call fails (the config's store guard turns that into a logged AdapterError)", async () => {
@@ -135,13 +139,18 @@ if (DATABASE_URL) {
   describe("postgres store specifics (PostgreSQL server)", () => {
     it("processes on separate pools race for one key: exactly one claim wins; two migrate() at once both succeed", async () => {
       const { schema, drop } = await serverSchema()
-      const pools = Array.from({ length: 3 }, () => new pg.Pool({ connectionString: DATABASE_URL, options: `-c search_path=${schema}`, max: 4 }))
+      const pools = Array.from(
+        { length: 3 },
+        () => new pg.Pool({ connectionString: DATABASE_URL, options: `-c search_path=${schema}`, max: 4 }),
+      )
       try {
         await Promise.all(pools.map((p) => migrate(p)))
         const stores = pools.map((p) => PostgresStore(p))
         for (let round = 0; round < 5; round++) {
           const key = `gatehouse:race:${round}`
-          const results = await Promise.all(Array.from({ length: 12 }, (_, i) => (stores[i % 3] as SharedStore).claim(key, `p${i}`, 60)))
+          const results = await Promise.all(
+            Array.from({ length: 12 }, (_, i) => (stores[i % 3] as SharedStore).claim(key, `p${i}`, 60)),
+          )
           expect(results.filter(Boolean)).toHaveLength(1)
         }
       } finally {

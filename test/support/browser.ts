@@ -149,7 +149,17 @@ export class CookieStore {
     const created = existing === -1 ? this.seq++ : (this.list[existing]?.created ?? this.seq++)
     if (existing !== -1) this.list.splice(existing, 1)
     if (expiry !== undefined && expiry <= now) return // deletion
-    this.list.push({ name, value, host, path: cookiePath, ...(expiry !== undefined ? { expires: expiry } : {}), secure, httpOnly, sameSite, created })
+    this.list.push({
+      name,
+      value,
+      host,
+      path: cookiePath,
+      ...(expiry !== undefined ? { expires: expiry } : {}),
+      secure,
+      httpOnly,
+      sameSite,
+      created,
+    })
   }
 
   /** The cookies a top-level navigation to `url` carries. */
@@ -175,9 +185,24 @@ export class CookieStore {
   }
 
   /** Plants or replaces a cookie (Path=/, SameSite=Lax unless given), e.g. to simulate tampering. */
-  set(host: string, name: string, value: string, attrs: Partial<Omit<StoredCookie, "name" | "value" | "host">> = {}): void {
+  set(
+    host: string,
+    name: string,
+    value: string,
+    attrs: Partial<Omit<StoredCookie, "name" | "value" | "host">> = {},
+  ): void {
     this.delete(host, name)
-    this.list.push({ name, value, host: host.toLowerCase(), path: "/", secure: false, httpOnly: true, sameSite: "lax", created: this.seq++, ...attrs })
+    this.list.push({
+      name,
+      value,
+      host: host.toLowerCase(),
+      path: "/",
+      secure: false,
+      httpOnly: true,
+      sameSite: "lax",
+      created: this.seq++,
+      ...attrs,
+    })
   }
 
   delete(host: string, name: string): void {
@@ -236,7 +261,12 @@ export function parseForms(html: string, pageUrl: string): ParsedForm[] {
       const a = parseAttrs(t[1] ?? "")
       if (a.name) fields.push([a.name, decodeEntities(t[2] ?? "")])
     }
-    forms.push({ action: new URL(attrs.action || pageUrl, pageUrl).href, method: (attrs.method ?? "get").toUpperCase(), attrs, fields })
+    forms.push({
+      action: new URL(attrs.action || pageUrl, pageUrl).href,
+      method: (attrs.method ?? "get").toUpperCase(),
+      attrs,
+      fields,
+    })
   }
   return forms
 }
@@ -276,13 +306,24 @@ export class Browser {
    * One request, no redirect following, with cookies and fetch metadata. `initiator` is the origin of the
    * page making the request (default: the target's own origin, i.e. a same-origin page or fetch).
    */
-  async request(input: Request | string, init: { initiator?: string | null; kind?: Step["kind"] } = {}): Promise<Response> {
+  async request(
+    input: Request | string,
+    init: { initiator?: string | null; kind?: Step["kind"] } = {},
+  ): Promise<Response> {
     const req = typeof input === "string" ? new Request(input) : input
     const url = new URL(req.url)
     const body = req.method === "GET" || req.method === "HEAD" ? undefined : await req.text()
     const initiator = init.initiator === null ? undefined : (init.initiator ?? url.origin)
     return this.send(
-      { method: req.method, url, ...(body !== undefined ? { body } : {}), ...(req.headers.get("content-type") ? { contentType: req.headers.get("content-type") ?? "" } : {}), ...(initiator ? { initiator } : {}), chain: [url], kind: init.kind ?? "fetch" },
+      {
+        method: req.method,
+        url,
+        ...(body !== undefined ? { body } : {}),
+        ...(req.headers.get("content-type") ? { contentType: req.headers.get("content-type") ?? "" } : {}),
+        ...(initiator ? { initiator } : {}),
+        chain: [url],
+        kind: init.kind ?? "fetch",
+      },
       req.headers,
       [],
     )
@@ -292,7 +333,10 @@ export class Browser {
    * Navigates: sends `input` and follows redirects, OP interactions and auto-submitting forms until a
    * response that needs no further action. `initiator` as for `request()`.
    */
-  async follow(input: Request | string, init: { initiator?: string | null; maxSteps?: number } = {}): Promise<FollowResult> {
+  async follow(
+    input: Request | string,
+    init: { initiator?: string | null; maxSteps?: number } = {},
+  ): Promise<FollowResult> {
     const req = typeof input === "string" ? new Request(input) : input
     const url = new URL(req.url)
     const body = req.method === "GET" || req.method === "HEAD" ? undefined : await req.text()
@@ -300,12 +344,21 @@ export class Browser {
     const maxSteps = init.maxSteps ?? this.options.maxSteps ?? 30
     const steps: Step[] = []
     const ct = req.headers.get("content-type")
-    let nav: Navigation = { method: req.method, url, ...(body !== undefined ? { body } : {}), ...(ct ? { contentType: ct } : {}), ...(initiator ? { initiator } : {}), chain: [url], kind: "start" }
+    let nav: Navigation = {
+      method: req.method,
+      url,
+      ...(body !== undefined ? { body } : {}),
+      ...(ct ? { contentType: ct } : {}),
+      ...(initiator ? { initiator } : {}),
+      chain: [url],
+      kind: "start",
+    }
     let extraHeaders: Headers | undefined = req.headers
     const seenInteractions = new Set<string>()
 
     for (;;) {
-      if (steps.length >= maxSteps) throw new Error(`browser: more than ${maxSteps} steps:\n${steps.map(formatStep).join("\n")}`)
+      if (steps.length >= maxSteps)
+        throw new Error(`browser: more than ${maxSteps} steps:\n${steps.map(formatStep).join("\n")}`)
       const res = await this.send(nav, extraHeaders, steps)
       extraHeaders = undefined
       const status = res.status
@@ -343,7 +396,10 @@ export class Browser {
         if (login) {
           if (!this.options.user) return done()
           form = login
-          fields = login.fields.map(([k, v]) => [k, k === "login" ? this.options.user!.login : k === "password" ? this.options.user!.password : v])
+          fields = login.fields.map(([k, v]) => [
+            k,
+            k === "login" ? this.options.user!.login : k === "password" ? this.options.user!.password : v,
+          ])
         } else if (consent) {
           form = (this.options.consent ?? "approve") === "approve" ? consent : find("abort")
           fields = form?.fields ?? []
@@ -368,7 +424,15 @@ export class Browser {
     const action = new URL(form.action)
     const data = new URLSearchParams(fields).toString()
     if (form.method === "POST") {
-      return { method: "POST", url: action, body: data, contentType: "application/x-www-form-urlencoded", initiator: page.origin, chain: [action], kind }
+      return {
+        method: "POST",
+        url: action,
+        body: data,
+        contentType: "application/x-www-form-urlencoded",
+        initiator: page.origin,
+        chain: [action],
+        kind,
+      }
     }
     action.search = data
     return { method: "GET", url: action, initiator: page.origin, chain: [action], kind }
@@ -391,7 +455,8 @@ export class Browser {
     const cookies = this.cookies.select(url, { crossSite, method: nav.method })
 
     const headers = new Headers()
-    for (const [k, v] of extra ?? []) if (!["cookie", "origin", "sec-fetch-site", "content-length", "host"].includes(k)) headers.set(k, v)
+    for (const [k, v] of extra ?? [])
+      if (!["cookie", "origin", "sec-fetch-site", "content-length", "host"].includes(k)) headers.set(k, v)
     if (!headers.has("accept")) headers.set("accept", "text/html,application/xhtml+xml,*/*;q=0.8")
     headers.set("sec-fetch-site", secFetchSite)
     headers.set("sec-fetch-mode", nav.kind === "fetch" ? "cors" : "navigate")
@@ -418,7 +483,9 @@ export class Browser {
       kind: nav.kind,
       secFetchSite,
       sentCookies: cookies.map((c) => c.name),
-      ...(nav.body !== undefined && nav.contentType?.includes("x-www-form-urlencoded") ? { form: Object.fromEntries(new URLSearchParams(nav.body)) } : {}),
+      ...(nav.body !== undefined && nav.contentType?.includes("x-www-form-urlencoded")
+        ? { form: Object.fromEntries(new URLSearchParams(nav.body)) }
+        : {}),
     }
     steps.push(step)
     this.history.push(step)

@@ -29,8 +29,27 @@ import { Browser } from "./browser.js"
 import { startMockOp, type MockOp, type MockOpOptions } from "./mock-op.js"
 import { OP_USERS, startOidcProvider, type OidcOp } from "./oidc-op.js"
 import {
-  APP_PAGE, ERROR_PAGE, type LocalServer, type Recorded, type Setup, type Started, basicCredentials, callback, expectRejected, expectSignedIn, localize,
-  routingFetch, sendJson, sendRedirect, sessionOf, setup, startLocalServer, startSignIn, useFakeProvider, visitProvider, type LogSpy,
+  APP_PAGE,
+  ERROR_PAGE,
+  type LocalServer,
+  type Recorded,
+  type Setup,
+  type Started,
+  basicCredentials,
+  callback,
+  expectRejected,
+  expectSignedIn,
+  localize,
+  routingFetch,
+  sendJson,
+  sendRedirect,
+  sessionOf,
+  setup,
+  startLocalServer,
+  startSignIn,
+  useFakeProvider,
+  visitProvider,
+  type LogSpy,
 } from "./provider-kit.js"
 
 export type Factory = (options?: Record<string, unknown>) => OAuthConfigBase
@@ -50,7 +69,9 @@ export function contrast(a: string, b: string): number {
   const luminance = (hex: string) => {
     const h = hex.replace("#", "")
     const full = h.length === 3 ? [...h].map((c) => c + c).join("") : h
-    const [r, g, bl] = [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+    const [r, g, bl] = [0, 2, 4]
+      .map((i) => parseInt(full.slice(i, i + 2), 16) / 255)
+      .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
     return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!
   }
   const [x, y] = [luminance(a), luminance(b)]
@@ -72,7 +93,11 @@ export const originAndPath = (u: URL | undefined): string | undefined => (u ? `$
 
 /** The authorization option's params (`{}` for a string URL or none). */
 export function paramsOf(endpoint: unknown): Record<string, unknown> {
-  return (typeof endpoint === "object" ? (endpoint as { params?: Record<string, unknown> } | undefined)?.params : undefined) ?? {}
+  return (
+    (typeof endpoint === "object"
+      ? (endpoint as { params?: Record<string, unknown> } | undefined)?.params
+      : undefined) ?? {}
+  )
 }
 
 /** The scope an authorization option asks for: its params' scope, or a string URL's ?scope=. */
@@ -155,7 +180,12 @@ export interface IssuerRow {
  * An issuer-based OIDC provider made with clientId "cid" (and `given`): id, name, type and checks, and once resolved
  * the issuer, the client id, the scope (and `params`) and the checks; its style. Returns the config and the resolved one.
  */
-export function expectIssuerShape(row: IssuerRow, issuer: string, given: Record<string, unknown>, params: Record<string, string> = {}) {
+export function expectIssuerShape(
+  row: IssuerRow,
+  issuer: string,
+  given: Record<string, unknown>,
+  params: Record<string, string> = {},
+) {
   const p = row.factory({ clientId: "cid", clientSecret: "csecret", ...given })
   expect(p).toMatchObject({ id: row.id, name: row.name, type: "oidc", checks: row.checks })
   const r = resolveOAuthProvider(p, undefined)
@@ -177,7 +207,10 @@ const manifest = JSON.parse(readFileSync(new URL("package.json", ROOT), "utf8"))
 /** src/providers/<file>.ts exists and package.json exports ./providers/<file> from dist. */
 export function expectExported(file: string): void {
   expect(existsSync(new URL(`src/providers/${file}.ts`, ROOT)), `src/providers/${file}.ts`).toBe(true)
-  expect(manifest.exports[`./providers/${file}`]).toEqual({ types: `./dist/providers/${file}.d.ts`, import: `./dist/providers/${file}.js` })
+  expect(manifest.exports[`./providers/${file}`]).toEqual({
+    types: `./dist/providers/${file}.d.ts`,
+    import: `./dist/providers/${file}.js`,
+  })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -189,7 +222,11 @@ export const envKey = (id: string): string => `AUTH_${id.toUpperCase().replace(/
 /** AUTH_<ID>_ID / _SECRET (values `<id>-env-id` / `<id>-env-secret`), and _ISSUER when `issuer` is given. */
 export function clientEnv(id: string, issuer?: string): Record<string, string> {
   const key = envKey(id)
-  return { [`${key}_ID`]: `${id}-env-id`, [`${key}_SECRET`]: `${id}-env-secret`, ...(issuer ? { [`${key}_ISSUER`]: issuer } : {}) }
+  return {
+    [`${key}_ID`]: `${id}-env-id`,
+    [`${key}_SECRET`]: `${id}-env-secret`,
+    ...(issuer ? { [`${key}_ISSUER`]: issuer } : {}),
+  }
 }
 
 /** The provider (a factory or a config object) after setEnvDefaults(env). */
@@ -200,7 +237,10 @@ export function afterEnvDefaults(env: Record<string, string>, provider: Factory 
 }
 
 /** clientId, clientSecret and issuer of resolveOAuthProvider(factory()) with `env` in process.env (unstubbed after). */
-export function resolvedFromProcessEnv(env: Record<string, string>, factory: Factory): { clientId: unknown; clientSecret: unknown; issuer: unknown } {
+export function resolvedFromProcessEnv(
+  env: Record<string, string>,
+  factory: Factory,
+): { clientId: unknown; clientSecret: unknown; issuer: unknown } {
   try {
     for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v)
     const r = resolveOAuthProvider(factory(), undefined)
@@ -333,7 +373,12 @@ export interface Player {
 }
 
 const S256 = (verifier: string) => createHash("sha256").update(verifier).digest("base64url")
-const defaultTokenAnswer = (id: string) => (accessToken: string) => ({ access_token: accessToken, token_type: "Bearer", expires_in: 3600, refresh_token: `rt-${id}` })
+const defaultTokenAnswer = (id: string) => (accessToken: string) => ({
+  access_token: accessToken,
+  token_type: "Bearer",
+  expires_in: 3600,
+  refresh_token: `rt-${id}`,
+})
 
 function presented(r: Recorded, how: TokenPresentation): string | undefined {
   const url = new URL(r.originalUrl!)
@@ -350,7 +395,8 @@ function handle(pl: Play, r: Recorded, res: ServerResponse): void {
   // The browser at the authorize page (no customFetch header): the user approves.
   if (r.method === "GET" && r.originalUrl === undefined && r.path === new URL(p.authorization).pathname) {
     const redirectUri = r.query.get("redirect_uri")
-    if (r.query.get("client_id") !== pl.clientId || redirectUri !== `${ORIGIN}/auth/callback/${p.id}`) return sendJson(res, r, 400, { error: "redirect_uri_mismatch" })
+    if (r.query.get("client_id") !== pl.clientId || redirectUri !== `${ORIGIN}/auth/callback/${p.id}`)
+      return sendJson(res, r, 400, { error: "redirect_uri_mismatch" })
     const code = `code-${Math.random().toString(36).slice(2)}`
     pl.codes.set(code, { redirectUri, challenge: r.query.get("code_challenge") })
     const back = new URL(redirectUri)
@@ -360,27 +406,37 @@ function handle(pl: Play, r: Recorded, res: ServerResponse): void {
     return sendRedirect(res, r, back.href)
   }
   // WeChat's token request is a GET with everything in the query (its documented form); the others POST a form.
-  const tokenCall = wechat ? r.method === "GET" && r.originalUrl?.split("?")[0] === p.token : r.method === "POST" && r.originalUrl === p.token
+  const tokenCall = wechat
+    ? r.method === "GET" && r.originalUrl?.split("?")[0] === p.token
+    : r.method === "POST" && r.originalUrl === p.token
   if (tokenCall) {
     pl.tokenRequests.push(r)
     const body = wechat ? new URL(r.originalUrl!).searchParams : new URLSearchParams(r.body)
-    const fail = (status: number, error: string, errcode: number) => sendJson(res, r, wechat ? 200 : status, wechat ? { errcode, errmsg: error } : { error })
-    const [id, secret] = wechat ? [body.get("appid"), body.get("secret")] : (basicCredentials(r.headers.authorization) ?? [body.get("client_id"), body.get("client_secret")])
-    if (id !== pl.clientId || secret !== pl.clientSecret) return fail(401, wechat ? "invalid appsecret" : "invalid_client", 40125)
+    const fail = (status: number, error: string, errcode: number) =>
+      sendJson(res, r, wechat ? 200 : status, wechat ? { errcode, errmsg: error } : { error })
+    const [id, secret] = wechat
+      ? [body.get("appid"), body.get("secret")]
+      : (basicCredentials(r.headers.authorization) ?? [body.get("client_id"), body.get("client_secret")])
+    if (id !== pl.clientId || secret !== pl.clientSecret)
+      return fail(401, wechat ? "invalid appsecret" : "invalid_client", 40125)
     const grant = pl.codes.get(body.get("code") ?? "")
     if (body.get("grant_type") !== "authorization_code") return fail(400, "unsupported_grant_type", 40029)
     // WeChat's token request carries no redirect_uri.
-    if (!grant || (!wechat && grant.redirectUri !== body.get("redirect_uri"))) return fail(400, wechat ? "invalid code" : "invalid_grant", 40029)
+    if (!grant || (!wechat && grant.redirectUri !== body.get("redirect_uri")))
+      return fail(400, wechat ? "invalid code" : "invalid_grant", 40029)
     // PKCE (RFC 7636): the verifier must match the challenge the authorization request carried.
-    if (grant.challenge !== null && S256(body.get("code_verifier") ?? "") !== grant.challenge) return fail(400, "invalid_grant", 40029)
+    if (grant.challenge !== null && S256(body.get("code_verifier") ?? "") !== grant.challenge)
+      return fail(400, "invalid_grant", 40029)
     pl.codes.delete(body.get("code")!)
     return sendJson(res, r, 200, pl.tokenAnswer)
   }
-  const meant = p.userinfoMatch === "prefix" ? r.originalUrl?.startsWith(p.userinfo.split("?")[0]!) : r.originalUrl === p.userinfo
+  const meant =
+    p.userinfoMatch === "prefix" ? r.originalUrl?.startsWith(p.userinfo.split("?")[0]!) : r.originalUrl === p.userinfo
   if (meant && r.method === (p.userinfoMethod ?? "GET")) {
     pl.userinfoRequests.push(r)
     if (p.publicUserinfo !== undefined) return sendJson(res, r, 200, p.publicUserinfo)
-    const fail = (error: string) => sendJson(res, r, wechat ? 200 : 401, wechat ? { errcode: 40003, errmsg: error } : { error })
+    const fail = (error: string) =>
+      sendJson(res, r, wechat ? 200 : 401, wechat ? { errcode: 40003, errmsg: error } : { error })
     if (presented(r, p.presents ?? { scheme: "Bearer" }) !== pl.accessToken) return fail("invalid_token")
     const query = new URL(r.originalUrl!).searchParams
     for (const [k, v] of Object.entries(p.userinfoQuery ?? {})) if (query.get(k) !== v) return fail(`invalid ${k}`)
@@ -391,7 +447,9 @@ function handle(pl: Play, r: Recorded, res: ServerResponse): void {
 }
 
 /** The real origins a provider's endpoints live on. */
-export const originsOf = (p: PlayedProvider): string[] => [...new Set([p.authorization, p.token, p.userinfo].map((u) => new URL(u).origin))]
+export const originsOf = (p: PlayedProvider): string[] => [
+  ...new Set([p.authorization, p.token, p.userinfo].map((u) => new URL(u).origin)),
+]
 
 /**
  * A player for this file: started behind the fetch guard before the file (useFakeProvider: no request may leave
@@ -401,7 +459,9 @@ export function usePlayer(): Player {
   let server: LocalServer | undefined
   let play: Play | undefined
   const start = async () => {
-    const s = await startLocalServer((_req, res, r) => (play ? handle(play, r, res) : sendJson(res, r, 500, { error: "no provider in play" })))
+    const s = await startLocalServer((_req, res, r) =>
+      play ? handle(play, r, res) : sendJson(res, r, 500, { error: "no provider in play" }),
+    )
     return { ...s, reset: () => void (play = undefined) }
   }
   useFakeProvider(start, (s) => void (server = s))
@@ -416,13 +476,22 @@ export function usePlayer(): Player {
       const clientId = options.clientId ?? `${provider.id}-client`
       const accessToken = options.accessToken ?? `at-${provider.id}-${Math.random().toString(36).slice(2)}`
       const pl: Play = {
-        provider, clientId, clientSecret: options.clientSecret ?? `${provider.id}-secret`, profile: options.profile, accessToken,
-        tokenAnswer: (options.tokenAnswer ?? provider.tokenAnswer ?? defaultTokenAnswer(provider.id))(accessToken), codes: new Map(), tokenRequests: [], userinfoRequests: [],
+        provider,
+        clientId,
+        clientSecret: options.clientSecret ?? `${provider.id}-secret`,
+        profile: options.profile,
+        accessToken,
+        tokenAnswer: (options.tokenAnswer ?? provider.tokenAnswer ?? defaultTokenAnswer(provider.id))(accessToken),
+        codes: new Map(),
+        tokenRequests: [],
+        userinfoRequests: [],
       }
       play = pl
       const origins = originsOf(provider)
       const route = routingFetch(origins, server!.url)
-      const s = setup([factory({ ...options.given, clientId, clientSecret: pl.clientSecret, [customFetch]: route.fetch })])
+      const s = setup([
+        factory({ ...options.given, clientId, clientSecret: pl.clientSecret, [customFetch]: route.fetch }),
+      ])
       const started = await startSignIn(s.config, provider.id)
       expect(started.res.status, "sign-in redirects to the provider").toBe(302)
       const authUrl = started.location!
@@ -451,18 +520,41 @@ export interface Replay {
 
 /** A played sign-in replaying `replay` (with `profile`, by default the documented one) for the provider `shape` documents. */
 export function signInReplayed(
-  player: Player, id: string, shape: { factory: Factory; given?: Record<string, unknown>; authorization?: string; token?: string; userinfo?: string },
-  replay: Replay, profile: Record<string, unknown> = replay.profile,
+  player: Player,
+  id: string,
+  shape: {
+    factory: Factory
+    given?: Record<string, unknown>
+    authorization?: string
+    token?: string
+    userinfo?: string
+  },
+  replay: Replay,
+  profile: Record<string, unknown> = replay.profile,
 ): Promise<PlayedSignIn> {
-  const played: PlayedProvider = { id, authorization: shape.authorization!, token: shape.token!, userinfo: shape.userinfo!, ...replay.quirks, tokenAnswer: () => replay.token }
-  return player.signIn(played, shape.factory, { profile: replay.wrap ? replay.wrap(profile) : profile, given: shape.given, accessToken: String(replay.token.access_token) })
+  const played: PlayedProvider = {
+    id,
+    authorization: shape.authorization!,
+    token: shape.token!,
+    userinfo: shape.userinfo!,
+    ...replay.quirks,
+    tokenAnswer: () => replay.token,
+  }
+  return player.signIn(played, shape.factory, {
+    profile: replay.wrap ? replay.wrap(profile) : profile,
+    given: shape.given,
+    accessToken: String(replay.token.access_token),
+  })
 }
 
 /**
  * The two sign-in cases of an OAuth 2 batch table: the documented answers sign the user in as documented
  * (expectPlayedSignIn), and a profile without its id is OAuthProfileParseError.
  */
-export function itSignsInAsDocumented<R extends OAuthRow>(rows: R[], signIn: (row: R, profile: Record<string, unknown>) => Promise<PlayedSignIn>): void {
+export function itSignsInAsDocumented<R extends OAuthRow>(
+  rows: R[],
+  signIn: (row: R, profile: Record<string, unknown>) => Promise<PlayedSignIn>,
+): void {
   it.each(rows)("$id: the documented responses map to the session user", async (row) => {
     await expectPlayedSignIn(await signIn(row, row.profile), row)
   })
@@ -509,14 +601,22 @@ export function expectTokenRequest(pl: Play, want: { checks?: string[]; auth?: s
     // WeChat: GET with appid, secret, code and grant_type in the query; no body, no Authorization header.
     const q = new URL(t.originalUrl!).searchParams
     expect([t.method, t.body, t.headers.authorization]).toEqual(["GET", "", undefined])
-    expect([q.get("appid"), q.get("secret"), q.get("grant_type")]).toEqual([pl.clientId, pl.clientSecret, "authorization_code"])
+    expect([q.get("appid"), q.get("secret"), q.get("grant_type")]).toEqual([
+      pl.clientId,
+      pl.clientSecret,
+      "authorization_code",
+    ])
     expect(q.get("code")).toMatch(/^code-/)
     return
   }
   const body = new URLSearchParams(t.body)
   expect(body.has("code_verifier")).toBe((want.checks ?? ["pkce"]).includes("pkce"))
   if (want.auth === "client_secret_post") {
-    expect([body.get("client_id"), body.get("client_secret"), t.headers.authorization]).toEqual([pl.clientId, pl.clientSecret, undefined])
+    expect([body.get("client_id"), body.get("client_secret"), t.headers.authorization]).toEqual([
+      pl.clientId,
+      pl.clientSecret,
+      undefined,
+    ])
   } else {
     expect(basicCredentials(t.headers.authorization)).toEqual([pl.clientId, pl.clientSecret])
     expect(body.has("client_secret")).toBe(false)
@@ -528,7 +628,10 @@ export function expectTokenRequest(pl: Play, want: { checks?: string[]; auth?: s
  * request (PKCE, client authentication), one userinfo request, and the account (the player's access token, the
  * providerAccountId when given, else a non-empty one).
  */
-export async function expectPlayedSignIn(r: PlayedSignIn, want: AuthorizeWant & { auth?: string; user: MappedUser; providerAccountId?: string }): Promise<void> {
+export async function expectPlayedSignIn(
+  r: PlayedSignIn,
+  want: AuthorizeWant & { auth?: string; user: MappedUser; providerAccountId?: string },
+): Promise<void> {
   expectSignedIn(r.res, r.s.log)
   await expectSessionUser(r.s.config, r.started.jar, want.user)
   expectAuthorizeRequest(r.authUrl, want)
@@ -640,20 +743,36 @@ export async function signInAtRealOp(realOp: OidcOp, factory: Factory, id: strin
     basePath: "/auth",
     providers: [factory({ issuer: realOp.issuer, clientId: client.client_id, clientSecret: client.client_secret })],
     logger: { error: (e: Error) => errors.push(e), warn: () => {}, debug: () => {} },
-    callbacks: { jwt: ({ token, account }: { token: Record<string, unknown>; account?: Record<string, unknown> | null }) => (account && accounts.push(account), token) },
+    callbacks: {
+      jwt: ({ token, account }: { token: Record<string, unknown>; account?: Record<string, unknown> | null }) => (
+        account && accounts.push(account), token
+      ),
+    },
   } as unknown as AuthConfig
   const browser = new Browser({
-    apps: { [ORIGIN]: (req) => (new URL(req.url).pathname.startsWith("/auth") ? Auth(req, config) : new Response("app page")) },
+    apps: {
+      [ORIGIN]: (req) => (new URL(req.url).pathname.startsWith("/auth") ? Auth(req, config) : new Response("app page")),
+    },
     user: { login: olivia.email, password: olivia.password },
   })
   const csrf = ((await (await browser.request(`${ORIGIN}/auth/csrf`)).json()) as { csrfToken: string }).csrfToken
-  const result = await browser.follow(new Request(`${ORIGIN}/auth/signin/${id}`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ csrfToken: csrf, callbackUrl: APP_PAGE }).toString(),
-  }))
-  const session = (await (await browser.request(`${ORIGIN}/auth/session`)).json()) as { user?: Record<string, unknown> } | null
-  return { errors, url: result.url, user: session?.user, accounts, authorization: realOp.authorizationRequests().at(-1)! }
+  const result = await browser.follow(
+    new Request(`${ORIGIN}/auth/signin/${id}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken: csrf, callbackUrl: APP_PAGE }).toString(),
+    }),
+  )
+  const session = (await (await browser.request(`${ORIGIN}/auth/session`)).json()) as {
+    user?: Record<string, unknown>
+  } | null
+  return {
+    errors,
+    url: result.url,
+    user: session?.user,
+    accounts,
+    authorization: realOp.authorizationRequests().at(-1)!,
+  }
 }
 
 /** Back at the app page with nothing logged. */

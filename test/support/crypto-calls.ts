@@ -13,7 +13,12 @@ export type CryptoWork = typeof cryptoCalls
 export async function countCrypto<T>(fn: () => Promise<T>): Promise<CryptoWork & { result: T }> {
   const before = { ...cryptoCalls }
   const result = await fn()
-  return { result, hash: cryptoCalls.hash - before.hash, hmac: cryptoCalls.hmac - before.hmac, decipher: cryptoCalls.decipher - before.decipher }
+  return {
+    result,
+    hash: cryptoCalls.hash - before.hash,
+    hmac: cryptoCalls.hmac - before.hmac,
+    decipher: cryptoCalls.decipher - before.decipher,
+  }
 }
 
 type CryptoModule = typeof import("node:crypto")

@@ -57,7 +57,11 @@ export function createIdp(id: string, profile: IdpProfile): Idp {
   const tokens = new Map<string, IdpProfile>()
   let tokenRequests = 0
   let userinfoRequests = 0
-  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store" } })
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { "content-type": "application/json", "cache-control": "no-store" },
+    })
   const fetcher = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const req = new Request(input, init)
     const url = new URL(req.url)
@@ -69,13 +73,25 @@ export function createIdp(id: string, profile: IdpProfile): Idp {
       if (req.headers.get("authorization") !== expected) return json(401, { error: "invalid_client" })
       const grant = codes.get(body.get("code") ?? "")
       codes.delete(body.get("code") ?? "")
-      if (body.get("grant_type") !== "authorization_code" || !grant || grant.redirectUri !== body.get("redirect_uri")) return json(400, { error: "invalid_grant" })
-      if (grant.challenge !== null && createHash("sha256").update(body.get("code_verifier") ?? "").digest("base64url") !== grant.challenge) {
+      if (body.get("grant_type") !== "authorization_code" || !grant || grant.redirectUri !== body.get("redirect_uri"))
+        return json(400, { error: "invalid_grant" })
+      if (
+        grant.challenge !== null &&
+        createHash("sha256")
+          .update(body.get("code_verifier") ?? "")
+          .digest("base64url") !== grant.challenge
+      ) {
         return json(400, { error: "invalid_grant", error_description: "PKCE" })
       }
       const accessToken = randomBytes(16).toString("base64url")
       tokens.set(accessToken, grant.profile)
-      return json(200, { access_token: accessToken, token_type: "bearer", expires_in: 3600, scope: "read:user", refresh_token: `rt-${accessToken}` })
+      return json(200, {
+        access_token: accessToken,
+        token_type: "bearer",
+        expires_in: 3600,
+        scope: "read:user",
+        refresh_token: `rt-${accessToken}`,
+      })
     }
     if (req.method === "GET" && url.pathname === "/userinfo") {
       userinfoRequests++
@@ -96,24 +112,34 @@ export function createIdp(id: string, profile: IdpProfile): Idp {
     get userinfoRequests() {
       return userinfoRequests
     },
-    provider: (extra = {}) => ({
-      id,
-      name: `IdP ${id}`,
-      type: "oauth",
-      clientId,
-      clientSecret,
-      authorization: `${base}/authorize`,
-      token: `${base}/token`,
-      userinfo: `${base}/userinfo`,
-      profile: (p: Record<string, unknown>) => ({ id: p.id as string, name: p.name as string, email: p.email as string, image: p.avatar as string }),
-      [customFetch]: fetcher as typeof fetch,
-      ...extra,
-    }) as OAuthConfigBase,
+    provider: (extra = {}) =>
+      ({
+        id,
+        name: `IdP ${id}`,
+        type: "oauth",
+        clientId,
+        clientSecret,
+        authorization: `${base}/authorize`,
+        token: `${base}/token`,
+        userinfo: `${base}/userinfo`,
+        profile: (p: Record<string, unknown>) => ({
+          id: p.id as string,
+          name: p.name as string,
+          email: p.email as string,
+          image: p.avatar as string,
+        }),
+        [customFetch]: fetcher as typeof fetch,
+        ...extra,
+      }) as OAuthConfigBase,
     authorize(query, p) {
       const redirectUri = query.get("redirect_uri") ?? ""
       expect(query.get("client_id")).toBe(clientId)
       const code = randomBytes(12).toString("base64url")
-      codes.set(code, { redirectUri, challenge: query.get("code_challenge"), profile: structuredClone(p ?? idp.profile) })
+      codes.set(code, {
+        redirectUri,
+        challenge: query.get("code_challenge"),
+        profile: structuredClone(p ?? idp.profile),
+      })
       return code
     },
   }
@@ -124,9 +150,21 @@ export function createIdp(id: string, profile: IdpProfile): Idp {
  * Starts an OAuth sign-in in `jar`'s browser: GET /csrf, POST /signin/<id>, then the IdP's authorize step.
  * Returns the callback path (with code and state) the IdP redirects back to.
  */
-export async function startFlow(config: AuthConfig, idp: Idp, jar: CookieJar, opts: { callbackUrl?: string; profile?: IdpProfile } = {}): Promise<string> {
+export async function startFlow(
+  config: AuthConfig,
+  idp: Idp,
+  jar: CookieJar,
+  opts: { callbackUrl?: string; profile?: IdpProfile } = {},
+): Promise<string> {
   const csrfToken = await fetchCsrf(config, jar)
-  const res = await Auth(postForm(`/auth/signin/${idp.id}`, { csrfToken, ...(opts.callbackUrl ? { callbackUrl: opts.callbackUrl } : {}) }, { cookie: jar.header() }), config)
+  const res = await Auth(
+    postForm(
+      `/auth/signin/${idp.id}`,
+      { csrfToken, ...(opts.callbackUrl ? { callbackUrl: opts.callbackUrl } : {}) },
+      { cookie: jar.header() },
+    ),
+    config,
+  )
   jar.store(res)
   expect(res.status, "POST /signin answers with a redirect to the IdP").toBe(302)
   const location = new URL(res.headers.get("location") ?? "")
@@ -148,14 +186,21 @@ export async function finishFlow(config: AuthConfig, jar: CookieJar, callbackPat
 }
 
 /** A whole OAuth sign-in in `jar` (a fresh browser when omitted). */
-export async function oauthSignIn(config: AuthConfig, idp: Idp, jar = new CookieJar(), opts: { callbackUrl?: string; profile?: IdpProfile } = {}): Promise<{ jar: CookieJar; res: Response; location: string }> {
+export async function oauthSignIn(
+  config: AuthConfig,
+  idp: Idp,
+  jar = new CookieJar(),
+  opts: { callbackUrl?: string; profile?: IdpProfile } = {},
+): Promise<{ jar: CookieJar; res: Response; location: string }> {
   const path = await startFlow(config, idp, jar, opts)
   const res = await finishFlow(config, jar, path)
   return { jar, res, location: res.headers.get("location") ?? "" }
 }
 
 /** The session-token Set-Cookie of a response, if any. */
-export function sessionSetCookie(res: Response): { value: string; raw: string; attrs: Record<string, string | true> } | undefined {
+export function sessionSetCookie(
+  res: Response,
+): { value: string; raw: string; attrs: Record<string, string | true> } | undefined {
   return setCookies(res).get(SESSION_COOKIE)
 }
 
@@ -171,7 +216,10 @@ export function setsSession(res: Response): boolean {
   return c !== undefined && c.value !== "" && c.attrs["max-age"] !== "0"
 }
 
-export async function getSession(config: AuthConfig, jar: CookieJar): Promise<{ res: Response; body: Record<string, unknown> | null }> {
+export async function getSession(
+  config: AuthConfig,
+  jar: CookieJar,
+): Promise<{ res: Response; body: Record<string, unknown> | null }> {
   const res = await Auth(get("/auth/session", { cookie: jar.header() }), config)
   const body = (await res.json()) as Record<string, unknown> | null
   jar.store(res)
@@ -198,7 +246,11 @@ export interface Recorded {
   errorTypes(): string[]
 }
 
-export function dbConfig(adapter: Adapter | undefined, providers: AuthConfig["providers"], overrides: Partial<AuthConfig> = {}): { config: AuthConfig; rec: Recorded } {
+export function dbConfig(
+  adapter: Adapter | undefined,
+  providers: AuthConfig["providers"],
+  overrides: Partial<AuthConfig> = {},
+): { config: AuthConfig; rec: Recorded } {
   const errors: unknown[] = []
   const events: Recorded["events"] = []
   const jwt: Record<string, unknown>[] = []
@@ -210,7 +262,14 @@ export function dbConfig(adapter: Adapter | undefined, providers: AuthConfig["pr
     providers,
     ...(adapter ? { adapter } : {}),
     logger: { error: (e: Error) => void errors.push(e), warn: () => {}, debug: () => {} },
-    events: { createUser: ev("createUser"), linkAccount: ev("linkAccount"), signIn: ev("signIn"), signOut: ev("signOut"), session: ev("session"), updateUser: ev("updateUser") } as AuthConfig["events"],
+    events: {
+      createUser: ev("createUser"),
+      linkAccount: ev("linkAccount"),
+      signIn: ev("signIn"),
+      signOut: ev("signOut"),
+      session: ev("session"),
+      updateUser: ev("updateUser"),
+    } as AuthConfig["events"],
     ...overrides,
   }
   const rec: Recorded = {
@@ -218,7 +277,7 @@ export function dbConfig(adapter: Adapter | undefined, providers: AuthConfig["pr
     events,
     jwt,
     of: (name) => events.filter((e) => e.name === name).map((e) => e.message),
-    errorTypes: () => errors.map((e) => ((e as { type?: string })?.type ?? (e as Error)?.name ?? String(e))),
+    errorTypes: () => errors.map((e) => (e as { type?: string })?.type ?? (e as Error)?.name ?? String(e)),
   }
   return { config, rec }
 }
@@ -294,27 +353,49 @@ async function loadPostgres(): Promise<PostgresModule | undefined> {
 }
 
 /** The table names of the postgres adapter (Auth.js pg-adapter schema, plus Gatehouse's WebAuthn authenticators). */
-const TABLES = { users: "users", accounts: "accounts", sessions: "sessions", verification: "verification_token", authenticators: "authenticators" }
+const TABLES = {
+  users: "users",
+  accounts: "accounts",
+  sessions: "sessions",
+  verification: "verification_token",
+  authenticators: "authenticators",
+}
 
 function pgBackend(name: string, db: Queryable, mod: PostgresModule, close: () => Promise<void>): Backend {
-  const count = async (table: string) => Number((await db.query<{ n: string | number }>(`select count(*) as n from ${table}`)).rows[0]?.n ?? 0)
+  const count = async (table: string) =>
+    Number((await db.query<{ n: string | number }>(`select count(*) as n from ${table}`)).rows[0]?.n ?? 0)
   return {
     name,
     async fresh() {
-      await db.query(`truncate ${TABLES.authenticators}, ${TABLES.sessions}, ${TABLES.accounts}, ${TABLES.verification}, ${TABLES.users} cascade`)
+      await db.query(
+        `truncate ${TABLES.authenticators}, ${TABLES.sessions}, ${TABLES.accounts}, ${TABLES.verification}, ${TABLES.users} cascade`,
+      )
       return mod.PostgresAdapter(db)
     },
     async counts() {
-      return { users: await count(TABLES.users), accounts: await count(TABLES.accounts), sessions: await count(TABLES.sessions) }
+      return {
+        users: await count(TABLES.users),
+        accounts: await count(TABLES.accounts),
+        sessions: await count(TABLES.sessions),
+      }
     },
     async users() {
-      return (await db.query<AdapterUser>(`select * from ${TABLES.users}`)).rows.map((u) => ({ ...u, id: String(u.id) }))
+      return (await db.query<AdapterUser>(`select * from ${TABLES.users}`)).rows.map((u) => ({
+        ...u,
+        id: String(u.id),
+      }))
     },
     async sessions() {
-      return (await db.query<AdapterSession & { userId: unknown }>(`select * from ${TABLES.sessions}`)).rows.map((s) => ({ ...s, userId: String(s.userId) }))
+      return (await db.query<AdapterSession & { userId: unknown }>(`select * from ${TABLES.sessions}`)).rows.map(
+        (s) => ({ ...s, userId: String(s.userId) }),
+      )
     },
     async accounts() {
-      return (await db.query<{ provider: string; providerAccountId: string; userId: unknown }>(`select * from ${TABLES.accounts}`)).rows.map((a) => ({ ...a, userId: String(a.userId) }))
+      return (
+        await db.query<{ provider: string; providerAccountId: string; userId: unknown }>(
+          `select * from ${TABLES.accounts}`,
+        )
+      ).rows.map((a) => ({ ...a, userId: String(a.userId) }))
     },
     async setSessionExpires(sessionToken, expires) {
       await db.query(`update ${TABLES.sessions} set expires = $1 where "sessionToken" = $2`, [expires, sessionToken])
@@ -384,13 +465,32 @@ export interface FaultyAdapter extends Adapter {
 }
 
 const ADAPTER_METHODS = [
-  "createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount", "unlinkAccount",
-  "createSession", "getSessionAndUser", "updateSession", "deleteSession", "createVerificationToken", "useVerificationToken",
-  "getAccount", "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter",
+  "createUser",
+  "getUser",
+  "getUserByEmail",
+  "getUserByAccount",
+  "updateUser",
+  "deleteUser",
+  "linkAccount",
+  "unlinkAccount",
+  "createSession",
+  "getSessionAndUser",
+  "updateSession",
+  "deleteSession",
+  "createVerificationToken",
+  "useVerificationToken",
+  "getAccount",
+  "getAuthenticator",
+  "createAuthenticator",
+  "listAuthenticatorsByUserId",
+  "updateAuthenticatorCounter",
   "deleteAuthenticator",
 ] as const
 
-export function faulty(inner: Adapter, shared?: { faults: Map<string, Fault>; calls: { method: string; args: unknown[] }[]; hanging: { n: number } }): FaultyAdapter {
+export function faulty(
+  inner: Adapter,
+  shared?: { faults: Map<string, Fault>; calls: { method: string; args: unknown[] }[]; hanging: { n: number } },
+): FaultyAdapter {
   const state = shared ?? { faults: new Map<string, Fault>(), calls: [], hanging: { n: 0 } }
   const out: Record<string, unknown> = {
     inner,
@@ -419,7 +519,8 @@ export function faulty(inner: Adapter, shared?: { faults: Map<string, Fault>; ca
   }
   const tx = (inner as { transaction?: <T>(fn: (tx: Adapter) => Promise<T>) => Promise<T> }).transaction
   if (typeof tx === "function") {
-    out.transaction = <T>(fn: (tx: Adapter) => Promise<T>) => tx.call(inner, (innerTx: Adapter) => fn(faulty(innerTx, state)))
+    out.transaction = <T>(fn: (tx: Adapter) => Promise<T>) =>
+      tx.call(inner, (innerTx: Adapter) => fn(faulty(innerTx, state)))
   }
   return out as unknown as FaultyAdapter
 }

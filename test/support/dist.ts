@@ -17,7 +17,8 @@ function newestMtime(dir: string): number {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name)
     if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path))
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts")) newest = Math.max(newest, statSync(path).mtimeMs)
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts"))
+      newest = Math.max(newest, statSync(path).mtimeMs)
   }
   return newest
 }
@@ -30,7 +31,11 @@ export function distIsCurrent(): boolean {
   } catch {
     return false
   }
-  const inputs = Math.max(newestMtime(join(ROOT, "src")), statSync(join(ROOT, "tsconfig.build.json")).mtimeMs, statSync(join(ROOT, "package.json")).mtimeMs)
+  const inputs = Math.max(
+    newestMtime(join(ROOT, "src")),
+    statSync(join(ROOT, "tsconfig.build.json")).mtimeMs,
+    statSync(join(ROOT, "package.json")).mtimeMs,
+  )
   return built > inputs
 }
 
@@ -62,14 +67,18 @@ export function ensureDist(): void {
         if (distIsCurrent()) return
         const started = Date.now()
         const build = spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, encoding: "utf8", stdio: "pipe" })
-        if (build.status !== 0) throw new Error(`npm run build failed (${build.status}):\n${build.stdout}${build.stderr}`)
+        if (build.status !== 0)
+          throw new Error(`npm run build failed (${build.status}):\n${build.stdout}${build.stderr}`)
         console.log(`built dist/ for the package tests in ${((Date.now() - started) / 1000).toFixed(1)} s`)
         return
       } finally {
         rmSync(LOCK, { recursive: true, force: true })
       }
     }
-    if (Date.now() > deadline) throw new Error(`dist/ is still being built by another test worker after ${WAIT_LIMIT_MS / 1000} s (lock ${LOCK})`)
+    if (Date.now() > deadline)
+      throw new Error(
+        `dist/ is still being built by another test worker after ${WAIT_LIMIT_MS / 1000} s (lock ${LOCK})`,
+      )
     sleep(500)
   }
 }

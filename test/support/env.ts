@@ -2,8 +2,17 @@
 // defaults are tested without leaking into other tests.
 
 const ENV_KEYS = [
-  "AUTH_URL", "NEXTAUTH_URL", "AUTH_TRUST_HOST", "AUTH_SECRET", "AUTH_SECRET_1", "AUTH_SECRET_2", "AUTH_SECRET_3",
-  "NEXTAUTH_SECRET", "AUTH_REDIRECT_PROXY_URL", "VERCEL", "CF_PAGES",
+  "AUTH_URL",
+  "NEXTAUTH_URL",
+  "AUTH_TRUST_HOST",
+  "AUTH_SECRET",
+  "AUTH_SECRET_1",
+  "AUTH_SECRET_2",
+  "AUTH_SECRET_3",
+  "NEXTAUTH_SECRET",
+  "AUTH_REDIRECT_PROXY_URL",
+  "VERCEL",
+  "CF_PAGES",
 ] as const
 
 /** Removes the auth-related env vars and returns a function that restores them. */

@@ -18,7 +18,15 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import type { AuthConfig } from "../../src/index.js"
 import Twitter, { type TwitterOptions } from "../../src/providers/twitter.js"
 import { ORIGIN } from "../helpers.js"
-import { type LocalServer, type Recorded, freshValue, sendJson, sendRedirect, sendText, startLocalServer } from "./provider-kit.js"
+import {
+  type LocalServer,
+  type Recorded,
+  freshValue,
+  sendJson,
+  sendRedirect,
+  sendText,
+  startLocalServer,
+} from "./provider-kit.js"
 
 // ---------------------------------------------------------------------------------------------
 // RFC 5849 written from the RFC for the tests
@@ -37,14 +45,20 @@ export function rfcEncode(value: string): string {
 export function rfcBaseUri(url: URL): string {
   const scheme = url.protocol.slice(0, -1).toLowerCase()
   const host = url.hostname.toLowerCase()
-  const port = url.port && !((scheme === "http" && url.port === "80") || (scheme === "https" && url.port === "443")) ? `:${url.port}` : ""
+  const port =
+    url.port && !((scheme === "http" && url.port === "80") || (scheme === "https" && url.port === "443"))
+      ? `:${url.port}`
+      : ""
   return `${scheme}://${host}${port}${url.pathname || "/"}`
 }
 
 /** RFC 5849 §3.4.1.3.2: encode, sort by name then value (byte order of the encoded strings), join. */
 export function rfcNormalize(params: [string, string][]): string {
   const encoded = params.map(([k, v]) => [rfcEncode(k), rfcEncode(v)] as const)
-  encoded.sort((a, b) => Buffer.compare(Buffer.from(a[0]), Buffer.from(b[0])) || Buffer.compare(Buffer.from(a[1]), Buffer.from(b[1])))
+  encoded.sort(
+    (a, b) =>
+      Buffer.compare(Buffer.from(a[0]), Buffer.from(b[0])) || Buffer.compare(Buffer.from(a[1]), Buffer.from(b[1])),
+  )
   return encoded.map(([k, v]) => `${k}=${v}`).join("&")
 }
 
@@ -53,7 +67,9 @@ export function rfcBaseString(method: string, url: URL, params: [string, string]
 }
 
 export function rfcHmacSha1(base: string, consumerSecret: string, tokenSecret = ""): string {
-  return createHmac("sha1", `${rfcEncode(consumerSecret)}&${rfcEncode(tokenSecret)}`).update(base).digest("base64")
+  return createHmac("sha1", `${rfcEncode(consumerSecret)}&${rfcEncode(tokenSecret)}`)
+    .update(base)
+    .digest("base64")
 }
 
 /** RFC 5849 §3.5.1: `OAuth name="value", ...` with percent-encoded names and values; `realm` kept apart. */
@@ -104,7 +120,8 @@ export function verifyOAuth1(x: VerifyInput): VerifyResult {
   if (oauth.has("oauth_version") && oauth.get("oauth_version") !== "1.0") return { ok: false, reason: "version" }
   const timestamp = Number(oauth.get("oauth_timestamp"))
   const now = x.now ?? Math.floor(Date.now() / 1000)
-  if (!Number.isInteger(timestamp) || Math.abs(now - timestamp) > 300) return { ok: false, reason: "timestamp out of window" }
+  if (!Number.isInteger(timestamp) || Math.abs(now - timestamp) > 300)
+    return { ok: false, reason: "timestamp out of window" }
   const nonce = oauth.get("oauth_nonce")
   if (!nonce) return { ok: false, reason: "no nonce" }
   const nonceKey = `${consumerKey}\u0000${timestamp}\u0000${nonce}\u0000${oauth.get("oauth_token") ?? ""}`
@@ -120,10 +137,12 @@ export function verifyOAuth1(x: VerifyInput): VerifyResult {
   if (!signature) return { ok: false, reason: "no signature" }
   const params: [string, string][] = [...x.url.searchParams]
   for (const [k, v] of oauth) if (k !== "oauth_signature" && k !== "realm") params.push([k, v])
-  if ((x.contentType ?? "").split(";")[0]!.trim().toLowerCase() === "application/x-www-form-urlencoded") params.push(...new URLSearchParams(x.body))
+  if ((x.contentType ?? "").split(";")[0]!.trim().toLowerCase() === "application/x-www-form-urlencoded")
+    params.push(...new URLSearchParams(x.body))
   const expected = Buffer.from(rfcHmacSha1(rfcBaseString(x.method, x.url, params), consumerSecret, tokenSecret))
   const given = Buffer.from(signature)
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, reason: "signature mismatch" }
+  if (expected.length !== given.length || !timingSafeEqual(expected, given))
+    return { ok: false, reason: "signature mismatch" }
   x.seenNonces.add(nonceKey)
   return { ok: true, oauth }
 }
@@ -202,7 +221,20 @@ const V2: V2User = {
   pinnedText: "my pinned post",
 }
 
-const V2_FIELDS = new Set(["created_at", "description", "entities", "id", "location", "name", "pinned_tweet_id", "profile_image_url", "protected", "url", "username", "verified"])
+const V2_FIELDS = new Set([
+  "created_at",
+  "description",
+  "entities",
+  "id",
+  "location",
+  "name",
+  "pinned_tweet_id",
+  "profile_image_url",
+  "protected",
+  "url",
+  "username",
+  "verified",
+])
 
 function authFailure(res: ServerResponse, record: Recorded): void {
   sendJson(res, record, 401, { errors: [{ code: 32, message: "Could not authenticate you." }] })
@@ -215,14 +247,22 @@ export async function startFakeTwitter(): Promise<FakeTwitter> {
   const bearers = new Set<string>()
   const tw = {} as FakeTwitter
   const fresh = (prefix: string) => freshValue(tw.issued, prefix)
-  const signedUrl = (req: IncomingMessage, record: Recorded): URL => new URL(record.originalUrl ?? `http://${req.headers.host}${req.url}`)
+  const signedUrl = (req: IncomingMessage, record: Recorded): URL =>
+    new URL(record.originalUrl ?? `http://${req.headers.host}${req.url}`)
 
   const server = await startLocalServer(async (req, res, record) => {
     const consumers = new Map([[tw.consumerKey, tw.consumerSecret]])
     const verify = (tokenSecret: (t: string) => string | undefined, tokenRequired: boolean) => {
       const result = verifyOAuth1({
-        method: record.method, url: signedUrl(req, record), authorization: req.headers.authorization, contentType: req.headers["content-type"],
-        body: record.body, consumers, tokenSecret, tokenRequired, seenNonces,
+        method: record.method,
+        url: signedUrl(req, record),
+        authorization: req.headers.authorization,
+        contentType: req.headers["content-type"],
+        body: record.body,
+        consumers,
+        tokenSecret,
+        tokenRequired,
+        seenNonces,
       })
       if (!result.ok) tw.oauth1Failures.push({ path: record.path, reason: result.reason })
       return result
@@ -269,7 +309,17 @@ export async function startFakeTwitter(): Promise<FakeTwitter> {
       const accessToken = `${tw.legacyUser.id_str}-${fresh("")}`
       const accessSecret = fresh("ats-")
       accessTokens.set(accessToken, accessSecret)
-      return sendText(res, record, 200, new URLSearchParams({ oauth_token: accessToken, oauth_token_secret: accessSecret, user_id: tw.legacyUser.id_str, screen_name: tw.legacyUser.screen_name }).toString())
+      return sendText(
+        res,
+        record,
+        200,
+        new URLSearchParams({
+          oauth_token: accessToken,
+          oauth_token_secret: accessSecret,
+          user_id: tw.legacyUser.id_str,
+          screen_name: tw.legacyUser.screen_name,
+        }).toString(),
+      )
     }
     if (record.path === "/1.1/account/verify_credentials.json" && record.method === "GET") {
       const v = verify((t) => accessTokens.get(t), true)
@@ -277,7 +327,8 @@ export async function startFakeTwitter(): Promise<FakeTwitter> {
       const u = tw.legacyUser
       const withEmail = tw.emailPermission && record.query.get("include_email") === "true"
       // Hand-written JSON: the numeric id is larger than 2^53, as Twitter's are.
-      const raw = `{"id":${u.idJson},"id_str":${JSON.stringify(u.id_str)},"name":${JSON.stringify(u.name)},"screen_name":${JSON.stringify(u.screen_name)},` +
+      const raw =
+        `{"id":${u.idJson},"id_str":${JSON.stringify(u.id_str)},"name":${JSON.stringify(u.name)},"screen_name":${JSON.stringify(u.screen_name)},` +
         `"profile_image_url_https":${JSON.stringify(u.profile_image_url_https)},"followers_count":12${withEmail ? `,"email":${JSON.stringify(u.email)}` : ""}}`
       return sendJson(res, record, 200, undefined, raw)
     }
@@ -286,8 +337,15 @@ export async function startFakeTwitter(): Promise<FakeTwitter> {
     if (record.path === "/i/oauth2/authorize" && record.method === "GET") {
       const q = record.query
       const redirectUri = q.get("redirect_uri") ?? ""
-      if (q.get("client_id") !== tw.clientId || redirectUri !== `${ORIGIN}/auth/callback/twitter`) return sendText(res, record, 400, "Something went wrong: invalid client or redirect_uri")
-      if (q.get("response_type") !== "code" || !q.get("state") || !q.get("code_challenge") || q.get("code_challenge_method") !== "S256" || !q.get("scope")) {
+      if (q.get("client_id") !== tw.clientId || redirectUri !== `${ORIGIN}/auth/callback/twitter`)
+        return sendText(res, record, 400, "Something went wrong: invalid client or redirect_uri")
+      if (
+        q.get("response_type") !== "code" ||
+        !q.get("state") ||
+        !q.get("code_challenge") ||
+        q.get("code_challenge_method") !== "S256" ||
+        !q.get("scope")
+      ) {
         return sendText(res, record, 400, "Something went wrong: missing parameters")
       }
       const back = new URL(redirectUri)
@@ -303,36 +361,81 @@ export async function startFakeTwitter(): Promise<FakeTwitter> {
     }
     if (record.path === "/2/oauth2/token" && record.method === "POST") {
       const expected = `Basic ${Buffer.from(`${tw.clientId}:${tw.clientSecret}`).toString("base64")}`
-      if (req.headers.authorization !== expected) return sendJson(res, record, 401, { error: "unauthorized_client", error_description: "Missing valid authorization header" })
-      if (!(req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) return sendJson(res, record, 400, { error: "invalid_request" })
+      if (req.headers.authorization !== expected)
+        return sendJson(res, record, 401, {
+          error: "unauthorized_client",
+          error_description: "Missing valid authorization header",
+        })
+      if (!(req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded"))
+        return sendJson(res, record, 400, { error: "invalid_request" })
       const body = new URLSearchParams(record.body)
       const grant = codes.get(body.get("code") ?? "")
       codes.delete(body.get("code") ?? "")
       if (body.get("grant_type") !== "authorization_code" || !grant || grant.redirectUri !== body.get("redirect_uri")) {
-        return sendJson(res, record, 400, { error: "invalid_request", error_description: "Value passed for the authorization code was invalid." })
+        return sendJson(res, record, 400, {
+          error: "invalid_request",
+          error_description: "Value passed for the authorization code was invalid.",
+        })
       }
-      if (createHash("sha256").update(body.get("code_verifier") ?? "").digest("base64url") !== grant.challenge) {
-        return sendJson(res, record, 400, { error: "invalid_request", error_description: "Value passed for the code verifier did not match the code challenge." })
+      if (
+        createHash("sha256")
+          .update(body.get("code_verifier") ?? "")
+          .digest("base64url") !== grant.challenge
+      ) {
+        return sendJson(res, record, 400, {
+          error: "invalid_request",
+          error_description: "Value passed for the code verifier did not match the code challenge.",
+        })
       }
       const accessToken = fresh("at2-")
       bearers.add(accessToken)
-      return sendJson(res, record, 200, { token_type: "bearer", expires_in: 7200, access_token: accessToken, scope: grant.scope, refresh_token: fresh("rt2-") })
+      return sendJson(res, record, 200, {
+        token_type: "bearer",
+        expires_in: 7200,
+        access_token: accessToken,
+        scope: grant.scope,
+        refresh_token: fresh("rt2-"),
+      })
     }
     if (record.path === "/2/users/me" && record.method === "GET") {
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1]
-      if (!token || !bearers.has(token)) return sendJson(res, record, 401, { title: "Unauthorized", type: "about:blank", status: 401, detail: "Unauthorized" })
+      if (!token || !bearers.has(token))
+        return sendJson(res, record, 401, {
+          title: "Unauthorized",
+          type: "about:blank",
+          status: 401,
+          detail: "Unauthorized",
+        })
       const fields = (record.query.get("user.fields") ?? "").split(",").filter(Boolean)
       const unknown = fields.filter((f) => !V2_FIELDS.has(f))
-      if (unknown.length) return sendJson(res, record, 400, { errors: [{ parameters: { "user.fields": unknown }, message: `The \`user.fields\` query parameter value [${unknown[0]}] is not one of [...]` }], title: "Invalid Request" })
+      if (unknown.length)
+        return sendJson(res, record, 400, {
+          errors: [
+            {
+              parameters: { "user.fields": unknown },
+              message: `The \`user.fields\` query parameter value [${unknown[0]}] is not one of [...]`,
+            },
+          ],
+          title: "Invalid Request",
+        })
       const u = tw.v2User
       const data: Record<string, unknown> = { id: u.id, name: u.name, username: u.username }
       for (const f of fields) {
-        if (f === "entities") data.entities = { description: { hashtags: [{ start: 8, end: 14, tag: "tests" }] }, url: { urls: [{ start: 0, end: 17, url: u.url, expanded_url: "https://tess.example", display_url: "tess.example" }] } }
+        if (f === "entities")
+          data.entities = {
+            description: { hashtags: [{ start: 8, end: 14, tag: "tests" }] },
+            url: {
+              urls: [
+                { start: 0, end: 17, url: u.url, expanded_url: "https://tess.example", display_url: "tess.example" },
+              ],
+            },
+          }
         else if (f in u) data[f] = u[f as keyof V2User]
       }
       const expansions = (record.query.get("expansions") ?? "").split(",").filter(Boolean)
       const body: Record<string, unknown> = { data }
-      if (expansions.includes("pinned_tweet_id")) body.includes = { tweets: [{ id: u.pinned_tweet_id, text: u.pinnedText }] }
+      if (expansions.includes("pinned_tweet_id"))
+        body.includes = { tweets: [{ id: u.pinned_tweet_id, text: u.pinnedText }] }
       return sendJson(res, record, 200, body)
     }
   })

@@ -24,7 +24,9 @@ export function deriveKey(secret: string, salt: string, length = 64): Buffer {
 /** RFC 7638 thumbprint of the oct JWK, SHA-512 for 64-byte keys, SHA-256 for 32-byte keys. */
 export function kidFor(key: Buffer): string {
   const json = `{"k":"${b64u.enc(key)}","kty":"oct"}`
-  return createHash(key.length === 64 ? "sha512" : "sha256").update(json).digest("base64url")
+  return createHash(key.length === 64 ? "sha512" : "sha256")
+    .update(json)
+    .digest("base64url")
 }
 
 /**
@@ -33,7 +35,12 @@ export function kidFor(key: Buffer): string {
  * test produce a cryptographically valid token carrying a hostile header (zip, crit, extra
  * members) or hostile claims (no exp).
  */
-export function sealCbcHs512(header: Record<string, unknown>, plaintext: Uint8Array | string, key: Buffer, encryptedKey = ""): string {
+export function sealCbcHs512(
+  header: Record<string, unknown>,
+  plaintext: Uint8Array | string,
+  key: Buffer,
+  encryptedKey = "",
+): string {
   const protectedB64 = b64u.enc(JSON.stringify(header))
   const aad = Buffer.from(protectedB64, "ascii")
   const macKey = key.subarray(0, 32)
@@ -43,7 +50,10 @@ export function sealCbcHs512(header: Record<string, unknown>, plaintext: Uint8Ar
   const ct = Buffer.concat([cipher.update(Buffer.from(plaintext)), cipher.final()])
   const al = Buffer.alloc(8)
   al.writeBigUInt64BE(BigInt(aad.length * 8))
-  const tag = createHmac("sha512", macKey).update(Buffer.concat([aad, iv, ct, al])).digest().subarray(0, 32)
+  const tag = createHmac("sha512", macKey)
+    .update(Buffer.concat([aad, iv, ct, al]))
+    .digest()
+    .subarray(0, 32)
   return [protectedB64, encryptedKey, b64u.enc(iv), b64u.enc(ct), b64u.enc(tag)].join(".")
 }
 
@@ -65,7 +75,13 @@ export function forgeSessionToken(opts: {
 
 /** A compact JWE with `header` and random (non-decryptable) parts. */
 export function junkJwe(header: Record<string, unknown>, encryptedKey = ""): string {
-  return [b64u.enc(JSON.stringify(header)), encryptedKey, b64u.enc(randomBytes(16)), b64u.enc(randomBytes(48)), b64u.enc(randomBytes(32))].join(".")
+  return [
+    b64u.enc(JSON.stringify(header)),
+    encryptedKey,
+    b64u.enc(randomBytes(16)),
+    b64u.enc(randomBytes(48)),
+    b64u.enc(randomBytes(32)),
+  ].join(".")
 }
 
 export const nowSec = (): number => Math.floor(Date.now() / 1000)

@@ -46,7 +46,12 @@ export async function readBody(req: IncomingMessage, maxBytes = 1024 * 1024): Pr
 }
 
 /** A JSON answer, not cacheable. */
-export function writeJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function writeJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store", ...headers })
   res.end(JSON.stringify(body))
 }

@@ -24,14 +24,17 @@ export class FakeApi {
   constructor(private readonly answer: (req: Seen) => Answer) {}
   async start(): Promise<void> {
     const server = createServer((req, res) => {
-      readBody(req).then((body) => {
-        const seen = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body }
-        this.seen.push(seen)
-        const a = this.forced ?? this.answer(seen)
-        this.forced = undefined
-        res.writeHead(a.status, a.body === undefined ? {} : { "content-type": "application/json; charset=utf-8" })
-        res.end(a.body === undefined ? "" : JSON.stringify(a.body))
-      }, () => res.destroy())
+      readBody(req).then(
+        (body) => {
+          const seen = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body }
+          this.seen.push(seen)
+          const a = this.forced ?? this.answer(seen)
+          this.forced = undefined
+          res.writeHead(a.status, a.body === undefined ? {} : { "content-type": "application/json; charset=utf-8" })
+          res.end(a.body === undefined ? "" : JSON.stringify(a.body))
+        },
+        () => res.destroy(),
+      )
     })
     this.listening = await listenLocal(server)
     this.base = this.listening.origin

@@ -162,7 +162,11 @@ export class MockOp {
   /** The subject the next authorization is for. */
   subject = DEFAULT_SUB
   /** The UserInfo response's claims (besides `sub`). */
-  userinfoClaims: Record<string, unknown> = { name: "Userinfo Name", email: "userinfo@op.example", email_verified: true }
+  userinfoClaims: Record<string, unknown> = {
+    name: "Userinfo Name",
+    email: "userinfo@op.example",
+    email_verified: true,
+  }
   /** UserInfo answered as an RS256 JWT (application/jwt) with iss and aud, signed by `rsa-1` (OIDC Core §5.3.2). */
   signedUserinfo = false
 
@@ -311,7 +315,15 @@ export class MockOp {
    * Mints a code as the authorization endpoint would, without an HTTP round trip: e.g. the attacker's own
    * valid code for the code-injection case (OA-08).
    */
-  issueCode(input: { redirectUri: string; codeChallenge?: string; codeChallengeMethod?: string; nonce?: string; scope?: string; sub?: string; clientId?: string }): string {
+  issueCode(input: {
+    redirectUri: string
+    codeChallenge?: string
+    codeChallengeMethod?: string
+    nonce?: string
+    scope?: string
+    sub?: string
+    clientId?: string
+  }): string {
     const code = `code-${randomBytes(18).toString("base64url")}`
     this.codes.set(code, {
       code,
@@ -343,7 +355,10 @@ export class MockOp {
     if (!action) throw new Error("mock OP authorize: no form_post form")
     const params = new URLSearchParams()
     for (const m of text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-      params.append(m[1] as string, (m[2] as string).replace(/&#(\d+);/g, (_, d: string) => String.fromCharCode(Number(d))))
+      params.append(
+        m[1] as string,
+        (m[2] as string).replace(/&#(\d+);/g, (_, d: string) => String.fromCharCode(Number(d))),
+      )
     }
     const redirectUri = action.replace(/&#(\d+);/g, (_, d: string) => String.fromCharCode(Number(d)))
     const url = new URL(redirectUri)
@@ -356,7 +371,9 @@ export class MockOp {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", this.origin)
-    const path = url.pathname.startsWith(this.issuerPath) ? url.pathname.slice(this.issuerPath.length) : `!${url.pathname}`
+    const path = url.pathname.startsWith(this.issuerPath)
+      ? url.pathname.slice(this.issuerPath.length)
+      : `!${url.pathname}`
     switch (`${req.method} ${path}`) {
       case "GET /.well-known/openid-configuration":
         this.counts.discovery++
@@ -397,7 +414,9 @@ export class MockOp {
     if (query.get("response_mode") === "form_post") {
       const inputs = [...params].map(([k, v]) => `<input type="hidden" name="${html(k)}" value="${html(v)}">`).join("")
       res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" })
-      res.end(`<!DOCTYPE html><html><body onload="document.forms[0].submit()"><form method="post" action="${html(redirectUri)}">${inputs}</form></body></html>`)
+      res.end(
+        `<!DOCTYPE html><html><body onload="document.forms[0].submit()"><form method="post" action="${html(redirectUri)}">${inputs}</form></body></html>`,
+      )
       return
     }
     const target = new URL(redirectUri)
@@ -419,9 +438,13 @@ export class MockOp {
         return id === this.clientId && secret === this.clientSecret && !body.has("client_secret") ? id : undefined
       }
       case "client_secret_post":
-        return !header && body.get("client_id") === this.clientId && body.get("client_secret") === this.clientSecret ? this.clientId : undefined
+        return !header && body.get("client_id") === this.clientId && body.get("client_secret") === this.clientSecret
+          ? this.clientId
+          : undefined
       case "none":
-        return !header && body.get("client_id") === this.clientId && !body.has("client_secret") ? this.clientId : undefined
+        return !header && body.get("client_id") === this.clientId && !body.has("client_secret")
+          ? this.clientId
+          : undefined
     }
   }
 
@@ -459,9 +482,18 @@ export class MockOp {
       case "huge-body":
       case "huge-body-declared":
         record.status = 200
-        await streamHugeJson(res, { total: 50 * 1024 * 1024, declared: this.tokenFault === "huge-body-declared", head: '{"access_token":"', tail: '"}' }, (n) => {
-          this.hugeBytesWritten += n
-        })
+        await streamHugeJson(
+          res,
+          {
+            total: 50 * 1024 * 1024,
+            declared: this.tokenFault === "huge-body-declared",
+            head: '{"access_token":"',
+            tail: '"}',
+          },
+          (n) => {
+            this.hugeBytesWritten += n
+          },
+        )
         return
       case "invalid-grant":
         return fail(400, "invalid_grant")
@@ -475,11 +507,14 @@ export class MockOp {
     if (!entry) return fail(400, "invalid_grant")
     if (entry.used) return fail(400, "invalid_grant") // single use
     entry.used = true
-    if (entry.clientId !== this.clientId || body.get("redirect_uri") !== entry.redirectUri) return fail(400, "invalid_grant")
+    if (entry.clientId !== this.clientId || body.get("redirect_uri") !== entry.redirectUri)
+      return fail(400, "invalid_grant")
     const verifier = body.get("code_verifier")
     if (entry.codeChallenge !== undefined) {
-      if (entry.codeChallengeMethod !== "S256" || !verifier || !/^[A-Za-z0-9\-._~]{43,128}$/.test(verifier)) return fail(400, "invalid_grant")
-      if (b64u(createHash("sha256").update(verifier).digest()) !== entry.codeChallenge) return fail(400, "invalid_grant")
+      if (entry.codeChallengeMethod !== "S256" || !verifier || !/^[A-Za-z0-9\-._~]{43,128}$/.test(verifier))
+        return fail(400, "invalid_grant")
+      if (b64u(createHash("sha256").update(verifier).digest()) !== entry.codeChallenge)
+        return fail(400, "invalid_grant")
     } else if (verifier !== null) {
       return fail(400, "invalid_grant") // RFC 9700 §4.8: no challenge, no verifier
     }
@@ -644,7 +679,12 @@ export class MockOp {
     if (alg === "none" || alg === null) {
       signature = Buffer.alloc(0)
     } else if (alg === "HS256") {
-      const key = fault === "hs256-rsa-public-key" ? this.publicKeyPem("rsa-1") : fault === "invalid-sig-hs256" ? `${this.clientSecret}-wrong` : this.clientSecret
+      const key =
+        fault === "hs256-rsa-public-key"
+          ? this.publicKeyPem("rsa-1")
+          : fault === "invalid-sig-hs256"
+            ? `${this.clientSecret}-wrong`
+            : this.clientSecret
       signature = createHmac("sha256", key).update(input).digest()
     } else if (alg === "ES256") {
       signature = sign("sha256", Buffer.from(input), { key: this.keys[kid].privateKey, dsaEncoding: "ieee-p1363" })
@@ -663,9 +703,16 @@ export class MockOp {
  * Streams `total` bytes of valid-looking JSON (`head`, spaces, `tail`), with or without Content-Length, honouring
  * back-pressure and stopping when the client leaves; `onBytes` hears of every write handed to the socket.
  */
-export async function streamHugeJson(res: ServerResponse, o: { total: number; declared: boolean; head: string; tail: string }, onBytes: (n: number) => void = () => {}): Promise<void> {
+export async function streamHugeJson(
+  res: ServerResponse,
+  o: { total: number; declared: boolean; head: string; tail: string },
+  onBytes: (n: number) => void = () => {},
+): Promise<void> {
   const chunk = Buffer.alloc(64 * 1024, 0x20)
-  res.writeHead(200, { "Content-Type": "application/json", ...(o.declared ? { "Content-Length": String(o.total) } : {}) })
+  res.writeHead(200, {
+    "Content-Type": "application/json",
+    ...(o.declared ? { "Content-Length": String(o.total) } : {}),
+  })
   let closed = false
   res.once("close", () => {
     closed = true

@@ -97,8 +97,18 @@ export function provider(op: MockOp, over: Partial<OAuthConfigBase> = {}): OAuth
 }
 
 const WRITE_METHODS = new Set([
-  "createUser", "updateUser", "deleteUser", "linkAccount", "unlinkAccount", "createSession", "updateSession", "deleteSession",
-  "createVerificationToken", "useVerificationToken", "createAuthenticator", "updateAuthenticatorCounter",
+  "createUser",
+  "updateUser",
+  "deleteUser",
+  "linkAccount",
+  "unlinkAccount",
+  "createSession",
+  "updateSession",
+  "deleteSession",
+  "createVerificationToken",
+  "useVerificationToken",
+  "createAuthenticator",
+  "updateAuthenticatorCounter",
 ])
 
 /** An adapter whose write calls are recorded into `writes` (I2), in order; reads and writes reach `base`. */
@@ -153,10 +163,21 @@ export interface Started {
 }
 
 /** POST /signin/<id> with a fresh CSRF cookie; the jar keeps what the answer set. */
-export async function postSignIn(config: AuthConfig, providerId = "mock", options: { query?: string; jar?: CookieJar } = {}): Promise<{ res: Response; jar: CookieJar }> {
+export async function postSignIn(
+  config: AuthConfig,
+  providerId = "mock",
+  options: { query?: string; jar?: CookieJar } = {},
+): Promise<{ res: Response; jar: CookieJar }> {
   const jar = options.jar ?? new CookieJar()
   const csrfToken = await fetchCsrf(config, jar)
-  const res = await Auth(postForm(`/auth/signin/${providerId}${options.query ?? ""}`, { csrfToken, callbackUrl: "/dashboard" }, { cookie: jar.header() }), config)
+  const res = await Auth(
+    postForm(
+      `/auth/signin/${providerId}${options.query ?? ""}`,
+      { csrfToken, callbackUrl: "/dashboard" },
+      { cookie: jar.header() },
+    ),
+    config,
+  )
   jar.store(res)
   return { res, jar }
 }
@@ -173,11 +194,20 @@ export function callbackGet(config: AuthConfig, url: URL | string, cookie: strin
   return Auth(get(`${u.pathname}${u.search}`, { cookie }), config)
 }
 
-export function callbackPost(config: AuthConfig, providerId: string, params: URLSearchParams, cookie: string, headers: Record<string, string> = {}): Promise<Response> {
+export function callbackPost(
+  config: AuthConfig,
+  providerId: string,
+  params: URLSearchParams,
+  cookie: string,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const h = new Headers(headers)
   h.set("content-type", "application/x-www-form-urlencoded")
   if (cookie) h.set("cookie", cookie)
-  return Auth(new Request(`${ORIGIN}/auth/callback/${providerId}`, { method: "POST", headers: h, body: params.toString() }), config)
+  return Auth(
+    new Request(`${ORIGIN}/auth/callback/${providerId}`, { method: "POST", headers: h, body: params.toString() }),
+    config,
+  )
 }
 
 /** A URL on the RP's callback with the given parameters (duplicates kept, order kept). */
@@ -188,7 +218,11 @@ export function callbackUrl(providerId: string, params: URLSearchParams | [strin
 }
 
 /** A complete sign-in: start, the OP's authorization answer, the callback. */
-export async function fullFlow(config: AuthConfig, op: MockOp, providerId = "mock"): Promise<{ res: Response; started: Started; callback: URL }> {
+export async function fullFlow(
+  config: AuthConfig,
+  op: MockOp,
+  providerId = "mock",
+): Promise<{ res: Response; started: Started; callback: URL }> {
   const started = await beginSignIn(config, providerId)
   const answer = await op.authorize(started.authUrl)
   const res = await callbackGet(config, answer.url, started.jar.header())
@@ -196,7 +230,11 @@ export async function fullFlow(config: AuthConfig, op: MockOp, providerId = "moc
 }
 
 /** Sign-in start and the OP's authorization, then the callback: its response and the OP's counts just before it. */
-export async function authorizedCallback(config: AuthConfig, op: MockOp, providerId = "mock"): Promise<{ res: Response; before: Counts }> {
+export async function authorizedCallback(
+  config: AuthConfig,
+  op: MockOp,
+  providerId = "mock",
+): Promise<{ res: Response; before: Counts }> {
   const started = await beginSignIn(config, providerId)
   const answer = await op.authorize(started.authUrl)
   const before = { ...op.counts }
@@ -244,7 +282,11 @@ export async function expectReject(res: Response, x: RejectExpectation): Promise
   expect(x.log.writes, "I2: no adapter write").toEqual([])
   // I3
   const d = deltaCounts(x.before ?? NO_CALLS, x.op.counts)
-  if (x.preCheck) expect({ token: d.token, userinfo: d.userinfo, jwks: d.jwks }, "I3: no outbound call after a failed pre-check").toEqual({ token: 0, userinfo: 0, jwks: 0 })
+  if (x.preCheck)
+    expect(
+      { token: d.token, userinfo: d.userinfo, jwks: d.jwks },
+      "I3: no outbound call after a failed pre-check",
+    ).toEqual({ token: 0, userinfo: 0, jwks: 0 })
   expect(d.tokenRedirectTarget, "redirects are never followed").toBe(0)
   // I4
   const cookies = setCookies(res)
@@ -269,12 +311,18 @@ export async function expectReject(res: Response, x: RejectExpectation): Promise
   expect(body).not.toMatch(/\n\s+at /)
   // REJECT(T): the public code for T, and T logged exactly once (checked last, after the invariants).
   expect(location, `REJECT(${x.type})`).toBe(REJECT_LOCATION[x.type])
-  expect(x.log.types().filter((t) => t === x.type), `internal type ${x.type} logged once (logged: ${x.log.types().join(", ")})`).toHaveLength(1)
+  expect(
+    x.log.types().filter((t) => t === x.type),
+    `internal type ${x.type} logged once (logged: ${x.log.types().join(", ")})`,
+  ).toHaveLength(1)
 }
 
 /** Cookie header of a jar without some cookies. */
 export function without(jar: CookieJar, ...names: string[]): string {
-  return [...jar.cookies].filter(([k]) => !names.includes(k)).map(([k, v]) => `${k}=${v}`).join("; ")
+  return [...jar.cookies]
+    .filter(([k]) => !names.includes(k))
+    .map(([k, v]) => `${k}=${v}`)
+    .join("; ")
 }
 
 export function carriedChecks(cookieHeader: string): string[] {

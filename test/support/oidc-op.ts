@@ -28,7 +28,16 @@ export const RP_ORIGIN = "http://localhost:3000"
 export const RP_BASE_PATH = "/auth"
 
 /** Provider ids whose callback URL every client registers unless `providerIds` says otherwise. */
-export const DEFAULT_PROVIDER_IDS = ["op", "op-basic", "op-post", "op-jwt", "op-public", "op-nonce", "op-form-post", "op-state"]
+export const DEFAULT_PROVIDER_IDS = [
+  "op",
+  "op-basic",
+  "op-post",
+  "op-jwt",
+  "op-public",
+  "op-nonce",
+  "op-form-post",
+  "op-state",
+]
 
 export interface OpUser {
   sub: string
@@ -188,9 +197,24 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
   const redirect_uris = providerIds.map((id) => `${rpOrigin}${basePath}/callback/${id}`)
 
   const clients = {
-    basic: { client_id: "client-basic", client_secret: `secret-basic-${randomBytes(12).toString("hex")}`, token_endpoint_auth_method: "client_secret_basic", redirect_uris },
-    post: { client_id: "client-post", client_secret: `secret-post-${randomBytes(12).toString("hex")}`, token_endpoint_auth_method: "client_secret_post", redirect_uris },
-    jwt: { client_id: "client-jwt", client_secret: `secret-jwt-${randomBytes(24).toString("hex")}`, token_endpoint_auth_method: "client_secret_jwt", redirect_uris },
+    basic: {
+      client_id: "client-basic",
+      client_secret: `secret-basic-${randomBytes(12).toString("hex")}`,
+      token_endpoint_auth_method: "client_secret_basic",
+      redirect_uris,
+    },
+    post: {
+      client_id: "client-post",
+      client_secret: `secret-post-${randomBytes(12).toString("hex")}`,
+      token_endpoint_auth_method: "client_secret_post",
+      redirect_uris,
+    },
+    jwt: {
+      client_id: "client-jwt",
+      client_secret: `secret-jwt-${randomBytes(24).toString("hex")}`,
+      token_endpoint_auth_method: "client_secret_jwt",
+      redirect_uris,
+    },
     public: { client_id: "client-public", token_endpoint_auth_method: "none", redirect_uris },
   } satisfies OidcOp["clients"]
 
@@ -214,13 +238,31 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
   const issuerUrl = new URL(issuer)
   const mountPath = options.issuer ? issuerUrl.pathname.replace(/\/$/, "") : ""
   const extraClients = (options.clients ?? []).map((c) => ({ ...c, redirect_uris: c.redirect_uris ?? redirect_uris }))
-  const algs = ["RS256", ...new Set(extraClients.flatMap((c) => (c.id_token_signed_response_alg && c.id_token_signed_response_alg !== "RS256" ? [c.id_token_signed_response_alg] : [])))]
+  const algs = [
+    "RS256",
+    ...new Set(
+      extraClients.flatMap((c) =>
+        c.id_token_signed_response_alg && c.id_token_signed_response_alg !== "RS256"
+          ? [c.id_token_signed_response_alg]
+          : [],
+      ),
+    ),
+  ]
 
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
-  const jwk = { ...privateKey.export({ format: "jwk" }), kid: `k-${randomBytes(6).toString("hex")}`, use: "sig", alg: "RS256" }
+  const jwk = {
+    ...privateKey.export({ format: "jwk" }),
+    kid: `k-${randomBytes(6).toString("hex")}`,
+    use: "sig",
+    alg: "RS256",
+  }
 
   const provider = new Provider(issuer, {
-    clients: [...Object.values(clients), ...extraClients].map((c) => ({ ...c, response_types: ["code"], grant_types: ["authorization_code"] })),
+    clients: [...Object.values(clients), ...extraClients].map((c) => ({
+      ...c,
+      response_types: ["code"],
+      grant_types: ["authorization_code"],
+    })),
     jwks: { keys: [jwk] },
     cookies: { keys: [randomBytes(32).toString("hex")] },
     features: {
@@ -252,7 +294,10 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
     ttl: { AccessToken: 3600, AuthorizationCode: 60, IdToken: 3600, Interaction: 600, Session: 3600, Grant: 3600 },
     async renderError(ctx: { type: string; body: unknown }, out: Record<string, string>) {
       ctx.type = "html"
-      ctx.body = page("OP error", `<p data-op-error="${html(out.error ?? "")}">${html(out.error ?? "")}: ${html(out.error_description ?? "")}</p>`)
+      ctx.body = page(
+        "OP error",
+        `<p data-op-error="${html(out.error ?? "")}">${html(out.error ?? "")}: ${html(out.error_description ?? "")}</p>`,
+      )
     },
   })
 
@@ -275,41 +320,66 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
   if (options.issuer) provider.proxy = true
   const koa = provider.callback()
 
-  async function interaction(req: IncomingMessage, res: ServerResponse, uid: string, action: string | undefined): Promise<void> {
+  async function interaction(
+    req: IncomingMessage,
+    res: ServerResponse,
+    uid: string,
+    action: string | undefined,
+  ): Promise<void> {
     const details = await provider.interactionDetails(req, res)
-    if (details.uid !== uid) return send(res, 400, page("OP error", "<p data-op-error=\"interaction_mismatch\">interaction mismatch</p>"))
+    if (details.uid !== uid)
+      return send(res, 400, page("OP error", '<p data-op-error="interaction_mismatch">interaction mismatch</p>'))
     if (req.method === "GET" && action === undefined) {
       if (details.prompt.name === "login") return send(res, 200, loginPage(uid))
-      if (details.prompt.name === "consent") return send(res, 200, consentPage(uid, String(details.params.client_id), String(details.params.scope ?? "")))
+      if (details.prompt.name === "consent")
+        return send(res, 200, consentPage(uid, String(details.params.client_id), String(details.params.scope ?? "")))
       return send(res, 501, page("OP error", `<p data-op-error="unsupported_prompt">${html(details.prompt.name)}</p>`))
     }
     if (req.method !== "POST") return send(res, 405, "method not allowed", "text/plain")
     const form = await readForm(req)
     switch (action) {
       case "login": {
-        if (details.prompt.name !== "login") return send(res, 400, page("OP error", "<p data-op-error=\"not_login\">not a login prompt</p>"))
+        if (details.prompt.name !== "login")
+          return send(res, 400, page("OP error", '<p data-op-error="not_login">not a login prompt</p>'))
         const login = form.get("login") ?? ""
         const user = users.find((u) => u.sub === login || u.email.toLowerCase() === login.toLowerCase())
-        if (!user || user.password !== form.get("password")) return send(res, 200, loginPage(uid, "Invalid login or password."))
-        return provider.interactionFinished(req, res, { login: { accountId: user.sub } }, { mergeWithLastSubmission: false })
+        if (!user || user.password !== form.get("password"))
+          return send(res, 200, loginPage(uid, "Invalid login or password."))
+        return provider.interactionFinished(
+          req,
+          res,
+          { login: { accountId: user.sub } },
+          { mergeWithLastSubmission: false },
+        )
       }
       case "confirm": {
-        if (details.prompt.name !== "consent") return send(res, 400, page("OP error", "<p data-op-error=\"not_consent\">not a consent prompt</p>"))
+        if (details.prompt.name !== "consent")
+          return send(res, 400, page("OP error", '<p data-op-error="not_consent">not a consent prompt</p>'))
         const accountId = details.session?.accountId
-        if (!accountId) return send(res, 400, page("OP error", "<p data-op-error=\"no_session\">no session</p>"))
+        if (!accountId) return send(res, 400, page("OP error", '<p data-op-error="no_session">no session</p>'))
         const grant = details.grantId
           ? await provider.Grant.find(details.grantId)
           : new provider.Grant({ accountId, clientId: String(details.params.client_id) })
-        if (!grant) return send(res, 400, page("OP error", "<p data-op-error=\"no_grant\">grant not found</p>"))
-        const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> }
+        if (!grant) return send(res, 400, page("OP error", '<p data-op-error="no_grant">grant not found</p>'))
+        const missing = details.prompt.details as {
+          missingOIDCScope?: string[]
+          missingOIDCClaims?: string[]
+          missingResourceScopes?: Record<string, string[]>
+        }
         if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(" "))
         if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims)
-        for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(" "))
+        for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+          grant.addResourceScope(indicator, scopes.join(" "))
         const grantId = await grant.save()
         return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true })
       }
       case "abort":
-        return provider.interactionFinished(req, res, { error: "access_denied", error_description: "End-User aborted interaction" }, { mergeWithLastSubmission: false })
+        return provider.interactionFinished(
+          req,
+          res,
+          { error: "access_denied", error_description: "End-User aborted interaction" },
+          { mergeWithLastSubmission: false },
+        )
       default:
         return send(res, 404, "not found", "text/plain")
     }
@@ -328,13 +398,22 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
       // Mounted under the issuer's path, as express or koa-mount would do it: oidc-provider reads the mount path
       // from req.originalUrl minus req.url when it builds endpoint URLs.
       const raw = req.url ?? "/"
-      if (raw !== mountPath && !raw.startsWith(`${mountPath}/`) && !raw.startsWith(`${mountPath}?`)) return send(res, 404, "not found", "text/plain")
+      if (raw !== mountPath && !raw.startsWith(`${mountPath}/`) && !raw.startsWith(`${mountPath}?`))
+        return send(res, 404, "not found", "text/plain")
       ;(req as IncomingMessage & { originalUrl?: string }).originalUrl = raw
       req.url = raw.slice(mountPath.length) || "/"
     }
     if (!m) return koa(req, res)
     interaction(req, res, m[1] ?? "", m[2]).catch((error: unknown) => {
-      if (!res.headersSent) send(res, 400, page("OP error", `<p data-op-error="interaction_failed">${html(String((error as Error)?.message ?? error))}</p>`))
+      if (!res.headersSent)
+        send(
+          res,
+          400,
+          page(
+            "OP error",
+            `<p data-op-error="interaction_failed">${html(String((error as Error)?.message ?? error))}</p>`,
+          ),
+        )
       else res.end()
     })
   }
@@ -346,7 +425,8 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
     users,
     tokenRequests,
     requests,
-    authorizationRequests: () => requests.filter((r) => r.method === "GET" && r.path === `${mountPath}/auth`).map((r) => r.query),
+    authorizationRequests: () =>
+      requests.filter((r) => r.method === "GET" && r.path === `${mountPath}/auth`).map((r) => r.query),
     stop: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()))

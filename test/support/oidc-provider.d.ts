@@ -32,7 +32,12 @@ declare module "oidc-provider" {
 
   export interface Account {
     accountId: string
-    claims(use: string, scope: string, claims: unknown, rejected: string[]): Promise<Record<string, unknown>> | Record<string, unknown>
+    claims(
+      use: string,
+      scope: string,
+      claims: unknown,
+      rejected: string[],
+    ): Promise<Record<string, unknown>> | Record<string, unknown>
   }
 
   export type Configuration = Record<string, unknown>
@@ -45,7 +50,12 @@ declare module "oidc-provider" {
     use(fn: (ctx: KoaContextish, next: () => Promise<void>) => Promise<void>): this
     on(event: string, listener: (...args: any[]) => void): this
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<Interaction>
-    interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>
     Grant: {
       new (init: { accountId: string; clientId: string }): Grant
       find(id: string): Promise<Grant | undefined>

@@ -50,7 +50,13 @@ export function sendJson(res: ServerResponse, record: Recorded, status: number, 
   res.end(raw ?? JSON.stringify(body))
 }
 
-export function sendText(res: ServerResponse, record: Recorded, status: number, body: string, type = "text/html; charset=utf-8"): void {
+export function sendText(
+  res: ServerResponse,
+  record: Recorded,
+  status: number,
+  body: string,
+  type = "text/html; charset=utf-8",
+): void {
   record.status = status
   res.writeHead(status, { "content-type": type })
   res.end(body)
@@ -141,7 +147,10 @@ export interface FakeProviderServer {
  * started (handed to `started`) before the file, the server reset before each test, and after each test no
  * request may have left 127.0.0.1. Returns the URLs the guard refused during the current test.
  */
-export function useFakeProvider<T extends FakeProviderServer>(start: () => Promise<T>, started: (server: T) => void): { blocked: string[] } {
+export function useFakeProvider<T extends FakeProviderServer>(
+  start: () => Promise<T>,
+  started: (server: T) => void,
+): { blocked: string[] } {
   const blocked: string[] = []
   let server: T | undefined
   let guard: FetchGuard | undefined
@@ -227,7 +236,10 @@ export interface Setup {
 }
 
 /** A fresh config (Gatehouse memoises per config object) with a spy logger and a jwt-callback spy. */
-export function setup(providers: AuthConfig["providers"], extra: Partial<AuthConfig> & { adapter?: Adapter } = {}): Setup {
+export function setup(
+  providers: AuthConfig["providers"],
+  extra: Partial<AuthConfig> & { adapter?: Adapter } = {},
+): Setup {
   const errors: Error[] = []
   const other: unknown[] = []
   const jwtCalls: JwtCall[] = []
@@ -281,10 +293,21 @@ export interface Started {
 }
 
 /** GET /csrf then POST /signin/<id>. */
-export async function startSignIn(config: AuthConfig, id: string, options: { callbackUrl?: string; jar?: CookieJar; query?: string } = {}): Promise<Started> {
+export async function startSignIn(
+  config: AuthConfig,
+  id: string,
+  options: { callbackUrl?: string; jar?: CookieJar; query?: string } = {},
+): Promise<Started> {
   const jar = options.jar ?? new CookieJar()
   const csrfToken = await fetchCsrf(config, jar)
-  const res = await Auth(postForm(`/auth/signin/${id}${options.query ?? ""}`, { csrfToken, callbackUrl: options.callbackUrl ?? APP_PAGE }, { cookie: jar.header() }), config)
+  const res = await Auth(
+    postForm(
+      `/auth/signin/${id}${options.query ?? ""}`,
+      { csrfToken, callbackUrl: options.callbackUrl ?? APP_PAGE },
+      { cookie: jar.header() },
+    ),
+    config,
+  )
   jar.store(res)
   const loc = res.headers.get("location")
   return { jar, res, location: loc ? new URL(loc) : undefined }
@@ -301,7 +324,11 @@ export async function visitProvider(url: URL): Promise<URL> {
  * The whole sign-in through the provider's page: start, the page's redirect back (changed by `edit` when given,
  * e.g. a forged parameter), and that callback through Auth().
  */
-export async function signInThrough(config: AuthConfig, id: string, edit?: (back: URL) => void): Promise<{ started: Started; back: URL; res: Response }> {
+export async function signInThrough(
+  config: AuthConfig,
+  id: string,
+  edit?: (back: URL) => void,
+): Promise<{ started: Started; back: URL; res: Response }> {
   const started = await startSignIn(config, id)
   const back = await visitProvider(started.location!)
   edit?.(back)
@@ -318,7 +345,10 @@ export async function callback(config: AuthConfig, url: URL | string, jar: Cooki
   return res
 }
 
-export async function sessionOf(config: AuthConfig, jar: CookieJar): Promise<{ user?: Record<string, unknown>; expires?: string } | null> {
+export async function sessionOf(
+  config: AuthConfig,
+  jar: CookieJar,
+): Promise<{ user?: Record<string, unknown>; expires?: string } | null> {
   const res = await Auth(get("/auth/session", { cookie: jar.header() }), config)
   expect(res.status).toBe(200)
   return (await res.json()) as { user?: Record<string, unknown>; expires?: string } | null
@@ -327,7 +357,10 @@ export async function sessionOf(config: AuthConfig, jar: CookieJar): Promise<{ u
 export async function sessionToken(jar: CookieJar): Promise<Record<string, unknown>> {
   const raw = jar.cookies.get("authjs.session-token")
   expect(raw, "session cookie").toBeDefined()
-  return (await decode({ token: decodeURIComponent(raw!), secret: SECRET, salt: "authjs.session-token" })) as Record<string, unknown>
+  return (await decode({ token: decodeURIComponent(raw!), secret: SECRET, salt: "authjs.session-token" })) as Record<
+    string,
+    unknown
+  >
 }
 
 /** A successful callback: 302 to the app page with a session cookie and nothing logged. */
@@ -353,6 +386,9 @@ export const ERROR_PAGE = (code: string) => `${ORIGIN}/auth/error?error=${code}`
 export function basicCredentials(header: string | undefined): [string, string] | undefined {
   const encoded = /^Basic (.+)$/.exec(header ?? "")?.[1]
   if (!encoded) return undefined
-  const [id, secret] = Buffer.from(encoded, "base64").toString("utf8").split(":").map((s) => decodeURIComponent(s))
+  const [id, secret] = Buffer.from(encoded, "base64")
+    .toString("utf8")
+    .split(":")
+    .map((s) => decodeURIComponent(s))
   return [id!, secret!]
 }

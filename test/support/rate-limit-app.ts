@@ -24,23 +24,38 @@ const config: AuthConfig = {
   secret: env("RL_SECRET"),
   trustHost: true,
   basePath: "/auth",
-  logger: { error: (e: Error) => void process.stderr.write(`[rate-limit app ${process.pid}] ${e.name}: ${e.message}\n`), warn: () => {}, debug: () => {} },
-  rateLimit: { max: Number(env("RL_MAX")), maxPerAddress: 1000, store: RedisRateLimitStore(redis, { prefix: env("RL_PREFIX") }) },
-  providers: [Credentials({
-    credentials: { username: {}, password: { type: "password" } },
-    authorize: async (c) => {
-      authorizeCalls += 1
-      return c.username === "alice" && c.password === "password" ? { id: "alice", name: "Alice" } : null
-    },
-  })],
+  logger: {
+    error: (e: Error) => void process.stderr.write(`[rate-limit app ${process.pid}] ${e.name}: ${e.message}\n`),
+    warn: () => {},
+    debug: () => {},
+  },
+  rateLimit: {
+    max: Number(env("RL_MAX")),
+    maxPerAddress: 1000,
+    store: RedisRateLimitStore(redis, { prefix: env("RL_PREFIX") }),
+  },
+  providers: [
+    Credentials({
+      credentials: { username: {}, password: { type: "password" } },
+      authorize: async (c) => {
+        authorizeCalls += 1
+        return c.username === "alice" && c.password === "password" ? { id: "alice", name: "Alice" } : null
+      },
+    }),
+  ],
 }
 
 const handle = createHandler(config)
 const server = createServer((req, res) => {
-  if (req.url === "/authorize-calls") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ calls: authorizeCalls }))
+  if (req.url === "/authorize-calls")
+    return void res
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify({ calls: authorizeCalls }))
   return void handle(req, res)
 })
-server.listen(0, "127.0.0.1", () => process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`))
+server.listen(0, "127.0.0.1", () =>
+  process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`),
+)
 // The test closing our stdin (or dying) ends this process.
 process.stdin.on("end", () => void redis.quit().finally(() => process.exit(0)))
 process.stdin.resume()

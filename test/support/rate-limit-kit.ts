@@ -44,8 +44,10 @@ export function redisKit(label: string) {
 export function ioredisShaped(client: RedisClient) {
   return {
     status: "ready",
-    evalsha: (sha: string, numKeys: number, ...args: string[]) => client.sendCommand(["EVALSHA", sha, String(numKeys), ...args]),
-    eval: (script: string, numKeys: number, ...args: string[]) => client.sendCommand(["EVAL", script, String(numKeys), ...args]),
+    evalsha: (sha: string, numKeys: number, ...args: string[]) =>
+      client.sendCommand(["EVALSHA", sha, String(numKeys), ...args]),
+    eval: (script: string, numKeys: number, ...args: string[]) =>
+      client.sendCommand(["EVAL", script, String(numKeys), ...args]),
   }
 }
 
@@ -62,7 +64,9 @@ export function credentialsConfig(extra: Partial<AuthConfig> = {}) {
     secret: SECRET,
     basePath: "/auth",
     logger: log.logger,
-    providers: [Credentials({ credentials: { username: {}, password: { type: "password" } }, authorize: authorize as never })],
+    providers: [
+      Credentials({ credentials: { username: {}, password: { type: "password" } }, authorize: authorize as never }),
+    ],
     ...extra,
   }
   return { config, authorize, log }

@@ -58,7 +58,9 @@ export interface NodeServer {
 }
 
 /** A node:http server on 127.0.0.1 with an OS-chosen port. */
-export async function startNodeServer(handler: (req: IncomingMessage, res: ServerResponse) => unknown): Promise<NodeServer> {
+export async function startNodeServer(
+  handler: (req: IncomingMessage, res: ServerResponse) => unknown,
+): Promise<NodeServer> {
   const server = createServer((req, res) => void handler(req, res))
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const port = (server.address() as AddressInfo).port

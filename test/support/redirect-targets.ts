@@ -25,6 +25,7 @@ export function htmlUnescape(s: string): string {
 export function htmlAttributeValues(html: string): { name: string; value: string }[] {
   const out: { name: string; value: string }[] = []
   const re = /\s(href|action|src|formaction|value|content)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi
-  for (let m = re.exec(html); m; m = re.exec(html)) out.push({ name: m[1]!.toLowerCase(), value: htmlUnescape(m[2] ?? m[3] ?? "") })
+  for (let m = re.exec(html); m; m = re.exec(html))
+    out.push({ name: m[1]!.toLowerCase(), value: htmlUnescape(m[2] ?? m[3] ?? "") })
   return out
 }

@@ -19,7 +19,9 @@ export async function expectJsonError(res: Response, status: number, type: strin
 export async function expectConfigurationError(res: Response): Promise<void> {
   expect(res.status).toBe(500)
   expect(res.headers.get("content-type") ?? "").toMatch(/^application\/json/)
-  expect(await res.clone().json()).toEqual({ message: "There was a problem with the server configuration. Check the server logs for more information." })
+  expect(await res.clone().json()).toEqual({
+    message: "There was a problem with the server configuration. Check the server logs for more information.",
+  })
 }
 
 /** MissingCSRF: 302 to `<origin>/auth/signin?error=MissingCSRF` (wire.md 5), or 403 JSON `{"error":"MissingCSRF"}`. */

@@ -11,10 +11,18 @@ export const MAX_AGE = 30 * 24 * 60 * 60
 export const S1 = "rotation-secret-one-at-least-32-characters"
 export const S2 = "rotation-secret-two-at-least-32-characters"
 
-export type Logger = { error: Mock<(error: Error) => void>; warn: Mock<(code: string) => void>; debug: Mock<(message: string, metadata?: unknown) => void> }
+export type Logger = {
+  error: Mock<(error: Error) => void>
+  warn: Mock<(code: string) => void>
+  debug: Mock<(message: string, metadata?: unknown) => void>
+}
 
 export function spyLogger(): Logger {
-  return { error: vi.fn<(error: Error) => void>(), warn: vi.fn<(code: string) => void>(), debug: vi.fn<(message: string, metadata?: unknown) => void>() }
+  return {
+    error: vi.fn<(error: Error) => void>(),
+    warn: vi.fn<(code: string) => void>(),
+    debug: vi.fn<(message: string, metadata?: unknown) => void>(),
+  }
 }
 
 /** A fresh config (so the per-object memo is fresh) with a spy logger that keeps the console quiet. */
@@ -58,7 +66,9 @@ export function expectCleared(res: Response, name: string): void {
   expect(raw, `Set-Cookie clears ${name}`).toBe(`${name}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax`)
 }
 
-const SESSION_COOKIE = new RegExp(`^${SESSION.replace(/\./g, "\\.")}=([^;]+); Max-Age=(\\d+); Path=/; Expires=([^;]+); HttpOnly; SameSite=Lax$`)
+const SESSION_COOKIE = new RegExp(
+  `^${SESSION.replace(/\./g, "\\.")}=([^;]+); Max-Age=(\\d+); Path=/; Expires=([^;]+); HttpOnly; SameSite=Lax$`,
+)
 
 /** Checks the session Set-Cookie: attribute order, Max-Age and an Expires about now + maxAge. */
 export function expectSessionCookie(res: Response, maxAge = MAX_AGE): string {

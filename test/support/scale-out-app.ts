@@ -26,10 +26,19 @@ const secret = env("SCALE_SECRET")
 const op = JSON.parse(env("SCALE_OP")) as { issuer: string; clientId: string; clientSecret: string }
 const refresher = JSON.parse(env("SCALE_REFRESH")) as { url: string; clientId: string; clientSecret: string }
 
-const pool = new pg.Pool({ connectionString: env("DATABASE_URL"), max: 5, options: `-c search_path=${env("SCALE_SCHEMA")}` })
+const pool = new pg.Pool({
+  connectionString: env("DATABASE_URL"),
+  max: 5,
+  options: `-c search_path=${env("SCALE_SCHEMA")}`,
+})
 pool.on("error", () => {}) // idle-client errors (the test dropping the schema's connections at the end)
 
-const logger = { error: (e: Error) => void process.stderr.write(`[app ${process.pid}] ${(e as { type?: string }).type ?? e.name}: ${e.message}\n`), warn: () => {}, debug: () => {} }
+const logger = {
+  error: (e: Error) =>
+    void process.stderr.write(`[app ${process.pid}] ${(e as { type?: string }).type ?? e.name}: ${e.message}\n`),
+  warn: () => {},
+  debug: () => {},
+}
 
 const databaseApp: AuthConfig = {
   secret,
@@ -38,10 +47,17 @@ const databaseApp: AuthConfig = {
   adapter: PostgresAdapter(pool),
   session: { strategy: "database" },
   logger,
-  providers: [mockOpProvider(op, {
-    timeout: 10_000,
-    profile: (p: Record<string, unknown>) => ({ id: String(p.sub), name: String(p.name), email: `${String(p.sub)}@scale.test`, image: null }),
-  })],
+  providers: [
+    mockOpProvider(op, {
+      timeout: 10_000,
+      profile: (p: Record<string, unknown>) => ({
+        id: String(p.sub),
+        name: String(p.name),
+        email: `${String(p.sub)}@scale.test`,
+        image: null,
+      }),
+    }),
+  ],
 }
 
 const redisUrl = process.env.REDIS_URL
@@ -55,18 +71,20 @@ const jwtApp = (basePath: string, store: AuthConfig["store"]): AuthConfig => ({
   basePath,
   logger,
   store,
-  providers: [{
-    id: "refresher",
-    name: "Refresher",
-    type: "oauth",
-    clientId: refresher.clientId,
-    clientSecret: refresher.clientSecret,
-    authorization: { url: `${refresher.url}/authorize`, params: { scope: "read" } },
-    token: `${refresher.url}/token`,
-    userinfo: `${refresher.url}/me`,
-    checks: ["pkce", "state"],
-    refreshAccessToken: true,
-  } as OAuthConfigBase],
+  providers: [
+    {
+      id: "refresher",
+      name: "Refresher",
+      type: "oauth",
+      clientId: refresher.clientId,
+      clientSecret: refresher.clientSecret,
+      authorization: { url: `${refresher.url}/authorize`, params: { scope: "read" } },
+      token: `${refresher.url}/token`,
+      userinfo: `${refresher.url}/me`,
+      checks: ["pkce", "state"],
+      refreshAccessToken: true,
+    } as OAuthConfigBase,
+  ],
 })
 
 const passkeyApp: AuthConfig = {
@@ -92,7 +110,9 @@ const server = createServer((req, res) => {
   if (req.url?.startsWith("/pk/")) return void handlePasskey(req, res)
   res.writeHead(200, { "content-type": "text/plain" }).end("app")
 })
-server.listen(0, "127.0.0.1", () => process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`))
+server.listen(0, "127.0.0.1", () =>
+  process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`),
+)
 // The test closing our stdin (or dying) ends this process.
 process.stdin.on("end", () => void Promise.allSettled([pool.end(), redis?.quit()]).finally(() => process.exit(0)))
 process.stdin.resume()

@@ -32,7 +32,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
     onRcptTo(address, _session, callback) {
-      if (state.rejectRecipients) return callback(Object.assign(new Error("mailbox unavailable"), { responseCode: 550 }))
+      if (state.rejectRecipients)
+        return callback(Object.assign(new Error("mailbox unavailable"), { responseCode: 550 }))
       callback()
     },
     onData(stream, session, callback) {
@@ -81,7 +82,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
 
 /** Decodes a quoted-printable body (RFC 2045 §6.7). */
 function decodeQuotedPrintable(body: string): string {
-  const bytes = body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+  const bytes = body
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
   return Buffer.from(bytes, "latin1").toString("utf8")
 }
 

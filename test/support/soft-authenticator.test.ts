@@ -180,7 +180,10 @@ describe.each<SoftAlg>(["ES256", "EdDSA"])("soft authenticator (%s)", (alg) => {
     it("another credential's id with this key: signature check fails", async () => {
       const { auth, credential } = await registered({ alg })
       const other = await registered({ alg })
-      const result = authenticate(other.auth, credential, { useCredential: other.credential.id, credentialId: credential.id })
+      const result = authenticate(other.auth, credential, {
+        useCredential: other.credential.id,
+        credentialId: credential.id,
+      })
       expect(await outcome(result)).toBe("unverified")
     })
 
@@ -244,9 +247,9 @@ describe.each<SoftAlg>(["ES256", "EdDSA"])("soft authenticator (%s)", (alg) => {
       excludeCredentials: [{ id: credential.id }],
     })
     expect(() => auth.register(reg)).toThrow(/InvalidStateError/)
-    expect(() => auth.authenticate({ challenge: "AAAA", rpId: rpID, allowCredentials: [{ id: "AAAA", type: "public-key" }] })).toThrow(
-      /NotAllowedError/,
-    )
+    expect(() =>
+      auth.authenticate({ challenge: "AAAA", rpId: rpID, allowCredentials: [{ id: "AAAA", type: "public-key" }] }),
+    ).toThrow(/NotAllowedError/)
     expect(() => auth.authenticate({ challenge: "AAAA", rpId: "example.com" })).toThrow(/SecurityError/)
   })
 
@@ -273,6 +276,13 @@ describe("encodeCbor", () => {
     expect(hex("fmt")).toBe("63666d74")
     expect(hex(Uint8Array.of(1, 2))).toBe("420102")
     expect(hex({})).toBe("a0")
-    expect(hex(new Map<number, number>([[1, 2], [3, -7]]))).toBe("a201020326")
+    expect(
+      hex(
+        new Map<number, number>([
+          [1, 2],
+          [3, -7],
+        ]),
+      ),
+    ).toBe("a201020326")
   })
 })

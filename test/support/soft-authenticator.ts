@@ -63,7 +63,8 @@ function cborHead(major: number, arg: number | bigint): Uint8Array {
 
 function cborParts(value: CborValue, out: Uint8Array[]): void {
   if (typeof value === "number" || typeof value === "bigint") {
-    if (typeof value === "number" && !Number.isSafeInteger(value)) throw new TypeError(`encodeCbor: ${value} is not an integer`)
+    if (typeof value === "number" && !Number.isSafeInteger(value))
+      throw new TypeError(`encodeCbor: ${value} is not an integer`)
     const n = BigInt(value)
     out.push(n >= 0n ? cborHead(0, n) : cborHead(1, -1n - n))
   } else if (typeof value === "string") {
@@ -352,7 +353,11 @@ function coseKey(alg: SoftAlg, publicKey: KeyObject): Uint8Array<ArrayBuffer> {
   )
 }
 
-function signWith(cred: { alg: SoftAlg; privateKey: KeyObject }, data: Uint8Array, breakIt: boolean | undefined): Uint8Array {
+function signWith(
+  cred: { alg: SoftAlg; privateKey: KeyObject },
+  data: Uint8Array,
+  breakIt: boolean | undefined,
+): Uint8Array {
   // ES256: DER-encoded ECDSA (node's default); EdDSA: the raw 64 bytes.
   const sig = new Uint8Array(sign(cred.alg === "ES256" ? "sha256" : null, data, cred.privateKey))
   if (breakIt) sig[sig.length - 1]! ^= 0x01
@@ -469,7 +474,10 @@ function makeAuthenticator(config: SoftAuthenticatorOptions, store: StoredCreden
         shownId,
         cose,
       )
-      const clientData = clientDataJSON({ type: "webauthn.create", challenge: options.challenge, origin: config.origin }, o)
+      const clientData = clientDataJSON(
+        { type: "webauthn.create", challenge: options.challenge, origin: config.origin },
+        o,
+      )
 
       const packed = (config.attestation ?? "none") === "packed"
       const attStmt: CborValue =
@@ -518,7 +526,10 @@ function makeAuthenticator(config: SoftAuthenticatorOptions, store: StoredCreden
 
       if (!zero) cred.counter += 1
       const authData = concat(sha256(rpId), Uint8Array.of(flagsFor(o, false)), u32(o.counter ?? cred.counter))
-      const clientData = clientDataJSON({ type: "webauthn.get", challenge: options.challenge, origin: config.origin }, o)
+      const clientData = clientDataJSON(
+        { type: "webauthn.get", challenge: options.challenge, origin: config.origin },
+        o,
+      )
       const signature = signWith(cred, concat(authData, sha256(clientData)), o.breakSignature)
       const shownId = o.credentialId ?? b64url(cred.id)
       const userHandle = o.userHandle === undefined ? cred.userHandle : o.userHandle

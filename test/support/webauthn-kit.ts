@@ -37,9 +37,19 @@ export interface OptionsAnswer {
 }
 
 /** GET /auth/webauthn-options/<id> with the jar's cookies; stores the challenge cookie. */
-export async function getOptions(config: AuthConfig, jar: CookieJar, query: Record<string, string> = {}, providerId = "passkey"): Promise<OptionsAnswer> {
+export async function getOptions(
+  config: AuthConfig,
+  jar: CookieJar,
+  query: Record<string, string> = {},
+  providerId = "passkey",
+): Promise<OptionsAnswer> {
   const qs = new URLSearchParams(query).toString()
-  const res = await Auth(new Request(`${ORIGIN}/auth/webauthn-options/${providerId}${qs ? `?${qs}` : ""}`, { headers: { cookie: jar.header() } }), config)
+  const res = await Auth(
+    new Request(`${ORIGIN}/auth/webauthn-options/${providerId}${qs ? `?${qs}` : ""}`, {
+      headers: { cookie: jar.header() },
+    }),
+    config,
+  )
   jar.store(res)
   return { res, status: res.status, body: (await res.clone().json()) as OptionsAnswer["body"] }
 }
@@ -53,7 +63,11 @@ export async function csrfToken(config: AuthConfig, jar: CookieJar): Promise<str
 
 /** POST /auth/callback/<id> as the browser code does (form, CSRF token, X-Auth-Return-Redirect); stores cookies. */
 export async function postCallback(
-  config: AuthConfig, jar: CookieJar, action: string, data: unknown, opts: { providerId?: string; callbackUrl?: string; csrf?: string; returnRedirect?: boolean } = {},
+  config: AuthConfig,
+  jar: CookieJar,
+  action: string,
+  data: unknown,
+  opts: { providerId?: string; callbackUrl?: string; csrf?: string; returnRedirect?: boolean } = {},
 ): Promise<{ res: Response; url: string }> {
   const body = new URLSearchParams({
     action,
@@ -61,12 +75,20 @@ export async function postCallback(
     csrfToken: opts.csrf ?? (await csrfToken(config, jar)),
     callbackUrl: opts.callbackUrl ?? `${ORIGIN}/account`,
   })
-  const headers: Record<string, string> = { cookie: jar.header(), "content-type": "application/x-www-form-urlencoded", origin: ORIGIN }
+  const headers: Record<string, string> = {
+    cookie: jar.header(),
+    "content-type": "application/x-www-form-urlencoded",
+    origin: ORIGIN,
+  }
   if (opts.returnRedirect !== false) headers["x-auth-return-redirect"] = "1"
-  const res = await Auth(new Request(`${ORIGIN}/auth/callback/${opts.providerId ?? "passkey"}`, { method: "POST", headers, body }), config)
+  const res = await Auth(
+    new Request(`${ORIGIN}/auth/callback/${opts.providerId ?? "passkey"}`, { method: "POST", headers, body }),
+    config,
+  )
   jar.store(res)
   let url = res.headers.get("location") ?? ""
-  if (opts.returnRedirect !== false && res.headers.get("content-type")?.includes("json")) url = ((await res.clone().json()) as { url?: string }).url ?? ""
+  if (opts.returnRedirect !== false && res.headers.get("content-type")?.includes("json"))
+    url = ((await res.clone().json()) as { url?: string }).url ?? ""
   return { res, url }
 }
 
@@ -78,7 +100,12 @@ export async function session(config: AuthConfig, jar: CookieJar): Promise<Recor
 }
 
 /** Registers a new passkey user for `email`: options (register) → authenticator → callback. Returns the callback's url. */
-export async function registerPasskey(config: AuthConfig, auth: SoftAuthenticator, jar: CookieJar, email: string): Promise<{ url: string; response: unknown; res: Response }> {
+export async function registerPasskey(
+  config: AuthConfig,
+  auth: SoftAuthenticator,
+  jar: CookieJar,
+  email: string,
+): Promise<{ url: string; response: unknown; res: Response }> {
   const { body } = await getOptions(config, jar, { action: "register", email })
   if (body.action !== "register") throw new Error(`expected register options, got ${JSON.stringify(body)}`)
   const response = auth.register(body.options)
@@ -87,7 +114,12 @@ export async function registerPasskey(config: AuthConfig, auth: SoftAuthenticato
 }
 
 /** Signs in with a passkey: options (authenticate) → assertion → callback. */
-export async function signInWithPasskey(config: AuthConfig, auth: SoftAuthenticator, jar: CookieJar, query: Record<string, string> = { action: "authenticate" }): Promise<{ url: string; response: unknown; res: Response }> {
+export async function signInWithPasskey(
+  config: AuthConfig,
+  auth: SoftAuthenticator,
+  jar: CookieJar,
+  query: Record<string, string> = { action: "authenticate" },
+): Promise<{ url: string; response: unknown; res: Response }> {
   const { body } = await getOptions(config, jar, query)
   if (body.action !== "authenticate") throw new Error(`expected authenticate options, got ${JSON.stringify(body)}`)
   const response = auth.authenticate(body.options)

@@ -9,34 +9,70 @@ import { signIn } from "../../src/webauthn/index.js"
 import type { SoftAuthenticator } from "../support/soft-authenticator.js"
 import { CookieJar, ORIGIN, passkeyConfig, session, softPasskey } from "../support/webauthn-kit.js"
 
-const b64 = (value: BufferSource) => Buffer.from(ArrayBuffer.isView(value) ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength) : new Uint8Array(value)).toString("base64url")
+const b64 = (value: BufferSource) =>
+  Buffer.from(
+    ArrayBuffer.isView(value)
+      ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength)
+      : new Uint8Array(value),
+  ).toString("base64url")
 const bytes = (value: string) => new Uint8Array(Buffer.from(value, "base64url")).buffer
-const descriptors = (list?: PublicKeyCredentialDescriptor[]) => list?.map((d) => ({ type: d.type, id: b64(d.id), transports: d.transports }))
+const descriptors = (list?: PublicKeyCredentialDescriptor[]) =>
+  list?.map((d) => ({ type: d.type, id: b64(d.id), transports: d.transports }))
 
 /** The browser's side: the ArrayBuffer options back to JSON for the software authenticator, its answer as a PublicKeyCredential. */
 function stubBrowser(authenticator: SoftAuthenticator): { calls: CredentialRequestOptions[] } {
   const calls: CredentialRequestOptions[] = []
-  const credential = (json: { id: string; rawId: string; type: string; authenticatorAttachment: string; response: Record<string, unknown> }) => ({
-    id: json.id, rawId: bytes(json.rawId), type: json.type, authenticatorAttachment: json.authenticatorAttachment,
+  const credential = (json: {
+    id: string
+    rawId: string
+    type: string
+    authenticatorAttachment: string
+    response: Record<string, unknown>
+  }) => ({
+    id: json.id,
+    rawId: bytes(json.rawId),
+    type: json.type,
+    authenticatorAttachment: json.authenticatorAttachment,
     getClientExtensionResults: () => ({}),
-    response: Object.fromEntries(Object.entries(json.response).map(([k, v]) => [k, typeof v === "string" ? bytes(v) : v])),
+    response: Object.fromEntries(
+      Object.entries(json.response).map(([k, v]) => [k, typeof v === "string" ? bytes(v) : v]),
+    ),
   })
   const create = async ({ publicKey }: CredentialCreationOptions) => {
     const o = publicKey!
     const json = authenticator.register({
-      ...o, challenge: b64(o.challenge), user: { ...o.user, id: b64(o.user.id) }, excludeCredentials: descriptors(o.excludeCredentials),
+      ...o,
+      challenge: b64(o.challenge),
+      user: { ...o.user, id: b64(o.user.id) },
+      excludeCredentials: descriptors(o.excludeCredentials),
     } as Parameters<SoftAuthenticator["register"]>[0])
     const made = credential(json)
     const { transports, publicKeyAlgorithm } = json.response
-    Object.assign(made.response, { getTransports: () => transports, getPublicKeyAlgorithm: () => publicKeyAlgorithm, transports: undefined, publicKeyAlgorithm: undefined })
+    Object.assign(made.response, {
+      getTransports: () => transports,
+      getPublicKeyAlgorithm: () => publicKeyAlgorithm,
+      transports: undefined,
+      publicKeyAlgorithm: undefined,
+    })
     return made
   }
   const get = async (request: CredentialRequestOptions) => {
     calls.push(request)
     const o = request.publicKey!
-    return credential(authenticator.authenticate({ ...o, challenge: b64(o.challenge), allowCredentials: descriptors(o.allowCredentials) } as Parameters<SoftAuthenticator["authenticate"]>[0]))
+    return credential(
+      authenticator.authenticate({
+        ...o,
+        challenge: b64(o.challenge),
+        allowCredentials: descriptors(o.allowCredentials),
+      } as Parameters<SoftAuthenticator["authenticate"]>[0]),
+    )
   }
-  vi.stubGlobal("PublicKeyCredential", class { static isConditionalMediationAvailable = async () => true })
+  vi.stubGlobal(
+    "PublicKeyCredential",
+    class {
+      static isConditionalMediationAvailable = async () => true
+    },
+  )
   vi.stubGlobal("navigator", { credentials: { create, get } })
   return { calls }
 }
@@ -69,7 +105,11 @@ describe("gatehouse/webauthn signIn against the server", () => {
     stubBrowser(authenticator)
     const jar = new CookieJar()
     stubFetch(config, jar)
-    const signUp = await signIn("passkey", { email: "ada@example.com", redirect: false, redirectTo: `${ORIGIN}/account` })
+    const signUp = await signIn("passkey", {
+      email: "ada@example.com",
+      redirect: false,
+      redirectTo: `${ORIGIN}/account`,
+    })
     expect(signUp).toEqual({ error: undefined, code: undefined, status: 200, ok: true, url: `${ORIGIN}/account` })
     expect((await session(config, jar))?.user.email).toBe("ada@example.com")
 
@@ -120,19 +160,34 @@ describe("gatehouse/webauthn signIn against the server", () => {
       const formTag = /<form id="passkey-form"[^>]*>/.exec(html)?.[0] as string
       const attr = (name: string) => (new RegExp(`${name}="([^"]*)"`).exec(formTag)?.[1] ?? "").replace(/&amp;/g, "&")
       const dataset: Record<string, string> = {
-        webauthnProvider: attr("data-webauthn-provider"), basePath: attr("data-base-path"), csrfToken: attr("data-csrf-token"),
-        callbackUrl: attr("data-callback-url"), conditional: "false", registerForm: attr("data-register-form"), state: "idle",
+        webauthnProvider: attr("data-webauthn-provider"),
+        basePath: attr("data-base-path"),
+        csrfToken: attr("data-csrf-token"),
+        callbackUrl: attr("data-callback-url"),
+        conditional: "false",
+        registerForm: attr("data-register-form"),
+        state: "idle",
       }
       // The page's passkey script (the other one is the form script): the one that asks for WebAuthn options.
-      const script = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1] as string).find((text) => text.includes("webauthn-options/")) as string
+      const script = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)]
+        .map((m) => m[1] as string)
+        .find((text) => text.includes("webauthn-options/")) as string
       const input = { name: "email", value: email }
       /** A form of the page: the sign-in form (a button only) or the registration form (the e-mail field). */
       const fakeForm = (fields: object[], extra: object = {}) => {
         const listeners: ((e: { preventDefault(): void }) => void)[] = []
         const button = { disabled: false, setAttribute() {}, removeAttribute() {} }
         return {
-          ...extra, listeners, querySelectorAll: () => fields, addEventListener: (_: string, fn: (e: { preventDefault(): void }) => void) => void listeners.push(fn),
-          querySelector: (selector: string) => (selector === "button[type=submit]" ? button : selector === "[data-passkey-error]" ? { hidden: true, textContent: "" } : null),
+          ...extra,
+          listeners,
+          querySelectorAll: () => fields,
+          addEventListener: (_: string, fn: (e: { preventDefault(): void }) => void) => void listeners.push(fn),
+          querySelector: (selector: string) =>
+            selector === "button[type=submit]"
+              ? button
+              : selector === "[data-passkey-error]"
+                ? { hidden: true, textContent: "" }
+                : null,
         }
       }
       const form = fakeForm([], { dataset })
@@ -140,8 +195,14 @@ describe("gatehouse/webauthn signIn against the server", () => {
       const location = { href: `${ORIGIN}/auth/signin` }
       new Function("window", "document", "navigator", "fetch", "PublicKeyCredential", script)(
         { PublicKeyCredential: globalThis.PublicKeyCredential, location },
-        { querySelectorAll: () => [form], getElementById: (id: string) => (id === dataset.registerForm ? register : null), querySelector: () => null },
-        navigator, fetch, globalThis.PublicKeyCredential,
+        {
+          querySelectorAll: () => [form],
+          getElementById: (id: string) => (id === dataset.registerForm ? register : null),
+          querySelector: () => null,
+        },
+        navigator,
+        fetch,
+        globalThis.PublicKeyCredential,
       )
       // Signing up goes through "Create a passkey" with the e-mail; signing in is the button alone.
       for (const listener of (email ? register : form).listeners) listener({ preventDefault() {} })

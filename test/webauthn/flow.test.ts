@@ -3,7 +3,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Adapter } from "../../src/adapters/index.js"
 import { type Backend, allBackends } from "../support/db-harness.js"
-import { CookieJar, ORIGIN, getOptions, passkeyConfig, registerPasskey, session, signInWithPasskey, softPasskey } from "../support/webauthn-kit.js"
+import {
+  CookieJar,
+  ORIGIN,
+  getOptions,
+  passkeyConfig,
+  registerPasskey,
+  session,
+  signInWithPasskey,
+  softPasskey,
+} from "../support/webauthn-kit.js"
 
 const backends: Backend[] = await allBackends()
 afterAll(async () => {
@@ -34,7 +43,9 @@ describe.each(backends.map((b) => [b.name, b] as const))("passkey flow on %s", (
       expect(users).toHaveLength(1)
       expect(users[0]!.emailVerified).toBeNull()
       const accounts = await backend.accounts()
-      expect(accounts).toEqual([expect.objectContaining({ provider: "passkey", type: "webauthn", userId: users[0]!.id })])
+      expect(accounts).toEqual([
+        expect.objectContaining({ provider: "passkey", type: "webauthn", userId: users[0]!.id }),
+      ])
       const [row] = await authenticatorsOf(adapter, users[0]!.id)
       expect(row!.credentialID).toBe(Buffer.from(auth.credentials[0]!.id, "base64url").toString("base64"))
       expect(row!.providerAccountId).toBe(row!.credentialID)

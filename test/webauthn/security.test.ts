@@ -13,9 +13,24 @@ import { MemoryStore } from "../../src/stores/memory.js"
 import WebAuthn from "../../src/providers/webauthn.js"
 import { sessionCookiesSet } from "../support/cookies.js"
 import { type Backend, memoryBackend, pgliteBackend } from "../support/db-harness.js"
-import { b64url, type CborValue, encodeCbor, type SoftAlg, type SoftAuthenticator } from "../support/soft-authenticator.js"
 import {
-  CookieJar, ORIGIN, csrfToken, getOptions, passkeyConfig, postCallback, registerPasskey, session, signInWithPasskey, softPasskey,
+  b64url,
+  type CborValue,
+  encodeCbor,
+  type SoftAlg,
+  type SoftAuthenticator,
+} from "../support/soft-authenticator.js"
+import {
+  CookieJar,
+  ORIGIN,
+  csrfToken,
+  getOptions,
+  passkeyConfig,
+  postCallback,
+  registerPasskey,
+  session,
+  signInWithPasskey,
+  softPasskey,
 } from "../support/webauthn-kit.js"
 
 const REFUSED = `${ORIGIN}/auth/error?error=WebAuthnVerificationError`
@@ -25,9 +40,15 @@ const ALGS: readonly SoftAlg[] = ["ES256", "EdDSA"]
 // ------------------------------------------------------------------------------------------------------------ helpers
 
 /** A config whose logger keeps the errors (message and cause), so a test can tell which check refused. */
-function setup(adapter: Adapter = MemoryAdapter(), overrides: Partial<AuthConfig> = {}): { config: AuthConfig; errors: Error[]; adapter: Adapter } {
+function setup(
+  adapter: Adapter = MemoryAdapter(),
+  overrides: Partial<AuthConfig> = {},
+): { config: AuthConfig; errors: Error[]; adapter: Adapter } {
   const errors: Error[] = []
-  const config = passkeyConfig(adapter, { logger: { error: (e: Error) => void errors.push(e), warn() {}, debug() {} }, ...overrides })
+  const config = passkeyConfig(adapter, {
+    logger: { error: (e: Error) => void errors.push(e), warn() {}, debug() {} },
+    ...overrides,
+  })
   return { config, errors, adapter }
 }
 
@@ -59,34 +80,78 @@ async function counterOf(adapter: Adapter, auth: SoftAuthenticator, index = 0): 
   return Number(row!.counter)
 }
 
-interface Rows { users: number; accounts: number; authenticators: number; sessions: number }
+interface Rows {
+  users: number
+  accounts: number
+  authenticators: number
+  sessions: number
+}
 function memoryRows(adapter: ReturnType<typeof MemoryAdapter>): Rows {
-  return { users: adapter.users.size, accounts: adapter.accounts.size, authenticators: adapter.authenticators.size, sessions: adapter.sessions.size }
+  return {
+    users: adapter.users.size,
+    accounts: adapter.accounts.size,
+    authenticators: adapter.authenticators.size,
+    sessions: adapter.sessions.size,
+  }
 }
 
 /** Creation options an authenticator can answer without the server (for credentials the server never saw). */
 function localCreationOptions(challenge = b64url(randomBytes(32))) {
-  return { challenge, rp: { id: "localhost", name: "localhost" }, user: { id: b64url(Buffer.from("stranger")), name: "s@x.test", displayName: "s" }, pubKeyCredParams: [{ type: "public-key", alg: -7 }, { type: "public-key", alg: -8 }] }
+  return {
+    challenge,
+    rp: { id: "localhost", name: "localhost" },
+    user: { id: b64url(Buffer.from("stranger")), name: "s@x.test", displayName: "s" },
+    pubKeyCredParams: [
+      { type: "public-key", alg: -7 },
+      { type: "public-key", alg: -8 },
+    ],
+  }
 }
 
 /** Registers `email` with a fresh passkey in a fresh browser, then forgets the session (signed out). */
-async function enrolled(config: AuthConfig, email: string, opts: Parameters<typeof softPasskey>[0] = {}): Promise<SoftAuthenticator> {
+async function enrolled(
+  config: AuthConfig,
+  email: string,
+  opts: Parameters<typeof softPasskey>[0] = {},
+): Promise<SoftAuthenticator> {
   const auth = softPasskey(opts)
   const reg = await registerPasskey(config, auth, new CookieJar(), email)
   expect(reg.url).toBe(ACCOUNT)
   return auth
 }
 
-interface Raw { res: Response; status: number; url: string; location: string | null; text: string; ms: number }
+interface Raw {
+  res: Response
+  status: number
+  url: string
+  location: string | null
+  text: string
+  ms: number
+}
 
 /** POST /auth/callback/<id> with exactly these form fields, cookies and headers (nothing added but content type and origin). */
 async function rawPost(
-  config: AuthConfig, jar: CookieJar, fields: Record<string, string>, opts: { providerId?: string; headers?: Record<string, string>; returnRedirect?: boolean } = {},
+  config: AuthConfig,
+  jar: CookieJar,
+  fields: Record<string, string>,
+  opts: { providerId?: string; headers?: Record<string, string>; returnRedirect?: boolean } = {},
 ): Promise<Raw> {
-  const headers: Record<string, string> = { cookie: jar.header(), "content-type": "application/x-www-form-urlencoded", origin: ORIGIN, ...opts.headers }
+  const headers: Record<string, string> = {
+    cookie: jar.header(),
+    "content-type": "application/x-www-form-urlencoded",
+    origin: ORIGIN,
+    ...opts.headers,
+  }
   if (opts.returnRedirect !== false) headers["x-auth-return-redirect"] = "1"
   const started = performance.now()
-  const res = await Auth(new Request(`${ORIGIN}/auth/callback/${opts.providerId ?? "passkey"}`, { method: "POST", headers, body: new URLSearchParams(fields) }), config)
+  const res = await Auth(
+    new Request(`${ORIGIN}/auth/callback/${opts.providerId ?? "passkey"}`, {
+      method: "POST",
+      headers,
+      body: new URLSearchParams(fields),
+    }),
+    config,
+  )
   const text = await res.clone().text()
   const ms = performance.now() - started
   jar.store(res)
@@ -102,7 +167,13 @@ async function rawPost(
 }
 
 /** Options (stored in `jar`) and an assertion over them. */
-async function assertion(config: AuthConfig, auth: SoftAuthenticator, jar: CookieJar, overrides: Parameters<SoftAuthenticator["authenticate"]>[1] = {}, providerId = "passkey") {
+async function assertion(
+  config: AuthConfig,
+  auth: SoftAuthenticator,
+  jar: CookieJar,
+  overrides: Parameters<SoftAuthenticator["authenticate"]>[1] = {},
+  providerId = "passkey",
+) {
   const { body } = await getOptions(config, jar, { action: "authenticate" }, providerId)
   expect(body.action).toBe("authenticate")
   return auth.authenticate(body.options, overrides)
@@ -121,9 +192,12 @@ let liteReady = false
 if (lite) {
   try {
     const probe = await lite.fresh()
-    liteReady = ["getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter"].every(
-      (m) => typeof (probe as unknown as Record<string, unknown>)[m] === "function",
-    )
+    liteReady = [
+      "getAuthenticator",
+      "createAuthenticator",
+      "listAuthenticatorsByUserId",
+      "updateAuthenticatorCounter",
+    ].every((m) => typeof (probe as unknown as Record<string, unknown>)[m] === "function")
   } catch {
     liteReady = false
   }
@@ -137,7 +211,8 @@ const BACKENDS: Backend[] = [memory, ...(lite && liteReady ? [lite] : [])]
 async function backendRows(backend: Backend, adapter: Adapter, auths: SoftAuthenticator[]): Promise<Rows> {
   const c = await backend.counts()
   let authenticators = 0
-  for (const a of auths) for (const cred of a.credentials) if (await adapter.getAuthenticator!(storedId(cred.id))) authenticators++
+  for (const a of auths)
+    for (const cred of a.credentials) if (await adapter.getAuthenticator!(storedId(cred.id))) authenticators++
   return { ...c, authenticators }
 }
 
@@ -250,7 +325,9 @@ describe.each(BACKENDS.map((b) => [b.name, b] as const))("WA-02 challenge spent 
       const jar = new CookieJar()
       const answer = await assertion(config, auth, jar)
       const csrf = await csrfToken(config, jar)
-      const results = await Promise.all(Array.from({ length: 20 }, () => postCallback(config, copyJar(jar), "authenticate", answer, { csrf })))
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => postCallback(config, copyJar(jar), "authenticate", answer, { csrf })),
+      )
       expect(results.filter((r) => r.url === ACCOUNT)).toHaveLength(1)
       expect(results.filter((r) => r.url === REFUSED)).toHaveLength(19)
       expect(results.filter((r) => sessionCookiesSet(r.res).length > 0)).toHaveLength(1)
@@ -326,7 +403,9 @@ describe.each(ALGS)("WA-03 challenge bound to ceremony and provider (%s)", (alg)
     const opts = await getOptions(config, jar2, { action: "register", email: "new@example.com" }, "webauthn")
     expect(opts.body.action).toBe("register")
     const rows = memoryRows(adapter)
-    const reg = await postCallback(config, jar2, "register", softPasskey({ alg }).register(opts.body.options), { providerId: "passkey" })
+    const reg = await postCallback(config, jar2, "register", softPasskey({ alg }).register(opts.body.options), {
+      providerId: "passkey",
+    })
     expect(reg.url).toBe(REFUSED)
     expect(sessionCookiesSet(reg.res)).toEqual([])
     expect(logged(errors)).toMatch(/made for another provider/)
@@ -354,7 +433,11 @@ describe.each(BACKENDS.map((b) => [b.name, b] as const))("WA-04 signature counte
       expect(logged(errors)).toMatch(/counter value 2 was lower than expected 3|counter 2 is not above 3/)
       expect(await counterOf(adapter, auth)).toBe(3)
       // A counter of 0 after a non-zero one is a regression too.
-      const zero = await signInWithPasskey(config, { ...auth, authenticate: (o) => auth.authenticate(o, { counter: 0 }) } as SoftAuthenticator, new CookieJar())
+      const zero = await signInWithPasskey(
+        config,
+        { ...auth, authenticate: (o) => auth.authenticate(o, { counter: 0 }) } as SoftAuthenticator,
+        new CookieJar(),
+      )
       expect(zero.url).toBe(REFUSED)
       expect(await counterOf(adapter, auth)).toBe(3)
       // The real authenticator carries on: its refused use above counted 4 on the device, so it sends 5.
@@ -387,7 +470,10 @@ describe.each(BACKENDS.map((b) => [b.name, b] as const))("WA-04 signature counte
         const a1 = await assertion(config, auth, j1, { counter: base + 1 })
         const a2 = await assertion(config, clone, j2, { counter: base + 1 })
         const [c1, c2] = [await csrfToken(config, j1), await csrfToken(config, j2)]
-        const same = await Promise.all([postCallback(config, j1, "authenticate", a1, { csrf: c1 }), postCallback(config, j2, "authenticate", a2, { csrf: c2 })])
+        const same = await Promise.all([
+          postCallback(config, j1, "authenticate", a1, { csrf: c1 }),
+          postCallback(config, j2, "authenticate", a2, { csrf: c2 }),
+        ])
         expect(same.map((r) => r.url).sort()).toEqual([ACCOUNT, REFUSED])
         expect(same.filter((r) => sessionCookiesSet(r.res).length > 0)).toHaveLength(1)
         expect(await counterOf(adapter, auth)).toBe(base + 1)
@@ -396,7 +482,10 @@ describe.each(BACKENDS.map((b) => [b.name, b] as const))("WA-04 signature counte
         const hi = await assertion(config, auth, j3, { counter: base + 11 })
         const lo = await assertion(config, clone, j4, { counter: base + 6 })
         const [c3, c4] = [await csrfToken(config, j3), await csrfToken(config, j4)]
-        const [rHi] = await Promise.all([postCallback(config, j3, "authenticate", hi, { csrf: c3 }), postCallback(config, j4, "authenticate", lo, { csrf: c4 })])
+        const [rHi] = await Promise.all([
+          postCallback(config, j3, "authenticate", hi, { csrf: c3 }),
+          postCallback(config, j4, "authenticate", lo, { csrf: c4 }),
+        ])
         expect(rHi.url).toBe(ACCOUNT)
         expect(await counterOf(adapter, auth)).toBe(base + 11)
       }
@@ -420,7 +509,8 @@ describe.each(BACKENDS.map((b) => [b.name, b] as const))("WA-04 signature counte
 describe("WA-04 counter order across processes (the shared store)", () => {
   // Another app process is played by a hold on the credential's key in the store both share (a Redis or PostgreSQL
   // store in production; one MemoryStore object here): the in-process queue cannot see it, only the store can.
-  const counterKey = (auth: SoftAuthenticator) => `gatehouse:webauthn:counter:${createHash("sha256").update(storedId(auth.credentials[0]!.id)).digest("base64url")}`
+  const counterKey = (auth: SoftAuthenticator) =>
+    `gatehouse:webauthn:counter:${createHash("sha256").update(storedId(auth.credentials[0]!.id)).digest("base64url")}`
 
   it("WA-04 a callback waits while another process holds the credential, then counts on from what that one wrote", async () => {
     const store = MemoryStore()
@@ -472,10 +562,13 @@ describe("WA-04 counter order across processes (the shared store)", () => {
   it("WA-04 a failing store does not stop passkey sign-in: logged, ordered in this process only", async () => {
     const healthy = MemoryStore()
     // The counter-lock claims fail (a store outage); the challenge claims still work.
-    const store = { ...healthy, claim: async (key: string, value: string, ttl: number) => {
-      if (key.startsWith("gatehouse:webauthn:counter:")) throw new Error("store down")
-      return healthy.claim(key, value, ttl)
-    } }
+    const store = {
+      ...healthy,
+      claim: async (key: string, value: string, ttl: number) => {
+        if (key.startsWith("gatehouse:webauthn:counter:")) throw new Error("store down")
+        return healthy.claim(key, value, ttl)
+      },
+    }
     const { config, adapter, errors } = setup(MemoryAdapter(), { store })
     const auth = await enrolled(config, "ada@example.com")
     expect((await signInWithPasskey(config, auth, new CookieJar())).url).toBe(ACCOUNT)
@@ -528,8 +621,18 @@ describe.each(ALGS)("WA-05 origin, type, RP and flags (%s)", (alg) => {
 
 describe("WA-05 the relying party comes from the canonical origin (AUTH_URL, trustHost)", () => {
   const forwarded = { "x-forwarded-host": "evil.test" }
-  async function optionsVia(config: AuthConfig, jar: CookieJar, headers: Record<string, string>, query = "action=authenticate") {
-    const res = await Auth(new Request(`${ORIGIN}/auth/webauthn-options/passkey?${query}`, { headers: { cookie: jar.header(), ...headers } }), config)
+  async function optionsVia(
+    config: AuthConfig,
+    jar: CookieJar,
+    headers: Record<string, string>,
+    query = "action=authenticate",
+  ) {
+    const res = await Auth(
+      new Request(`${ORIGIN}/auth/webauthn-options/passkey?${query}`, {
+        headers: { cookie: jar.header(), ...headers },
+      }),
+      config,
+    )
     jar.store(res)
     return (await res.json()) as { action: string; options: { rpId?: string; rp?: { id: string }; challenge: string } }
   }
@@ -548,14 +651,34 @@ describe("WA-05 the relying party comes from the canonical origin (AUTH_URL, tru
       expect(reg.options.rp?.id).toBe("localhost")
       // A page on evil.test asking the passkey: clientDataJSON carries that origin.
       const csrf = await csrfToken(config, jar)
-      const evil = await rawPost(config, copyJar(jar), { action: "authenticate", data: JSON.stringify(auth.authenticate(opts.options, { origin: "http://evil.test" })), csrfToken: csrf, callbackUrl: ACCOUNT }, { headers: forwarded })
+      const evil = await rawPost(
+        config,
+        copyJar(jar),
+        {
+          action: "authenticate",
+          data: JSON.stringify(auth.authenticate(opts.options, { origin: "http://evil.test" })),
+          csrfToken: csrf,
+          callbackUrl: ACCOUNT,
+        },
+        { headers: forwarded },
+      )
       expect(evil.url).toBe(REFUSED)
       expect(sessionCookiesSet(evil.res)).toEqual([])
       // The app's own origin still works through the proxy.
       const jar2 = new CookieJar()
       const opts2 = await optionsVia(config, jar2, forwarded)
       const csrf2 = await csrfToken(config, jar2)
-      const good = await rawPost(config, jar2, { action: "authenticate", data: JSON.stringify(auth.authenticate(opts2.options)), csrfToken: csrf2, callbackUrl: ACCOUNT }, { headers: forwarded })
+      const good = await rawPost(
+        config,
+        jar2,
+        {
+          action: "authenticate",
+          data: JSON.stringify(auth.authenticate(opts2.options)),
+          csrfToken: csrf2,
+          callbackUrl: ACCOUNT,
+        },
+        { headers: forwarded },
+      )
       expect(good.url).toBe(ACCOUNT)
       vi.unstubAllEnvs()
     }
@@ -570,7 +693,17 @@ describe("WA-05 the relying party comes from the canonical origin (AUTH_URL, tru
     expect(opts.options.rpId).toBe("evil.test")
     const csrf = await csrfToken(config, jar)
     // The localhost passkey answering evil.test's challenge (its own origin and RP id): not evil.test's RP.
-    const posted = await rawPost(config, jar, { action: "authenticate", data: JSON.stringify(auth.authenticate({ ...opts.options, rpId: "localhost" })), csrfToken: csrf, callbackUrl: "http://evil.test/account" }, { headers: forwarded })
+    const posted = await rawPost(
+      config,
+      jar,
+      {
+        action: "authenticate",
+        data: JSON.stringify(auth.authenticate({ ...opts.options, rpId: "localhost" })),
+        csrfToken: csrf,
+        callbackUrl: "http://evil.test/account",
+      },
+      { headers: forwarded },
+    )
     expect(posted.url).toBe("http://evil.test/auth/error?error=WebAuthnVerificationError")
     expect(sessionCookiesSet(posted.res)).toEqual([])
     // Without the header the RP is the request's own host.
@@ -601,22 +734,63 @@ describe.each(ALGS)("WA-06 credential and user handle (%s)", (alg) => {
       // 1. a credential the server never saw (a real key, valid signature)
       const jar1 = new CookieJar()
       const a1 = await assertion(config, stranger, jar1)
-      answers.push(await rawPost(config, jar1, { action: "authenticate", data: JSON.stringify(a1), csrfToken: await csrfToken(config, jar1), callbackUrl: ACCOUNT }, { returnRedirect }))
+      answers.push(
+        await rawPost(
+          config,
+          jar1,
+          {
+            action: "authenticate",
+            data: JSON.stringify(a1),
+            csrfToken: await csrfToken(config, jar1),
+            callbackUrl: ACCOUNT,
+          },
+          { returnRedirect },
+        ),
+      )
       // 2. an unknown credential id on A's signature
       const jar2 = new CookieJar()
       const a2 = await assertion(config, authA, jar2, { credentialId: b64url(randomBytes(24)) })
-      answers.push(await rawPost(config, jar2, { action: "authenticate", data: JSON.stringify(a2), csrfToken: await csrfToken(config, jar2), callbackUrl: ACCOUNT }, { returnRedirect }))
+      answers.push(
+        await rawPost(
+          config,
+          jar2,
+          {
+            action: "authenticate",
+            data: JSON.stringify(a2),
+            csrfToken: await csrfToken(config, jar2),
+            callbackUrl: ACCOUNT,
+          },
+          { returnRedirect },
+        ),
+      )
       // 3. A's credential, signed by A, with B's user handle
       const before = await counterOf(adapter, authA)
       const jar3 = new CookieJar()
       const a3 = await assertion(config, authA, jar3, { userHandle: authB.credentials[0]!.userHandle })
-      answers.push(await rawPost(config, jar3, { action: "authenticate", data: JSON.stringify(a3), csrfToken: await csrfToken(config, jar3), callbackUrl: ACCOUNT }, { returnRedirect }))
+      answers.push(
+        await rawPost(
+          config,
+          jar3,
+          {
+            action: "authenticate",
+            data: JSON.stringify(a3),
+            csrfToken: await csrfToken(config, jar3),
+            callbackUrl: ACCOUNT,
+          },
+          { returnRedirect },
+        ),
+      )
       expect(await counterOf(adapter, authA)).toBe(before)
       for (const a of answers) {
         expect(sessionCookiesSet(a.res)).toEqual([])
         expect(a.url).toBe(REFUSED)
       }
-      const view = (a: Raw) => ({ status: a.status, location: a.location, body: a.text, cookies: a.res.headers.getSetCookie().map((c) => c.replace(/=[^;]*/, "=")) })
+      const view = (a: Raw) => ({
+        status: a.status,
+        location: a.location,
+        body: a.text,
+        cookies: a.res.headers.getSetCookie().map((c) => c.replace(/=[^;]*/, "=")),
+      })
       expect(view(answers[1]!)).toEqual(view(answers[0]!))
       expect(view(answers[2]!)).toEqual(view(answers[0]!))
     }
@@ -628,11 +802,23 @@ describe.each(ALGS)("WA-06 credential and user handle (%s)", (alg) => {
     expect((await postCallback(config, jar1, "authenticate", await assertion(config, authA, jar1))).url).toBe(ACCOUNT)
     expect((await session(config, jar1))?.user.email).toBe("a@example.com")
     const jar2 = new CookieJar()
-    expect((await postCallback(config, jar2, "authenticate", await assertion(config, authA, jar2, { userHandle: null }))).url).toBe(ACCOUNT)
+    expect(
+      (await postCallback(config, jar2, "authenticate", await assertion(config, authA, jar2, { userHandle: null })))
+        .url,
+    ).toBe(ACCOUNT)
     expect((await session(config, jar2))?.user.email).toBe("a@example.com")
     // A handle Gatehouse did not issue (Auth.js's random bytes) is not evidence either way.
     const jar3 = new CookieJar()
-    expect((await postCallback(config, jar3, "authenticate", await assertion(config, authA, jar3, { userHandle: b64url(randomBytes(32)) }))).url).toBe(ACCOUNT)
+    expect(
+      (
+        await postCallback(
+          config,
+          jar3,
+          "authenticate",
+          await assertion(config, authA, jar3, { userHandle: b64url(randomBytes(32)) }),
+        )
+      ).url,
+    ).toBe(ACCOUNT)
     expect((await session(config, jar3))?.user.email).toBe("a@example.com")
     // B still signs in as B.
     const jar4 = new CookieJar()
@@ -647,14 +833,23 @@ describe("WA-07 malformed callback bodies", () => {
   const INVALID = { status: 400, error: "InvalidRequest" }
   type Expect = { status: number; error: string } | "refused"
 
-  async function check(kind: "register" | "authenticate", data: string, expected: Expect, mutateFields?: (f: Record<string, string>) => void) {
+  async function check(
+    kind: "register" | "authenticate",
+    data: string,
+    expected: Expect,
+    mutateFields?: (f: Record<string, string>) => void,
+  ) {
     const adapter = MemoryAdapter()
     const { config, errors } = setup(adapter)
     let auth: SoftAuthenticator | undefined
     if (kind === "authenticate") auth = await enrolled(config, "ada@example.com")
     const rows = memoryRows(adapter)
     const jar = new CookieJar()
-    await getOptions(config, jar, kind === "register" ? { action: "register", email: "new@example.com" } : { action: "authenticate" })
+    await getOptions(
+      config,
+      jar,
+      kind === "register" ? { action: "register", email: "new@example.com" } : { action: "authenticate" },
+    )
     errors.length = 0
     const fields = { action: kind, data, csrfToken: await csrfToken(config, jar), callbackUrl: ACCOUNT }
     mutateFields?.(fields)
@@ -670,7 +865,8 @@ describe("WA-07 malformed callback bodies", () => {
     expect(memoryRows(adapter)).toEqual(rows)
     if (auth) expect(await counterOf(adapter, auth)).toBe(0)
     // No crash: every logged error is one of Gatehouse's, never a TypeError from deep in a parser.
-    for (const e of errors) expect((e as { type?: string }).type).toMatch(/^(InvalidRequest|WebAuthnVerificationError)$/)
+    for (const e of errors)
+      expect((e as { type?: string }).type).toMatch(/^(InvalidRequest|WebAuthnVerificationError)$/)
     return posted
   }
 
@@ -693,8 +889,12 @@ describe("WA-07 malformed callback bodies", () => {
   })
 
   it("WA-07 a callback without a valid action is 400 InvalidRequest", async () => {
-    await check("authenticate", JSON.stringify({ id: "abc", response: {} }), INVALID, (f) => { f.action = "steal" })
-    await check("authenticate", JSON.stringify({ id: "abc", response: {} }), INVALID, (f) => { delete f.action })
+    await check("authenticate", JSON.stringify({ id: "abc", response: {} }), INVALID, (f) => {
+      f.action = "steal"
+    })
+    await check("authenticate", JSON.stringify({ id: "abc", response: {} }), INVALID, (f) => {
+      delete f.action
+    })
   })
 
   it("WA-07 bad CBOR in attestationObject is refused with WebAuthnVerificationError", async () => {
@@ -707,7 +907,15 @@ describe("WA-07 malformed callback bodies", () => {
       b64url(Uint8Array.of(0xa3, 0x63)), // map of 3, truncated
       b64url(Uint8Array.of(0x5b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)), // a byte string claiming 2^64-1 bytes
       b64url(Uint8Array.from(Array.from({ length: 2000 }, () => 0x81))), // 2000 nested arrays
-      b64url(encodeCbor(new Map<string, CborValue>([["fmt", "none"], ["attStmt", new Map()], ["authData", new Uint8Array(10)]]))), // authData too short
+      b64url(
+        encodeCbor(
+          new Map<string, CborValue>([
+            ["fmt", "none"],
+            ["attStmt", new Map()],
+            ["authData", new Uint8Array(10)],
+          ]),
+        ),
+      ), // authData too short
       good.response.attestationObject.slice(0, good.response.attestationObject.length - 40), // truncated real one
     ]
     for (const attestationObject of cases) {
@@ -718,14 +926,34 @@ describe("WA-07 malformed callback bodies", () => {
   it("WA-07 non-JSON clientDataJSON, garbage base64 and short authenticator data are refused with WebAuthnVerificationError", async () => {
     const { body } = await getOptions(setup().config, new CookieJar(), { action: "register", email: "x@example.com" })
     const reg = validRegistration(body.options)
-    await check("register", JSON.stringify({ ...reg, response: { ...reg.response, clientDataJSON: b64url(Buffer.from("not json at all")) } }), "refused")
-    await check("register", JSON.stringify({ ...reg, response: { ...reg.response, clientDataJSON: "!!!%%%***" } }), "refused")
-    await check("register", JSON.stringify({ ...reg, response: { ...reg.response, attestationObject: "@@@@====" } }), "refused")
+    await check(
+      "register",
+      JSON.stringify({ ...reg, response: { ...reg.response, clientDataJSON: b64url(Buffer.from("not json at all")) } }),
+      "refused",
+    )
+    await check(
+      "register",
+      JSON.stringify({ ...reg, response: { ...reg.response, clientDataJSON: "!!!%%%***" } }),
+      "refused",
+    )
+    await check(
+      "register",
+      JSON.stringify({ ...reg, response: { ...reg.response, attestationObject: "@@@@====" } }),
+      "refused",
+    )
     const auth = softPasskey()
     auth.register(localCreationOptions())
     const ass = auth.authenticate({ challenge: b64url(randomBytes(32)), rpId: "localhost" })
-    await check("authenticate", JSON.stringify({ ...ass, response: { ...ass.response, clientDataJSON: b64url(Buffer.from("[[[")) } }), "refused")
-    await check("authenticate", JSON.stringify({ ...ass, response: { ...ass.response, authenticatorData: "AAAA" } }), "refused")
+    await check(
+      "authenticate",
+      JSON.stringify({ ...ass, response: { ...ass.response, clientDataJSON: b64url(Buffer.from("[[[")) } }),
+      "refused",
+    )
+    await check(
+      "authenticate",
+      JSON.stringify({ ...ass, response: { ...ass.response, authenticatorData: "AAAA" } }),
+      "refused",
+    )
     await check("authenticate", JSON.stringify({ ...ass, response: { ...ass.response, signature: "~~~~" } }), "refused")
   })
 
@@ -733,9 +961,17 @@ describe("WA-07 malformed callback bodies", () => {
     const { body } = await getOptions(setup().config, new CookieJar(), { action: "register", email: "x@example.com" })
     const reg = validRegistration(body.options)
     const huge = b64url(randomBytes(1024 * 1024))
-    const big = await check("register", JSON.stringify({ ...reg, response: { ...reg.response, attestationObject: huge } }), { status: 413, error: "InvalidRequest" })
+    const big = await check(
+      "register",
+      JSON.stringify({ ...reg, response: { ...reg.response, attestationObject: huge } }),
+      { status: 413, error: "InvalidRequest" },
+    )
     expect(big.res.headers.get("location")).toBeNull()
-    await check("register", JSON.stringify({ ...reg, response: { ...reg.response, attestationObject: b64url(randomBytes(30 * 1024)) } }), INVALID)
+    await check(
+      "register",
+      JSON.stringify({ ...reg, response: { ...reg.response, attestationObject: b64url(randomBytes(30 * 1024)) } }),
+      INVALID,
+    )
   })
 })
 
@@ -752,49 +988,59 @@ describe("WebAuthn registration and existing users", () => {
     expect(answer.body).toEqual({ error: "Invalid request" })
     expect(answer.res.headers.get("set-cookie")).toBeNull()
     // Case and spaces do not make a second address.
-    expect((await getOptions(config, new CookieJar(), { action: "register", email: " Taken@Example.com" })).status).toBe(400)
+    expect(
+      (await getOptions(config, new CookieJar(), { action: "register", email: " Taken@Example.com" })).status,
+    ).toBe(400)
   })
 
-  it.each([false, true])("a registration whose e-mail gained a user after its options were issued is refused; nothing is linked to that user (allowDangerousEmailAccountLinking %s)", async (dangerous) => {
-    const adapter = MemoryAdapter()
-    const { config } = setup(adapter, { providers: [Passkey({ allowDangerousEmailAccountLinking: dangerous } as never)] })
-    const jar = new CookieJar()
-    const { body } = await getOptions(config, jar, { action: "register", email: "victim@example.com" })
-    expect(body.action).toBe("register")
-    const victim = await adapter.createUser!({ id: "victim", email: "victim@example.com", emailVerified: new Date() })
-    const posted = await postCallback(config, jar, "register", softPasskey().register(body.options))
-    expect(posted.url).toBe(`${ORIGIN}/auth/signin?error=OAuthAccountNotLinked`)
-    expect(sessionCookiesSet(posted.res)).toEqual([])
-    expect(memoryRows(adapter)).toEqual({ users: 1, accounts: 0, authenticators: 0, sessions: 0 })
-    expect(await adapter.listAuthenticatorsByUserId!(victim.id)).toEqual([])
-    expect(await adapter.getUser!(victim.id)).toEqual(victim)
-  })
+  it.each([false, true])(
+    "a registration whose e-mail gained a user after its options were issued is refused; nothing is linked to that user (allowDangerousEmailAccountLinking %s)",
+    async (dangerous) => {
+      const adapter = MemoryAdapter()
+      const { config } = setup(adapter, {
+        providers: [Passkey({ allowDangerousEmailAccountLinking: dangerous } as never)],
+      })
+      const jar = new CookieJar()
+      const { body } = await getOptions(config, jar, { action: "register", email: "victim@example.com" })
+      expect(body.action).toBe("register")
+      const victim = await adapter.createUser!({ id: "victim", email: "victim@example.com", emailVerified: new Date() })
+      const posted = await postCallback(config, jar, "register", softPasskey().register(body.options))
+      expect(posted.url).toBe(`${ORIGIN}/auth/signin?error=OAuthAccountNotLinked`)
+      expect(sessionCookiesSet(posted.res)).toEqual([])
+      expect(memoryRows(adapter)).toEqual({ users: 1, accounts: 0, authenticators: 0, sessions: 0 })
+      expect(await adapter.listAuthenticatorsByUserId!(victim.id)).toEqual([])
+      expect(await adapter.getUser!(victim.id)).toEqual(victim)
+    },
+  )
 
-  it.each(["jwt", "database"] as const)("a signed-in user adds a second passkey; both sign in as that user (%s sessions)", async (strategy) => {
-    const adapter = MemoryAdapter()
-    const { config } = setup(adapter, { session: { strategy } })
-    const first = softPasskey({ alg: "ES256" })
-    const jar = new CookieJar()
-    expect((await registerPasskey(config, first, jar, "ada@example.com")).url).toBe(ACCOUNT)
-    const user = (await adapter.getUserByEmail!("ada@example.com"))!
-    const second = softPasskey({ alg: "EdDSA" })
-    const opts = await getOptions(config, jar, { action: "register" })
-    expect(opts.body.action).toBe("register")
-    expect(opts.body.options.excludeCredentials.map((c: { id: string }) => c.id)).toEqual([first.credentials[0]!.id])
-    expect(Buffer.from(opts.body.options.user.id, "base64url").toString()).toBe(`gh1.${user.id}`)
-    const added = await postCallback(config, jar, "register", second.register(opts.body.options))
-    expect(added.url).toBe(ACCOUNT)
-    expect(adapter.users.size).toBe(1)
-    expect((await adapter.listAuthenticatorsByUserId!(user.id)).map((a) => a.credentialID).sort()).toEqual(
-      [first, second].map((a) => storedId(a.credentials[0]!.id)).sort(),
-    )
-    for (const auth of [first, second]) {
-      const fresh = new CookieJar()
-      expect((await signInWithPasskey(config, auth, fresh)).url).toBe(ACCOUNT)
-      const s = await session(config, fresh)
-      expect(s?.user.email).toBe("ada@example.com")
-    }
-  })
+  it.each(["jwt", "database"] as const)(
+    "a signed-in user adds a second passkey; both sign in as that user (%s sessions)",
+    async (strategy) => {
+      const adapter = MemoryAdapter()
+      const { config } = setup(adapter, { session: { strategy } })
+      const first = softPasskey({ alg: "ES256" })
+      const jar = new CookieJar()
+      expect((await registerPasskey(config, first, jar, "ada@example.com")).url).toBe(ACCOUNT)
+      const user = (await adapter.getUserByEmail!("ada@example.com"))!
+      const second = softPasskey({ alg: "EdDSA" })
+      const opts = await getOptions(config, jar, { action: "register" })
+      expect(opts.body.action).toBe("register")
+      expect(opts.body.options.excludeCredentials.map((c: { id: string }) => c.id)).toEqual([first.credentials[0]!.id])
+      expect(Buffer.from(opts.body.options.user.id, "base64url").toString()).toBe(`gh1.${user.id}`)
+      const added = await postCallback(config, jar, "register", second.register(opts.body.options))
+      expect(added.url).toBe(ACCOUNT)
+      expect(adapter.users.size).toBe(1)
+      expect((await adapter.listAuthenticatorsByUserId!(user.id)).map((a) => a.credentialID).sort()).toEqual(
+        [first, second].map((a) => storedId(a.credentials[0]!.id)).sort(),
+      )
+      for (const auth of [first, second]) {
+        const fresh = new CookieJar()
+        expect((await signInWithPasskey(config, auth, fresh)).url).toBe(ACCOUNT)
+        const s = await session(config, fresh)
+        expect(s?.user.email).toBe("ada@example.com")
+      }
+    },
+  )
 
   it("a sign-up registration started signed out is refused when it is completed signed in as A; nothing is added to A", async () => {
     const adapter = MemoryAdapter()
@@ -859,7 +1105,11 @@ describe("WebAuthn callback CSRF", () => {
       const jar = new CookieJar()
       await csrfToken(config, jar)
       const { body } = await getOptions(config, jar, { action: "register", email: "new@example.com" })
-      const fields: Record<string, string> = { action: "register", data: JSON.stringify(softPasskey().register(body.options)), callbackUrl: ACCOUNT }
+      const fields: Record<string, string> = {
+        action: "register",
+        data: JSON.stringify(softPasskey().register(body.options)),
+        callbackUrl: ACCOUNT,
+      }
       if (token) fields.csrfToken = token
       errors.length = 0
       const posted = await rawPost(config, jar, fields)
@@ -881,22 +1131,52 @@ describe("WebAuthn configuration errors", () => {
   function collecting(overrides: Partial<AuthConfig>, adapter: Adapter | undefined = MemoryAdapter()) {
     const errors: Error[] = []
     const warnings: string[] = []
-    const config = passkeyConfig(adapter as Adapter, { logger: { error: (e: Error) => void errors.push(e), warn: (c: string) => void warnings.push(c), debug() {} }, ...overrides })
+    const config = passkeyConfig(adapter as Adapter, {
+      logger: { error: (e: Error) => void errors.push(e), warn: (c: string) => void warnings.push(c), debug() {} },
+      ...overrides,
+    })
     return { config, errors, warnings }
   }
-  const CONFIG_BODY = { message: "There was a problem with the server configuration. Check the server logs for more information." }
+  const CONFIG_BODY = {
+    message: "There was a problem with the server configuration. Check the server logs for more information.",
+  }
 
   it.each<[string, () => ReturnType<typeof collecting>, string, RegExp?]>([
     ["without experimental.enableWebAuthn", () => collecting({ experimental: {} }), "ExperimentalFeatureNotEnabled"],
-    ["without an adapter", () => collecting({ adapter: undefined, session: { strategy: "jwt" } }), "MissingAdapter", /WebAuthn provider "passkey" needs an `adapter`/],
-    ["with an adapter lacking authenticator methods", () => {
-      const { getAuthenticator: _g, createAuthenticator: _c, listAuthenticatorsByUserId: _l, updateAuthenticatorCounter: _u, ...partial } = MemoryAdapter()
-      return collecting({}, partial as Adapter)
-    }, "MissingAdapterMethods", /getAuthenticator, createAuthenticator, listAuthenticatorsByUserId, updateAuthenticatorCounter/],
-    ["with two conditional-UI providers", () => collecting({ providers: [Passkey(), WebAuthn()] }), "DuplicateConditionalUI"],
-    ["with conditional UI and no webauthn autocomplete field", () => collecting({
-      providers: [Passkey({ formFields: { email: { label: "Email", required: true, autocomplete: "username" } } })],
-    }), "MissingWebAuthnAutocomplete"],
+    [
+      "without an adapter",
+      () => collecting({ adapter: undefined, session: { strategy: "jwt" } }),
+      "MissingAdapter",
+      /WebAuthn provider "passkey" needs an `adapter`/,
+    ],
+    [
+      "with an adapter lacking authenticator methods",
+      () => {
+        const {
+          getAuthenticator: _g,
+          createAuthenticator: _c,
+          listAuthenticatorsByUserId: _l,
+          updateAuthenticatorCounter: _u,
+          ...partial
+        } = MemoryAdapter()
+        return collecting({}, partial as Adapter)
+      },
+      "MissingAdapterMethods",
+      /getAuthenticator, createAuthenticator, listAuthenticatorsByUserId, updateAuthenticatorCounter/,
+    ],
+    [
+      "with two conditional-UI providers",
+      () => collecting({ providers: [Passkey(), WebAuthn()] }),
+      "DuplicateConditionalUI",
+    ],
+    [
+      "with conditional UI and no webauthn autocomplete field",
+      () =>
+        collecting({
+          providers: [Passkey({ formFields: { email: { label: "Email", required: true, autocomplete: "username" } } })],
+        }),
+      "MissingWebAuthnAutocomplete",
+    ],
   ])("GET /webauthn-options %s is a 500 configuration error (%s)", async (_label, make, type, message) => {
     const { config, errors } = make()
     expect(await optionsStatus(config)).toEqual({ status: 500, body: CONFIG_BODY })
@@ -934,7 +1214,14 @@ describe("gatehouse/authenticators", () => {
     const idA = storedId(authA.credentials[0]!.id)
     const idB = storedId(authB.credentials[0]!.id)
     expect(await listAuthenticators(config, userA.id)).toEqual([
-      { credentialID: idA, provider: "passkey", counter: 0, credentialDeviceType: "singleDevice", credentialBackedUp: false, transports: ["internal"] },
+      {
+        credentialID: idA,
+        provider: "passkey",
+        counter: 0,
+        credentialDeviceType: "singleDevice",
+        credentialBackedUp: false,
+        transports: ["internal"],
+      },
     ])
     expect(await listAuthenticators(config, "nobody")).toEqual([])
     // Someone else's credential id removes nothing.

@@ -7,7 +7,12 @@ export function ClientSession() {
   return (
     <p data-testid="client-session">
       Client component (useSession): <strong>{status}</strong>
-      {data?.user?.name ? <> as <span data-testid="client-name">{data.user.name}</span></> : null}
+      {data?.user?.name ? (
+        <>
+          {" "}
+          as <span data-testid="client-name">{data.user.name}</span>
+        </>
+      ) : null}
     </p>
   )
 }

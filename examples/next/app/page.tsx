@@ -13,7 +13,13 @@ export default async function Home({ searchParams }: { searchParams: Promise<{ e
       <h1>Gatehouse + Next.js</h1>
       <p data-testid="server-session">
         Server component (auth()):{" "}
-        {session ? <>signed in as <strong>{session.user?.name}</strong></> : <strong>signed out</strong>}
+        {session ? (
+          <>
+            signed in as <strong>{session.user?.name}</strong>
+          </>
+        ) : (
+          <strong>signed out</strong>
+        )}
       </p>
       <ClientSession />
       {error ? <p role="alert">Sign-in failed: {error}</p> : null}

@@ -45,7 +45,10 @@ function fieldString(value: unknown): string {
 }
 
 /** The request headers with the content type of the in-process body; an `X-Auth-Return-Redirect` is not forwarded. */
-function actionHeaders(source: SessionSource, contentType: string): { header: RequestInput["header"]; headers: () => Headers } {
+function actionHeaders(
+  source: SessionSource,
+  contentType: string,
+): { header: RequestInput["header"]; headers: () => Headers } {
   const header = {
     get(name: string): string | null {
       const lower = name.toLowerCase()
@@ -98,12 +101,15 @@ async function finish(url: string, shouldRedirect: boolean): Promise<string> {
  * then returns the URL. A failed sign-in throws its AuthError (e.g. CredentialsSignin), as next-auth does.
  */
 export async function signInAction(
-  derived: DerivedConfig, provider?: string, options?: SignInOptions, authorizationParams?: AuthorizationParams,
+  derived: DerivedConfig,
+  provider?: string,
+  options?: SignInOptions,
+  authorizationParams?: AuthorizationParams,
 ): Promise<string> {
   const source = await currentRequestSource()
   const { redirect = true, redirectTo, ...rest } = optionsRecord(options)
   const shouldRedirect = redirect !== false && redirect !== "false"
-  const callbackUrl = redirectTo !== undefined ? fieldString(redirectTo) : source.header.get("referer") ?? "/"
+  const callbackUrl = redirectTo !== undefined ? fieldString(redirectTo) : (source.header.get("referer") ?? "/")
   const signInUrl = actionUrl(source, derived, "signin")
   const found = provider === undefined ? undefined : resolvedFor(derived.actionConfig).providers.get(provider)
   if (provider === undefined || found === undefined) {
@@ -124,14 +130,23 @@ export async function signOutAction(derived: DerivedConfig, options?: SignOutOpt
   const source = await currentRequestSource()
   const callbackUrl = options?.redirectTo ?? source.header.get("referer") ?? "/"
   const url = actionUrl(source, derived, "signout")
-  const answer = await post(source, derived, url, new URLSearchParams({ callbackUrl }).toString(), "application/x-www-form-urlencoded")
+  const answer = await post(
+    source,
+    derived,
+    url,
+    new URLSearchParams({ callbackUrl }).toString(),
+    "application/x-www-form-urlencoded",
+  )
   const target = answer.redirect ?? answer.headers?.Location ?? callbackUrl
   await finish(target, options?.redirect ?? true)
   return { redirect: target }
 }
 
 /** Updates the session from a server action (trigger "update", as POST /session) and writes the re-issued cookie. */
-export async function updateAction(derived: DerivedConfig, data: Partial<Session | { user: Partial<Session["user"]> }>): Promise<Session | null> {
+export async function updateAction(
+  derived: DerivedConfig,
+  data: Partial<Session | { user: Partial<Session["user"]> }>,
+): Promise<Session | null> {
   const source = await currentRequestSource()
   const read = await readServerSession(source, derived.config, { data })
   await setSerializedCookies(read.setCookies)

@@ -48,13 +48,21 @@ export interface NextAuthResult {
 
 /** A web Request (NextRequest included), told apart from a node request, whose `headers` is a plain object. */
 function isWebRequest(value: unknown): value is NextRequest {
-  return typeof value === "object" && value !== null && typeof (value as { url?: unknown }).url === "string" &&
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { url?: unknown }).url === "string" &&
     typeof (value as { headers?: { get?: unknown } }).headers?.get === "function"
+  )
 }
 
 function isNodeRequest(value: unknown): value is IncomingMessage {
-  return typeof value === "object" && value !== null && typeof (value as { headers?: unknown }).headers === "object" &&
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { headers?: unknown }).headers === "object" &&
     !isWebRequest(value)
+  )
 }
 
 /**
@@ -86,23 +94,29 @@ function nextAuth(config: NextAuthConfigInput, loadCore: () => Promise<Core>): N
       // Checked now too, so `export default auth(fn)` in an Edge middleware fails when it loads, naming the fix.
       assertNodeRuntime()
       const handler = first as AuthHandler<unknown>
-      return async (request: NextRequest, context: unknown) => (await loadCore()).requestAuth(config, request, context, handler)
+      return async (request: NextRequest, context: unknown) =>
+        (await loadCore()).requestAuth(config, request, context, handler)
     }
     if (isWebRequest(first)) return loadCore().then((c) => c.requestAuth(config, first, second))
-    if (isNodeRequest(first)) return loadCore().then((c) => c.sessionOfNodeRequest(config, first, second as ServerResponse | undefined))
+    if (isNodeRequest(first))
+      return loadCore().then((c) => c.sessionOfNodeRequest(config, first, second as ServerResponse | undefined))
     if (typeof first === "object" && first !== null && "req" in first) {
       const { req, res } = first as { req: IncomingMessage; res?: ServerResponse }
       return loadCore().then((c) => c.sessionOfNodeRequest(config, req, res))
     }
-    return Promise.reject(new AuthError("auth() takes no argument, a Request (middleware/proxy), a handler to wrap, or a pages-router (req, res) or { req, res }."))
+    return Promise.reject(
+      new AuthError(
+        "auth() takes no argument, a Request (middleware/proxy), a handler to wrap, or a pages-router (req, res) or { req, res }.",
+      ),
+    )
   }
 
   return {
     handlers: { GET: route, POST: route },
     auth: auth as NextAuthAuth,
-    signIn: async (provider, options, authorizationParams) => (await loadCore()).signIn(config, provider, options, authorizationParams),
+    signIn: async (provider, options, authorizationParams) =>
+      (await loadCore()).signIn(config, provider, options, authorizationParams),
     signOut: async (options) => (await loadCore()).signOut(config, options),
     unstable_update: async (data) => (await loadCore()).update(config, data),
   }
 }
-

@@ -6,7 +6,14 @@ import { Auth } from "../../auth.js"
 import type { Session } from "../../types.js"
 import { appendSetCookies, nodeArrival, nodeHeaderReader } from "../node.js"
 import { readServerSession } from "../session-read.js"
-import { type AuthorizationParams, type SignInOptions, type SignOutOptions, signInAction, signOutAction, updateAction } from "./actions.js"
+import {
+  type AuthorizationParams,
+  type SignInOptions,
+  type SignOutOptions,
+  signInAction,
+  signOutAction,
+  updateAction,
+} from "./actions.js"
 import { configFor, type NextAuthConfigInput } from "./config.js"
 import { type AuthHandler, handleRequestAuth } from "./request-auth.js"
 import { currentRequestSource, setSerializedCookies } from "./runtime.js"
@@ -27,7 +34,9 @@ export async function sessionOfCurrentRequest(config: NextAuthConfigInput): Prom
 
 /** auth(req, res) / auth({ req, res }) in the pages router: a re-issued cookie is added to `res` when it can be. */
 export async function sessionOfNodeRequest(
-  config: NextAuthConfigInput, req: IncomingMessage, res: ServerResponse | undefined,
+  config: NextAuthConfigInput,
+  req: IncomingMessage,
+  res: ServerResponse | undefined,
 ): Promise<Session | null> {
   const derived = await configFor(config, undefined)
   const read = await readServerSession({ url: nodeArrival(req), header: nodeHeaderReader(req) }, derived.config)
@@ -37,14 +46,20 @@ export async function sessionOfNodeRequest(
 
 /** auth(request) as middleware/proxy, or a handler wrapped by auth(handler). */
 export async function requestAuth<Context>(
-  config: NextAuthConfigInput, request: NextRequest, context: Context, handler?: AuthHandler<Context>,
+  config: NextAuthConfigInput,
+  request: NextRequest,
+  context: Context,
+  handler?: AuthHandler<Context>,
 ): Promise<Response> {
   return handleRequestAuth(await configFor(config, request), request, context, handler)
 }
 
 /** The server-action signIn. */
 export async function signIn(
-  config: NextAuthConfigInput, provider?: string, options?: SignInOptions, authorizationParams?: AuthorizationParams,
+  config: NextAuthConfigInput,
+  provider?: string,
+  options?: SignInOptions,
+  authorizationParams?: AuthorizationParams,
 ): Promise<string> {
   return signInAction(await configFor(config, undefined), provider, options, authorizationParams)
 }
@@ -55,6 +70,9 @@ export async function signOut(config: NextAuthConfigInput, options?: SignOutOpti
 }
 
 /** The server-action unstable_update. */
-export async function update(config: NextAuthConfigInput, data: Parameters<typeof updateAction>[1]): Promise<Session | null> {
+export async function update(
+  config: NextAuthConfigInput,
+  data: Parameters<typeof updateAction>[1],
+): Promise<Session | null> {
   return updateAction(await configFor(config, undefined), data)
 }

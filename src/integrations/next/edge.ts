@@ -21,7 +21,7 @@ export function edgeRuntimeError(): AuthError {
   return new AuthError(
     "gatehouse/next needs the Node.js runtime (it uses node:crypto), but this code runs in the Edge runtime. " +
       "Next 16: use proxy.ts instead of middleware.ts (proxy runs on Node.js). Next 15: add " +
-      "`export const config = { runtime: \"nodejs\", matcher: [...] }` to middleware.ts. Route handlers and pages: " +
-      "remove `export const runtime = \"edge\"`.",
+      '`export const config = { runtime: "nodejs", matcher: [...] }` to middleware.ts. Route handlers and pages: ' +
+      'remove `export const runtime = "edge"`.',
   )
 }

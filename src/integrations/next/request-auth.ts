@@ -46,19 +46,26 @@ function signInRedirectTarget(request: NextRequest, derived: DerivedConfig): URL
  * sign-in page (a falsy verdict without a handler), or NextResponse.next(). Re-issued session cookies go on the answer.
  */
 export async function handleRequestAuth<Context>(
-  derived: DerivedConfig, request: NextRequest, context: Context, handler?: AuthHandler<Context>,
+  derived: DerivedConfig,
+  request: NextRequest,
+  context: Context,
+  handler?: AuthHandler<Context>,
 ): Promise<Response> {
   try {
     return await answer(derived, request, context, handler)
   } catch (error) {
     // A request Gatehouse refuses to read (e.g. an invalid X-Forwarded-Host behind trustHost): 4xx, as the handlers answer it.
-    if (error instanceof InvalidRequest) return Response.json({ error: error.type, message: error.message }, { status: error.status })
+    if (error instanceof InvalidRequest)
+      return Response.json({ error: error.type, message: error.message }, { status: error.status })
     throw error
   }
 }
 
 async function answer<Context>(
-  derived: DerivedConfig, request: NextRequest, context: Context, handler?: AuthHandler<Context>,
+  derived: DerivedConfig,
+  request: NextRequest,
+  context: Context,
+  handler?: AuthHandler<Context>,
 ): Promise<Response> {
   const read = await readServerSession(requestSource(request), derived.config)
   const auth = read.session

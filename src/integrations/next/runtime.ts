@@ -57,7 +57,11 @@ export function requestSource(request: Request): SessionSource {
   } catch {
     url = new URL("http://localhost/")
   }
-  return { url: { protocol: url.protocol, host: url.host, origin: url.origin }, header: request.headers, headers: () => request.headers }
+  return {
+    url: { protocol: url.protocol, host: url.host, origin: url.origin },
+    header: request.headers,
+    headers: () => request.headers,
+  }
 }
 
 /** A Set-Cookie value as Gatehouse writes it (cookies/policy.ts serializeCookie), read back into name, value, options. */
@@ -77,13 +81,27 @@ export function parseSetCookie(setCookie: string): Cookie | undefined {
     const [key = "", ...rest] = attribute.split("=")
     const val = rest.join("=").trim()
     switch (key.trim().toLowerCase()) {
-      case "max-age": options.maxAge = Number(val); break
-      case "domain": options.domain = val; break
-      case "path": options.path = val; break
-      case "expires": options.expires = new Date(val); break
-      case "httponly": options.httpOnly = true; break
-      case "secure": options.secure = true; break
-      case "partitioned": options.partitioned = true; break
+      case "max-age":
+        options.maxAge = Number(val)
+        break
+      case "domain":
+        options.domain = val
+        break
+      case "path":
+        options.path = val
+        break
+      case "expires":
+        options.expires = new Date(val)
+        break
+      case "httponly":
+        options.httpOnly = true
+        break
+      case "secure":
+        options.secure = true
+        break
+      case "partitioned":
+        options.partitioned = true
+        break
       case "samesite": {
         const lower = val.toLowerCase()
         if (lower === "lax" || lower === "strict" || lower === "none") options.sameSite = lower

@@ -30,13 +30,16 @@ export const de: PageLocale = {
       OAuthCreateAccount: differentAccount,
       EmailCreateAccount: differentAccount,
       Callback: differentAccount,
-      OAuthAccountNotLinked: "Um Ihre Identität zu bestätigen, melden Sie sich mit demselben Konto an wie beim ersten Mal.",
-      EmailSignin: "Die Anmelde-E-Mail konnte nicht gesendet werden. Prüfen Sie die Adresse und versuchen Sie es erneut.",
+      OAuthAccountNotLinked:
+        "Um Ihre Identität zu bestätigen, melden Sie sich mit demselben Konto an wie beim ersten Mal.",
+      EmailSignin:
+        "Die Anmelde-E-Mail konnte nicht gesendet werden. Prüfen Sie die Adresse und versuchen Sie es erneut.",
       Verification: "Der Anmeldelink ist nicht mehr gültig. Er wurde vielleicht schon benutzt oder ist abgelaufen.",
       RateLimited: "Zu viele Anmeldeversuche. Warten Sie einen Moment und versuchen Sie es dann erneut.",
       CredentialsSignin: "Die Anmeldung ist fehlgeschlagen. Prüfen Sie, ob Ihre Angaben stimmen.",
       SessionRequired: "Bitte melden Sie sich an, um diese Seite zu sehen.",
-      WebAuthnVerificationError: "Der Passkey konnte nicht geprüft werden. Versuchen Sie es erneut oder wählen Sie eine andere Anmeldeart.",
+      WebAuthnVerificationError:
+        "Der Passkey konnte nicht geprüft werden. Versuchen Sie es erneut oder wählen Sie eine andere Anmeldeart.",
       MissingCSRF: "Das Formular ist abgelaufen. Bitte versuchen Sie es erneut.",
     },
     defaultError: "Die Anmeldung ist nicht möglich.",
@@ -47,7 +50,12 @@ export const de: PageLocale = {
     alreadyRegistered: "Dieser Passkey ist bereits registriert. Melden Sie sich stattdessen damit an.",
     failed: "Die Anmeldung mit Passkey ist fehlgeschlagen. Bitte versuchen Sie es erneut.",
   },
-  signOut: { title: "Abmelden", heading: "Abmelden", message: "Möchten Sie sich wirklich abmelden?", button: "Abmelden" },
+  signOut: {
+    title: "Abmelden",
+    heading: "Abmelden",
+    message: "Möchten Sie sich wirklich abmelden?",
+    button: "Abmelden",
+  },
   verifyRequest: {
     title: "Prüfen Sie Ihre E-Mails",
     heading: "Prüfen Sie Ihre E-Mails",
@@ -60,15 +68,38 @@ export const de: PageLocale = {
     tryAgain: "Erneut versuchen",
     continue: "Weiter",
     pages: {
-      Configuration: { heading: "Serverfehler", message: "Die Serverkonfiguration ist fehlerhaft. Details stehen in den Server-Logs." },
+      Configuration: {
+        heading: "Serverfehler",
+        message: "Die Serverkonfiguration ist fehlerhaft. Details stehen in den Server-Logs.",
+      },
       AccessDenied: { heading: "Zugriff verweigert", message: "Sie haben keine Berechtigung, sich anzumelden." },
-      Verification: { heading: "Anmeldung nicht möglich", message: "Der Anmeldelink ist nicht mehr gültig. Er wurde vielleicht schon benutzt oder ist abgelaufen." },
-      EmailSignin: { heading: "Anmeldung nicht möglich", message: "Die Anmelde-E-Mail konnte nicht gesendet werden. Prüfen Sie die Adresse und versuchen Sie es erneut." },
-      RateLimited: { heading: "Zu viele Versuche", message: "Zu viele Anmeldeversuche. Warten Sie einen Moment und versuchen Sie es dann erneut." },
-      WebAuthnVerificationError: { heading: "Anmeldung nicht möglich", message: "Der Passkey konnte nicht geprüft werden. Versuchen Sie es erneut oder wählen Sie eine andere Anmeldeart." },
+      Verification: {
+        heading: "Anmeldung nicht möglich",
+        message: "Der Anmeldelink ist nicht mehr gültig. Er wurde vielleicht schon benutzt oder ist abgelaufen.",
+      },
+      EmailSignin: {
+        heading: "Anmeldung nicht möglich",
+        message: "Die Anmelde-E-Mail konnte nicht gesendet werden. Prüfen Sie die Adresse und versuchen Sie es erneut.",
+      },
+      RateLimited: {
+        heading: "Zu viele Versuche",
+        message: "Zu viele Anmeldeversuche. Warten Sie einen Moment und versuchen Sie es dann erneut.",
+      },
+      WebAuthnVerificationError: {
+        heading: "Anmeldung nicht möglich",
+        message:
+          "Der Passkey konnte nicht geprüft werden. Versuchen Sie es erneut oder wählen Sie eine andere Anmeldeart.",
+      },
     },
-    cancelled: { heading: "Anmeldung abgebrochen", message: "Sie haben die Anmeldung abgebrochen; es hat sich nichts geändert. Versuchen Sie es erneut oder wählen Sie eine andere Anmeldeart." },
-    alreadySignedIn: { heading: "Sie sind bereits angemeldet", message: "Dieser Anmeldelink wurde schon benutzt, und in diesem Browser sind Sie angemeldet." },
+    cancelled: {
+      heading: "Anmeldung abgebrochen",
+      message:
+        "Sie haben die Anmeldung abgebrochen; es hat sich nichts geändert. Versuchen Sie es erneut oder wählen Sie eine andere Anmeldeart.",
+    },
+    alreadySignedIn: {
+      heading: "Sie sind bereits angemeldet",
+      message: "Dieser Anmeldelink wurde schon benutzt, und in diesem Browser sind Sie angemeldet.",
+    },
     default: { heading: "Fehler", message: "Bei der Anmeldung ist etwas schiefgegangen." },
   },
 }

@@ -47,7 +47,12 @@ export const en: PageLocale = {
     alreadyRegistered: "This passkey is already registered. Sign in with it instead.",
     failed: "Passkey sign-in failed. Please try again.",
   },
-  signOut: { title: "Sign out", heading: "Sign out", message: "Are you sure you want to sign out?", button: "Sign out" },
+  signOut: {
+    title: "Sign out",
+    heading: "Sign out",
+    message: "Are you sure you want to sign out?",
+    button: "Sign out",
+  },
   verifyRequest: {
     title: "Check your email",
     heading: "Check your email",
@@ -60,15 +65,36 @@ export const en: PageLocale = {
     tryAgain: "Try again",
     continue: "Continue",
     pages: {
-      Configuration: { heading: "Server error", message: "There is a problem with the server configuration. Check the server logs for more information." },
+      Configuration: {
+        heading: "Server error",
+        message: "There is a problem with the server configuration. Check the server logs for more information.",
+      },
       AccessDenied: { heading: "Access denied", message: "You do not have permission to sign in." },
-      Verification: { heading: "Unable to sign in", message: "The sign-in link is no longer valid. It may have been used already or it may have expired." },
-      EmailSignin: { heading: "Unable to sign in", message: "The sign-in e-mail could not be sent. Check the address and try again." },
-      RateLimited: { heading: "Too many attempts", message: "Too many sign-in attempts. Wait a moment, then try again." },
-      WebAuthnVerificationError: { heading: "Unable to sign in", message: "The passkey could not be verified. Try again, or use another sign-in method." },
+      Verification: {
+        heading: "Unable to sign in",
+        message: "The sign-in link is no longer valid. It may have been used already or it may have expired.",
+      },
+      EmailSignin: {
+        heading: "Unable to sign in",
+        message: "The sign-in e-mail could not be sent. Check the address and try again.",
+      },
+      RateLimited: {
+        heading: "Too many attempts",
+        message: "Too many sign-in attempts. Wait a moment, then try again.",
+      },
+      WebAuthnVerificationError: {
+        heading: "Unable to sign in",
+        message: "The passkey could not be verified. Try again, or use another sign-in method.",
+      },
     },
-    cancelled: { heading: "Sign-in was cancelled", message: "You cancelled signing in, so nothing has changed. Try again, or choose another way to sign in." },
-    alreadySignedIn: { heading: "You're already signed in", message: "This sign-in link has been used already, and you are signed in on this browser." },
+    cancelled: {
+      heading: "Sign-in was cancelled",
+      message: "You cancelled signing in, so nothing has changed. Try again, or choose another way to sign in.",
+    },
+    alreadySignedIn: {
+      heading: "You're already signed in",
+      message: "This sign-in link has been used already, and you are signed in on this browser.",
+    },
     default: { heading: "Error", message: "Something went wrong while signing in." },
   },
 }

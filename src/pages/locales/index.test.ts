@@ -4,7 +4,12 @@ import { chooseLocale, de, en, findLocale, localeFromAcceptLanguage, PAGE_LOCALE
 
 describe("page locales", () => {
   it.each([
-    ["de", de], ["de-DE", de], ["DE-at", de], ["en-GB", en], ["fr", undefined], ["", undefined],
+    ["de", de],
+    ["de-DE", de],
+    ["DE-at", de],
+    ["en-GB", en],
+    ["fr", undefined],
+    ["", undefined],
   ])("findLocale(%j)", (tag, locale) => {
     expect(findLocale(tag)).toBe(locale)
   })
@@ -39,7 +44,14 @@ describe("page locales", () => {
     for (const [tag, locale] of Object.entries(PAGE_LOCALES)) {
       expect(locale.lang).toBe(tag)
       expect(paths(locale)).toEqual(paths(en))
-      for (const p of paths(locale)) expect(p.split(".").slice(1).reduce((o: any, k) => o[k], locale), `${tag}${p}`).toMatch(/\S/)
+      for (const p of paths(locale))
+        expect(
+          p
+            .split(".")
+            .slice(1)
+            .reduce((o: any, k) => o[k], locale),
+          `${tag}${p}`,
+        ).toMatch(/\S/)
       expect(locale.signIn.withProvider).toContain("{provider}")
     }
   })

@@ -28,15 +28,18 @@ const MAX_ACCEPT_LANGUAGE = 512
  */
 export function localeFromAcceptLanguage(header: string | null | undefined): PageLocale {
   if (!header) return en
-  const ranges = header.slice(0, MAX_ACCEPT_LANGUAGE).split(",").map((part, index) => {
-    const [tag = "", ...params] = part.split(";")
-    let q = 1
-    for (const param of params) {
-      const m = /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(param)
-      if (m) q = Number(m[1])
-    }
-    return { tag: tag.trim(), q, index }
-  })
+  const ranges = header
+    .slice(0, MAX_ACCEPT_LANGUAGE)
+    .split(",")
+    .map((part, index) => {
+      const [tag = "", ...params] = part.split(";")
+      let q = 1
+      for (const param of params) {
+        const m = /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(param)
+        if (m) q = Number(m[1])
+      }
+      return { tag: tag.trim(), q, index }
+    })
   ranges.sort((a, b) => b.q - a.q || a.index - b.index)
   for (const { tag, q } of ranges) {
     if (q <= 0 || tag === "*") continue
@@ -47,8 +50,12 @@ export function localeFromAcceptLanguage(header: string | null | undefined): Pag
 }
 
 /** The page locale of a request, and whether it came from Accept-Language (then the response varies on it). */
-export function chooseLocale(configLocale: string | undefined, acceptLanguage: string | null | undefined): { locale: PageLocale; fromRequest: boolean } {
-  if (typeof configLocale === "string" && configLocale.trim()) return { locale: findLocale(configLocale) ?? en, fromRequest: false }
+export function chooseLocale(
+  configLocale: string | undefined,
+  acceptLanguage: string | null | undefined,
+): { locale: PageLocale; fromRequest: boolean } {
+  if (typeof configLocale === "string" && configLocale.trim())
+    return { locale: findLocale(configLocale) ?? en, fromRequest: false }
   return { locale: localeFromAcceptLanguage(acceptLanguage), fromRequest: true }
 }
 

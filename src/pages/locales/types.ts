@@ -2,12 +2,29 @@
 
 /** `?error=` codes with their own sign-in page banner (legacy v4 codes included, as Auth.js clients send them). */
 export type SignInErrorCode =
-  | "Signin" | "OAuthSignin" | "OAuthCallbackError" | "OAuthCreateAccount" | "EmailCreateAccount" | "Callback"
-  | "OAuthAccountNotLinked" | "EmailSignin" | "Verification" | "RateLimited" | "CredentialsSignin" | "SessionRequired"
-  | "WebAuthnVerificationError" | "MissingCSRF"
+  | "Signin"
+  | "OAuthSignin"
+  | "OAuthCallbackError"
+  | "OAuthCreateAccount"
+  | "EmailCreateAccount"
+  | "Callback"
+  | "OAuthAccountNotLinked"
+  | "EmailSignin"
+  | "Verification"
+  | "RateLimited"
+  | "CredentialsSignin"
+  | "SessionRequired"
+  | "WebAuthnVerificationError"
+  | "MissingCSRF"
 
 /** `?error=` codes with their own error page. */
-export type ErrorPageCode = "Configuration" | "AccessDenied" | "Verification" | "EmailSignin" | "RateLimited" | "WebAuthnVerificationError"
+export type ErrorPageCode =
+  | "Configuration"
+  | "AccessDenied"
+  | "Verification"
+  | "EmailSignin"
+  | "RateLimited"
+  | "WebAuthnVerificationError"
 
 /** A heading and the sentence under it. */
 export interface PageMessage {

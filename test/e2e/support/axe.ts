@@ -34,9 +34,17 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   const loaded = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe === "object")
   if (!loaded) await page.evaluate(axeSource())
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe
+    const axe = (
+      window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }
+    ).axe
     const result = await axe.run(document, { resultTypes: ["violations"] })
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }))
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      helpUrl: v.helpUrl,
+      nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+    }))
   })
   return violations.filter((v) => v.impact !== null && FAILING.has(v.impact))
 }
@@ -44,12 +52,18 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
 /** A readable list: id (impact): help, then each target with axe's failure summary. */
 export function formatViolations(violations: readonly AxeViolation[]): string {
   return violations
-    .map((v) => `${v.id} (${v.impact}): ${v.help} ${v.helpUrl}\n${v.nodes.map((n) => `    ${JSON.stringify(n.target)}: ${(n.failureSummary ?? "").replace(/\n/g, " ")}`).join("\n")}`)
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} ${v.helpUrl}\n${v.nodes.map((n) => `    ${JSON.stringify(n.target)}: ${(n.failureSummary ?? "").replace(/\n/g, " ")}`).join("\n")}`,
+    )
     .join("\n")
 }
 
 /** Fails (throws) when axe reports serious or critical violations on the page; `label` names the page in the message. */
 export async function expectNoSeriousAxeViolations(page: Page, label: string): Promise<void> {
   const violations = await axeViolations(page)
-  if (violations.length > 0) throw new Error(`axe: ${violations.length} serious/critical violation(s) on ${label}:\n${formatViolations(violations)}`)
+  if (violations.length > 0)
+    throw new Error(
+      `axe: ${violations.length} serious/critical violation(s) on ${label}:\n${formatViolations(violations)}`,
+    )
 }

@@ -33,10 +33,14 @@ export async function startHarness(entries: string[]): Promise<Harness> {
 /** Waits until the element `#id` shows exactly `text`; on timeout says what it showed instead. */
 export async function waitForText(page: Page, id: string, text: string, timeout = 5_000): Promise<void> {
   try {
-    await page.waitForFunction(([i, t]) => document.getElementById(i)?.textContent === t, [id, text] as const, { timeout })
+    await page.waitForFunction(([i, t]) => document.getElementById(i)?.textContent === t, [id, text] as const, {
+      timeout,
+    })
   } catch {
     const shown = await page.evaluate((i) => document.getElementById(i)?.textContent ?? "(no element)", id)
-    throw new Error(`#${id} never showed ${JSON.stringify(text)} within ${timeout} ms; it shows ${JSON.stringify(shown)}`)
+    throw new Error(
+      `#${id} never showed ${JSON.stringify(text)} within ${timeout} ms; it shows ${JSON.stringify(shown)}`,
+    )
   }
 }
 

@@ -30,7 +30,13 @@ export async function startOtherOrigin(): Promise<OtherOrigin> {
       const path = url.split("?")[0] ?? "/"
       if (req.method === "OPTIONS") return void res.writeHead(204, cors).end()
       if (path.endsWith("/providers")) {
-        const provider = { id: "credentials", name: "Credentials", type: "credentials", signinUrl: `${origin}/auth/signin/credentials`, callbackUrl: `${origin}/auth/callback/credentials` }
+        const provider = {
+          id: "credentials",
+          name: "Credentials",
+          type: "credentials",
+          signinUrl: `${origin}/auth/signin/credentials`,
+          callbackUrl: `${origin}/auth/callback/credentials`,
+        }
         return writeJson(res, 200, { credentials: provider }, cors)
       }
       if (path.endsWith("/csrf")) return writeJson(res, 200, { csrfToken: "harvested" }, cors)

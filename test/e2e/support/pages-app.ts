@@ -45,7 +45,12 @@ export interface PagesApp {
  * A config with every provider kind. `overrides` replaces fields (a hostile theme, providers); `providers` is
  * built from the state so the e-mail provider records into it.
  */
-export function everyProviderConfig(state: PagesAppState, basePath: string, theme: Theme, overrides: Partial<AuthConfig> = {}): AuthConfig {
+export function everyProviderConfig(
+  state: PagesAppState,
+  basePath: string,
+  theme: Theme,
+  overrides: Partial<AuthConfig> = {},
+): AuthConfig {
   return {
     secret: PAGES_SECRET,
     trustHost: true,
@@ -92,11 +97,15 @@ export async function startPagesApp(mounts: (state: PagesAppState) => Mount[]): 
       // Another site's page that frames ours: reached as http://127.0.0.1:<port>, a different origin from localhost.
       const src = new URL(url, "http://x").searchParams.get("src") ?? ""
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" })
-      return void res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Framer</title></head><body><iframe id="framed" title="framed" src="${src.replace(/[&<>"']/g, "")}" width="600" height="600"></iframe></body></html>`)
+      return void res.end(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Framer</title></head><body><iframe id="framed" title="framed" src="${src.replace(/[&<>"']/g, "")}" width="600" height="600"></iframe></body></html>`,
+      )
     }
     if (path === "/") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
-      return void res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Home</title></head><body><main><h1>Home</h1></main></body></html>`)
+      return void res.end(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Home</title></head><body><main><h1>Home</h1></main></body></html>`,
+      )
     }
     res.writeHead(404, { "content-type": "text/plain" })
     res.end("not found")

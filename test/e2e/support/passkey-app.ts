@@ -59,7 +59,14 @@ export function memoryPasskeyBackend(): PasskeyBackend {
       return [...adapter.users.values()].map((u) => u.email)
     },
     async reset() {
-      for (const map of [adapter.users, adapter.accounts, adapter.sessions, adapter.verificationTokens, adapter.authenticators]) map.clear()
+      for (const map of [
+        adapter.users,
+        adapter.accounts,
+        adapter.sessions,
+        adapter.verificationTokens,
+        adapter.authenticators,
+      ])
+        map.clear()
     },
     async close() {},
   }
@@ -82,7 +89,11 @@ export async function pglitePasskeyBackend(): Promise<PasskeyBackend> {
       }
     },
     async counters() {
-      const rows = (await db.query<{ credentialID: string; counter: number | string }>(`select "credentialID", counter from authenticators`)).rows
+      const rows = (
+        await db.query<{ credentialID: string; counter: number | string }>(
+          `select "credentialID", counter from authenticators`,
+        )
+      ).rows
       return new Map(rows.map((r) => [r.credentialID, Number(r.counter)]))
     },
     async emails() {
@@ -114,7 +125,12 @@ export interface PasskeyApp {
 }
 
 /** The app's config: Passkey() with WebAuthn enabled on `adapter`, `strategy` sessions, errors collected. */
-export function passkeyAppConfig(adapter: Adapter, strategy: "jwt" | "database", errors: LoggedError[], overrides: Partial<AuthConfig> = {}): AuthConfig {
+export function passkeyAppConfig(
+  adapter: Adapter,
+  strategy: "jwt" | "database",
+  errors: LoggedError[],
+  overrides: Partial<AuthConfig> = {},
+): AuthConfig {
   return {
     secret: PASSKEY_SECRET,
     trustHost: true,
@@ -127,7 +143,11 @@ export function passkeyAppConfig(adapter: Adapter, strategy: "jwt" | "database",
       error: (error: Error) => {
         const type = (error as { type?: unknown }).type
         const cause = error.cause
-        errors.push({ name: typeof type === "string" ? type : error.name, message: error.message, cause: cause instanceof Error ? cause.message : cause === undefined ? undefined : String(cause) })
+        errors.push({
+          name: typeof type === "string" ? type : error.name,
+          message: error.message,
+          cause: cause instanceof Error ? cause.message : cause === undefined ? undefined : String(cause),
+        })
       },
       warn: () => {},
       debug: () => {},
@@ -137,12 +157,18 @@ export function passkeyAppConfig(adapter: Adapter, strategy: "jwt" | "database",
 }
 
 function page(script: string): string {
-  return `<!doctype html><html><head><meta charset="utf-8"><title>passkey e2e</title></head>` +
+  return (
+    `<!doctype html><html><head><meta charset="utf-8"><title>passkey e2e</title></head>` +
     `<body><div id="root"></div><script type="module" src="${script}"></script></body></html>`
+  )
 }
 
 /** Serves `config` (auth routes under /auth) and the client pages on 127.0.0.1; the origin names localhost. */
-export async function startPasskeyApp(config: AuthConfig, bundles: Map<string, string>, errors: LoggedError[]): Promise<PasskeyApp> {
+export async function startPasskeyApp(
+  config: AuthConfig,
+  bundles: Map<string, string>,
+  errors: LoggedError[],
+): Promise<PasskeyApp> {
   const requests: string[] = []
   const auth = createHandler(config)
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {

@@ -33,7 +33,11 @@ function useRecorded(session: ReturnType<typeof useSession>): ReactElement {
     if (history[history.length - 1] !== status) history.push(status)
   }, [status])
   const version = (data as { version?: unknown } | null)?.version
-  return createElement(Show, { status, name: data?.user?.name ?? "", version: version === undefined ? "" : String(version) })
+  return createElement(Show, {
+    status,
+    name: data?.user?.name ?? "",
+    version: version === undefined ? "" : String(version),
+  })
 }
 
 function App(): ReactElement {
@@ -44,7 +48,9 @@ function Required(): ReactElement {
   const withCallback = query.get("callback") === "1"
   const session = useSession({
     required: true,
-    ...(withCallback ? { onUnauthenticated: () => void (window.unauthenticatedCalls = (window.unauthenticatedCalls ?? 0) + 1) } : {}),
+    ...(withCallback
+      ? { onUnauthenticated: () => void (window.unauthenticatedCalls = (window.unauthenticatedCalls ?? 0) + 1) }
+      : {}),
   })
   return useRecorded(session as ReturnType<typeof useSession>)
 }

@@ -68,14 +68,23 @@ function authConfig(state: ServerState, basePath: string): AuthConfig {
           const username = String(credentials.username ?? "")
           if (username === "locked") throw new AccountLocked()
           if (USERS[username] === undefined || USERS[username] !== credentials.password) return null
-          return { id: username, name: username[0]!.toUpperCase() + username.slice(1), email: `${username}@example.com` }
+          return {
+            id: username,
+            name: username[0]!.toUpperCase() + username.slice(1),
+            email: `${username}@example.com`,
+          }
         },
       }),
     ],
     callbacks: {
       jwt({ token, trigger, session }): JWT {
         state.jwtCalls.push({ trigger, session })
-        if (trigger === "update" && typeof session === "object" && session !== null && typeof (session as { name?: unknown }).name === "string") {
+        if (
+          trigger === "update" &&
+          typeof session === "object" &&
+          session !== null &&
+          typeof (session as { name?: unknown }).name === "string"
+        ) {
           return { ...token, name: (session as { name: string }).name }
         }
         return token
@@ -88,8 +97,10 @@ function authConfig(state: ServerState, basePath: string): AuthConfig {
 }
 
 function page(script: string): string {
-  return `<!doctype html><html><head><meta charset="utf-8"><title>e2e</title></head>` +
+  return (
+    `<!doctype html><html><head><meta charset="utf-8"><title>e2e</title></head>` +
     `<body><div id="root"></div><script type="module" src="${script}"></script></body></html>`
+  )
 }
 
 /** Starts the server on 127.0.0.1 (OS-chosen port) with the given page bundles. */
@@ -110,7 +121,11 @@ export async function startServer(bundles: Map<string, string>): Promise<E2EServ
       return void res.end(bundle)
     }
     // /client/... pages load the plain client, /react/... pages the React app; anything else is a 404.
-    const script = path.startsWith("/client/") ? "/client-page.js" : path.startsWith("/react/") ? "/react-page.js" : undefined
+    const script = path.startsWith("/client/")
+      ? "/client-page.js"
+      : path.startsWith("/react/")
+        ? "/react-page.js"
+        : undefined
     if (script === undefined || !bundles.has(script)) {
       res.writeHead(404, { "content-type": "text/plain" })
       return void res.end("not found")

@@ -2,7 +2,17 @@
 // from the `next15` dev dependency, gatehouse installed from dist/), runs `next build` / `next start`, and gives the
 // test a cookie-keeping HTTP client that can also submit server-action forms as a browser without JavaScript does.
 import { type ChildProcess, spawn } from "node:child_process"
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs"
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -19,7 +29,8 @@ const NOT_COPIED = new Set([".next", "node_modules", "next-env.d.ts", "proxy.ts"
 
 /** The version of the `next15` dev dependency (npm:next@15.x). */
 export function next15Version(): string {
-  if (!existsSync(join(next15Dir, "package.json"))) throw new Error("node_modules/next15 is missing: run `npm install` (dev dependency next15 = npm:next@15)")
+  if (!existsSync(join(next15Dir, "package.json")))
+    throw new Error("node_modules/next15 is missing: run `npm install` (dev dependency next15 = npm:next@15)")
   return (JSON.parse(readFileSync(join(next15Dir, "package.json"), "utf8")) as { version: string }).version
 }
 
@@ -30,7 +41,9 @@ function link(target: string, path: string): void {
 }
 
 function dependencyNames(pkgDir: string): string[] {
-  const pkg = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")) as { dependencies?: Record<string, string> }
+  const pkg = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")) as {
+    dependencies?: Record<string, string>
+  }
   return Object.keys(pkg.dependencies ?? {})
 }
 
@@ -51,7 +64,8 @@ function matcherOf(file: string): string {
 export function prepareNext15App(middleware = "middleware.ts"): string {
   const middlewareFile = fileURLToPath(new URL(`./${middleware}`, import.meta.url))
   ensureDist()
-  if (matcherOf(middlewareFile) !== matcherOf(join(exampleDir, "proxy.ts"))) throw new Error(`test/integrations/next15/${middleware}: its matcher differs from examples/next/proxy.ts`)
+  if (matcherOf(middlewareFile) !== matcherOf(join(exampleDir, "proxy.ts")))
+    throw new Error(`test/integrations/next15/${middleware}: its matcher differs from examples/next/proxy.ts`)
   next15Version()
   const dir = mkdtempSync(join(tmpdir(), "gatehouse-next15-"))
   try {
@@ -64,13 +78,20 @@ export function prepareNext15App(middleware = "middleware.ts"): string {
 }
 
 function install(dir: string, middlewareFile: string): void {
-  cpSync(exampleDir, dir, { recursive: true, filter: (src) => !NOT_COPIED.has(relative(exampleDir, src)) && !src.endsWith(".tsbuildinfo") })
+  cpSync(exampleDir, dir, {
+    recursive: true,
+    filter: (src) => !NOT_COPIED.has(relative(exampleDir, src)) && !src.endsWith(".tsbuildinfo"),
+  })
   copyFileSync(middlewareFile, join(dir, "middleware.ts"))
   const modules = join(dir, "node_modules")
 
   // next: its files copied; its own node_modules (@next/env, the SWC binary, ...) and hoisted dependencies linked.
-  cpSync(next15Dir, join(modules, "next"), { recursive: true, filter: (src) => src !== join(next15Dir, "node_modules") })
-  for (const name of nestedPackages(join(next15Dir, "node_modules"))) link(join(next15Dir, "node_modules", name), join(modules, "next/node_modules", name))
+  cpSync(next15Dir, join(modules, "next"), {
+    recursive: true,
+    filter: (src) => src !== join(next15Dir, "node_modules"),
+  })
+  for (const name of nestedPackages(join(next15Dir, "node_modules")))
+    link(join(next15Dir, "node_modules", name), join(modules, "next/node_modules", name))
   for (const name of dependencyNames(next15Dir)) {
     if (!existsSync(join(next15Dir, "node_modules", name))) link(join(root, "node_modules", name), join(modules, name))
   }
@@ -97,7 +118,6 @@ function nestedPackages(dir: string): string[] {
   return names
 }
 
-
 /** A `next` command of the scratch app's Next 15, in its own process group (so the whole group can be ended). */
 export class NextProcess {
   output = ""
@@ -105,7 +125,10 @@ export class NextProcess {
   readonly exited: Promise<number | null>
   constructor(dir: string, args: string[], env: NodeJS.ProcessEnv) {
     this.child = spawn(process.execPath, [join(dir, "node_modules/next/dist/bin/next"), ...args], {
-      cwd: dir, env, stdio: ["ignore", "pipe", "pipe"], detached: true,
+      cwd: dir,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
     })
     this.child.stdout!.on("data", (chunk: Buffer) => (this.output += chunk.toString()))
     this.child.stderr!.on("data", (chunk: Buffer) => (this.output += chunk.toString()))

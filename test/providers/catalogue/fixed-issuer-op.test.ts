@@ -56,11 +56,25 @@ import Vipps from "../../../src/providers/vipps.js"
 import { ORIGIN } from "../../helpers.js"
 import { Browser, formatStep, type FollowResult } from "../../support/browser.js"
 import { startOidcProvider, type OidcOp, type OpExtraClient, type OpUser } from "../../support/oidc-op.js"
-import { APP_PAGE, ERROR_PAGE, ORIGINAL_URL_HEADER, SIGNIN_ERROR, basicCredentials, installFetchGuard, logged, setup, type FetchGuard } from "../../support/provider-kit.js"
+import {
+  APP_PAGE,
+  ERROR_PAGE,
+  ORIGINAL_URL_HEADER,
+  SIGNIN_ERROR,
+  basicCredentials,
+  installFetchGuard,
+  logged,
+  setup,
+  type FetchGuard,
+} from "../../support/provider-kit.js"
 
 type Factory = (options?: Record<string, unknown>) => OAuthConfigBase
 type Check = "pkce" | "state" | "nonce"
-interface User { name: string | null; email: string | null; image: string | null }
+interface User {
+  name: string | null
+  email: string | null
+  image: string | null
+}
 interface Row {
   id: string
   factory: Factory
@@ -104,31 +118,176 @@ const PHOTO = Buffer.from("89504e470d0a1a0a", "hex")
 const photoUser: User = { ...full, image: `data:image/png;base64,${PHOTO.toString("base64")}` }
 
 const ROWS: Row[] = [
-  { id: "google", factory: Google as Factory, issuer: "https://accounts.google.com", auth: "client_secret_basic", scope: "openid email profile", checks: ["pkce"], idToken: true, user: full },
-  { id: "apple", factory: Apple as Factory, issuer: "https://appleid.apple.com", auth: "client_secret_post", scope: "name email", checks: ["nonce", "state"], idToken: true,
-    user: { name: "Augusta King", email: ADA.email, image: null } },
-  { id: "line", factory: LINE as Factory, issuer: "https://access.line.me", auth: "client_secret_basic", alg: "HS256", scope: "openid profile email", checks: ["state"], idToken: true, user: full },
-  { id: "linkedin", factory: LinkedIn as Factory, issuer: "https://www.linkedin.com/oauth", auth: "client_secret_post", scope: "openid profile email", checks: ["state"], idToken: true, user: full },
-  { id: "slack", factory: Slack as Factory, issuer: "https://slack.com", auth: "client_secret_basic", scope: "openid profile email", checks: ["nonce"], idToken: true, user: full },
-  { id: "twitch", factory: Twitch as Factory, issuer: "https://id.twitch.tv/oauth2", auth: "client_secret_post", scope: "openid user:read:email", checks: ["pkce"], idToken: true,
-    claims: { "user:read:email": [], preferred_username: null }, claimsParameter: true, user: { name: ADA.preferred_username as string, email: ADA.email, image: ADA.picture } },
-  { id: "salesforce", factory: Salesforce as Factory, issuer: "https://login.salesforce.com", auth: "client_secret_basic", scope: "openid profile email", checks: ["pkce", "state", "nonce"], idToken: false, user: full },
-  { id: "roblox", factory: Roblox as Factory, issuer: "https://apis.roblox.com/oauth/", auth: "client_secret_basic", scope: "openid profile", checks: ["pkce", "state"], idToken: true,
-    user: { name: ADA.name, email: null, image: ADA.picture } },
-  { id: "huggingface", factory: Huggingface as Factory, issuer: "https://huggingface.co", auth: "client_secret_basic", scope: "openid profile email", checks: ["state", "pkce"], idToken: true, user: full },
-  { id: "simplelogin", factory: SimpleLogin as Factory, issuer: "https://app.simplelogin.io", auth: "client_secret_basic", scope: "openid profile email", checks: ["pkce"], idToken: true,
-    claims: { profile: ["name", "avatar_url"] }, user: { ...full, image: ADA.avatar_url as string } },
-  { id: "vipps", factory: Vipps as Factory, issuer: "https://api.vipps.no/access-management-1.0/access/", auth: "client_secret_basic", scope: "openid name email", checks: ["pkce", "state", "nonce"], idToken: false,
-    claims: { name: ["given_name", "family_name"] }, user: { ...full, image: null } },
-  { id: "bankid-no", factory: BankIDNorway as Factory, issuer: "https://auth.bankid.no/auth/realms/prod", auth: "client_secret_post", scope: "openid profile email", checks: ["pkce", "state", "nonce"], idToken: false,
-    userinfoAlg: "RS256", user: { ...full, image: null } },
-  { id: "battlenet", factory: BattleNet as Factory, issuer: "https://oauth.battle.net", options: { issuer: "https://oauth.battle.net" }, auth: "client_secret_basic", scope: "openid", checks: ["pkce"], idToken: true,
-    claims: { openid: ["sub", "battle_tag"] }, user: { name: ADA.battle_tag as string, email: null, image: null } },
-  { id: "descope", factory: Descope as Factory, issuer: "https://api.descope.com/P2fixedIssuerProject", auth: "client_secret_basic", scope: "openid profile email", checks: ["pkce", "state"], idToken: true, user: full },
-  { id: "microsoft-entra-id", factory: MicrosoftEntraID as Factory, issuer: `https://login.microsoftonline.com/${TENANT}/v2.0`, options: { issuer: `https://login.microsoftonline.com/${TENANT}/v2.0` },
-    auth: "client_secret_basic", scope: "openid profile email User.Read", checks: ["pkce"], idToken: true, user: photoUser },
-  { id: "azure-ad", factory: AzureAD as Factory, issuer: `https://login.microsoftonline.com/${TENANT}/v2.0`, options: { issuer: `https://login.microsoftonline.com/${TENANT}/v2.0` },
-    auth: "client_secret_basic", scope: "openid profile email User.Read", checks: ["pkce"], idToken: true, user: photoUser },
+  {
+    id: "google",
+    factory: Google as Factory,
+    issuer: "https://accounts.google.com",
+    auth: "client_secret_basic",
+    scope: "openid email profile",
+    checks: ["pkce"],
+    idToken: true,
+    user: full,
+  },
+  {
+    id: "apple",
+    factory: Apple as Factory,
+    issuer: "https://appleid.apple.com",
+    auth: "client_secret_post",
+    scope: "name email",
+    checks: ["nonce", "state"],
+    idToken: true,
+    user: { name: "Augusta King", email: ADA.email, image: null },
+  },
+  {
+    id: "line",
+    factory: LINE as Factory,
+    issuer: "https://access.line.me",
+    auth: "client_secret_basic",
+    alg: "HS256",
+    scope: "openid profile email",
+    checks: ["state"],
+    idToken: true,
+    user: full,
+  },
+  {
+    id: "linkedin",
+    factory: LinkedIn as Factory,
+    issuer: "https://www.linkedin.com/oauth",
+    auth: "client_secret_post",
+    scope: "openid profile email",
+    checks: ["state"],
+    idToken: true,
+    user: full,
+  },
+  {
+    id: "slack",
+    factory: Slack as Factory,
+    issuer: "https://slack.com",
+    auth: "client_secret_basic",
+    scope: "openid profile email",
+    checks: ["nonce"],
+    idToken: true,
+    user: full,
+  },
+  {
+    id: "twitch",
+    factory: Twitch as Factory,
+    issuer: "https://id.twitch.tv/oauth2",
+    auth: "client_secret_post",
+    scope: "openid user:read:email",
+    checks: ["pkce"],
+    idToken: true,
+    claims: { "user:read:email": [], preferred_username: null },
+    claimsParameter: true,
+    user: { name: ADA.preferred_username as string, email: ADA.email, image: ADA.picture },
+  },
+  {
+    id: "salesforce",
+    factory: Salesforce as Factory,
+    issuer: "https://login.salesforce.com",
+    auth: "client_secret_basic",
+    scope: "openid profile email",
+    checks: ["pkce", "state", "nonce"],
+    idToken: false,
+    user: full,
+  },
+  {
+    id: "roblox",
+    factory: Roblox as Factory,
+    issuer: "https://apis.roblox.com/oauth/",
+    auth: "client_secret_basic",
+    scope: "openid profile",
+    checks: ["pkce", "state"],
+    idToken: true,
+    user: { name: ADA.name, email: null, image: ADA.picture },
+  },
+  {
+    id: "huggingface",
+    factory: Huggingface as Factory,
+    issuer: "https://huggingface.co",
+    auth: "client_secret_basic",
+    scope: "openid profile email",
+    checks: ["state", "pkce"],
+    idToken: true,
+    user: full,
+  },
+  {
+    id: "simplelogin",
+    factory: SimpleLogin as Factory,
+    issuer: "https://app.simplelogin.io",
+    auth: "client_secret_basic",
+    scope: "openid profile email",
+    checks: ["pkce"],
+    idToken: true,
+    claims: { profile: ["name", "avatar_url"] },
+    user: { ...full, image: ADA.avatar_url as string },
+  },
+  {
+    id: "vipps",
+    factory: Vipps as Factory,
+    issuer: "https://api.vipps.no/access-management-1.0/access/",
+    auth: "client_secret_basic",
+    scope: "openid name email",
+    checks: ["pkce", "state", "nonce"],
+    idToken: false,
+    claims: { name: ["given_name", "family_name"] },
+    user: { ...full, image: null },
+  },
+  {
+    id: "bankid-no",
+    factory: BankIDNorway as Factory,
+    issuer: "https://auth.bankid.no/auth/realms/prod",
+    auth: "client_secret_post",
+    scope: "openid profile email",
+    checks: ["pkce", "state", "nonce"],
+    idToken: false,
+    userinfoAlg: "RS256",
+    user: { ...full, image: null },
+  },
+  {
+    id: "battlenet",
+    factory: BattleNet as Factory,
+    issuer: "https://oauth.battle.net",
+    options: { issuer: "https://oauth.battle.net" },
+    auth: "client_secret_basic",
+    scope: "openid",
+    checks: ["pkce"],
+    idToken: true,
+    claims: { openid: ["sub", "battle_tag"] },
+    user: { name: ADA.battle_tag as string, email: null, image: null },
+  },
+  {
+    id: "descope",
+    factory: Descope as Factory,
+    issuer: "https://api.descope.com/P2fixedIssuerProject",
+    auth: "client_secret_basic",
+    scope: "openid profile email",
+    checks: ["pkce", "state"],
+    idToken: true,
+    user: full,
+  },
+  {
+    id: "microsoft-entra-id",
+    factory: MicrosoftEntraID as Factory,
+    issuer: `https://login.microsoftonline.com/${TENANT}/v2.0`,
+    options: { issuer: `https://login.microsoftonline.com/${TENANT}/v2.0` },
+    auth: "client_secret_basic",
+    scope: "openid profile email User.Read",
+    checks: ["pkce"],
+    idToken: true,
+    user: photoUser,
+  },
+  {
+    id: "azure-ad",
+    factory: AzureAD as Factory,
+    issuer: `https://login.microsoftonline.com/${TENANT}/v2.0`,
+    options: { issuer: `https://login.microsoftonline.com/${TENANT}/v2.0` },
+    auth: "client_secret_basic",
+    scope: "openid profile email User.Read",
+    checks: ["pkce"],
+    idToken: true,
+    user: photoUser,
+  },
 ]
 const row = (id: string) => ROWS.find((r) => r.id === id)!
 /** Descope's client id is its project id, which names the issuer. */
@@ -188,7 +347,9 @@ const serverFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
 /** Graph's photo endpoint: the bearer token must be one the OP issued (its userinfo accepts it). */
 async function graph(url: URL, headers: Headers): Promise<Response> {
   const op = routes.get("https://login.microsoftonline.com")!
-  const me = await globalThis.fetch(`${op.url}${mountOf(op.issuer)}/me`, { headers: { authorization: headers.get("authorization") ?? "" } })
+  const me = await globalThis.fetch(`${op.url}${mountOf(op.issuer)}/me`, {
+    headers: { authorization: headers.get("authorization") ?? "" },
+  })
   if (url.pathname !== "/v1.0/me/photos/48x48/$value" || me.status !== 200) return new Response(null, { status: 401 })
   return new Response(PHOTO, { headers: { "content-type": "image/png" } })
 }
@@ -207,7 +368,11 @@ const APPLE_FRONT: Front = {
   request(url) {
     if (url.pathname === "/auth") url.searchParams.set("scope", `openid ${url.searchParams.get("scope")}`)
   },
-  html: (html) => html.replace(/(<form[^>]*action="http:\/\/localhost:3000\/auth\/callback\/apple"[^>]*>)/, `$1<input type="hidden" name="user" value="${JSON.stringify(APPLE_USER).replace(/"/g, "&quot;")}"/>`),
+  html: (html) =>
+    html.replace(
+      /(<form[^>]*action="http:\/\/localhost:3000\/auth\/callback\/apple"[^>]*>)/,
+      `$1<input type="hidden" name="user" value="${JSON.stringify(APPLE_USER).replace(/"/g, "&quot;")}"/>`,
+    ),
 }
 
 /** The browser's view of https://<issuer host>: forwarded to whichever OP plays it now. */
@@ -218,7 +383,12 @@ function frontOf(origin: string, front: Front = {}) {
     const url = new URL(req.url)
     front.request?.(url)
     const body = req.method === "GET" || req.method === "HEAD" ? undefined : await req.text()
-    const res = await globalThis.fetch(local(op, url), { method: req.method, headers: forwarded(new Headers(req.headers), url), ...(body !== undefined ? { body } : {}), redirect: "manual" })
+    const res = await globalThis.fetch(local(op, url), {
+      method: req.method,
+      headers: forwarded(new Headers(req.headers), url),
+      ...(body !== undefined ? { body } : {}),
+      redirect: "manual",
+    })
     const location = res.headers.get("location")
     if (front.location && location?.startsWith(`${ORIGIN}/`)) {
       const changed = new URL(location)
@@ -240,7 +410,13 @@ function frontOf(origin: string, front: Front = {}) {
 // OPs and the flow
 
 function clientOf(r: Row, secret: string): OpExtraClient {
-  return { client_id: clientIdOf(r), client_secret: secret, token_endpoint_auth_method: r.auth, ...(r.alg ? { id_token_signed_response_alg: r.alg } : {}), ...(r.userinfoAlg ? { userinfo_signed_response_alg: r.userinfoAlg } : {}) }
+  return {
+    client_id: clientIdOf(r),
+    client_secret: secret,
+    token_endpoint_auth_method: r.auth,
+    ...(r.alg ? { id_token_signed_response_alg: r.alg } : {}),
+    ...(r.userinfoAlg ? { userinfo_signed_response_alg: r.userinfoAlg } : {}),
+  }
 }
 
 /** An OP playing `issuer` for `r`'s client, routed from `r`'s real origin. */
@@ -261,19 +437,27 @@ const SECRET_OF = (r: Row) => `${r.id}-secret-${"s".repeat(40)}`
 
 function flowFor(r: Row, front: Front = r.id === "apple" ? APPLE_FRONT : {}) {
   const origin = new URL(r.issuer).origin
-  const s = setup([r.factory({ ...r.options, clientId: clientIdOf(r), clientSecret: SECRET_OF(r), [customFetch]: serverFetch })])
+  const s = setup([
+    r.factory({ ...r.options, clientId: clientIdOf(r), clientSecret: SECRET_OF(r), [customFetch]: serverFetch }),
+  ])
   const browser = new Browser({
-    apps: { [ORIGIN]: (req) => (new URL(req.url).pathname.startsWith("/auth") ? Auth(req, s.config) : new Response("app page")), [origin]: frontOf(origin, front) },
+    apps: {
+      [ORIGIN]: (req) =>
+        new URL(req.url).pathname.startsWith("/auth") ? Auth(req, s.config) : new Response("app page"),
+      [origin]: frontOf(origin, front),
+    },
     user: { login: ADA.email, password: ADA.password },
   })
   /** csrf, then POST /signin/<id>: Gatehouse's answer (not followed). */
   async function signIn(): Promise<Response> {
     const csrf = ((await (await browser.request(`${ORIGIN}/auth/csrf`)).json()) as { csrfToken: string }).csrfToken
-    return browser.request(new Request(`${ORIGIN}/auth/signin/${r.id}`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ csrfToken: csrf, callbackUrl: APP_PAGE }).toString(),
-    }))
+    return browser.request(
+      new Request(`${ORIGIN}/auth/signin/${r.id}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken: csrf, callbackUrl: APP_PAGE }).toString(),
+      }),
+    )
   }
   /** The sign-in's redirect to the authorization endpoint. */
   async function start(): Promise<URL> {
@@ -315,14 +499,19 @@ describe("full flow against oidc-provider as the provider's real issuer", () => 
     expect(q.get("scope")).toBe(r.scope)
     expect(q.get("redirect_uri")).toBe(`${ORIGIN}/auth/callback/${r.id}`)
     expect(q.get("response_mode")).toBe(r.id === "apple" ? "form_post" : null)
-    expect({ pkce: q.get("code_challenge_method") === "S256", state: q.has("state"), nonce: q.has("nonce") })
-      .toEqual({ pkce: r.checks.includes("pkce"), state: r.checks.includes("state"), nonce: r.checks.includes("nonce") })
+    expect({ pkce: q.get("code_challenge_method") === "S256", state: q.has("state"), nonce: q.has("nonce") }).toEqual({
+      pkce: r.checks.includes("pkce"),
+      state: r.checks.includes("state"),
+      nonce: r.checks.includes("nonce"),
+    })
 
     const result = await flow.go(authUrl)
     expect(flow.log.errors, logged(flow.log)).toEqual([])
     expect(result.url).toBe(APP_PAGE)
     expect(flow.sessionCookie(), "session cookie").toBeDefined()
-    const session = (await (await flow.browser.request(`${ORIGIN}/auth/session`)).json()) as { user: Record<string, unknown> }
+    const session = (await (await flow.browser.request(`${ORIGIN}/auth/session`)).json()) as {
+      user: Record<string, unknown>
+    }
     expect({ name: null, email: null, image: null, ...session.user }).toEqual(r.user)
 
     // The OP answered as the real issuer: RFC 9207 `iss` on the response, `iss` in the ID token.
@@ -375,42 +564,55 @@ describe("an OP configured as another issuer is refused (no session)", () => {
     expect(flow.log.types()).toEqual(["OAuthSignInError"])
   })
 
-  it.each(FAMILIES)("$id: swapped in after discovery (mix-up): the authorization response's iss is refused", async (r) => {
-    const origin = new URL(r.issuer).origin
-    routes.set(origin, await opFor(r, r.issuer, SECRET_OF(r)))
-    const flow = flowFor(r)
-    const authUrl = await flow.start()
-    const imposter = await opFor(r, otherIssuer(r), SECRET_OF(r))
-    routes.set(origin, imposter)
-    const result = await flow.go(authUrl)
-    expect(callbackParams(result, r.id).get("iss")).toBe(otherIssuer(r))
-    // A failed check, not a client-safe error: the error page with "Configuration" (as Auth.js does).
-    expect(result.url, logged(flow.log)).toBe(ERROR_PAGE("Configuration"))
-    expect(flow.sessionCookie()).toBeUndefined()
-    expect(flow.log.types()).toEqual(["InvalidCheck"])
-    expect(logged(flow.log)).toContain('unexpected "iss" (issuer) response parameter value')
-    expect(imposter.tokenRequests, "no code exchange").toEqual([])
-  })
+  it.each(FAMILIES)(
+    "$id: swapped in after discovery (mix-up): the authorization response's iss is refused",
+    async (r) => {
+      const origin = new URL(r.issuer).origin
+      routes.set(origin, await opFor(r, r.issuer, SECRET_OF(r)))
+      const flow = flowFor(r)
+      const authUrl = await flow.start()
+      const imposter = await opFor(r, otherIssuer(r), SECRET_OF(r))
+      routes.set(origin, imposter)
+      const result = await flow.go(authUrl)
+      expect(callbackParams(result, r.id).get("iss")).toBe(otherIssuer(r))
+      // A failed check, not a client-safe error: the error page with "Configuration" (as Auth.js does).
+      expect(result.url, logged(flow.log)).toBe(ERROR_PAGE("Configuration"))
+      expect(flow.sessionCookie()).toBeUndefined()
+      expect(flow.log.types()).toEqual(["InvalidCheck"])
+      expect(logged(flow.log)).toContain('unexpected "iss" (issuer) response parameter value')
+      expect(imposter.tokenRequests, "no code exchange").toEqual([])
+    },
+  )
 
-  it.each(FAMILIES)("$id: mix-up with the response iss forged to the real issuer: the ID token's iss is refused", async (r) => {
-    const origin = new URL(r.issuer).origin
-    routes.set(origin, await opFor(r, r.issuer, SECRET_OF(r)))
-    const forge = (params: URLSearchParams) => params.has("iss") && params.set("iss", r.issuer)
-    const front: Front = {
-      ...(r.id === "apple" ? APPLE_FRONT : {}),
-      location: (l) => void forge(l.searchParams),
-      html: (html) => (r.id === "apple" ? APPLE_FRONT.html!(html) : html).replace(/name="iss" value="[^"]*"/, `name="iss" value="${r.issuer}"`),
-    }
-    const flow = flowFor(r, front)
-    const authUrl = await flow.start()
-    const imposter = await opFor(r, otherIssuer(r), SECRET_OF(r))
-    routes.set(origin, imposter)
-    const result = await flow.go(authUrl)
-    expect(callbackParams(result, r.id).get("iss")).toBe(r.issuer)
-    expect(imposter.tokenRequests.map((t) => t.status), "the code was exchanged").toEqual([200])
-    expect(result.url, logged(flow.log)).toBe(SIGNIN_ERROR("OAuthCallbackError"))
-    expect(flow.sessionCookie()).toBeUndefined()
-    expect(flow.log.types()).toEqual(["OAuthCallbackError"])
-    expect(logged(flow.log)).toContain('unexpected JWT "iss" (issuer) claim value')
-  })
+  it.each(FAMILIES)(
+    "$id: mix-up with the response iss forged to the real issuer: the ID token's iss is refused",
+    async (r) => {
+      const origin = new URL(r.issuer).origin
+      routes.set(origin, await opFor(r, r.issuer, SECRET_OF(r)))
+      const forge = (params: URLSearchParams) => params.has("iss") && params.set("iss", r.issuer)
+      const front: Front = {
+        ...(r.id === "apple" ? APPLE_FRONT : {}),
+        location: (l) => void forge(l.searchParams),
+        html: (html) =>
+          (r.id === "apple" ? APPLE_FRONT.html!(html) : html).replace(
+            /name="iss" value="[^"]*"/,
+            `name="iss" value="${r.issuer}"`,
+          ),
+      }
+      const flow = flowFor(r, front)
+      const authUrl = await flow.start()
+      const imposter = await opFor(r, otherIssuer(r), SECRET_OF(r))
+      routes.set(origin, imposter)
+      const result = await flow.go(authUrl)
+      expect(callbackParams(result, r.id).get("iss")).toBe(r.issuer)
+      expect(
+        imposter.tokenRequests.map((t) => t.status),
+        "the code was exchanged",
+      ).toEqual([200])
+      expect(result.url, logged(flow.log)).toBe(SIGNIN_ERROR("OAuthCallbackError"))
+      expect(flow.sessionCookie()).toBeUndefined()
+      expect(flow.log.types()).toEqual(["OAuthCallbackError"])
+      expect(logged(flow.log)).toContain('unexpected JWT "iss" (issuer) claim value')
+    },
+  )
 })

@@ -31,86 +31,314 @@ import type { MockOp } from "../../support/mock-op.js"
 import { OP_USERS, type OidcOp } from "../../support/oidc-op.js"
 import { expectSignedIn, logged, setup, signInThrough } from "../../support/provider-kit.js"
 import {
-  type Factory, type MappedUser, type OAuthRow, endpointUrl, expectAuthorizeRequest, expectBackAtApp, expectEnvFills, expectExported,
-  expectOAuthShape, expectProfileParseError, expectResolvedFromEnv, expectSessionUserLoose, expectStyle, itSignsInAsDocumented, paramsOf,
-  scopeOf, signInAtRealOp, useMockOp, usePlayer, useRealOp, withoutSub, withoutNulls,
+  type Factory,
+  type MappedUser,
+  type OAuthRow,
+  endpointUrl,
+  expectAuthorizeRequest,
+  expectBackAtApp,
+  expectEnvFills,
+  expectExported,
+  expectOAuthShape,
+  expectProfileParseError,
+  expectResolvedFromEnv,
+  expectSessionUserLoose,
+  expectStyle,
+  itSignsInAsDocumented,
+  paramsOf,
+  scopeOf,
+  signInAtRealOp,
+  useMockOp,
+  usePlayer,
+  useRealOp,
+  withoutSub,
+  withoutNulls,
 } from "../../support/catalogue-kit.js"
 
 const OAUTH: OAuthRow[] = [
   {
-    id: "kakao", factory: Kakao as Factory, authorization: "https://kauth.kakao.com/oauth/authorize", scope: "",
-    token: "https://kauth.kakao.com/oauth/token", userinfo: "https://kapi.kakao.com/v2/user/me", auth: "client_secret_post", bg: "#fee500", text: "#191919",
-    profile: { id: 123456789, connected_at: "2022-04-11T01:45:28Z", kakao_account: { profile_nickname_needs_agreement: false, profile: { nickname: "홍길동", thumbnail_image_url: "http://yyy.kakao.com/.../img_110x110.jpg", profile_image_url: "http://yyy.kakao.com/dn/.../img_640x640.jpg", is_default_image: false }, email: "sample@sample.com", is_email_valid: true, is_email_verified: true } },
+    id: "kakao",
+    factory: Kakao as Factory,
+    authorization: "https://kauth.kakao.com/oauth/authorize",
+    scope: "",
+    token: "https://kauth.kakao.com/oauth/token",
+    userinfo: "https://kapi.kakao.com/v2/user/me",
+    auth: "client_secret_post",
+    bg: "#fee500",
+    text: "#191919",
+    profile: {
+      id: 123456789,
+      connected_at: "2022-04-11T01:45:28Z",
+      kakao_account: {
+        profile_nickname_needs_agreement: false,
+        profile: {
+          nickname: "홍길동",
+          thumbnail_image_url: "http://yyy.kakao.com/.../img_110x110.jpg",
+          profile_image_url: "http://yyy.kakao.com/dn/.../img_640x640.jpg",
+          is_default_image: false,
+        },
+        email: "sample@sample.com",
+        is_email_valid: true,
+        is_email_verified: true,
+      },
+    },
     user: { name: "홍길동", email: "sample@sample.com", image: "http://yyy.kakao.com/dn/.../img_640x640.jpg" },
     withoutId: { connected_at: "2022-04-11T01:45:28Z", kakao_account: { email: "sample@sample.com" } },
   },
   {
-    id: "mailru", factory: Mailru as Factory, authorization: "https://oauth.mail.ru/login", scope: "userinfo",
-    token: "https://oauth.mail.ru/token", userinfo: "https://oauth.mail.ru/userinfo", bg: "#005ff9", text: "#fff",
-    profile: { id: "1234567890", gender: "m", name: "Ivan Petrov", nickname: "ivan", locale: "ru_RU", first_name: "Ivan", email: "ivan@mail.ru", last_name: "Petrov", birthday: "01.01.1990", image: "https://filin.mail.ru/pic?email=ivan%40mail.ru" },
+    id: "mailru",
+    factory: Mailru as Factory,
+    authorization: "https://oauth.mail.ru/login",
+    scope: "userinfo",
+    token: "https://oauth.mail.ru/token",
+    userinfo: "https://oauth.mail.ru/userinfo",
+    bg: "#005ff9",
+    text: "#fff",
+    profile: {
+      id: "1234567890",
+      gender: "m",
+      name: "Ivan Petrov",
+      nickname: "ivan",
+      locale: "ru_RU",
+      first_name: "Ivan",
+      email: "ivan@mail.ru",
+      last_name: "Petrov",
+      birthday: "01.01.1990",
+      image: "https://filin.mail.ru/pic?email=ivan%40mail.ru",
+    },
     user: { name: "Ivan Petrov", email: "ivan@mail.ru", image: "https://filin.mail.ru/pic?email=ivan%40mail.ru" },
     withoutId: { name: "Ivan Petrov", email: "ivan@mail.ru" },
   },
   {
-    id: "naver", factory: Naver as Factory, authorization: "https://nid.naver.com/oauth2.0/authorize",
-    token: "https://nid.naver.com/oauth2.0/token", userinfo: "https://openapi.naver.com/v1/nid/me", bg: "#03c75a", text: "#000",
-    profile: { resultcode: "00", message: "success", response: { email: "openapi@naver.com", nickname: "OpenAPI", profile_image: "https://ssl.pstatic.net/static/pwe/address/nodata_33x33.gif", age: "40-49", gender: "F", id: "32742776", name: "오픈 API", birthday: "10-01" } },
-    user: { name: "OpenAPI", email: "openapi@naver.com", image: "https://ssl.pstatic.net/static/pwe/address/nodata_33x33.gif" },
+    id: "naver",
+    factory: Naver as Factory,
+    authorization: "https://nid.naver.com/oauth2.0/authorize",
+    token: "https://nid.naver.com/oauth2.0/token",
+    userinfo: "https://openapi.naver.com/v1/nid/me",
+    bg: "#03c75a",
+    text: "#000",
+    profile: {
+      resultcode: "00",
+      message: "success",
+      response: {
+        email: "openapi@naver.com",
+        nickname: "OpenAPI",
+        profile_image: "https://ssl.pstatic.net/static/pwe/address/nodata_33x33.gif",
+        age: "40-49",
+        gender: "F",
+        id: "32742776",
+        name: "오픈 API",
+        birthday: "10-01",
+      },
+    },
+    user: {
+      name: "OpenAPI",
+      email: "openapi@naver.com",
+      image: "https://ssl.pstatic.net/static/pwe/address/nodata_33x33.gif",
+    },
     withoutId: { resultcode: "00", message: "success", response: { email: "openapi@naver.com", nickname: "OpenAPI" } },
   },
   {
-    id: "netlify", factory: Netlify as Factory, authorization: "https://app.netlify.com/authorize", scope: "",
-    token: "https://api.netlify.com/oauth/token", userinfo: "https://api.netlify.com/api/v1/user", bg: "#32e6e2", text: "#014847",
-    profile: { id: "5d3f6a7b8c9d0e1f2a3b4c5d", uid: null, full_name: "Ada Lovelace", avatar_url: "https://avatars.netlify.example/ada.png", email: "ada@example.com", slug: "ada" },
+    id: "netlify",
+    factory: Netlify as Factory,
+    authorization: "https://app.netlify.com/authorize",
+    scope: "",
+    token: "https://api.netlify.com/oauth/token",
+    userinfo: "https://api.netlify.com/api/v1/user",
+    bg: "#32e6e2",
+    text: "#014847",
+    profile: {
+      id: "5d3f6a7b8c9d0e1f2a3b4c5d",
+      uid: null,
+      full_name: "Ada Lovelace",
+      avatar_url: "https://avatars.netlify.example/ada.png",
+      email: "ada@example.com",
+      slug: "ada",
+    },
     user: { name: "Ada Lovelace", email: "ada@example.com", image: "https://avatars.netlify.example/ada.png" },
     withoutId: { full_name: "Ada Lovelace", email: "ada@example.com" },
   },
   {
-    id: "notion", factory: Notion as Factory, authorization: "https://api.notion.com/v1/oauth/authorize",
-    token: "https://api.notion.com/v1/oauth/token", userinfo: "https://api.notion.com/v1/users/me", userinfoHeaders: { "notion-version": NOTION_API_VERSION }, bg: "#fff", text: "#000",
-    profile: { object: "user", id: "16d84278-ab0e-484c-9bdd-b35da3bd8905", name: "pied piper", avatar_url: null, type: "bot", bot: { owner: { type: "user", user: { object: "user", id: "5389a034-eb5c-47b5-8a9e-f79c99ef166c", name: "christine makenotion", avatar_url: "https://s3.notion.example/christine.png", type: "person", person: { email: "christine@makenotion.com" } } }, workspace_name: "Pied Piper" } },
-    user: { name: "christine makenotion", email: "christine@makenotion.com", image: "https://s3.notion.example/christine.png" },
-    withoutId: { object: "user", id: "16d84278-ab0e-484c-9bdd-b35da3bd8905", type: "bot", bot: { owner: { type: "workspace", workspace: true } } },
+    id: "notion",
+    factory: Notion as Factory,
+    authorization: "https://api.notion.com/v1/oauth/authorize",
+    token: "https://api.notion.com/v1/oauth/token",
+    userinfo: "https://api.notion.com/v1/users/me",
+    userinfoHeaders: { "notion-version": NOTION_API_VERSION },
+    bg: "#fff",
+    text: "#000",
+    profile: {
+      object: "user",
+      id: "16d84278-ab0e-484c-9bdd-b35da3bd8905",
+      name: "pied piper",
+      avatar_url: null,
+      type: "bot",
+      bot: {
+        owner: {
+          type: "user",
+          user: {
+            object: "user",
+            id: "5389a034-eb5c-47b5-8a9e-f79c99ef166c",
+            name: "christine makenotion",
+            avatar_url: "https://s3.notion.example/christine.png",
+            type: "person",
+            person: { email: "christine@makenotion.com" },
+          },
+        },
+        workspace_name: "Pied Piper",
+      },
+    },
+    user: {
+      name: "christine makenotion",
+      email: "christine@makenotion.com",
+      image: "https://s3.notion.example/christine.png",
+    },
+    withoutId: {
+      object: "user",
+      id: "16d84278-ab0e-484c-9bdd-b35da3bd8905",
+      type: "bot",
+      bot: { owner: { type: "workspace", workspace: true } },
+    },
   },
   {
-    id: "osu", factory: Osu as Factory, authorization: "https://osu.ppy.sh/oauth/authorize", scope: "identify",
-    token: "https://osu.ppy.sh/oauth/token", userinfo: "https://osu.ppy.sh/api/v2/me", bg: "#ff66aa", text: "#000",
-    profile: { id: 2, username: "peppy", avatar_url: "https://a.ppy.sh/2", country_code: "AU", is_bot: false, is_supporter: true, playmode: "osu" },
+    id: "osu",
+    factory: Osu as Factory,
+    authorization: "https://osu.ppy.sh/oauth/authorize",
+    scope: "identify",
+    token: "https://osu.ppy.sh/oauth/token",
+    userinfo: "https://osu.ppy.sh/api/v2/me",
+    bg: "#ff66aa",
+    text: "#000",
+    profile: {
+      id: 2,
+      username: "peppy",
+      avatar_url: "https://a.ppy.sh/2",
+      country_code: "AU",
+      is_bot: false,
+      is_supporter: true,
+      playmode: "osu",
+    },
     user: { name: "peppy", email: null, image: "https://a.ppy.sh/2" },
     withoutId: { username: "peppy", avatar_url: "https://a.ppy.sh/2" },
   },
   {
-    id: "patreon", factory: Patreon as Factory, authorization: "https://www.patreon.com/oauth2/authorize", scope: "identity identity[email]",
-    token: "https://www.patreon.com/api/oauth2/token", userinfo: "https://www.patreon.com/api/oauth2/v2/identity?fields%5Buser%5D=full_name,email,is_email_verified,image_url", bg: "#e85b46", text: "#000",
-    profile: { data: { attributes: { email: "corgi@example.com", full_name: "Corgi The Dev", image_url: "https://c8.patreon.com/2/200/0000001", is_email_verified: true }, id: "0000001", type: "user" }, links: { self: "https://www.patreon.com/api/oauth2/v2/user/0000001" } },
+    id: "patreon",
+    factory: Patreon as Factory,
+    authorization: "https://www.patreon.com/oauth2/authorize",
+    scope: "identity identity[email]",
+    token: "https://www.patreon.com/api/oauth2/token",
+    userinfo:
+      "https://www.patreon.com/api/oauth2/v2/identity?fields%5Buser%5D=full_name,email,is_email_verified,image_url",
+    bg: "#e85b46",
+    text: "#000",
+    profile: {
+      data: {
+        attributes: {
+          email: "corgi@example.com",
+          full_name: "Corgi The Dev",
+          image_url: "https://c8.patreon.com/2/200/0000001",
+          is_email_verified: true,
+        },
+        id: "0000001",
+        type: "user",
+      },
+      links: { self: "https://www.patreon.com/api/oauth2/v2/user/0000001" },
+    },
     user: { name: "Corgi The Dev", email: "corgi@example.com", image: "https://c8.patreon.com/2/200/0000001" },
     withoutId: { data: { attributes: { email: "corgi@example.com", full_name: "Corgi The Dev" }, type: "user" } },
   },
   {
-    id: "pinterest", factory: Pinterest as Factory, authorization: "https://www.pinterest.com/oauth", scope: "user_accounts:read",
-    token: "https://api.pinterest.com/v5/oauth/token", userinfo: "https://api.pinterest.com/v5/user_account", bg: "#bd081c", text: "#fff",
-    profile: { account_type: "PINNER", profile_image: "https://i.pinimg.com/75x75_RS/ada.jpg", website_url: "https://ada.example", username: "ada_pins" },
+    id: "pinterest",
+    factory: Pinterest as Factory,
+    authorization: "https://www.pinterest.com/oauth",
+    scope: "user_accounts:read",
+    token: "https://api.pinterest.com/v5/oauth/token",
+    userinfo: "https://api.pinterest.com/v5/user_account",
+    bg: "#bd081c",
+    text: "#fff",
+    profile: {
+      account_type: "PINNER",
+      profile_image: "https://i.pinimg.com/75x75_RS/ada.jpg",
+      website_url: "https://ada.example",
+      username: "ada_pins",
+    },
     user: { name: "ada_pins", email: null, image: "https://i.pinimg.com/75x75_RS/ada.jpg" },
     withoutId: { account_type: "PINNER", profile_image: "https://i.pinimg.com/75x75_RS/ada.jpg" },
   },
   {
-    id: "strava", factory: Strava as Factory, authorization: "https://www.strava.com/api/v3/oauth/authorize", scope: "read",
-    token: "https://www.strava.com/api/v3/oauth/token", userinfo: "https://www.strava.com/api/v3/athlete", auth: "client_secret_post", bg: "#fc4c02", text: "#000",
-    profile: { id: 1234567890987654400, username: "marianne_t", resource_state: 3, firstname: "Marianne", lastname: "Teutenberg", city: "San Francisco", country: "US", profile_medium: "https://xxxxxx.cloudfront.net/pictures/athletes/123456789/123456789/2/medium.jpg", profile: "https://xxxxx.cloudfront.net/pictures/athletes/123456789/123456789/2/large.jpg" },
-    user: { name: "Marianne Teutenberg", email: null, image: "https://xxxxx.cloudfront.net/pictures/athletes/123456789/123456789/2/large.jpg" },
+    id: "strava",
+    factory: Strava as Factory,
+    authorization: "https://www.strava.com/api/v3/oauth/authorize",
+    scope: "read",
+    token: "https://www.strava.com/api/v3/oauth/token",
+    userinfo: "https://www.strava.com/api/v3/athlete",
+    auth: "client_secret_post",
+    bg: "#fc4c02",
+    text: "#000",
+    profile: {
+      id: 1234567890987654400,
+      username: "marianne_t",
+      resource_state: 3,
+      firstname: "Marianne",
+      lastname: "Teutenberg",
+      city: "San Francisco",
+      country: "US",
+      profile_medium: "https://xxxxxx.cloudfront.net/pictures/athletes/123456789/123456789/2/medium.jpg",
+      profile: "https://xxxxx.cloudfront.net/pictures/athletes/123456789/123456789/2/large.jpg",
+    },
+    user: {
+      name: "Marianne Teutenberg",
+      email: null,
+      image: "https://xxxxx.cloudfront.net/pictures/athletes/123456789/123456789/2/large.jpg",
+    },
     withoutId: { firstname: "Marianne", lastname: "Teutenberg" },
   },
   {
-    id: "todoist", factory: Todoist as Factory, authorization: "https://todoist.com/oauth/authorize", scope: "data:read",
-    token: "https://todoist.com/oauth/access_token", userinfo: "https://api.todoist.com/api/v1/user", auth: "client_secret_post", bg: "#e44332", text: "#000",
-    profile: { id: "2671355", email: "me@example.com", full_name: "Fake User", avatar_big: "https://dcff1xvirvpfp.cloudfront.net/exampleimage_big.jpg", avatar_medium: "https://dcff1xvirvpfp.cloudfront.net/exampleimage_medium.jpg", lang: "en", is_premium: true },
-    user: { name: "Fake User", email: "me@example.com", image: "https://dcff1xvirvpfp.cloudfront.net/exampleimage_big.jpg" },
+    id: "todoist",
+    factory: Todoist as Factory,
+    authorization: "https://todoist.com/oauth/authorize",
+    scope: "data:read",
+    token: "https://todoist.com/oauth/access_token",
+    userinfo: "https://api.todoist.com/api/v1/user",
+    auth: "client_secret_post",
+    bg: "#e44332",
+    text: "#000",
+    profile: {
+      id: "2671355",
+      email: "me@example.com",
+      full_name: "Fake User",
+      avatar_big: "https://dcff1xvirvpfp.cloudfront.net/exampleimage_big.jpg",
+      avatar_medium: "https://dcff1xvirvpfp.cloudfront.net/exampleimage_medium.jpg",
+      lang: "en",
+      is_premium: true,
+    },
+    user: {
+      name: "Fake User",
+      email: "me@example.com",
+      image: "https://dcff1xvirvpfp.cloudfront.net/exampleimage_big.jpg",
+    },
     withoutId: { email: "me@example.com", full_name: "Fake User" },
   },
   {
-    id: "zoom", factory: Zoom as Factory, authorization: "https://zoom.us/oauth/authorize", scope: "",
-    token: "https://zoom.us/oauth/token", userinfo: "https://api.zoom.us/v2/users/me", bg: "#0b5cff", text: "#fff",
-    profile: { id: "KDcuGIm1QgePTO8WbOqwIQ", first_name: "Jill", last_name: "Chill", display_name: "Jill Chill", email: "jchill@example.com", type: 1, pic_url: "https://example.com/photo.jpg", account_id: "q6gBJVO5TzexKYTb_I2rpg", verified: 1 },
+    id: "zoom",
+    factory: Zoom as Factory,
+    authorization: "https://zoom.us/oauth/authorize",
+    scope: "",
+    token: "https://zoom.us/oauth/token",
+    userinfo: "https://api.zoom.us/v2/users/me",
+    bg: "#0b5cff",
+    text: "#fff",
+    profile: {
+      id: "KDcuGIm1QgePTO8WbOqwIQ",
+      first_name: "Jill",
+      last_name: "Chill",
+      display_name: "Jill Chill",
+      email: "jchill@example.com",
+      type: 1,
+      pic_url: "https://example.com/photo.jpg",
+      account_id: "q6gBJVO5TzexKYTb_I2rpg",
+      verified: 1,
+    },
     user: { name: "Jill Chill", email: "jchill@example.com", image: "https://example.com/photo.jpg" },
     withoutId: { first_name: "Jill", last_name: "Chill", email: "jchill@example.com" },
   },
@@ -132,14 +360,54 @@ interface OidcRow {
 }
 
 const OIDC: OidcRow[] = [
-  { id: "line", factory: LINE as Factory, issuer: "https://access.line.me", checks: ["state"], bg: "#007a33", text: "#fff", idTokenAlg: "HS256",
-    claims: { name: "Taro Line", email: undefined, picture: "https://profile.line-scdn.net/taro", amr: ["pwd"] }, user: { name: "Taro Line", email: null, image: "https://profile.line-scdn.net/taro" } },
-  { id: "roblox", factory: Roblox as Factory, issuer: "https://apis.roblox.com/oauth/", checks: ["pkce", "state"], scope: "openid profile", bg: "#232527", text: "#fff",
-    claims: { name: "Builderman", nickname: "Builderman", preferred_username: "builderman", created_at: 1142353247, profile: "https://www.roblox.com/users/156/profile", picture: "https://tr.rbxcdn.com/156.png" },
-    user: { name: "Builderman", email: null, image: "https://tr.rbxcdn.com/156.png" } },
-  { id: "salesforce", factory: Salesforce as Factory, issuer: "https://login.salesforce.com", checks: ["pkce", "state", "nonce"], bg: "#0b5cab", text: "#fff", fromUserinfo: true,
-    claims: { user_id: "005x0000001S1kQAAS", organization_id: "00Dx0000000BV7zEAG", preferred_username: "ada@acme.example", name: "Ada Admin", email: "Ada@Acme.Example", email_verified: true, picture: "https://acme.file.force.com/profilephoto/005/F" },
-    user: { name: "Ada Admin", email: "ada@acme.example", image: "https://acme.file.force.com/profilephoto/005/F" } },
+  {
+    id: "line",
+    factory: LINE as Factory,
+    issuer: "https://access.line.me",
+    checks: ["state"],
+    bg: "#007a33",
+    text: "#fff",
+    idTokenAlg: "HS256",
+    claims: { name: "Taro Line", email: undefined, picture: "https://profile.line-scdn.net/taro", amr: ["pwd"] },
+    user: { name: "Taro Line", email: null, image: "https://profile.line-scdn.net/taro" },
+  },
+  {
+    id: "roblox",
+    factory: Roblox as Factory,
+    issuer: "https://apis.roblox.com/oauth/",
+    checks: ["pkce", "state"],
+    scope: "openid profile",
+    bg: "#232527",
+    text: "#fff",
+    claims: {
+      name: "Builderman",
+      nickname: "Builderman",
+      preferred_username: "builderman",
+      created_at: 1142353247,
+      profile: "https://www.roblox.com/users/156/profile",
+      picture: "https://tr.rbxcdn.com/156.png",
+    },
+    user: { name: "Builderman", email: null, image: "https://tr.rbxcdn.com/156.png" },
+  },
+  {
+    id: "salesforce",
+    factory: Salesforce as Factory,
+    issuer: "https://login.salesforce.com",
+    checks: ["pkce", "state", "nonce"],
+    bg: "#0b5cab",
+    text: "#fff",
+    fromUserinfo: true,
+    claims: {
+      user_id: "005x0000001S1kQAAS",
+      organization_id: "00Dx0000000BV7zEAG",
+      preferred_username: "ada@acme.example",
+      name: "Ada Admin",
+      email: "Ada@Acme.Example",
+      email_verified: true,
+      picture: "https://acme.file.force.com/profilephoto/005/F",
+    },
+    user: { name: "Ada Admin", email: "ada@acme.example", image: "https://acme.file.force.com/profilephoto/005/F" },
+  },
 ]
 
 // ---------------------------------------------------------------------------------------------
@@ -172,7 +440,11 @@ describe("social-c shape", () => {
 
   it("notion asks for a user-owned integration; strava for approval_prompt=auto", () => {
     expect(paramsOf(Notion().authorization)).toMatchObject({ owner: "user", response_type: "code" })
-    expect(paramsOf(Strava().authorization)).toMatchObject({ scope: "read", approval_prompt: "auto", response_type: "code" })
+    expect(paramsOf(Strava().authorization)).toMatchObject({
+      scope: "read",
+      approval_prompt: "auto",
+      response_type: "code",
+    })
   })
 })
 
@@ -216,9 +488,17 @@ describe("social-c OIDC sign-in through Auth() (mock OP as the issuer)", () => {
     const { config, log, signInCall } = setup([prepare(row, row.claims)])
     const { started, res } = await signInThrough(config, row.id)
     expectSignedIn(res, log)
-    expectAuthorizeRequest(started.location!, { id: row.id, scope: row.scope ?? "openid profile email", checks: row.checks })
+    expectAuthorizeRequest(started.location!, {
+      id: row.id,
+      scope: row.scope ?? "openid profile email",
+      checks: row.checks,
+    })
     expect(op.counts.userinfo).toBe(row.fromUserinfo ? 1 : 0)
-    expect(signInCall().account).toMatchObject({ provider: row.id, type: "oidc", providerAccountId: `${row.id}-user-1` })
+    expect(signInCall().account).toMatchObject({
+      provider: row.id,
+      type: "oidc",
+      providerAccountId: `${row.id}-user-1`,
+    })
     await expectSessionUserLoose(config, started.jar, row.user)
   })
 
@@ -250,8 +530,18 @@ describe("social-c full flow against oidc-provider", () => {
   const olivia = OP_USERS[0]!
 
   const cases = [
-    { id: "roblox", factory: Roblox as Factory, scope: "openid profile", user: { name: olivia.name, email: null, image: olivia.picture } },
-    { id: "salesforce", factory: Salesforce as Factory, scope: "openid profile email", user: { name: olivia.name, email: olivia.email, image: olivia.picture } },
+    {
+      id: "roblox",
+      factory: Roblox as Factory,
+      scope: "openid profile",
+      user: { name: olivia.name, email: null, image: olivia.picture },
+    },
+    {
+      id: "salesforce",
+      factory: Salesforce as Factory,
+      scope: "openid profile email",
+      user: { name: olivia.name, email: olivia.email, image: olivia.picture },
+    },
   ]
   it.each(cases)("$id: login + consent at the OP, back with a session", async (row) => {
     const flow = await signInAtRealOp(realOp, row.factory, row.id)
@@ -274,7 +564,9 @@ describe("social-c env: AUTH_<ID>_ID / _SECRET", () => {
   })
 
   it("salesforce: the `issuer` option selects a sandbox or My Domain issuer (the fixed default wins over AUTH_SALESFORCE_ISSUER, as in Auth.js)", () => {
-    expect(resolveOAuthProvider(Salesforce({ issuer: "https://test.salesforce.com" }), undefined).issuer).toBe("https://test.salesforce.com")
+    expect(resolveOAuthProvider(Salesforce({ issuer: "https://test.salesforce.com" }), undefined).issuer).toBe(
+      "https://test.salesforce.com",
+    )
     vi.stubEnv("AUTH_SALESFORCE_ISSUER", "https://test.salesforce.com")
     expect(resolveOAuthProvider(Salesforce(), undefined).issuer).toBe("https://login.salesforce.com")
   })

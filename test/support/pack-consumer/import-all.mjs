@@ -4,7 +4,9 @@ const results = {}
 for (const subpath of process.argv.slice(2)) {
   const specifier = subpath === "." ? "gatehouse" : `gatehouse/${subpath.slice(2)}`
   try {
-    const module = specifier.endsWith(".json") ? await import(specifier, { with: { type: "json" } }) : await import(specifier)
+    const module = specifier.endsWith(".json")
+      ? await import(specifier, { with: { type: "json" } })
+      : await import(specifier)
     results[subpath] = { exports: Object.keys(module).sort() }
   } catch (error) {
     results[subpath] = { error: `${error?.code ?? ""} ${error?.message ?? error}` }

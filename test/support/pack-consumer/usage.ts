@@ -13,9 +13,17 @@ import type { TiktokProfile } from "gatehouse/providers/tiktok"
 import { createAuthHandler, sendWebResponse, toWebRequest } from "gatehouse/node"
 
 const adapter: Adapter = MemoryAdapter()
-const toUser: ProfileCallback<GitHubProfile> = (profile) => ({ id: String(profile.id), name: profile.name ?? profile.login })
+const toUser: ProfileCallback<GitHubProfile> = (profile) => ({
+  id: String(profile.id),
+  name: profile.name ?? profile.login,
+})
 const corp: OIDCConfig<{ sub: string; email: string }> = {
-  id: "corp", name: "Corp", type: "oidc", issuer: "https://idp.example", clientId: "id", clientSecret: "secret",
+  id: "corp",
+  name: "Corp",
+  type: "oidc",
+  issuer: "https://idp.example",
+  clientId: "id",
+  clientSecret: "secret",
   profile: (profile) => ({ id: profile.sub, email: profile.email }),
   [customFetch]: fetch,
 }
@@ -36,7 +44,10 @@ export const config: AuthConfig = {
   session: { strategy: "jwt", maxAge: 3600 },
   callbacks: {
     jwt: ({ token, user }) => (user ? { ...token, uid: user.id } : token),
-    session: ({ session, token }): Session => ({ ...session, user: { ...session.user, name: String(token.uid ?? "") } }),
+    session: ({ session, token }): Session => ({
+      ...session,
+      user: { ...session.user, name: String(token.uid ?? "") },
+    }),
   },
 }
 
