@@ -1,7 +1,7 @@
 // Provider config shapes, under the names @auth/core/providers uses. Providers are data plus profile mapping; flow logic lives in flows/.
 import type { Awaitable, CredentialInput, Theme, TokenSet, User } from "../records.js"
 import type { customFetch } from "../symbols.js"
-import type { OAuthProviderId } from "./builtin.js"
+import type { CredentialsProviderId, EmailProviderId, OAuthProviderId, WebAuthnProviderId } from "./ids.js"
 
 export type { CredentialInput } from "../records.js"
 
@@ -14,21 +14,8 @@ export interface CommonProviderOptions {
   type: ProviderType
 }
 
-/** Ids of the built-in providers of each kind; any other string is a valid id too (see ProviderId). */
-export type CredentialsProviderId = "credentials"
-export type { OAuthProviderId } from "./builtin.js"
-/** The id an e-mail provider takes unless it sets its own. */
-export type EmailProviderId =
-  | "email"
-  | "forwardemail"
-  | "loops"
-  | "mailgun"
-  | "nodemailer"
-  | "postmark"
-  | "resend"
-  | "sendgrid"
-/** The ids of the built-in WebAuthn providers. */
-export type WebAuthnProviderId = "passkey" | "webauthn"
+/** Ids of the built-in providers of each kind (generated into ids.ts); any other string is a valid id too (see ProviderId). */
+export type { CredentialsProviderId, EmailProviderId, OAuthProviderId, WebAuthnProviderId } from "./ids.js"
 /** Any provider id; the built-in ones are suggested by editors. */
 export type ProviderId = CredentialsProviderId | EmailProviderId | OAuthProviderId | WebAuthnProviderId | (string & {})
 

@@ -1,5 +1,5 @@
 // Issue 16, "the sign-in page shows each provider's button with its logo": one config with EVERY built-in OAuth/OIDC
-// provider (the ids read from src/providers/builtin.ts's generated OAuthProviderId, so a new provider file is picked
+// provider (the ids read from src/providers/ids.ts's generated OAuthProviderId, so a new provider file is picked
 // up), its sign-in page served through Auth() on 127.0.0.1.
 // 1. Without a browser: one form per provider posting to <basePath>/signin/<id>, one <img> in it whose src is the
 //    provider's style.logo, and a Content-Security-Policy whose img-src allows data:.
@@ -23,12 +23,14 @@ import { expectNoSeriousAxeViolations } from "./support/axe.js"
 import { launchChromium, skipReason } from "./support/chromium.js"
 
 const ARTIFACTS = fileURLToPath(new URL("./artifacts/", import.meta.url))
-const BUILTIN = fileURLToPath(new URL("../../src/providers/builtin.ts", import.meta.url))
+const PROVIDER_IDS = fileURLToPath(new URL("../../src/providers/ids.ts", import.meta.url))
 const BASE_PATH = "/auth"
 const SECRET = "e2e-secret-of-the-catalogue-buttons-test-0123456789"
 
 /** The OAuth/OIDC provider files, as the generated OAuthProviderId union lists them. */
-const FILE_IDS = [...readFileSync(BUILTIN, "utf8").matchAll(/^\s*\|\s*"([^"]+)"\s*$/gm)].map((m) => m[1] as string)
+const OAUTH_UNION =
+  readFileSync(PROVIDER_IDS, "utf8").split("export type OAuthProviderId =")[1]?.split("export type")[0] ?? ""
+const FILE_IDS = [...OAUTH_UNION.matchAll(/^\s*\|\s*"([^"]+)"\s*$/gm)].map((m) => m[1] as string)
 
 /**
  * Options beyond clientId/clientSecret that a provider needs before its config resolves (the page answers 500
@@ -172,7 +174,7 @@ beforeAll(async () => {
 
 describe("catalogue sign-in page without a browser", () => {
   it("lists every built-in OAuth/OIDC provider once, each with a style (logo as data:image/svg+xml, bg, text)", () => {
-    expect(FILE_IDS.length, "OAuthProviderId parsed from builtin.ts").toBeGreaterThanOrEqual(93)
+    expect(FILE_IDS.length, "OAuthProviderId parsed from ids.ts").toBeGreaterThanOrEqual(93)
     expect(new Set(FILE_IDS).size).toBe(FILE_IDS.length)
     expect(new Set(expected.map((p) => p.id)).size, "provider ids are unique").toBe(expected.length)
     const bad = expected.filter(
