@@ -21,7 +21,7 @@ import {
   type WebAuthnAction,
 } from "../security/webauthn-challenge.js"
 import type { Cookie } from "../types.js"
-import { normalizeEmailAddress } from "./email.js"
+import { normalizeEmailAddress } from "../lib/email-address.js"
 
 type Provider = Readonly<WebAuthnConfig>
 

@@ -10,7 +10,7 @@ export type {
   EmailProviderType,
   EmailUserConfig,
 } from "./types.js"
-export { normalizeEmailAddress } from "../flows/email.js"
+export { normalizeEmailAddress } from "../lib/email-address.js"
 
 /** Options of `Email()`: `sendVerificationRequest` delivers the link (or `server`, to send over SMTP as Nodemailer does). */
 export interface EmailProviderUserConfig extends Omit<EmailUserConfig, "server"> {

@@ -4,7 +4,7 @@ import { domainToUnicode as nodeDomainToUnicode } from "node:url"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { EmailSignInError } from "../../src/errors.js"
-import { normalizeEmailAddress } from "../../src/flows/email.js"
+import { normalizeEmailAddress } from "../../src/lib/email-address.js"
 import { domainToAscii, domainToUnicode } from "../../src/lib/idn.js"
 import { fuzz, fuzzTimeout } from "./arbitraries.js"
 
