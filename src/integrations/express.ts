@@ -16,7 +16,7 @@ import {
   nodeInput,
   readNodeBody,
   writeNodeResponse,
-} from "./node.js"
+} from "./node-io.js"
 import { readServerSession } from "./session-read.js"
 
 export { customFetch } from "../symbols.js"

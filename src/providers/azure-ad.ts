@@ -1,5 +1,5 @@
 // Azure Active Directory: Microsoft Entra ID under its former name and id (`azure-ad`), kept for existing apps.
-import { entraConfig, type MicrosoftEntraIDOptions, type MicrosoftEntraIDProfile } from "./microsoft-entra-id.js"
+import MicrosoftEntraID, { type MicrosoftEntraIDOptions, type MicrosoftEntraIDProfile } from "./microsoft-entra-id.js"
 import type { OAuthConfigBase } from "./types.js"
 
 /** The claims of a Microsoft identity platform v2.0 ID token. */
@@ -13,11 +13,9 @@ export type AzureADProfile = MicrosoftEntraIDProfile
 export default function AzureAD(
   options: MicrosoftEntraIDOptions<AzureADProfile> = {},
 ): OAuthConfigBase<AzureADProfile> {
-  return entraConfig(
-    "azure-ad",
-    "Azure Active Directory",
-    ["AUTH_AZURE_AD_ISSUER", "AUTH_MICROSOFT_ENTRA_ID_ISSUER"],
-    options,
-  )
+  // AUTH_AZURE_AD_ISSUER first; MicrosoftEntraID falls back to AUTH_MICROSOFT_ENTRA_ID_ISSUER, then `common`.
+  const env = typeof process === "undefined" ? {} : process.env
+  const issuer = options.issuer ?? (env.AUTH_AZURE_AD_ISSUER || undefined)
+  return { ...MicrosoftEntraID({ ...options, issuer }), id: "azure-ad", name: "Azure Active Directory" }
 }
 export { AzureAD }

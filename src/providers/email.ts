@@ -1,6 +1,6 @@
 // The generic e-mail (magic link) provider: you deliver the link in `sendVerificationRequest`; id `email`.
 import { AuthError } from "../errors.js"
-import { DEFAULT_FROM, sendWithNodemailer, type NodemailerServer } from "./nodemailer.js"
+import { DEFAULT_FROM, type NodemailerServer, sendWithNodemailer } from "./mail-send.js"
 import type { EmailConfig, EmailUserConfig } from "./types.js"
 
 export type {

@@ -1,12 +1,13 @@
 // The Forward Email provider: magic-link e-mails sent through Forward Email's API (POST https://api.forwardemail.net/v1/emails).
-import { mailApiProvider, type MailApiDefinition, type MailApiUserConfig } from "./email-message.js"
+import type { MailApiUserConfig } from "./email-message.js"
+import { type MailApiDefinition, mailApiProvider } from "./mail-send.js"
 import type { EmailConfig } from "./types.js"
 
 export type { EmailConfig, EmailUserConfig } from "./types.js"
 export type { MailApiUserConfig } from "./email-message.js"
 
 /** Forward Email's send call: HTTP Basic auth with the API key as user name and no password; a JSON body. */
-export const forwardEmailApi: MailApiDefinition = {
+const forwardEmailApi: MailApiDefinition = {
   id: "forwardemail",
   name: "Forward Email",
   buildRequest: ({ apiKey, from, to, subject, html, text }) => ({

@@ -1,7 +1,8 @@
 // The Loops provider: magic-link e-mails sent as a Loops transactional e-mail (POST https://app.loops.so/api/v1/transactional).
 import { EmailSignInError } from "../errors.js"
 import { customFetch } from "../symbols.js"
-import { postToMailApi, type MailApiUserConfig } from "./email-message.js"
+import type { MailApiUserConfig } from "./email-message.js"
+import { DEFAULT_FROM, postToMailApi } from "./mail-send.js"
 import type { EmailConfig, EmailProviderSendVerificationRequestParams } from "./types.js"
 
 export type { EmailConfig, EmailUserConfig } from "./types.js"
@@ -48,7 +49,7 @@ export default function Loops(config: LoopsUserConfig = {}): EmailConfig & { tra
     id: "loops",
     type: "email",
     name: "Loops",
-    from: "Auth.js <no-reply@authjs.dev>",
+    from: DEFAULT_FROM,
     maxAge: 24 * 60 * 60,
     transactionalId: config.transactionalId ?? "",
     sendVerificationRequest,

@@ -1,6 +1,7 @@
 // The Mailgun provider: magic-link e-mails sent through Mailgun's Messages API (POST https://api.mailgun.net/v3/<domain>/messages).
 import { EmailSignInError } from "../errors.js"
-import { mailApiProvider, type MailApiUserConfig } from "./email-message.js"
+import type { MailApiUserConfig } from "./email-message.js"
+import { mailApiProvider } from "./mail-send.js"
 import type { EmailConfig } from "./types.js"
 
 export type { EmailConfig, EmailUserConfig } from "./types.js"

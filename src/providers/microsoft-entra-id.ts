@@ -68,8 +68,8 @@ export type MicrosoftEntraIDOptions<P> = OIDCUserConfig<P> & {
 
 const GRAPH = "https://graph.microsoft.com/v1.0"
 
-/** Shared by azure-ad: the Entra ID config under another id, name and env prefix. */
-export function entraConfig<P extends MicrosoftEntraIDProfile>(
+/** The Entra ID config under an id, a name and the env variables that may hold the issuer. */
+function entraConfig<P extends MicrosoftEntraIDProfile>(
   id: string,
   name: string,
   envIssuer: string[],

@@ -1,12 +1,13 @@
 // The Postmark provider: magic-link e-mails sent through Postmark's email API (POST https://api.postmarkapp.com/email).
-import { mailApiProvider, type MailApiDefinition, type MailApiUserConfig } from "./email-message.js"
+import type { MailApiUserConfig } from "./email-message.js"
+import { type MailApiDefinition, mailApiProvider } from "./mail-send.js"
 import type { EmailConfig } from "./types.js"
 
 export type { EmailConfig, EmailUserConfig } from "./types.js"
 export type { MailApiUserConfig } from "./email-message.js"
 
 /** Postmark's single-email call: the server token in X-Postmark-Server-Token, PascalCase JSON fields, the transactional stream. */
-export const postmarkApi: MailApiDefinition = {
+const postmarkApi: MailApiDefinition = {
   id: "postmark",
   name: "Postmark",
   buildRequest: ({ apiKey, from, to, subject, html, text }) => ({

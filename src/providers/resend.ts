@@ -1,12 +1,13 @@
 // The Resend provider: magic-link e-mails sent through Resend's HTTP API (POST https://api.resend.com/emails).
-import { mailApiProvider, type MailApiDefinition, type MailApiUserConfig } from "./email-message.js"
+import type { MailApiUserConfig } from "./email-message.js"
+import { type MailApiDefinition, mailApiProvider } from "./mail-send.js"
 import type { EmailConfig } from "./types.js"
 
 export type { EmailConfig, EmailUserConfig } from "./types.js"
 export type { MailApiUserConfig } from "./email-message.js"
 
 /** Resend's send-email call: a Bearer API key and a JSON body with from, to, subject, html and text. */
-export const resendApi: MailApiDefinition = {
+const resendApi: MailApiDefinition = {
   id: "resend",
   name: "Resend",
   buildRequest: ({ apiKey, from, to, subject, html, text }) => ({

@@ -1,5 +1,6 @@
 // The SendGrid provider: magic-link e-mails sent through SendGrid's v3 Mail Send API (POST https://api.sendgrid.com/v3/mail/send).
-import { mailApiProvider, type MailApiDefinition, type MailApiUserConfig } from "./email-message.js"
+import type { MailApiUserConfig } from "./email-message.js"
+import { type MailApiDefinition, mailApiProvider } from "./mail-send.js"
 import type { EmailConfig } from "./types.js"
 
 export type { EmailConfig, EmailUserConfig } from "./types.js"
@@ -14,7 +15,7 @@ function sendGridAddress(address: string): { email: string; name?: string } {
 }
 
 /** SendGrid's Mail Send call: a Bearer API key; recipients in `personalizations`, text and HTML in `content`. */
-export const sendGridApi: MailApiDefinition = {
+const sendGridApi: MailApiDefinition = {
   id: "sendgrid",
   name: "SendGrid",
   buildRequest: ({ apiKey, from, to, subject, html, text }) => ({

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import type { NextRequest } from "next/server.js"
 import { Auth } from "../../auth.js"
 import type { Session } from "../../types.js"
-import { appendSetCookies, nodeArrival, nodeHeaderReader } from "../node.js"
+import { appendSetCookies, nodeArrival, nodeHeaderReader } from "../node-io.js"
 import { readServerSession } from "../session-read.js"
 import {
   type AuthorizationParams,
