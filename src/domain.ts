@@ -3,11 +3,17 @@
 // strategy interface. Types only; every folder imports them from here, so no stage imports back up the data flow.
 import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "./adapters/index.js"
 import type { GuardedAdapter } from "./adapters/guard.js"
-import type { ResolvedOAuthProvider } from "./config/oauth.js"
 import type { AuthError } from "./errors.js"
 import type { SharedStore } from "./stores/index.js"
-import type { OAuthConfigBase, ProviderConfig } from "./providers/types.js"
-import type { Account, Theme, User } from "./records.js"
+import type {
+  OAuthCheck,
+  OAuthClientOptions,
+  OAuthConfigBase,
+  ProviderConfig,
+  TokenEndpointOption,
+  UserinfoEndpointOption,
+} from "./providers/types.js"
+import type { Account, Awaitable, Theme, TokenSet, User } from "./records.js"
 import type {
   AuthAction,
   AuthConfig,
@@ -29,6 +35,57 @@ import type {
  */
 export interface HeaderReader {
   get(name: string): string | null
+}
+
+/** An endpoint after normalisation. */
+export interface Endpoint {
+  url: URL | undefined
+  params: Record<string, string>
+}
+
+/** An OAuth/OIDC provider ready for the flow: every default applied, every URL parsed and checked. */
+export interface ResolvedOAuthProvider {
+  readonly id: string
+  readonly name: string
+  readonly type: "oauth" | "oidc"
+  readonly issuer: string | undefined
+  readonly wellKnown: URL | undefined
+  readonly clientId: string
+  readonly clientSecret: string | undefined
+  readonly client: Readonly<
+    OAuthClientOptions & { token_endpoint_auth_method: NonNullable<OAuthClientOptions["token_endpoint_auth_method"]> }
+  >
+  readonly authorization: Readonly<Endpoint>
+  readonly token: Readonly<Endpoint> & {
+    conform?: (response: Response) => Awaitable<Response | undefined>
+    request?: Extract<TokenEndpointOption, { request?: unknown }>["request"]
+  }
+  readonly userinfo: Readonly<Endpoint> & {
+    request?: Extract<UserinfoEndpointOption, { request?: unknown }>["request"]
+  }
+  readonly checks: ReadonlySet<Exclude<OAuthCheck, "none">>
+  readonly profile: (profile: Record<string, unknown>, tokens: TokenSet) => Awaitable<User>
+  /** The provider's `account` callback; a void return means no token fields are stored (as in Auth.js). */
+  readonly account: ((tokens: TokenSet) => Record<string, unknown> | undefined | void) | undefined
+  readonly idToken: boolean
+  /** The proxy's callback URL (`<redirectProxyUrl>/callback/<id>`) when a redirect proxy is used. */
+  readonly redirectProxyUrl: string | undefined
+  readonly formPost: boolean
+  /** Set for OAuth 1.0a providers (`version: "1.0A"`): the four endpoints of RFC 5849. */
+  readonly oauth1:
+    | Readonly<{ requestTokenUrl: URL; authorizationUrl: URL; accessTokenUrl: URL; profileUrl: URL }>
+    | undefined
+  readonly allowDangerousEmailAccountLinking: boolean
+  readonly refreshAccessToken: boolean
+  /** fetch with timeout, no redirects and a size cap (customFetch honoured). */
+  readonly fetch: typeof fetch
+  readonly style: OAuthConfigBase["style"]
+  /** Callback parameters copied onto the raw profile (OAuthConfigBase.profileCallbackFields). */
+  readonly profileCallbackFields: readonly string[]
+  /** A multi-tenant issuer's placeholder and the ID token claim that fills it (OAuthConfigBase.issuerTemplate). */
+  readonly issuerTemplate: Readonly<{ placeholder: string; claim: string }> | undefined
+  /** The provider object as configured (for user hooks such as `userinfo.request`). */
+  readonly source: OAuthConfigBase
 }
 
 /** A provider as the handler uses it: OAuth/OIDC providers fully normalised, others as configured. */

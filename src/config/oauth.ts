@@ -1,68 +1,17 @@
 // Normalises an OAuth 2 / OIDC provider once, at config resolve time: env defaults, endpoints parsed, checks set.
-import { InvalidEndpoints, OAuthSignInError } from "../errors.js"
+import { InvalidEndpoints } from "../errors.js"
 import { customFetch } from "../symbols.js"
 import type {
   OAuthCheck,
-  OAuthClientOptions,
   OAuthConfigBase,
   TokenEndpointOption,
   UserinfoEndpointOption,
   EndpointOption,
 } from "../providers/types.js"
-import type { Awaitable, TokenSet, User } from "../types.js"
+import type { User } from "../types.js"
 import { boundedFetch, isAllowedEndpoint } from "../protocols/http.js"
 import { readEnv } from "./env.js"
-
-/** An endpoint after normalisation. */
-export interface Endpoint {
-  url: URL | undefined
-  params: Record<string, string>
-}
-
-/** An OAuth/OIDC provider ready for the flow: every default applied, every URL parsed and checked. */
-export interface ResolvedOAuthProvider {
-  readonly id: string
-  readonly name: string
-  readonly type: "oauth" | "oidc"
-  readonly issuer: string | undefined
-  readonly wellKnown: URL | undefined
-  readonly clientId: string
-  readonly clientSecret: string | undefined
-  readonly client: Readonly<
-    OAuthClientOptions & { token_endpoint_auth_method: NonNullable<OAuthClientOptions["token_endpoint_auth_method"]> }
-  >
-  readonly authorization: Readonly<Endpoint>
-  readonly token: Readonly<Endpoint> & {
-    conform?: (response: Response) => Awaitable<Response | undefined>
-    request?: Extract<TokenEndpointOption, { request?: unknown }>["request"]
-  }
-  readonly userinfo: Readonly<Endpoint> & {
-    request?: Extract<UserinfoEndpointOption, { request?: unknown }>["request"]
-  }
-  readonly checks: ReadonlySet<Exclude<OAuthCheck, "none">>
-  readonly profile: (profile: Record<string, unknown>, tokens: TokenSet) => Awaitable<User>
-  /** The provider's `account` callback; a void return means no token fields are stored (as in Auth.js). */
-  readonly account: ((tokens: TokenSet) => Record<string, unknown> | undefined | void) | undefined
-  readonly idToken: boolean
-  /** The proxy's callback URL (`<redirectProxyUrl>/callback/<id>`) when a redirect proxy is used. */
-  readonly redirectProxyUrl: string | undefined
-  readonly formPost: boolean
-  /** Set for OAuth 1.0a providers (`version: "1.0A"`): the four endpoints of RFC 5849. */
-  readonly oauth1:
-    | Readonly<{ requestTokenUrl: URL; authorizationUrl: URL; accessTokenUrl: URL; profileUrl: URL }>
-    | undefined
-  readonly allowDangerousEmailAccountLinking: boolean
-  readonly refreshAccessToken: boolean
-  /** fetch with timeout, no redirects and a size cap (customFetch honoured). */
-  readonly fetch: typeof fetch
-  readonly style: OAuthConfigBase["style"]
-  /** Callback parameters copied onto the raw profile (OAuthConfigBase.profileCallbackFields). */
-  readonly profileCallbackFields: readonly string[]
-  /** A multi-tenant issuer's placeholder and the ID token claim that fills it (OAuthConfigBase.issuerTemplate). */
-  readonly issuerTemplate: Readonly<{ placeholder: string; claim: string }> | undefined
-  /** The provider object as configured (for user hooks such as `userinfo.request`). */
-  readonly source: OAuthConfigBase
-}
+import type { Endpoint, ResolvedOAuthProvider } from "../domain.js"
 
 const DEFAULT_TIMEOUT = 10_000
 
@@ -153,23 +102,6 @@ function resolveOAuth1Endpoints(p: OAuthConfigBase): ResolvedOAuthProvider["oaut
     accessTokenUrl: accessTokenUrl!,
     profileUrl: profileUrl!,
   })
-}
-
-/**
- * Missing client credentials only break sign-in with that provider (OAuthSignInError), not every route:
- * a provider whose env vars are unset must not take the session endpoint down.
- */
-export function assertClientCredentials(p: ResolvedOAuthProvider): void {
-  const env = `AUTH_${p.id.toUpperCase().replace(/-/g, "_")}`
-  if (!p.clientId)
-    throw new OAuthSignInError(
-      `Provider "${p.id}": \`clientId\` is missing (or set ${env}_ID and call setEnvDefaults).`,
-    )
-  if (p.client.token_endpoint_auth_method !== "none" && !p.clientSecret) {
-    throw new OAuthSignInError(
-      `Provider "${p.id}": \`clientSecret\` is missing (or set ${env}_SECRET and call setEnvDefaults).`,
-    )
-  }
 }
 
 /** The endpoint options a user may give as a bare URL. */

@@ -1,8 +1,7 @@
 // OAuth 2 / OIDC sign-in: start() -> redirect to the authorization endpoint; finish() -> VerifiedIdentity (or a proxy forward).
 import { randomUUID } from "node:crypto"
 import { AccessDenied, InvalidCheck, OAuthCallbackError, OAuthProfileParseError, OAuthSignInError } from "../errors.js"
-import type { AuthRequest, ResolvedConfig, VerifiedIdentity } from "../domain.js"
-import { type ResolvedOAuthProvider, assertClientCredentials } from "../config/oauth.js"
+import type { AuthRequest, ResolvedConfig, ResolvedOAuthProvider, VerifiedIdentity } from "../domain.js"
 import {
   buildAuthorizationUrl,
   exchangeCode,
@@ -15,6 +14,23 @@ import {
 import { clearChecks, createChecks, decodeState, readChecks } from "../security/checks.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import type { Account, Cookie, TokenSet, User } from "../types.js"
+
+/**
+ * Missing client credentials only break sign-in with that provider (OAuthSignInError), not every route:
+ * a provider whose env vars are unset must not take the session endpoint down.
+ */
+export function assertClientCredentials(p: ResolvedOAuthProvider): void {
+  const env = `AUTH_${p.id.toUpperCase().replace(/-/g, "_")}`
+  if (!p.clientId)
+    throw new OAuthSignInError(
+      `Provider "${p.id}": \`clientId\` is missing (or set ${env}_ID and call setEnvDefaults).`,
+    )
+  if (p.client.token_endpoint_auth_method !== "none" && !p.clientSecret) {
+    throw new OAuthSignInError(
+      `Provider "${p.id}": \`clientSecret\` is missing (or set ${env}_SECRET and call setEnvDefaults).`,
+    )
+  }
+}
 
 /** This deployment's callback URL for a provider. */
 export function callbackUrlOf(req: AuthRequest, config: ResolvedConfig, p: ResolvedOAuthProvider): string {

@@ -1,13 +1,12 @@
 // OAuth 1.0a sign-in (RFC 5849): request token -> user authorization -> access token -> signed profile request.
 import { AccessDenied, OAuthCallbackError, OAuthSignInError } from "../errors.js"
-import type { AuthRequest, ResolvedConfig } from "../domain.js"
-import { type ResolvedOAuthProvider, assertClientCredentials } from "../config/oauth.js"
+import type { AuthRequest, ResolvedConfig, ResolvedOAuthProvider } from "../domain.js"
 import { requestTemporaryCredentials, requestTokenCredentials, signedGetJson } from "../protocols/oauth1.js"
 import { clearChecks, readTemporaryCredentials, sealTemporaryCredentials } from "../security/checks.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import type { Cookie, TokenSet } from "../types.js"
 import type { OAuthFinish } from "./oauth.js"
-import { callbackUrlCookie, callbackUrlOf, identityFromProfile } from "./oauth.js"
+import { assertClientCredentials, callbackUrlCookie, callbackUrlOf, identityFromProfile } from "./oauth.js"
 
 type OAuth1Provider = ResolvedOAuthProvider & { oauth1: NonNullable<ResolvedOAuthProvider["oauth1"]> }
 

@@ -2,7 +2,7 @@
 // No config, cookies or adapters in here. @see RFC 6749, RFC 7636, RFC 9207, OIDC Core 1.0
 import * as o from "oauth4webapi"
 import { OAuthCallbackError, OAuthSignInError } from "../errors.js"
-import type { ResolvedOAuthProvider } from "../config/oauth.js"
+import type { ResolvedOAuthProvider } from "../domain.js"
 import type { TokenRequestContext } from "../providers/types.js"
 import { isAllowedEndpoint } from "./http.js"
 import { verifyJwsSignature } from "./jws.js"

@@ -2,8 +2,7 @@
 // fast path) and once across every process sharing the config's store (a lock key and a sealed result key).
 import { createHash, randomUUID } from "node:crypto"
 import { AdapterError, RefreshTokenError } from "../errors.js"
-import type { ResolvedConfig } from "../domain.js"
-import type { ResolvedOAuthProvider } from "../config/oauth.js"
+import type { ResolvedConfig, ResolvedOAuthProvider } from "../domain.js"
 import { decryptClaims, encryptClaims } from "../jwt/jwe.js"
 import { getAuthorizationServer, refreshTokens, safeCause } from "../protocols/oauth2.js"
 import type { JWT } from "../types.js"
