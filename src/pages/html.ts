@@ -2,8 +2,7 @@
 import { contrastRatio, cssColor } from "../lib/css-color.js"
 import type { Theme } from "../types.js"
 import type { PageLocale } from "./locales/index.js"
-import { FORM_SCRIPT, FORM_SCRIPT_HASH } from "./form-script.js"
-import { PASSKEY_SCRIPT, PASSKEY_SCRIPT_HASH } from "./passkey-script.js"
+import { FORM_SCRIPT, FORM_SCRIPT_HASH, PASSKEY_SCRIPT, PASSKEY_SCRIPT_HASH } from "./scripts.generated.js"
 import { BASE_CSS, BASE_CSS_HASH, themeCssHash } from "./styles.js"
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }

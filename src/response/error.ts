@@ -64,7 +64,7 @@ export function errorResponse(
     (kind === "signIn" ? config.pages.signIn : config.pages.error) ??
     `${config.basePath}/${kind === "signIn" ? "signin" : "error"}`
   const origin = req?.origin ?? input.url.origin
-  // A failure sets no cookie of its own: the sign-in page's script keeps what the user typed (pages/form-script.ts).
+  // A failure sets no cookie of its own: the sign-in page's script keeps what the user typed (pages/browser/form.ts).
   if (error instanceof RateLimited) return rateLimitedResponse(error, req, `${origin}${page}?${params}`)
   // A failed callback still expires the check cookies it carried: they are single-use.
   const cookies = req?.action === "callback" ? clearChecks(req, config) : undefined
