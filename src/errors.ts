@@ -1,10 +1,27 @@
-// Public `gatehouse/errors`: AuthError, one subclass per Auth.js error type, and the AnyAuthError union.
+// Public `gatehouse/errors`: AuthError, one subclass per error type, each with its policy (what a browser sees), and AnyAuthError.
 
 /** How an error is shown: on the sign-in page (`?error=` banner) or on the error page. */
 export type ErrorKind = "signIn" | "error"
 
-/** Base class of every error Gatehouse throws or logs. `type` names the case; detail lives in `cause`. */
+/**
+ * Base class of every error Gatehouse throws or logs. `type` names the case; detail lives in `cause`.
+ *
+ * Each class also carries its policy as static fields, read from the instance's constructor when a request fails:
+ * `pageCode` (what a browser is told) and `status` (the HTTP status it gets). A subclass inherits both unless it sets
+ * its own, so a new error is hidden (`Configuration`, 500) until its class says otherwise.
+ */
 export class AuthError extends Error {
+  /**
+   * The `?error=` code a browser is sent for this error. `Configuration`, the default, tells it nothing more: the type
+   * and message stay in the server log. The classes a browser may see set their own code (docs/guide.md, "Errors").
+   */
+  static readonly pageCode: string = "Configuration"
+  /**
+   * The HTTP status of the built-in error page for this error's `pageCode` (500 for `Configuration`, 200 for a code
+   * without a page of its own), and of a JSON answer that names this error. The sign-in page, where errors of kind
+   * `signIn` land, always answers 200.
+   */
+  static readonly status: number = 500
   /** The Auth.js error type name; subclasses narrow it to a literal. */
   readonly type: string = "AuthError"
   /** Whether a user is sent back to the sign-in page or to the error page. */
@@ -22,6 +39,8 @@ export class SignInError extends AuthError {
 
 /** A refused sign-in. `code` is `access_denied` when the user cancelled at the provider (sent to the error page as `&code=`). */
 export class AccessDenied extends AuthError {
+  static override readonly pageCode = "AccessDenied"
+  static override readonly status = 403
   override readonly type = "AccessDenied"
   code: "access_denied" | undefined
 }
@@ -42,6 +61,8 @@ export class InvalidCallbackUrl extends AuthError {
 }
 /** Thrown (or returned as null from `authorize`) when credentials are wrong. Subclass it and set `code` to pass a reason to the page. */
 export class CredentialsSignin extends SignInError {
+  static override readonly pageCode = "CredentialsSignin"
+  static override readonly status = 200
   override readonly type = "CredentialsSignin"
   /** Sent to the sign-in page as `&code=`; keep it free of secrets. */
   code: string = "credentials"
@@ -61,6 +82,13 @@ export class MissingAdapter extends AuthError {
 export class MissingAdapterMethods extends AuthError {
   override readonly type = "MissingAdapterMethods"
 }
+/**
+ * Gatehouse only: a `store` (a SharedStore, gatehouse/stores) or `rateLimit.store` (a RateLimitStore,
+ * gatehouse/rate-limit) lacks methods; the message names them. A configuration error, like MissingAdapterMethods.
+ */
+export class MissingStoreMethods extends AuthError {
+  override readonly type = "MissingStoreMethods"
+}
 export class MissingAuthorize extends AuthError {
   override readonly type = "MissingAuthorize"
 }
@@ -68,9 +96,13 @@ export class MissingSecret extends AuthError {
   override readonly type = "MissingSecret"
 }
 export class OAuthAccountNotLinked extends SignInError {
+  static override readonly pageCode = "OAuthAccountNotLinked"
+  static override readonly status = 200
   override readonly type = "OAuthAccountNotLinked"
 }
 export class OAuthCallbackError extends SignInError {
+  static override readonly pageCode = "OAuthCallbackError"
+  static override readonly status = 200
   override readonly type = "OAuthCallbackError"
 }
 export class OAuthProfileParseError extends AuthError {
@@ -82,7 +114,13 @@ export class SessionTokenError extends AuthError {
 export class OAuthSignInError extends SignInError {
   override readonly type = "OAuthSignInError"
 }
+/**
+ * A sign-in e-mail that could not be sent, or an address refused before sending. Shown as `EmailSignin`, the code
+ * Auth.js clients know.
+ */
 export class EmailSignInError extends SignInError {
+  static override readonly pageCode = "EmailSignin"
+  static override readonly status = 200
   override readonly type = "EmailSignInError"
 }
 /**
@@ -90,6 +128,8 @@ export class EmailSignInError extends SignInError {
  * `Retry-After` for JSON clients, else the sign-in page with `?error=RateLimited`.
  */
 export class RateLimited extends SignInError {
+  static override readonly pageCode = "RateLimited"
+  static override readonly status = 429
   override readonly type = "RateLimited"
   /** Seconds until the window that refused the attempt ends. */
   retryAfter = 60
@@ -97,7 +137,9 @@ export class RateLimited extends SignInError {
 export class SignOutError extends AuthError {
   override readonly type = "SignOutError"
 }
+/** A path or method Gatehouse has no action for: answered as JSON naming it (400; 405 with `Allow`), never a page. */
 export class UnknownAction extends AuthError {
+  static override readonly status = 400
   override readonly type = "UnknownAction"
   /** Set when the action exists but not for this method: the methods it accepts (answered as 405 with `Allow`). */
   allow: readonly string[] | undefined
@@ -116,12 +158,18 @@ export class UntrustedHost extends AuthError {
   override readonly type = "UntrustedHost"
 }
 export class Verification extends AuthError {
+  static override readonly pageCode = "Verification"
+  static override readonly status = 403
   override readonly type = "Verification"
 }
 export class MissingCSRF extends SignInError {
+  static override readonly pageCode = "MissingCSRF"
+  static override readonly status = 200
   override readonly type = "MissingCSRF"
 }
 export class AccountNotLinked extends SignInError {
+  static override readonly pageCode = "AccountNotLinked"
+  static override readonly status = 200
   override readonly type = "AccountNotLinked"
 }
 export class DuplicateConditionalUI extends AuthError {
@@ -131,6 +179,8 @@ export class MissingWebAuthnAutocomplete extends AuthError {
   override readonly type = "MissingWebAuthnAutocomplete"
 }
 export class WebAuthnVerificationError extends AuthError {
+  static override readonly pageCode = "WebAuthnVerificationError"
+  static override readonly status = 200
   override readonly type = "WebAuthnVerificationError"
 }
 export class ExperimentalFeatureNotEnabled extends AuthError {
@@ -140,8 +190,12 @@ export class ExperimentalFeatureNotEnabled extends AuthError {
 export class RefreshTokenError extends AuthError {
   override readonly type = "RefreshTokenError"
 }
-/** Gatehouse only: a request Gatehouse refuses to read (bad body, wrong content, too large). Carries the HTTP status. */
+/**
+ * Gatehouse only: a request Gatehouse refuses to read (bad body, wrong content, too large). Answered as JSON naming it,
+ * never a page, with the instance's `status` (the class's, 400, unless the constructor is given another).
+ */
 export class InvalidRequest extends AuthError {
+  static override readonly status = 400
   override readonly type = "InvalidRequest"
   constructor(
     message: string,
@@ -166,6 +220,7 @@ export type AnyAuthError =
   | JWTSessionError
   | MissingAdapter
   | MissingAdapterMethods
+  | MissingStoreMethods
   | MissingAuthorize
   | MissingSecret
   | OAuthAccountNotLinked

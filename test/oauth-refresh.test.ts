@@ -706,7 +706,7 @@ describe("refreshAccessToken across processes (configs sharing a store)", () => 
     const res = await Auth(sessionRequest(new CookieJar()), config)
     expect(res.status).toBe(500)
     expect(await res.json()).toEqual({ message: expect.any(String) })
-    expect(errors.map((e) => (e as { type?: string }).type)).toEqual(["MissingAdapterMethods"])
+    expect(errors.map((e) => (e as { type?: string }).type)).toEqual(["MissingStoreMethods"])
     expect(errors[0]!.message).toMatch(/store.*claim, set, delete/)
   })
 })

@@ -21,7 +21,6 @@ const manifest = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as
 const subpaths = Object.keys(manifest.exports)
 /** Library internals that no public entry may export (tests reach them by relative import). */
 const INTERNALS = [
-  "publicErrorCode",
   "encodeSync",
   "decodeSync",
   "DEFAULT_MAX_AGE",

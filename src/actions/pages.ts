@@ -1,5 +1,6 @@
 // GET /signin, /signout, /error, /verify-request: the built-in pages, or redirects to the configured `pages`.
 import type { AuthRequest, ResolvedConfig } from "../domain.js"
+import { Verification } from "../errors.js"
 import { ensureCsrfToken } from "../security/csrf.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import { chooseLocale, errorPage, pageHeaders, signInPage, signOutPage, verifyRequestPage } from "../pages/index.js"
@@ -87,7 +88,7 @@ export async function errorPageAction(req: AuthRequest, config: ResolvedConfig):
   const { locale, fromRequest } = localeOf(req, config)
   // "Sign in" goes where signing in happens: the app's own page when configured, else ours under basePath.
   const signInUrl = config.pages.signIn ?? `${req.origin}${config.basePath}/signin`
-  const continueUrl = error === "Verification" ? await continueUrlIfSignedIn(req, config) : undefined
+  const continueUrl = error === Verification.pageCode ? await continueUrlIfSignedIn(req, config) : undefined
   const page = errorPage({
     error,
     code: req.query.get("code"),

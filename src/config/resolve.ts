@@ -5,6 +5,7 @@ import {
   InvalidEndpoints,
   MissingAdapter,
   MissingAdapterMethods,
+  MissingStoreMethods,
   MissingAuthorize,
   MissingSecret,
   ExperimentalFeatureNotEnabled,
@@ -268,7 +269,7 @@ function build(config: AuthConfig): ResolvedConfig {
   }
   const missingStore = config.store === undefined ? [] : missingStoreMethods(config.store)
   if (!error && missingStore.length)
-    error = new MissingAdapterMethods(
+    error = new MissingStoreMethods(
       `\`store\` lacks methods of a SharedStore (gatehouse/stores): ${missingStore.join(", ")}.`,
     )
   const emailProvider = list.find((p) => p.type === "email")

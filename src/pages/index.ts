@@ -1,4 +1,12 @@
 // The built-in pages as pure functions: props (with the chosen locale) -> HTML and its Content-Security-Policy.
+import {
+  AccessDenied,
+  AuthError,
+  EmailSignInError,
+  RateLimited,
+  Verification,
+  WebAuthnVerificationError,
+} from "../errors.js"
 import type { Theme } from "../types.js"
 import { documentShell, escapeHtml, titleWithBrand, type RenderedPage } from "./html.js"
 import type { ErrorPageCode, PageLocale } from "./locales/index.js"
@@ -33,16 +41,13 @@ export function signOutPage(props: SignOutPageProps): RenderedPage {
   })
 }
 
-/** HTTP status per error-page code; every other code is a 200 generic page. */
-const errorStatus: Record<ErrorPageCode, number> = {
-  Configuration: 500,
-  AccessDenied: 403,
-  Verification: 403,
-  EmailSignin: 200,
-  RateLimited: 429,
-  // Where a refused passkey lands (as in Auth.js, an error-page code).
-  WebAuthnVerificationError: 200,
-}
+/**
+ * The error classes whose `?error=` code has a page of its own (the locale's `error.pages`: AuthError's is
+ * `Configuration`; a refused passkey lands here too, as in Auth.js). Each page answers with its class's `status`;
+ * every other code gets the generic page with 200.
+ */
+const OWN_PAGE = [AuthError, AccessDenied, Verification, EmailSignInError, RateLimited, WebAuthnVerificationError]
+const errorStatus: ReadonlyMap<string, number> = new Map(OWN_PAGE.map((c) => [c.pageCode, c.status]))
 
 export interface ErrorPageProps {
   error: string | null
@@ -68,20 +73,20 @@ export interface ErrorPageProps {
  */
 export function errorPage(props: ErrorPageProps): RenderedPage & { status: number } {
   const t = props.locale.error
-  const code = props.error && Object.hasOwn(errorStatus, props.error) ? (props.error as ErrorPageCode) : undefined
-  const cancelled = code === "AccessDenied" && props.code === "access_denied"
-  const signedIn = code === "Verification" && props.continueUrl !== undefined
+  const code = props.error && errorStatus.has(props.error) ? (props.error as ErrorPageCode) : undefined
+  const cancelled = code === AccessDenied.pageCode && props.code === "access_denied"
+  const signedIn = code === Verification.pageCode && props.continueUrl !== undefined
   const page = cancelled ? t.cancelled : signedIn ? t.alreadySignedIn : code ? t.pages[code] : t.default
   const home = (cls: string) =>
     `<a id="home-link" class="${cls}" href="${escapeHtml(props.homeUrl)}">${escapeHtml(t.home)}</a>`
   const links =
-    code === "Configuration"
+    code === AuthError.pageCode
       ? home("button primary")
       : signedIn
         ? `<a id="continue-link" class="button primary" href="${escapeHtml(props.continueUrl)}">${escapeHtml(t.continue)}</a>`
         : `<a id="signin-link" class="button primary" href="${escapeHtml(props.signInUrl)}">${escapeHtml(cancelled ? t.tryAgain : t.signIn)}</a>${home("secondary")}`
   const content = `<h1>${escapeHtml(page.heading)}</h1><p>${escapeHtml(page.message)}</p>${links}`
-  const status = cancelled || signedIn ? 200 : code ? errorStatus[code] : 200
+  const status = cancelled || signedIn ? 200 : code ? errorStatus.get(code)! : 200
   return {
     status,
     ...documentShell({

@@ -2,6 +2,7 @@
 // page's only primary button, then the further methods (passkey sign-in, the other forms behind a disclosure each);
 // the `?error=` banner. Pure: props in, HTML and its CSP out.
 import type { ResolvedProvider } from "../domain.js"
+import { CredentialsSignin, EmailSignInError } from "../errors.js"
 import type { Theme } from "../types.js"
 import { brandNameOf, buttonColors, documentShell, escapeHtml, safeImageUrl, type RenderedPage } from "./html.js"
 import { withBrand, withProvider, type PageLocale, type SignInErrorCode } from "./locales/index.js"
@@ -222,8 +223,8 @@ function failedForm(
   forms: readonly ResolvedProvider[],
   error: string | null | undefined,
 ): ResolvedProvider | undefined {
-  if (error === "CredentialsSignin") return forms.find((p) => p.type === "credentials")
-  if (error === "EmailSignin") return forms.find((p) => p.type === "email")
+  if (error === CredentialsSignin.pageCode) return forms.find((p) => p.type === "credentials")
+  if (error === EmailSignInError.pageCode) return forms.find((p) => p.type === "email")
   return undefined
 }
 

@@ -2,7 +2,7 @@
 // callbacks), the resolution of the `rateLimit` option, and the client-address rule it keys on.
 import { createHmac } from "node:crypto"
 import { isIP } from "node:net"
-import { type AuthError, AdapterError, InvalidEndpoints, MissingAdapterMethods, RateLimited } from "../errors.js"
+import { type AuthError, AdapterError, InvalidEndpoints, MissingStoreMethods, RateLimited } from "../errors.js"
 import type { AuthRequest, ClientAddressRule, ResolvedConfig, ResolvedProvider } from "../domain.js"
 import type { AuthConfig } from "../types.js"
 import { asEmailProvider, normalize as normalizeEmail } from "../flows/email.js"
@@ -112,7 +112,7 @@ export function resolveRateLimit(
     const missing = (["hit", "undo"] as const).filter((m) => !store || typeof store[m] !== "function")
     if (missing.length)
       return {
-        error: new MissingAdapterMethods(
+        error: new MissingStoreMethods(
           `\`rateLimit.store\` lacks methods of a RateLimitStore (gatehouse/rate-limit): ${missing.join(", ")}.`,
         ),
       }

@@ -1,4 +1,5 @@
 // AnyAuthError -> internal response: 4xx JSON for requests we refuse, else the sign-in/error page redirect Auth.js clients expect.
+// What a browser is told (the `?error=` code) and the statuses come from the error's class (errors.ts).
 import {
   AccessDenied,
   AuthError,
@@ -8,7 +9,6 @@ import {
   UnknownAction,
   UntrustedHost,
 } from "../errors.js"
-import { publicErrorCode } from "../lib/error-code.js"
 import { actionRule } from "../actions/table.js"
 import type { AuthRequest, ResolvedConfig } from "../domain.js"
 import { parseActionPath } from "../request/parse.js"
@@ -20,6 +20,11 @@ import { clearChecks } from "../security/checks.js"
 
 const CONFIGURATION_MESSAGE =
   "There was a problem with the server configuration. Check the server logs for more information."
+
+/** An error's policy: the static fields of its class, or AuthError's (`Configuration`, 500) for anything else thrown. */
+function policyOf(error: unknown): Pick<typeof AuthError, "pageCode" | "status"> {
+  return error instanceof AuthError ? (error.constructor as typeof AuthError) : AuthError
+}
 
 function requestError(error: AuthError, status: number, allow?: readonly string[]): ResponseInternal {
   const headers: Record<string, string> = { ...JSON_HEADERS }
@@ -41,7 +46,11 @@ function wantsJson(req: AuthRequest): boolean {
 function rateLimitedResponse(error: RateLimited, req: AuthRequest | undefined, signInUrl: string): ResponseInternal {
   const retryAfter = { "Retry-After": String(error.retryAfter) }
   if (req && wantsJson(req))
-    return { status: 429, headers: { ...JSON_HEADERS, ...retryAfter }, body: { error: "RateLimited", url: signInUrl } }
+    return {
+      status: RateLimited.status,
+      headers: { ...JSON_HEADERS, ...retryAfter },
+      body: { error: RateLimited.pageCode, url: signInUrl },
+    }
   return { redirect: signInUrl, headers: retryAfter }
 }
 
@@ -52,11 +61,11 @@ export function errorResponse(
   input: RequestInput,
   config: ResolvedConfig,
 ): ResponseInternal {
-  if (error instanceof UnknownAction) return requestError(error, error.allow ? 405 : 400, error.allow)
+  if (error instanceof UnknownAction) return requestError(error, error.allow ? 405 : UnknownAction.status, error.allow)
   if (error instanceof InvalidRequest) return requestError(error, error.status)
   if (req?.method === "POST" && req.action === "session") return { status: 400, headers: JSON_HEADERS, body: null }
   const kind = error instanceof AuthError ? error.kind : "error"
-  const params = new URLSearchParams({ error: publicErrorCode(error) })
+  const params = new URLSearchParams({ error: policyOf(error).pageCode })
   if (error instanceof CredentialsSignin) params.set("code", error.code)
   // Tells the error page a Cancel from a refusal, both AccessDenied (Auth.js's code, which apps may check, stays).
   if (error instanceof AccessDenied && error.code) params.set("code", error.code)
@@ -86,10 +95,10 @@ export function configurationErrorResponse(input: RequestInput, config: Resolved
   }
   const isPage = (input.method === "GET" || input.method === "HEAD") && action !== undefined && actionRule(action).page
   if (isPage) {
-    if (config.pages.error) return { redirect: `${origin}${config.pages.error}?error=Configuration` }
+    if (config.pages.error) return { redirect: `${origin}${config.pages.error}?error=${AuthError.pageCode}` }
     const { locale, fromRequest } = chooseLocale(config.source.locale, input.header.get("accept-language"))
     const page = errorPage({
-      error: "Configuration",
+      error: AuthError.pageCode,
       signInUrl: `${origin}${config.basePath}/signin`,
       homeUrl: origin || "/",
       theme: config.theme,
@@ -98,5 +107,5 @@ export function configurationErrorResponse(input: RequestInput, config: Resolved
     return { status: page.status, headers: pageHeaders(page.csp, fromRequest), body: page.html }
   }
   // Exactly Auth.js's body: clients that parse it see the same object.
-  return { status: 500, headers: JSON_HEADERS, body: { message: CONFIGURATION_MESSAGE } }
+  return { status: AuthError.status, headers: JSON_HEADERS, body: { message: CONFIGURATION_MESSAGE } }
 }
