@@ -14,7 +14,7 @@ import type { AuthAction, Awaitable, ResponseInternal } from "./types.js"
 import { actionRule } from "./actions/table.js"
 import { guardRateLimit } from "./rate-limit/guard.js"
 import { declaredCredentialFields } from "./flows/credentials.js"
-import { repeatedFormField } from "./request/parse.js"
+import { repeatedFormField } from "./lib/body-fields.js"
 
 type Handler = () => Awaitable<ResponseInternal>
 

@@ -1,6 +1,5 @@
 // Public types: the config, callbacks, events, session and JWT shapes (same names and fields as @auth/core).
 import type { raw, skipCSRFCheck } from "./symbols.js"
-import type { ActionName } from "./actions/table.js"
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters/index.js"
 import type { Provider } from "./providers/types.js"
 import type { RateLimitOptions } from "./rate-limit/index.js"
@@ -58,8 +57,17 @@ export type WebAuthnOptionsResponseBody =
   | { action: "authenticate"; options: PublicKeyCredentialRequestOptionsJSON }
   | { action: "register"; options: PublicKeyCredentialCreationOptionsJSON }
 
-/** Every action the handler answers, as the first path segment after `basePath` (the keys of actions/table.ts). */
-export type AuthAction = ActionName
+/** Every action the handler answers, as the first path segment after `basePath` (actions/table.ts has a rule for each). */
+export type AuthAction =
+  | "callback"
+  | "csrf"
+  | "error"
+  | "providers"
+  | "session"
+  | "signin"
+  | "signout"
+  | "verify-request"
+  | "webauthn-options"
 
 /** The claims Gatehouse puts in every session JWT (Auth.js's `DefaultJWT`). */
 export interface DefaultJWT extends Record<string, unknown> {

@@ -1,5 +1,7 @@
 // The one list of actions: for each, the methods it answers, whether a provider id may follow it, and whether a GET renders a page.
-// The AuthAction type, isAuthAction, the path parser, the router's method guard and the configuration-error page rule derive from it.
+// isAuthAction, the path parser, the router's method guard and the configuration-error page rule derive from it; it has
+// exactly one entry per AuthAction (types.ts).
+import type { AuthAction } from "../types.js"
 
 type Method = "GET" | "POST"
 type ProviderKind = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
@@ -44,7 +46,7 @@ export const actionTable = {
   "verify-request": { methods: GET, takesProvider: false, page: true },
   error: { methods: GET, takesProvider: false, page: true },
   "webauthn-options": { methods: GET, takesProvider: true, page: false },
-} as const satisfies Record<string, ActionRule>
+} as const satisfies Record<AuthAction, ActionRule>
 
 export type ActionName = keyof typeof actionTable
 

@@ -9,7 +9,7 @@ import type { AuthRequest, ResolvedConfig, ResolvedProvider, VerifiedIdentity } 
 import { normalizeEmailAddress } from "../lib/email-address.js"
 import { randomBytesPooled } from "../lib/random.js"
 import type { EmailConfig, EmailProviderSendVerificationRequestParams } from "../providers/types.js"
-import { bodyString } from "../request/parse.js"
+import { bodyString } from "../lib/body-fields.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import type { Account } from "../types.js"
 

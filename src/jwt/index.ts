@@ -1,6 +1,6 @@
 // Public `gatehouse/jwt`: encode, decode and getToken, token-compatible with @auth/core/jwt. The codec lives in jwe.ts.
 import { JWTSessionError, MissingSecret } from "../errors.js"
-import { parseCookieHeader } from "../request/cookies.js"
+import { parseCookieHeader } from "../cookies/parse.js"
 import { readChunked } from "../cookies/chunks.js"
 import { defaultCookies } from "../cookies/policy.js"
 import type { JWT, JWTDecodeParams, JWTEncodeParams, LoggerInstance } from "../types.js"

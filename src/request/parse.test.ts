@@ -5,14 +5,8 @@ import { InvalidRequest, UnknownAction } from "../errors.js"
 import { resolveConfig } from "../config/resolve.js"
 import { makeConfig } from "../../test/helpers.js"
 import { webInput } from "./input.js"
-import {
-  MAX_COOKIE_HEADER,
-  MAX_FORM_BYTES,
-  bodyString,
-  parseActionPath,
-  parseRequest,
-  repeatedFormField,
-} from "./parse.js"
+import { bodyString, repeatedFormField } from "../lib/body-fields.js"
+import { MAX_COOKIE_HEADER, MAX_FORM_BYTES, parseActionPath, parseRequest } from "./parse.js"
 
 describe("parseActionPath", () => {
   it.each([

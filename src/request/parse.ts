@@ -1,11 +1,10 @@
 // The only code that reads a request (through RequestInput): path -> action and provider, origin, cookies, query and (for POST) a bounded body.
 import { InvalidRequest, UnknownAction } from "../errors.js"
 import type { AuthRequest, ClientAddress, ClientAddressRule, ResolvedConfig } from "../domain.js"
-import { isAuthAction } from "../config/env.js"
-import { actionsWithProvider } from "../actions/table.js"
+import { actionsWithProvider, isActionName } from "../actions/table.js"
 import type { AuthAction } from "../types.js"
 import { isIP } from "node:net"
-import { parseCookieHeader } from "./cookies.js"
+import { parseCookieHeader } from "../cookies/parse.js"
 import { resolveOrigin } from "./host.js"
 import type { HeaderReader, RequestInput } from "./input.js"
 
@@ -32,7 +31,7 @@ export function parseActionPath(
   else throw new UnknownAction(`The path is not under the basePath "${basePath}".`)
   const segments = rest.split("/").filter((s) => s !== "")
   const [action, providerId, extra] = segments
-  if (action === undefined || extra !== undefined || !isAuthAction(action)) throw new UnknownAction("Unknown action.")
+  if (action === undefined || extra !== undefined || !isActionName(action)) throw new UnknownAction("Unknown action.")
   if (providerId !== undefined && !withProvider.has(action))
     throw new UnknownAction(`The "${action}" action takes no provider id.`)
   return { action, providerId: providerId === "undefined" ? undefined : providerId }
@@ -210,27 +209,4 @@ export function clientAddressOf(
   const socket = known(socketAddress)
   if (rule === "socket" || socket.address === undefined || !isPrivateAddress(socket.address)) return socket
   return PROXY_HEADERS.some((name) => header.get(name) !== null) ? undeclaredProxy : socket
-}
-
-/**
- * The first of `names` a form body carries more than once, or undefined (docs/security.md HN-01). The body keeps
- * the first value; a framework in front (Hono's `parseBody`: the last) may have checked another, so the caller refuses.
- * JSON bodies never repeat a key here: JSON.parse keeps one, the last, as every JavaScript reader does.
- */
-export function repeatedFormField(req: AuthRequest, names: ReadonlySet<string>): string | undefined {
-  const form = req.form
-  if (!form) return undefined
-  const seen = new Set<string>()
-  for (const key of form.keys()) {
-    if (!names.has(key)) continue
-    if (seen.has(key)) return key
-    seen.add(key)
-  }
-  return undefined
-}
-
-/** A string field of the body, or undefined (non-strings are ignored). */
-export function bodyString(req: AuthRequest, key: string): string | undefined {
-  const value = req.body[key]
-  return typeof value === "string" ? value : undefined
 }

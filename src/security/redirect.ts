@@ -1,6 +1,6 @@
 // callbackUrl resolution and redirect validation: only the app's own origin unless a user `redirect` callback allows more.
 import type { AuthRequest, ResolvedConfig } from "../domain.js"
-import { bodyString } from "../request/parse.js"
+import { bodyString } from "../lib/body-fields.js"
 
 /** Longest callbackUrl considered; longer ones fall back to the base URL (docs/security.md DS-05). */
 const MAX_URL_LENGTH = 8192

@@ -1,7 +1,7 @@
 // Unit tests of the Cookie-header parser: first occurrence wins, percent-decoding, malformed input,
 // quoted values and bounded (linear) work.
 import { describe, expect, it } from "vitest"
-import { parseCookieHeader } from "./cookies.js"
+import { parseCookieHeader } from "./parse.js"
 
 describe("parseCookieHeader", () => {
   it("parses name=value pairs and trims the whitespace around them", () => {
