@@ -45,7 +45,7 @@ const trivialNode: RequestListener = (_req, res) => {
   res.end(JSON_BODY)
 }
 
-// The trivial handler of shared/bench/BASELINE.md: the same web Request/Response bridge an @auth/core app needs, fixed JSON.
+// A trivial handler behind the same web Request/Response bridge an @auth/core app needs, fixed JSON (N0b).
 const trivialBridged: RequestListener = (req, res) => {
   toWebRequest(req)
   void sendWebResponse(
@@ -66,7 +66,7 @@ trivialExpress.get("/auth/session", (_req, res) => {
   res.json({ user: { name: USER.name, email: USER.email }, expires: "2030-01-01T00:00:00.000Z" })
 })
 
-// Loaded when present: gatehouse/express is issue 11's work in progress.
+// Loaded when present, so the bench also runs in a tree without gatehouse/express.
 let ghExpressModule: typeof import("../src/integrations/express.js") | undefined
 try {
   ghExpressModule = await import("../src/integrations/express.js")

@@ -1,5 +1,5 @@
 /// <reference path="../stress/lib/autocannon.d.ts" />
-// Over real HTTP (issue 11): GET /auth/session with a session cookie through Gatehouse's node:http and Express front
+// Over real HTTP: GET /auth/session with a session cookie through Gatehouse's node:http and Express front
 // doors and through @auth/core / @auth/express, each beside a trivial handler of the same server kind; and the
 // server-side session read (getSession) inside an Express route, Gatehouse against @auth/express.
 //
@@ -53,7 +53,7 @@ const groups: { name: string; cases: Case[] }[] = [
       { id: "N0", what: "trivial node:http handler (fixed JSON)", url: url(ports.trivialNode!, "/auth/session") },
       {
         id: "N0b",
-        what: "trivial handler behind a web Request/Response bridge (BASELINE.md's reference)",
+        what: "trivial handler behind a web Request/Response bridge (the reference of Auth.js's 16 %)",
         url: url(ports.trivialBridged!, "/auth/session"),
       },
       { id: "N1", what: "Gatehouse createHandler", url: url(ports.gatehouseNode!, "/auth/session") },
@@ -175,7 +175,7 @@ const lines = [
   routeRatio.length
     ? `Server-side session read: Gatehouse is ${fmt(median(routeRatio), 1)}x @auth/express (median of per-round ratios: ${routeRatio.map((r) => fmt(r, 1)).join(" / ")}).`
     : "gatehouse/express is not built yet: S1 and E1 skipped.",
-  `Targets (issue 11): node share >= 75 %, Express share >= 75 %, getSession >= 50x.`,
+  `Targets (docs/performance.md): node share >= 75 %, Express share >= 75 %, getSession >= 50x.`,
 ]
 console.log(lines.join("\n"))
 child.kill()

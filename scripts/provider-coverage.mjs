@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Provider catalogue coverage (issue 16): lists the provider ids of the installed @auth/core (its providers/ folder)
+// Provider catalogue coverage: lists the provider ids of the installed @auth/core (its providers/ folder)
 // and says which Gatehouse lacks as gatehouse/providers/<id>. `--strict` exits 1 while any is missing (for CI once the
 // catalogue is complete); without it the script reports and exits 0.
 import { readdirSync, readFileSync } from "node:fs"

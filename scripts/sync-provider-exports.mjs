@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Keeps package.json's `./providers/<id>` subpaths (and the typesVersions that mirror every subpath),
 // src/providers/ids.ts (the built-in id unions by kind, a leaf module) and src/providers/builtin.ts (BuiltInProviders)
-// in step with src/providers/<id>.ts (one file per provider, design rule 11). Idempotent: run it after adding a provider
-// file. `--check` exits 1 when either is out of date (CI).
+// in step with src/providers/<id>.ts (one file per provider, docs/contributing.md#rule-11). Idempotent: run it after
+// adding a provider file. `--check` exits 1 when either is out of date (CI).
 import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"

@@ -1,4 +1,4 @@
-// Escape-hatch markers: unique symbols, never boolean config keys (design rule 4).
+// Escape-hatch markers: unique symbols, never boolean config keys (docs/contributing.md#rule-4).
 
 /** Put `[raw]: raw` in the config to get the internal response object instead of a `Response`. For framework authors. */
 export const raw: unique symbol = Symbol("gatehouse.raw")

@@ -1,5 +1,6 @@
-// Reliability runs R1-R10 of security.md §2 against real servers on 127.0.0.1 (node:http, PostgreSQL at DATABASE_URL
-// or PGlite, the mock OP); each run is bounded, stops by itself and prints a table. Results: docs/reliability.md.
+// Reliability runs R1-R10 of docs/security.md §2 against real servers on 127.0.0.1 (node:http, PostgreSQL at
+// DATABASE_URL or PGlite, the mock OP); each run is bounded, stops by itself and prints a table. Results:
+// docs/reliability.md.
 //
 //   npm run stress                       # every run at the default length (R1 15 s per phase, R4 3 min)
 //   npm run stress -- --short            # CI size (also STRESS_SHORT=1): about a minute in all

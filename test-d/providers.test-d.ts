@@ -16,7 +16,8 @@ import TikTok, {
 } from "gatehouse/providers/tiktok"
 
 // ---------------------------------------------------------------------------------------------------------
-// Twitter / X (seed §2.4: `data` + optional `includes`; the seed's pinned post = pinned_tweet_id / includes.tweets)
+// Twitter / X (users/me, docs/providers/twitter.md: `data` + optional `includes`; the pinned post is pinned_tweet_id /
+// includes.tweets)
 
 export const twitterFull: TwitterProfile = {
   data: {
@@ -126,7 +127,8 @@ export const twitterMapped = Twitter({
 })
 
 // ---------------------------------------------------------------------------------------------------------
-// VK (seed §2.5; the seed's messenger_a / net_a..net_d are skype / facebook, twitter, livejournal, instagram)
+// VK (users.get, docs/providers/vk.md; `connections` and `exports` carry VK's keys skype, facebook, twitter,
+// livejournal, instagram)
 
 export const vkMinimal: VkProfile = {
   id: 1,
@@ -396,7 +398,7 @@ export const vkMapped = VK({
 })
 
 // ---------------------------------------------------------------------------------------------------------
-// TikTok (seed §2.6: data.user on success, error { code, log_id, message })
+// TikTok (user info, docs/providers/tiktok.md: data.user on success, error { code, log_id, message })
 
 const creator: TikTokUser = { open_id: "oid", avatar_url: "u", display_name: "D", username: "d" }
 export const tiktokFull: TikTokProfile = {

@@ -1,4 +1,4 @@
-// Compatibility bugs found by running Auth.js's own core tests against Gatehouse (issue 10), each request sent through
+// Compatibility bugs found by running Auth.js's own core tests against Gatehouse, each request sent through
 // BOTH libraries (@auth/core 0.41.3 as the oracle):
 // - `Credentials({})` and `providers: [Credentials]` uncalled are valid configs: authorize defaults to returning null,
 //   so the routes work and a sign-in fails with CredentialsSignin;

@@ -160,7 +160,7 @@ function protectedHeader(jwe: string): Record<string, unknown> {
 /**
  * A CSRF-checked POST that passed: a redirect that is not an error. The exact Location is checked
  * softly (the request carries a callback-url cookie from the minting library, and its value must be
- * redirected to as is, wire.md 2.11), so that the rest of the test still runs when only that differs.
+ * redirected to as is, docs/wire-format.md §2.11), so that the rest of the test still runs when only that differs.
  */
 function expectAcceptedRedirect(res: Response, origin: string, label = ""): void {
   const loc = res.headers.get("location")
@@ -588,7 +588,8 @@ describe("JSON bodies and redirects match @auth/core", () => {
     })
 
     it(`${origin}: the post-sign-in redirect to a given callbackUrl is byte-identical`, async () => {
-      // wire.md 2.11: default redirect callback: "/path" -> origin + path; same origin -> as is; else origin.
+      // The default redirect callback (docs/wire-format.md §2.11): "/path" -> origin + path; same origin -> as is;
+      // else origin.
       const cases: Array<[string, string]> = [
         [origin, origin],
         [`${origin}/dashboard`, `${origin}/dashboard`],

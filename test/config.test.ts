@@ -1,6 +1,6 @@
-// Configuration: errors that name the offending field (wire.md 1.2 + docs/differences.md "Configuration"),
-// validation once per config object, and the env/URL helpers setEnvDefaults (wire.md 7.1), createActionURL
-// (wire.md 7.2) and isAuthAction (wire.md 1.1).
+// Configuration: errors that name the offending field (docs/wire-format.md §1.2, docs/differences.md
+// "Configuration"), validation once per config object, and the env/URL helpers setEnvDefaults
+// (docs/wire-format.md §7.1), createActionURL (docs/wire-format.md §7.2) and isAuthAction (docs/wire-format.md §1.1).
 import { afterAll, beforeEach, describe, expect, it } from "vitest"
 import { Auth, createActionURL, isAuthAction, setEnvDefaults } from "../src/index.js"
 import type { AuthConfig } from "../src/index.js"
@@ -111,7 +111,7 @@ describe("configuration errors", () => {
     expect(res.headers.get("location")).toBe("http://localhost:3000/oops?error=Configuration")
   })
 
-  it("an invalid config logs its error once per config object, not on every request (issue 11)", async () => {
+  it("an invalid config logs its error once per config object, not on every request", async () => {
     const log = spyLogger()
     const config = { ...makeConfig(), secret: "short", logger: log.logger }
     for (let i = 1; i <= 3; i++) {
@@ -154,7 +154,7 @@ describe("configuration errors", () => {
   })
 })
 
-describe("setEnvDefaults (wire.md 7.1)", () => {
+describe("setEnvDefaults (docs/wire-format.md §7.1)", () => {
   const base = (extra: Partial<AuthConfig> = {}): AuthConfig => ({ providers: [], ...extra }) as AuthConfig
 
   it("basePath: from AUTH_URL's path when unset; kept (with a warning) when set; '/auth' otherwise", () => {
@@ -320,7 +320,7 @@ describe("setEnvDefaults (wire.md 7.1)", () => {
   })
 })
 
-describe("createActionURL (wire.md 7.2)", () => {
+describe("createActionURL (docs/wire-format.md §7.2)", () => {
   const h = (init: Record<string, string>) => new Headers(init)
 
   it("verified examples", () => {
@@ -461,7 +461,7 @@ describe("isAuthAction", () => {
   })
 })
 
-describe("Auth() never rejects (issue 15: no input may reject out of a handler)", () => {
+describe("Auth() never rejects (no input may reject out of a handler)", () => {
   it("a configured error page that is not a valid header value answers 500 instead of rejecting, and is logged", async () => {
     const errors: unknown[] = []
     const config = makeConfig({

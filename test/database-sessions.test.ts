@@ -1,4 +1,4 @@
-// Database sessions and account linking through Auth() (wire.md §2.2, §2.9, §8.4, §9; the adapter issue):
+// Database sessions and account linking through Auth() (docs/wire-format.md §2.2, §2.9, §8.4, §9):
 // OAuth first / repeat sign-in rows, the linking rules, the jwt strategy with an adapter (trigger "signUp"),
 // events, pages.newUser, sign-out, the updateAge rule, expired rows, credentials with database sessions.
 //
@@ -36,7 +36,7 @@ afterEach(() => {
 })
 
 const DAY = 86_400
-/** Default session tokens: 256 CSPRNG bits, base64url (issue 15 bug 7). */
+/** Default session tokens: 256 CSPRNG bits, base64url (docs/wire-format.md §4; ASVS 5.0 7.2.2 asks for 128). */
 const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/
 const OLIVIA = { id: "olivia-1", name: "Olivia", email: "Olivia@Example.COM", avatar: "https://img.example/o.png" }
 const BOB = { id: "bob-7", name: "Bob", email: "bob@example.com", avatar: "https://img.example/b.png" }
@@ -54,7 +54,7 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
     adapter = await backend.fresh()
   })
 
-  describe("OAuth sign-in and linking (wire.md §8.4)", () => {
+  describe("OAuth sign-in and linking (docs/wire-format.md §8.4)", () => {
     it("first sign-in creates one user, one account and one session row; database is the default strategy with an adapter", async () => {
       const idp = createIdp("idp", OLIVIA)
       const jwtCalls: unknown[] = []
@@ -123,7 +123,7 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
       expect((await getSession(config, second.jar)).body?.user).toMatchObject({ email: "olivia@example.com" })
 
       // A sign-in again in an already signed-in browser (same account): its user, a fresh session, and the
-      // session it replaces is gone (CK-13, issue 15 bug 6).
+      // session it replaces is gone (CK-13).
       const replaced = (await backend.sessions()).find(
         (row) => row.sessionToken === decodeURIComponent(first.jar.cookies.get(SESSION_COOKIE)!),
       )
@@ -352,7 +352,7 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
     })
   })
 
-  describe("sign-out, updateAge, expiry (wire.md §2.2, §2.9)", () => {
+  describe("sign-out, updateAge, expiry (docs/wire-format.md §2.2, §2.9)", () => {
     it("sign-out deletes the session row and expires the cookie; the old token is dead afterwards", async () => {
       const idp = createIdp("idp", OLIVIA)
       const { config } = dbConfig(adapter, [idp.provider()])
@@ -408,7 +408,7 @@ describe.each(backends)("database sessions on $name", (backend: Backend) => {
       expect(new Date(cookie.attrs.expires as string).valueOf()).toBe(
         Math.floor((t0 + 601_000 + 3600_000) / 1000) * 1000,
       )
-      // Auth.js answers with the stored (pre-update) expiry (wire.md §2.2, verified).
+      // Auth.js answers with the stored (pre-update) expiry (docs/wire-format.md §2.2).
       expect(due.body?.expires).toBe(new Date(t0 + 3600_000).toISOString())
 
       vi.setSystemTime(t0 + 602_000)

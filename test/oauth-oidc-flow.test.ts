@@ -1,4 +1,4 @@
-// End-to-end OAuth 2 / OpenID Connect sign-in through Auth() (wire.md 2.6-2.8, 2.11, 3.3, 6):
+// End-to-end OAuth 2 / OpenID Connect sign-in through Auth() (docs/wire-format.md §2.6-2.8, §2.11, §3.3, §6):
 // a real OpenID Provider (oidc-provider v9, test/support/oidc-op.ts) on 127.0.0.1 and a tiny plain OAuth 2
 // server (below), driven by a programmatic browser (test/support/browser.ts) that keeps cookies per host
 // with SameSite rules, follows redirects, logs in and consents at the OP and submits form_post pages.
@@ -409,7 +409,7 @@ describe("OIDC sign-in against a real OP", () => {
     const r = await signIn(s, "op-basic")
     expectSignedIn(r, s)
 
-    // POST /signin/<id> -> 302 to the discovered authorization endpoint (wire.md 2.6, 2.8).
+    // POST /signin/<id> -> 302 to the discovered authorization endpoint (docs/wire-format.md §2.6, §2.8).
     const start = r.steps[0]!
     expect(start).toMatchObject({ method: "POST", url: `${ORIGIN}/auth/signin/op-basic`, status: 302 })
     const authz = new URL(start.location!)
@@ -450,12 +450,13 @@ describe("OIDC sign-in against a real OP", () => {
       authz.searchParams.get("code_challenge"),
     )
 
-    // Session (wire.md 2.2).
+    // Session (docs/wire-format.md §2.2).
     const sess = (await session(s.browser)) as { user: unknown; expires: string }
     expect(sess.user).toEqual({ name: OLIVIA.name, email: OLIVIA.email, image: OLIVIA.picture })
     expect(Date.parse(sess.expires)).toBeGreaterThan(Date.now())
 
-    // jwt callback at sign-in: user, account (token response + provider/type/providerAccountId/expires_at), profile = ID token claims (wire.md 2.8, 12).
+    // jwt callback at sign-in: user, account (token response + provider/type/providerAccountId/expires_at), profile =
+    // ID token claims (docs/wire-format.md §2.8, §12).
     const call = signInCall(s)
     expect(call.trigger).toBe("signIn")
     expect(call.user).toEqual({
@@ -594,11 +595,11 @@ describe("OIDC sign-in against a real OP", () => {
     const authz = new URL(start.headers.get("location")!)
     const state = authz.searchParams.get("state")
     const nonce = authz.searchParams.get("nonce")
-    expect(state).toMatch(/^[\w-]+\.\.[\w-]+\.[\w-]+\.[\w-]+$/) // a JWE with an empty key part (wire.md 3.3)
+    expect(state).toMatch(/^[\w-]+\.\.[\w-]+\.[\w-]+\.[\w-]+$/) // JWE: empty key part (docs/wire-format.md §3.3)
     expect(nonce).toMatch(/^[\w-]{20,}$/)
     expect(authz.searchParams.get("code_challenge")).toBeTruthy()
 
-    // Each check cookie: sealed (JWE), HttpOnly, SameSite=Lax, Path=/, 15 minutes (wire.md 3.1, 3.3).
+    // Each check cookie: sealed (JWE), HttpOnly, SameSite=Lax, Path=/, 15 minutes (docs/wire-format.md §3.1, §3.3).
     const set = new Map(start.headers.getSetCookie().map((c) => [c.slice(0, c.indexOf("=")), c]))
     for (const name of ["authjs.state", "authjs.pkce.code_verifier", "authjs.nonce"]) {
       const raw = set.get(name)
@@ -649,8 +650,8 @@ describe("OIDC sign-in against a real OP", () => {
     const r = await victim.browser.follow(startA.headers.get("location")!, { initiator: ORIGIN })
     const cb = stepTo(r, "/auth/callback/op-nonce")
     expect(cb.status).toBe(302)
-    // Auth.js: the oauth4webapi error becomes CallbackRouteError -> Configuration (wire.md 6.2). Gatehouse
-    // reports ID token validation failures as OAuthCallbackError (security.md OA-11/OA-15).
+    // Auth.js: the oauth4webapi error becomes CallbackRouteError -> Configuration. Gatehouse reports ID
+    // token validation failures as OAuthCallbackError (docs/wire-format.md §6.2, docs/security.md OA-11/OA-15).
     expect(cb.location).toBe(
       REFERENCE ? `${ORIGIN}/auth/error?error=Configuration` : `${ORIGIN}/auth/signin?error=OAuthCallbackError`,
     )
@@ -682,7 +683,7 @@ describe("OIDC sign-in against a real OP", () => {
     expect(cb).toMatchObject({ kind: "form_post", method: "POST", secFetchSite: "cross-site" })
     expect(cb.form).toMatchObject({ code: expect.any(String), state: authz.searchParams.get("state"), iss: op.issuer })
     // A real browser sends only the SameSite=None cookies on this cross-site POST. Auth.js keeps the
-    // callback-url cookie Lax, so its sign-in ends on the base URL (wire.md 2.11); Gatehouse makes every
+    // callback-url cookie Lax, so its sign-in ends on the base URL (docs/wire-format.md §2.11); Gatehouse makes every
     // cookie the callback needs SameSite=None under form_post, so the user lands on the callbackUrl.
     expect(cb.sentCookies).toEqual(expect.arrayContaining(["authjs.state", "authjs.nonce"]))
     const landing = REFERENCE ? `${ORIGIN}/` : APP_PAGE
@@ -734,8 +735,8 @@ describe("OIDC sign-in against a real OP", () => {
     const cb = stepTo(r, "/auth/callback/op-basic")
     expect(new URL(cb.url).searchParams.get("error")).toBe("access_denied")
     expect(new URL(cb.url).searchParams.get("iss")).toBe(op.issuer)
-    // Auth.js: every provider error is OAuthCallbackError (wire.md 6.2, verified). Gatehouse maps
-    // access_denied to AccessDenied (security.md OA-10).
+    // Auth.js: every provider error is OAuthCallbackError. Gatehouse maps access_denied to
+    // AccessDenied (docs/wire-format.md §6.2, docs/security.md OA-10).
     expect(cb.location).toBe(
       REFERENCE
         ? `${ORIGIN}/auth/signin?error=OAuthCallbackError`
@@ -761,7 +762,7 @@ describe("plain OAuth 2 sign-in (no OIDC)", () => {
     expect(q.get("response_type")).toBe("code")
     expect(q.get("client_id")).toBe(plain.clientId)
     expect(q.get("redirect_uri")).toBe(`${ORIGIN}/auth/callback/plain`)
-    expect(q.get("scope")).toBe("openid profile email") // added when the authorization URL has none (wire.md 2.8)
+    expect(q.get("scope")).toBe("openid profile email") // added when the URL has none (docs/wire-format.md §2.8)
     expect(q.get("code_challenge_method")).toBe("S256")
     expect(q.get("state")).toBeTruthy()
 

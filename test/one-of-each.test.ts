@@ -1,4 +1,4 @@
-// One list of actions and one trust-host rule (issue 10, "One of each"), checked through behaviour:
+// One list of actions and one trust-host rule, checked through behaviour:
 // - every action of src/actions/table.ts is an AuthAction, is routed, answers 405 with the table's methods in
 //   `Allow` for any other method, takes a provider id only where the table says so, and shows the error page (not
 //   500 JSON) on a configuration error exactly when the table marks it a page;

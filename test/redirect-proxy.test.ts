@@ -1,7 +1,7 @@
-// Redirect proxy (wire.md §10, docs/guide.md "Redirect proxy"): two deployments with one secret, a "proxy" at
-// https://proxy.example (the callback registered with the provider) and a "preview" at http://localhost:3000,
-// both with `redirectProxyUrl: "https://proxy.example/auth"`. The provider is the mock OP on 127.0.0.1.
-// Both deployments run in-process: their Requests are simply built on their own origins.
+// Redirect proxy (docs/wire-format.md §10, docs/guide.md "Redirect proxy"): two deployments with one secret, a "proxy"
+// at https://proxy.example (the callback registered with the provider) and a "preview" at http://localhost:3000, both
+// with `redirectProxyUrl: "https://proxy.example/auth"`. The provider is the mock OP on 127.0.0.1. Both deployments run
+// in-process: their Requests are simply built on their own origins.
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { Auth } from "../src/index.js"
@@ -53,7 +53,7 @@ function deployment(secret = SECRET, extra: Partial<OAuthConfigBase> = {}, trust
   const config = {
     secret,
     trustHost: true,
-    // The proxy forwards only to this app's deployments (issue 15 bug 2); the preview runs on ORIGIN.
+    // The proxy forwards only to this app's deployments (trustedOrigins); the preview runs on ORIGIN.
     trustedOrigins,
     basePath: "/auth",
     providers: [provider(extra)],
@@ -235,7 +235,7 @@ describe("redirect proxy", () => {
     expect(op.counts.token).toBe(0)
   })
 
-  describe("code theft through the proxy (issue 15 bug 2)", () => {
+  describe("code theft through the proxy", () => {
     /** A sign-in started on `origin` (its Host or X-Forwarded-Host chosen by whoever sent the request), answered by the OP. */
     async function answerFor(origin: string): Promise<{ answer: Awaited<ReturnType<MockOp["authorize"]>> }> {
       const attackerDeployment = deployment()

@@ -1,4 +1,5 @@
-// Environment defaults and URL helpers: setEnvDefaults, createActionURL, isAuthAction, the env reader and the trust-host rule (wire.md §7).
+// Environment defaults and URL helpers: setEnvDefaults, createActionURL, isAuthAction, the env reader and the
+// trust-host rule (docs/wire-format.md §7).
 import { isActionName } from "../actions/table.js"
 import { createLogger } from "../logger.js"
 import type { AuthAction, AuthConfig } from "../types.js"

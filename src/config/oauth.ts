@@ -201,7 +201,7 @@ export function resolveOAuthProvider(
 ): ResolvedOAuthProvider {
   const merged = withOptions(input) // idempotent: a provider resolveProviders already merged has no options left
   const id = merged.id
-  // AUTH_<ID>_ID / _SECRET / _ISSUER fill what the config leaves unset, for every provider (wire.md 7.1).
+  // AUTH_<ID>_ID / _SECRET / _ISSUER fill what the config leaves unset, for every provider (docs/wire-format.md §7.1).
   const envPrefix = `AUTH_${id.toUpperCase().replace(/-/g, "_")}`
   const p: OAuthConfigBase = {
     ...merged,

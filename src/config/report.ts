@@ -1,4 +1,4 @@
-// A broken config is reported once per config object, not on every request (issue 11: "logged once").
+// A broken config is reported once per config object, not on every request (docs/wire-format.md §1.2).
 import type { ResolvedConfig } from "../domain.js"
 
 const reported = new WeakSet<ResolvedConfig>()

@@ -1,4 +1,5 @@
-// Session-token chunking: a token longer than a browser allows in one cookie is split into `.0…n` cookies (wire.md §3.2).
+// Session-token chunking: a token longer than a browser allows in one cookie is split into `.0…n` cookies
+// (docs/wire-format.md §3.2).
 import type { Cookie, CookieOption, CookieSerializeOptions } from "../types.js"
 import { expiredCookie, isCookieName } from "./policy.js"
 

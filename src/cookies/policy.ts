@@ -1,5 +1,5 @@
 // The one cookie policy: names, __Secure-/__Host- prefixes, attributes, per-cookie lifetimes with the user's
-// `cookies.<name>` overrides applied, and Set-Cookie serialisation (wire.md §3).
+// `cookies.<name>` overrides applied, and Set-Cookie serialisation (docs/wire-format.md §3).
 import { InvalidEndpoints } from "../errors.js"
 import type { AuthConfig, Cookie, CookieOption, CookiesOptions } from "../types.js"
 

@@ -1,5 +1,6 @@
 // E-mail (magic link) sign-in: normalise the address, mint a token stored only as a hash, send the link; on the click,
-// use the token once and hand back the verified identity (wire.md §8.1). Users and sessions are made by the callback path.
+// use the token once and hand back the verified identity (docs/wire-format.md §8.1). Users and sessions are made by the
+// callback path.
 import { createHash, randomUUID } from "node:crypto"
 import { AdapterError, EmailSignInError, UntrustedHost, Verification } from "../errors.js"
 import { userByEmailAddress } from "../account/link.js"

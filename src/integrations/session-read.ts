@@ -1,7 +1,7 @@
 // The server-side session read of every integration (getSession, auth(), verifyAuth): straight from the request's
-// Cookie header to the session strategy's read, with no web Request or Response built (design rule 7). Same rules as
-// GET /session: the jwt and session callbacks run, the cookie is re-issued when due, the database strategy goes
-// through the adapter.
+// Cookie header to the session strategy's read, with no web Request or Response built (docs/contributing.md#rule-7).
+// Same rules as GET /session: the jwt and session callbacks run, the cookie is re-issued when due, the database
+// strategy goes through the adapter.
 import type { AdapterUser } from "../adapters/index.js"
 import { resolveConfig } from "../config/resolve.js"
 import { serializeCookie } from "../cookies/policy.js"

@@ -1,4 +1,5 @@
-// The VK user object (users.get) as a TypeScript type, field by field from the spec (seed §2.5) with VK's real key names.
+// The VK user object (users.get) as a TypeScript type, field by field as docs/providers/vk.md lists it, with VK's real
+// key names.
 
 type Flag = 0 | 1
 
@@ -142,9 +143,9 @@ export interface VkProfile {
   }
   city?: { id: number; title: string }
   country?: { id: number; title: string }
-  /** The user's handles on other services (the spec's messenger_a = skype, net_a..d = facebook, twitter, livejournal, instagram). */
+  /** The user's handles on other services (VK's `connections`: skype, facebook, twitter, livejournal, instagram). */
   connections?: { skype?: string; facebook?: string; twitter?: string; livejournal?: string; instagram?: string }
-  /** Export settings per service (the spec's net_a..d = facebook, twitter, livejournal, instagram). */
+  /** Export settings per service (VK's `exports`: facebook, twitter, livejournal, instagram). */
   exports?: { facebook?: number; twitter?: number; livejournal?: number; instagram?: number }
   contacts?: { home_phone?: string; mobile_phone?: string }
   counters?: {

@@ -1,4 +1,5 @@
-// Sealed, short-lived, provider-bound check cookies for the authorization-code flow: state, PKCE verifier, nonce (wire.md §3.3).
+// Sealed, short-lived, provider-bound check cookies for the authorization-code flow: state, PKCE verifier, nonce
+// (docs/wire-format.md §3.3).
 import { createHash } from "node:crypto"
 import * as o from "oauth4webapi"
 import { InvalidCheck } from "../errors.js"
@@ -51,7 +52,7 @@ export interface CreatedChecks {
 
 /**
  * Creates the configured checks for an authorization request and their sealed cookies. `proxyOrigin` is this
- * deployment's callback URL when the redirect goes through a proxy (stored in the state, wire.md §10).
+ * deployment's callback URL when the redirect goes through a proxy (stored in the state, docs/wire-format.md §10).
  * form_post flows need SameSite=None (and so Secure) check cookies, since the IdP's POST is cross-site (docs/security.md OA-22).
  */
 export async function createChecks(

@@ -1,4 +1,5 @@
-// CSRF double-submit cookie `token|SHA-256(token + secret)` (wire.md §5); minted only by the actions that need one.
+// CSRF double-submit cookie `token|SHA-256(token + secret)` (docs/wire-format.md §5); minted only by the actions that
+// need one.
 import { createHash, timingSafeEqual } from "node:crypto"
 import { randomBytesPooled } from "../lib/random.js"
 import type { AuthRequest, ResolvedConfig } from "../domain.js"

@@ -1,4 +1,5 @@
-// JWT session strategy: the session lives in the encrypted, possibly chunked session cookie (wire.md §2.1).
+// JWT session strategy: the session lives in the encrypted, possibly chunked session cookie
+// (docs/wire-format.md §2.2, §4).
 import { JWTSessionError, SignOutError } from "../errors.js"
 import type { AuthRequest, ResolvedConfig, SessionAnswer, SessionStrategy } from "../domain.js"
 import { decodeSync, encodeSync, nowSeconds } from "../jwt/jwe.js"

@@ -1,4 +1,5 @@
-// Public entry `gatehouse/stores`: the SharedStore interface that state shared between app processes goes through (design rule 9).
+// Public entry `gatehouse/stores`: the SharedStore interface that state shared between app processes goes through
+// (docs/contributing.md#rule-9).
 
 /**
  * A small key-value store with expiry, shared by every process of one deployment. Gatehouse keeps short-lived

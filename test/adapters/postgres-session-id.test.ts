@@ -1,7 +1,7 @@
-// The postgres adapter's session records carry the row's `id`, as @auth/pg-adapter's do (issue 10, compatibility
-// bugs): getSessionAndUser, createSession, updateSession and deleteSession, checked side by side with
-// @auth/pg-adapter on the same PGlite database. (Not in the shared conformance suite: @auth/kysely-adapter, which the
-// suite also runs, returns no session id.)
+// The postgres adapter's session records carry the row's `id`, as @auth/pg-adapter's do, so code written against
+// that adapter reads the same records: getSessionAndUser, createSession, updateSession and deleteSession, checked side
+// by side with @auth/pg-adapter on the same PGlite database. (Not in the shared conformance suite:
+// @auth/kysely-adapter, which the suite also runs, returns no session id.)
 import { PGlite } from "@electric-sql/pglite"
 import AuthPgAdapter from "@auth/pg-adapter"
 import type pg from "pg"

@@ -1,4 +1,4 @@
-// Issue 16, "the sign-in page shows each provider's button with its logo": one config with EVERY built-in OAuth/OIDC
+// The sign-in page shows each provider's button with its logo: one config with EVERY built-in OAuth/OIDC
 // provider (the ids read from src/providers/ids.ts's generated OAuthProviderId, so a new provider file is picked
 // up), its sign-in page served through Auth() on 127.0.0.1.
 // 1. Without a browser: one form per provider posting to <basePath>/signin/<id>, one <img> in it whose src is the

@@ -105,7 +105,7 @@ export function storedTokens(adapter: FaultyAdapter): { identifier: string; toke
 }
 
 /**
- * Sign-in rate limiting off (issue 12's `rateLimit: false`): these tests send many link requests from one test
+ * Sign-in rate limiting off (`rateLimit: false`, docs/rate-limit.md): these tests send many link requests from one test
  * process, which the default limits would refuse; the limits have their own tests.
  */
 export const NO_RATE_LIMIT = { rateLimit: false } as unknown as Partial<AuthConfig>

@@ -21,7 +21,7 @@ function envInt(name: string): number | undefined {
   return n
 }
 
-/** Cases per property: 2,000 in `npm test` and CI (issue 15), 100,000 under `npm run fuzz`. */
+/** Cases per property: 2,000 in `npm test` and CI, 100,000 under `npm run fuzz`. */
 export const FUZZ_RUNS = envInt("FUZZ_RUNS") ?? 2000
 /** One seed per test file, random so every CI run explores new cases; FUZZ_SEED replays a reported failure. */
 export const FUZZ_SEED = envInt("FUZZ_SEED") ?? Math.floor(Math.random() * 2 ** 31)
@@ -577,7 +577,7 @@ export async function expectStaysOn(
   }
   const type = res.headers.get("content-type") ?? ""
   const text = await res.clone().text()
-  // A HEAD answer has no body (issue 11); its Location and cookies were checked above.
+  // A HEAD answer has no body (docs/wire-format.md §1.1); its Location and cookies were checked above.
   if (text === "") return
   if (type.startsWith("application/json")) {
     const body = JSON.parse(text) as { url?: unknown } | null
@@ -995,14 +995,12 @@ export function requestBody(appHost: string): fc.Arbitrary<BodyCase> {
       weight: 1,
     },
     {
-      arbitrary: fc
-        .tuple(text, fc.integer({ min: 1, max: 5 }), contentType(FORM))
-        .map(([t, pieces, type]) => ({
-          kind: "stream",
-          contentType: type,
-          body: () => streamOf(t, pieces),
-          size: encoder.encode(t).length,
-        })),
+      arbitrary: fc.tuple(text, fc.integer({ min: 1, max: 5 }), contentType(FORM)).map(([t, pieces, type]) => ({
+        kind: "stream",
+        contentType: type,
+        body: () => streamOf(t, pieces),
+        size: encoder.encode(t).length,
+      })),
       weight: 1,
     },
     {

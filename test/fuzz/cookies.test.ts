@@ -1,4 +1,4 @@
-// Fuzz (issue 15): the Cookie header and session chunks through GET /auth/session. The expectation comes from the
+// Fuzz: the Cookie header and session chunks through GET /auth/session. The expectation comes from the
 // shape the session cookie was given (bare, chunked in any order, or broken the CK-09 ways) amid other cookies and
 // raw pieces, so the property checks the answer itself, not only that there is one.
 import fc from "fast-check"

@@ -1,4 +1,4 @@
-// Fuzz (issue 15): the public gatehouse/jwt. decode() on random strings, JWE-shaped junk and damaged valid tokens
+// Fuzz: the public gatehouse/jwt. decode() on random strings, JWE-shaped junk and damaged valid tokens
 // resolves null only for an empty token and otherwise rejects with the documented errors alone (JWTSessionError, or
 // MissingSecret without a secret), unless the damage left the token as it was; getToken() on any request never
 // rejects and returns only a token we issued, or null.

@@ -1,4 +1,4 @@
-// Fuzz (issue 15): the node:http integration over a real socket. Random methods (TRACE and CONNECT included),
+// Fuzz: the node:http integration over a real socket. Random methods (TRACE and CONNECT included),
 // request-targets (origin-, absolute-, authority- and asterisk-form, `//host`), Host headers (missing, doubled,
 // invalid), forwarded headers, cookies and bodies (sized or chunked) sent as raw HTTP/1.1 to createAuthHandler and
 // to the README's handler on 127.0.0.1: every request gets an answer below 500, the request-target never names the
@@ -114,7 +114,7 @@ const target = fc.oneof(
   { arbitrary: wildString(20), weight: 1 },
 )
 
-/** Host header lines: a good host, invalid ones (issue 15 bug 1), missing, or two of them. */
+/** Host header lines: a good host, invalid ones (which once crashed the server), missing, or two of them. */
 const hostLines = fc.oneof(
   {
     arbitrary: fc
@@ -279,7 +279,7 @@ async function stillServing(port: number): Promise<void> {
 
 describe("fuzz: node integration over a real socket", () => {
   it(
-    `RQ-01 RQ-02 RQ-03 RQ-05 ${FUZZ_RUNS} raw HTTP/1.1 requests (any method, request-target form, Host header, forwarded headers, cookies, sized or chunked bodies) to createAuthHandler and to the README handler: each is answered below 500, no origin comes from the request-target, nothing rejects unhandled, and the server keeps serving (issue 15 bugs 1 and 3)`,
+    `RQ-01 RQ-02 RQ-03 RQ-05 ${FUZZ_RUNS} raw HTTP/1.1 requests (any method, request-target form, Host header, forwarded headers, cookies, sized or chunked bodies) to createAuthHandler and to the README handler: each is answered below 500, no origin comes from the request-target, nothing rejects unhandled, and the server keeps serving`,
     async () => {
       const reached = new Reached()
       await fuzz(

@@ -1,4 +1,4 @@
-// Fuzz (issue 15): callbackUrl and redirect validation. Random and crafted callbackUrls (the RD-01 forms composed
+// Fuzz: callbackUrl and redirect validation. Random and crafted callbackUrls (the RD-01 forms composed
 // from their parts, CR/LF, look-alike hosts, 100 KB repeats) sent in the body, the query or the callback-url cookie
 // to every entry that takes one; wherever the answer sends the browser it stays on the app origin.
 import fc from "fast-check"

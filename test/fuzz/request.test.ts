@@ -1,4 +1,4 @@
-// Fuzz (issue 15): whole requests through the public Auth(request, config): method, target, headers, cookies and
+// Fuzz: whole requests through the public Auth(request, config): method, target, headers, cookies and
 // bodies, against a credentials config and an OAuth config whose provider lives on 127.0.0.1:9 (nothing listens:
 // nothing leaves the machine) plus an OpenID provider whose discovery fails at once (sign-in start fails fast).
 import fc from "fast-check"
@@ -160,8 +160,8 @@ async function checkAnswer(
   await expectStaysOn(res, allowedOrigins(request.url, c.headers["x-forwarded-host"]), extra)
 
   const method = request.method
-  // RQ-02: only GET and POST run anything (a HEAD is answered as its GET, without a body, issue 11); the rest is 405
-  // with Allow, or a 4xx the parser gives first.
+  // RQ-02: only GET and POST run anything (a HEAD is answered as its GET, without a body, docs/wire-format.md §1.1);
+  // the rest is 405 with Allow, or a 4xx the parser gives first.
   if (method === "HEAD") expect(await res.clone().text()).toBe("")
   else if (method !== "GET" && method !== "POST") expect([400, 405, 431]).toContain(res.status)
   if (method === "POST") {

@@ -1,9 +1,9 @@
-// A string endpoint override replaces only the URL (issue 10, "A bug"): for every built-in OAuth provider (GitHub,
-// Google, Twitter with OAuth 1.0a and 2.0, VK, TikTok) and each of `authorization`, `token` and `userinfo`, a sign-in
-// with `Provider({ <endpoint>: "http://127.0.0.1:<port>/override/<endpoint>" })` must send that endpoint the same
-// request as the provider's default URL receives: method, query and body parameters (the provider's params such as
-// TikTok's client_key or VK's v), content type, client authentication (Basic, client_secret_post, OAuth 1.0a
-// signature valid for the new URL) and the headers of the provider's request hooks.
+// A string endpoint override replaces only the URL (docs/differences.md, "OAuth 2 / OpenID Connect"): for every
+// built-in OAuth provider (GitHub, Google, Twitter with OAuth 1.0a and 2.0, VK, TikTok) and each of `authorization`,
+// `token` and `userinfo`, a sign-in with `Provider({ <endpoint>: "http://127.0.0.1:<port>/override/<endpoint>" })` must
+// send that endpoint the same request as the provider's default URL receives: method, query and body parameters (the
+// provider's params such as TikTok's client_key or VK's v), content type, client authentication (Basic,
+// client_secret_post, OAuth 1.0a signature valid for the new URL) and the headers of the provider's request hooks.
 //
 // One local server on 127.0.0.1 plays every provider: the default run reaches it through a customFetch that routes the
 // providers' real hosts to it (and the test's browser visits the localized authorize page); the override run sends

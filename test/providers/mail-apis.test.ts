@@ -413,7 +413,8 @@ describe("defaultMessage", () => {
   })
 })
 
-// Runs once the e-mail flow (issue 12, E1) is in the tree; skipped in a checkout without it.
+// The e-mail flow (docs/wire-format.md §8.1) end to end with each mail API; skipped in a tree without
+// src/flows/email.ts.
 const emailFlowPresent = existsSync(new URL("../../src/flows/email.ts", import.meta.url))
 
 describe.skipIf(!emailFlowPresent)("end to end through Auth() with the memory adapter", () => {

@@ -1,4 +1,4 @@
-// GET /csrf: minting, reusing and replacing the CSRF token and cookie (wire.md 5), and skipCSRFCheck.
+// GET /csrf: minting, reusing and replacing the CSRF token and cookie (docs/wire-format.md §5), and skipCSRFCheck.
 import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { Auth, skipCSRFCheck } from "../../src/index.js"

@@ -209,7 +209,7 @@ describe("GET /verify-request", () => {
 })
 
 // ---------------------------------------------------------------------------------------------------------------
-// Issue 14: security headers, hostile input, locale, links, logos, labels and autocomplete.
+// The pages' security headers (docs/pages.md), hostile input, locale, links, logos, labels and autocomplete.
 
 const PAGES = ["/auth/signin", "/auth/signout", "/auth/error?error=AccessDenied", "/auth/verify-request"]
 

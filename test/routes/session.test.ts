@@ -1,4 +1,5 @@
-// GET /session: reading, sliding, re-issuing and clearing the JWT session cookie (wire.md 3, 4), and session.maxAge.
+// GET /session: reading, sliding, re-issuing and clearing the JWT session cookie (docs/wire-format.md §2.2, §3, §4),
+// and session.maxAge.
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import Credentials from "../../src/providers/credentials.js"

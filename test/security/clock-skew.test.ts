@@ -1,4 +1,4 @@
-// R8 (clock skew, security.md §2) for the two expiries the stress harness cannot hit to the millisecond: an e-mail
+// R8 (clock skew, docs/security.md §2) for the two expiries the stress harness cannot hit to the millisecond: an e-mail
 // link's `expires` (a Date, compared in ms) and a WebAuthn challenge's `exp` (whole seconds). The clock is frozen
 // (vi fake Date only; timers stay real), so "exactly at the bound" is exact here. `npm run stress -- --only=R8` runs
 // the same bounds at ±1 s over HTTP with the app's clock pinned (stress/r8-clock-skew.ts).

@@ -1,5 +1,5 @@
 // Security group E: session cookies, JWE (dir + A256CBC-HS512, HKDF key), chunks, rotation
-// (security.md 1.E, CK-01..CK-13), for the JWT session strategy with a credentials provider.
+// (docs/security.md §1.E, CK-01..CK-13), for the JWT session strategy with a credentials provider.
 // Forged tokens are built independently with node:crypto (test/support/jwe-forge.ts), not with src/.
 import { createHmac, randomBytes } from "node:crypto"
 import { deflateRawSync } from "node:zlib"
@@ -358,7 +358,7 @@ describe("group E: session cookies and JWE", () => {
       }
     })
 
-    it("CK-05 control: a token expired 5 s ago is within clock tolerance (wire.md 4)", async () => {
+    it("CK-05 control: a token expired 5 s ago is within clock tolerance (docs/wire-format.md §4)", async () => {
       const s = setup()
       const token = await encode({
         token: { name: "Skewed", sub: "1" },
@@ -557,7 +557,7 @@ describe("group E: session cookies and JWE", () => {
       }
     })
 
-    it("CK-09 a repeated chunk name follows the documented Cookie rule (first occurrence wins, wire.md 1.1)", async () => {
+    it("CK-09 a repeated chunk name follows the documented Cookie rule (first occurrence wins, docs/wire-format.md §1.1)", async () => {
       const { s, chunks } = await bigSession()
       const junk = { name: chunks[1]!.name, value: b64u.enc(randomBytes(2000)) }
       // genuine first: the junk repeat is ignored

@@ -1,4 +1,4 @@
-// Security group F (security.md §1.F): the credentials provider, CR-01..CR-06.
+// Security group F (docs/security.md §1.F): the credentials provider, CR-01..CR-06.
 // Conventions: REJECT(CredentialsSignin) = 302 to /auth/signin?error=CredentialsSignin&code=credentials;
 // I1 no session cookie on a failure; identity only from `authorize` (differences.md "Credentials").
 import { describe, expect, it, vi } from "vitest"

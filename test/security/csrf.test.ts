@@ -1,5 +1,5 @@
-// Security group C: CSRF (security.md 1.C, CS-01..CS-06).
-// Double-submit cookie `token|SHA-256(token+secret)`, token read only from the body (wire.md 5);
+// Security group C: CSRF (docs/security.md §1.C, CS-01..CS-06).
+// Double-submit cookie `token|SHA-256(token+secret)`, token read only from the body (docs/wire-format.md §5);
 // Gatehouse additions: no cookie on a failed check, 403 for cross-site POSTs (differences.md, CSRF).
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
@@ -43,7 +43,7 @@ async function sessionOf(s: Setup, cookie: string): Promise<unknown> {
 
 /**
  * REJECT(MissingCSRF) for a browser endpoint: 302 to `<origin>/auth/signin?error=MissingCSRF`
- * (wire.md 5 / 6.2), no Set-Cookie at all (I1 + "no cookie is set on a failed check"), the
+ * (docs/wire-format.md §5, §6.2), no Set-Cookie at all (I1 + "no cookie is set on a failed check"), the
  * type logged once, nothing secret in body or logs (I5).
  */
 async function expectMissingCsrf(res: Response, s: Setup, secrets: string[] = []) {

@@ -1,7 +1,8 @@
-// Security group I (security.md §1.I, DB-01..DB-07) and the R9 race cases (§2): database adapter faults during
-// sign-in, session reads and sign-out, injected by a wrapper around a real adapter (test/support/db-harness.ts),
-// and parallel first sign-ins of one IdP account. Every case runs on the memory adapter (no transactions: the
-// rollback path) and on the postgres adapter on PGlite (transactions) once src/adapters/postgres.ts exists.
+// Security group I (docs/security.md §1.I, DB-01..DB-07) and the R9 race cases (docs/security.md §2): database adapter
+// faults during sign-in, session reads and sign-out, injected by a wrapper around a real adapter
+// (test/support/db-harness.ts), and parallel first sign-ins of one IdP account. Every case runs on the memory adapter
+// (no transactions: the rollback path) and on the postgres adapter on PGlite (transactions) once
+// src/adapters/postgres.ts exists.
 //
 // Conventions asserted for every failed sign-in: 302 to /auth/error?error=Configuration (AdapterError is not
 // client-safe), no session cookie (I1), the check cookies expired (I4), the failing method named in the logged

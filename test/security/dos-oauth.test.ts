@@ -1,4 +1,4 @@
-// Security group L (security.md §1.L), the OAuth 2 / OIDC DoS bounds: DS-02 (random kids cannot make us hammer
+// Security group L (docs/security.md §1.L), the OAuth 2 / OIDC DoS bounds: DS-02 (random kids cannot make us hammer
 // the JWKS endpoint) and DS-03 (slow or huge provider answers, redirects and foreign issuers).
 //
 // The mock OP (test/support/mock-op.ts) gets a small fault injector wrapped around its request handler, so
@@ -8,12 +8,11 @@
 // receive a request. Everything listens on 127.0.0.1. No time bounds (timing belongs to the benchmark): a
 // timeout shows in the logged cause and in the slow answer the RP abandoned.
 //
-// Conventions asserted (security.md §1, expectReject of test/support/oauth-flow.ts): REJECT(T) —
-// OAuthCallbackError -> /auth/signin?error=OAuthCallbackError, InvalidCheck -> /auth/error?error=Configuration, a
-// failed sign-in start (OAuthSignInError for the discovery) -> /auth/signin?error=Configuration (Auth.js:
-// /auth/error, its discovery error is not an AuthError); I1 no session cookie; I2 no adapter write; I4 check
-// cookies expired on a failed callback; I5 nothing issued in the body, the Location or the logs; I6 no
-// unhandled rejection.
+// Conventions asserted (docs/security.md#how-to-read-this-list, expectReject of test/support/oauth-flow.ts): REJECT(T)
+// — OAuthCallbackError -> /auth/signin?error=OAuthCallbackError, InvalidCheck -> /auth/error?error=Configuration, a
+// failed sign-in start (OAuthSignInError for the discovery) -> /auth/signin?error=Configuration (Auth.js: /auth/error,
+// its discovery error is not an AuthError); I1 no session cookie; I2 no adapter write; I4 check cookies expired on a
+// failed callback; I5 nothing issued in the body, the Location or the logs; I6 no unhandled rejection.
 import { generateKeyPairSync, sign } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"

@@ -1,4 +1,4 @@
-// Security group L (security.md §1.L), the cases that apply to the library today: DS-01, DS-05, DS-06.
+// Security group L (docs/security.md §1.L), the cases that apply to the library today: DS-01, DS-05, DS-06.
 // (DS-02 and DS-03 are in dos-oauth.test.ts; DS-04 needs the e-mail provider.)
 // No time bounds (timing belongs to the benchmark): the work is counted instead, with node:crypto calls counted
 // by test/support/crypto-calls.ts, so a refusal before any key is used is visible.

@@ -1,4 +1,4 @@
-// Security group K (security.md §1.K): Host header and trustHost, HT-01..HT-03.
+// Security group K (docs/security.md §1.K): Host header and trustHost, HT-01..HT-03.
 // Gatehouse rule (docs/differences.md "Host and origin"): origin = AUTH_URL's origin when set; else, with trustHost,
 // X-Forwarded-Host / X-Forwarded-Proto (first value of a list; a forwarded proto may upgrade to https, never downgrade);
 // else the request URL. trustHost = config.trustHost, else AUTH_TRUST_HOST (true/1), else true when AUTH_URL is set,
@@ -115,7 +115,7 @@ describe("K. host and trustHost", () => {
       expectNoSessionCookie(post)
       expect(authorize).not.toHaveBeenCalled()
       expect(log.types().every((t) => t === "UntrustedHost")).toBe(true)
-      expect(log.types()).toHaveLength(1) // once per config, not per request (issue 11)
+      expect(log.types()).toHaveLength(1) // once per config, not per request
     }
   })
 

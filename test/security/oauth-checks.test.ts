@@ -1,4 +1,4 @@
-// Security group A (security.md §1.A), the checks on the callback request before any call to the AS: state, the
+// Security group A (docs/security.md §1.A), the checks on the callback request before any call to the AS: state, the
 // check cookies and their binding to provider and client, replay, PKCE, nonce, the RFC 9207 iss parameter,
 // duplicate parameters, response_mode=form_post and provider ids (OA-01..OA-07, OA-09, OA-20..OA-22), plus the
 // baseline flow that shows each rejection is caused by its fault alone. Against the mock OP
@@ -66,7 +66,7 @@ describe("A. OAuth 2 / OIDC callback — baseline (oidcc-client-test)", () => {
   })
 })
 
-describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
+describe("A. OAuth 2 / OIDC callback — attacks (docs/security.md §1.A)", () => {
   it("OA-01 callback without state: REJECT(InvalidCheck), I1 I3 I4 I5", async () => {
     const { config, log } = setup([provider(opA)])
     const { jar, authUrl } = await beginSignIn(config)

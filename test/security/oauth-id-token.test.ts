@@ -1,4 +1,4 @@
-// Security group A (security.md §1.A), the ID token: its signature and alg (OA-11), its claims (OA-12..OA-16) and
+// Security group A (docs/security.md §1.A), the ID token: its signature and alg (OA-11), its claims (OA-12..OA-16) and
 // the choice of key from the JWKS (OA-17), against the mock OP (test/support/mock-op.ts). Documented choices: the
 // signature is verified even for token-endpoint ID tokens; an unknown kid causes at most one JWKS refetch per
 // 30 s cooldown; no kid with several fitting keys is rejected.
@@ -24,7 +24,7 @@ const harness = useMockOps(["client-a"], (ops) => {
   opA = ops[0] as MockOp
 })
 
-describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
+describe("A. OAuth 2 / OIDC callback — attacks (docs/security.md §1.A)", () => {
   describe("OA-11 ID token signature (checked even for token-endpoint ID tokens; alg must equal the registered one)", () => {
     const cases: { fault: IdTokenFault; alg?: string; why: string }[] = [
       { fault: "invalid-sig-rs256", why: "RS256 signature altered" },

@@ -1,4 +1,4 @@
-// Security group A (security.md §1.A), account linking by e-mail after an OAuth sign-in (OA-19): never without
+// Security group A (docs/security.md §1.A), account linking by e-mail after an OAuth sign-in (OA-19): never without
 // allowDangerousEmailAccountLinking, never on an unverified side, and the identity key (provider, sub).
 import { describe, expect, it } from "vitest"
 import type { AdapterUser } from "../../src/index.js"
@@ -21,7 +21,7 @@ const harness = useMockOps(["client-a"], (ops) => {
   opA = ops[0] as MockOp
 })
 
-describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
+describe("A. OAuth 2 / OIDC callback — attacks (docs/security.md §1.A)", () => {
   describe("OA-19 account linking by e-mail", () => {
     const EMAIL = "mock.user@op.example" // the e-mail in the mock OP's ID tokens
     const seed = async (mem: ReturnType<typeof MemoryAdapter>, verified: boolean) => {

@@ -1,4 +1,4 @@
-// Security group A (security.md §1.A), I5 in depth: what a structured logger would serialise of the errors
+// Security group A (docs/security.md §1.A), I5 in depth: what a structured logger would serialise of the errors
 // logged on a failed OAuth callback (the whole Error graph, cause chain included) holds no code and no token.
 import { describe, expect, it } from "vitest"
 import { sessionCookieNames } from "../support/cookies.js"
@@ -37,7 +37,7 @@ function deepText(value: unknown, seen = new Set<unknown>(), depth = 0): string 
 describe("I5 (deep) what a structured logger would serialise", () => {
   // The default console logger prints only messages (checked by every case above). A structured logger (pino's
   // err serializer, Sentry, OpenTelemetry) serialises the whole Error, `cause` chain included: that too must hold
-  // no authorization code and no token (security.md §1, I5).
+  // no authorization code and no token (docs/security.md#how-to-read-this-list, I5).
   const cases: { name: string; arrange: () => void; tamper?: (u: URL) => void }[] = [
     { name: "state mismatch (pre-check)", arrange: () => {}, tamper: (u) => u.searchParams.set("state", "forged") },
     {

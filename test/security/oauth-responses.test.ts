@@ -1,4 +1,4 @@
-// Security group A (security.md §1.A), what the authorization server answers: an injected code (OA-08), error
+// Security group A (docs/security.md §1.A), what the authorization server answers: an injected code (OA-08), error
 // responses on the callback (OA-10) and token endpoint faults (OA-18), against the mock OP
 // (test/support/mock-op.ts). Documented choices: an upstream error=access_denied is AccessDenied
 // (302 /auth/error?error=AccessDenied), any other upstream error OAuthCallbackError (302
@@ -28,7 +28,7 @@ const harness = useMockOps(["client-a"], (ops) => {
   opA = ops[0] as MockOp
 })
 
-describe("A. OAuth 2 / OIDC callback — attacks (security.md §1.A)", () => {
+describe("A. OAuth 2 / OIDC callback — attacks (docs/security.md §1.A)", () => {
   it("OA-08 the attacker's own valid code injected into the victim's callback: AS answers invalid_grant -> REJECT(OAuthCallbackError), nothing linked", async () => {
     const { config, log } = setup([provider(opA)])
     // The attacker ran its own flow and stopped before its callback: its code is valid and unused.

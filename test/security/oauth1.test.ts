@@ -1,4 +1,4 @@
-// Security group B (security.md §1.B): OAuth 1.0a (RFC 5849), cases O1-01..O1-06, against the local Twitter of
+// Security group B (docs/security.md §1.B): OAuth 1.0a (RFC 5849), cases O1-01..O1-06, against the local Twitter of
 // test/support/fake-twitter.ts (which verifies every signature with the tests' own RFC 5849 code) and against
 // the RFC's published vectors.
 //

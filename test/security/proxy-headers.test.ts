@@ -19,7 +19,7 @@ function cookiePairs(res: RawResponse): Map<string, string> {
   return out
 }
 
-describe("HT-03 X-Forwarded-Proto without X-Forwarded-Host (issue 15 bug 8)", () => {
+describe("HT-03 X-Forwarded-Proto without X-Forwarded-Host", () => {
   const proxied = "Host: app.example\r\nX-Forwarded-Proto: https\r\nX-Forwarded-For: 203.0.113.9"
 
   it("HT-03 URLs are https and cookies Secure with __Host-/__Secure- names, and credentials sign-in succeeds", async () => {

@@ -1,4 +1,4 @@
-// Security group D: redirects and callbackUrl (security.md 1.D, RD-01..RD-09).
+// Security group D: redirects and callbackUrl (docs/security.md §1.D, RD-01..RD-09).
 // The app lives on https://app.example. Every entry that takes a callbackUrl (credentials callback,
 // sign-out, sign-in POST, the sign-in/sign-out pages, the callback-url cookie, the signIn callback)
 // must never send the browser off the origin (RFC 9700 4.11, ASVS 3.7.2).
@@ -100,7 +100,7 @@ async function expectNoSecretLeak(res: Response, s: Setup) {
   expect(s.log.text()).not.toContain(SECRET)
 }
 
-// RD-01 attack set (security.md), plus close relatives.
+// RD-01 attack set (docs/security.md), plus close relatives.
 const ATTACKS = [
   "https://evil.example",
   "https://evil.example/dashboard?x=1",

@@ -1,4 +1,4 @@
-// Security group J (security.md §1.J): request parsing, RQ-01..RQ-05.
+// Security group J (docs/security.md §1.J): request parsing, RQ-01..RQ-05.
 // Gatehouse rules (docs/differences.md "Requests"): unknown action/unparsable path -> 400 {"error":"UnknownAction"};
 // known action + wrong method -> 405 + Allow, nothing runs; body > 64 KiB form / 1 MiB JSON -> 413 {"error":"InvalidRequest"}
 // after reading at most limit+1 bytes; invalid or non-object JSON -> 400 {"error":"InvalidRequest"}; other content
@@ -102,7 +102,7 @@ describe("J. request parsing", () => {
 
   it("RQ-01 trailing slash, an empty segment and bad percent-encoding in the query give one documented answer", async () => {
     const { config } = setup()
-    // A trailing slash is tolerated (wire.md 1.1).
+    // A trailing slash is tolerated (docs/wire-format.md §1.1).
     const trailing = await Auth(get("/auth/session/"), config)
     expect(trailing.status).toBe(200)
     expect(await trailing.json()).toBeNull()

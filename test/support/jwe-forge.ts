@@ -1,5 +1,5 @@
-// The Auth.js wire format rebuilt independently of src/ with node:crypto (wire.md 4, 5), so security tests can
-// forge session tokens and CSRF cookies the way an attacker would: HKDF keys and kids, dir + A256CBC-HS512
+// The Auth.js wire format rebuilt independently of src/ with node:crypto (docs/wire-format.md §4, §5), so security
+// tests can forge session tokens and CSRF cookies the way an attacker would: HKDF keys and kids, dir + A256CBC-HS512
 // sealing under any header, junk JWEs and single bit flips.
 import { createCipheriv, createHash, createHmac, hkdfSync, randomBytes } from "node:crypto"
 

@@ -1,5 +1,6 @@
 // A spy logger for the tests: records what Gatehouse logs, and flattens it to text so a test can assert that
-// no secret, code or token reaches the logs (security.md §1, I5) and which internal error types were logged.
+// no secret, code or token reaches the logs (docs/security.md#how-to-read-this-list, I5) and which internal error types
+// were logged.
 import type { AuthConfig } from "../../src/index.js"
 
 export interface LoggerSpy {

@@ -1,4 +1,4 @@
-// A small, fully controllable OpenID Provider for negative OAuth 2 / OIDC tests (security.md §1.A).
+// A small, fully controllable OpenID Provider for negative OAuth 2 / OIDC tests (docs/security.md §1.A).
 //
 // node:http on 127.0.0.1 with an OS-chosen port; issuer `http://127.0.0.1:<port>/op` (a path avoids the
 // trailing-slash question). Everything the relying party can meet is a switch on the instance:

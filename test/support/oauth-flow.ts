@@ -1,7 +1,8 @@
 // OAuth 2 / OIDC flow drivers against the mock OP (test/support/mock-op.ts), shared by the security tests of
 // group A (test/security/oauth-*.test.ts) and the OAuth DoS bounds (test/security/dos-oauth.test.ts): mock OPs
 // started per file, a config with a spy logger and a write-recording adapter (I2), the sign-in steps through
-// Auth(), REJECT(T) with the invariants I1-I5 of security.md §1, and a shifted Date.now() clock.
+// Auth(), REJECT(T) with the invariants I1-I5 of docs/security.md#how-to-read-this-list, and a shifted Date.now()
+// clock.
 import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { Adapter, AuthConfig } from "../../src/index.js"
@@ -24,15 +25,15 @@ const ERROR_PAGE = `${ORIGIN}/auth/error`
 const SIGNIN_PAGE = `${ORIGIN}/auth/signin`
 export const SIGNED_IN = `${ORIGIN}/dashboard`
 
-/** Where each internal type lands (security.md §1 conventions; error.ts / publicErrorCode). */
+/** Where each internal type lands (docs/security.md#how-to-read-this-list; docs/wire-format.md §6.2). */
 export const REJECT_LOCATION = {
   InvalidCheck: `${ERROR_PAGE}?error=Configuration`,
   // The provider's access_denied (the user pressed Cancel): AccessDenied, told apart from a refusal by its code.
   AccessDenied: `${ERROR_PAGE}?error=AccessDenied&code=access_denied`,
   OAuthCallbackError: `${SIGNIN_PAGE}?error=OAuthCallbackError`,
   OAuthAccountNotLinked: `${SIGNIN_PAGE}?error=OAuthAccountNotLinked`,
-  // A failed sign-in start is OAuthSignInError, a sign-in-page error (wire.md 6.1): the user lands back on the
-  // sign-in page with the public code Configuration and can pick another provider (docs/differences.md).
+  // A failed sign-in start is OAuthSignInError, a sign-in-page error (docs/wire-format.md §6.1): the user lands back on
+  // the sign-in page with the public code Configuration and can pick another provider (docs/differences.md).
   OAuthSignInError: `${SIGNIN_PAGE}?error=Configuration`,
 } as const
 
@@ -272,7 +273,7 @@ export interface RejectExpectation {
   secrets?: readonly string[]
 }
 
-/** REJECT(T) plus I1, I2, I3, I4, I5 (security.md §1 conventions). */
+/** REJECT(T) plus I1, I2, I3, I4, I5 (docs/security.md#how-to-read-this-list). */
 export async function expectReject(res: Response, x: RejectExpectation): Promise<void> {
   expect(res.status, "REJECT: browser endpoints answer a redirect").toBe(302)
   const location = res.headers.get("location") ?? ""

@@ -15,7 +15,10 @@ export async function expectJsonError(res: Response, status: number, type: strin
   expect(body).toMatchObject({ error: type })
 }
 
-/** The configuration-error answer of every non-page route: 500 with exactly Auth.js's body `{"message": …}` (wire.md 1.2). */
+/**
+ * The configuration-error answer of every non-page route: 500 with exactly Auth.js's body `{"message": …}`
+ * (docs/wire-format.md §1.2).
+ */
 export async function expectConfigurationError(res: Response): Promise<void> {
   expect(res.status).toBe(500)
   expect(res.headers.get("content-type") ?? "").toMatch(/^application\/json/)
@@ -24,7 +27,10 @@ export async function expectConfigurationError(res: Response): Promise<void> {
   })
 }
 
-/** MissingCSRF: 302 to `<origin>/auth/signin?error=MissingCSRF` (wire.md 5), or 403 JSON `{"error":"MissingCSRF"}`. */
+/**
+ * MissingCSRF: 302 to `<origin>/auth/signin?error=MissingCSRF` (docs/wire-format.md §5), or 403 JSON
+ * `{"error":"MissingCSRF"}`.
+ */
 export async function expectMissingCsrf(res: Response): Promise<void> {
   if (res.status === 403) {
     await expectJsonError(res, 403, "MissingCSRF")

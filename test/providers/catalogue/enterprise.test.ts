@@ -1,4 +1,4 @@
-// Provider catalogue, batch "enterprise" (issue 16): microsoft-entra-id, azure-ad (fixed default issuer, photo from
+// Provider catalogue, batch "enterprise": microsoft-entra-id, azure-ad (fixed default issuer, photo from
 // Microsoft Graph), azure-ad-b2c, duende-identity-server6, identity-server4, onelogin, ory-hydra (id "hydra"), ping-id,
 // united-effects (issuer-based OIDC) and osso (OAuth 2, endpoints under the deployment URL).
 // 1. Shape: id, name, type, checks, scope, endpoints, style (contrast, small SVG data: URI), file and exports-map entry.

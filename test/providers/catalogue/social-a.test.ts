@@ -1,4 +1,4 @@
-// Provider catalogue, batch social-a (issue 16): discord, gitlab, twitch, spotify, reddit, dropbox, bitbucket, atlassian,
+// Provider catalogue, batch social-a: discord, gitlab, twitch, spotify, reddit, dropbox, bitbucket, atlassian,
 // slack, linkedin.
 // - Shape: each provider's id, type, checks, endpoints, scope, client auth and button style against the documented
 //   values below, plus its `./providers/<id>` entry in package.json's exports map.

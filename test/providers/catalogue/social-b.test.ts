@@ -1,4 +1,4 @@
-// Provider catalogue, batch social-b (issue 16): facebook, instagram, 42-school, box, coinbase, dribbble, figma, foursquare,
+// Provider catalogue, batch social-b: facebook, instagram, 42-school, box, coinbase, dribbble, figma, foursquare,
 // hubspot (OAuth 2) and apple, battlenet, huggingface (OIDC).
 // - shape: each provider's documented id, type, checks, endpoints, scope, client auth and button style (contrast >= 4.5:1,
 //   logo a small data:image/svg+xml URI), and its ./providers/<id> entry in package.json's exports map;

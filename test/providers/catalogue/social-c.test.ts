@@ -1,4 +1,4 @@
-// Provider catalogue, batch social-c (issue 16): kakao, mailru, naver, netlify, notion, osu, patreon, pinterest, strava,
+// Provider catalogue, batch social-c: kakao, mailru, naver, netlify, notion, osu, patreon, pinterest, strava,
 // todoist, zoom (OAuth 2) and line, roblox, salesforce (OpenID Connect with a fixed issuer).
 // 1. Shape: each provider's documented id, type, checks, endpoints, scope, client auth and button style (text/bg contrast
 //    >= 4.5:1, a small data:image/svg+xml logo), src/providers/<id>.ts and its ./providers/<id> exports-map entry.

@@ -1,4 +1,4 @@
-// Provider catalogue, batch social-d (issue 16): yandex, zoho, workos, wordpress, wikimedia, webex, trakt, threads,
+// Provider catalogue, batch social-d: yandex, zoho, workos, wordpress, wikimedia, webex, trakt, threads,
 // mattermost, nextcloud, mastodon (all OAuth 2; the last three on a self-hosted instance given as `issuer`).
 // - Shape: each provider's id, type, checks, endpoints, scope, client auth and button style against the documented
 //   values below, plus its `./providers/<id>` entry in package.json's exports map.

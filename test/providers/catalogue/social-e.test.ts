@@ -1,4 +1,4 @@
-// Provider catalogue, batch social-e (issue 16): bungie, click-up, concept2, eventbrite, eveonline, faceit, freshbooks,
+// Provider catalogue, batch social-e: bungie, click-up, concept2, eventbrite, eveonline, faceit, freshbooks,
 // mailchimp, medium, pipedrive, netsuite, wechat (OAuth 2).
 // 1. Shape: each provider's documented id, type, checks, endpoints, scope, client auth and button style (text/bg contrast
 //    >= 4.5:1, a small data:image/svg+xml logo), src/providers/<id>.ts and its ./providers/<id> exports-map entry.
