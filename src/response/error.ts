@@ -82,7 +82,7 @@ export function errorResponse(
 
 /**
  * The response when the config itself is broken: pages get the error page (or a redirect to `pages.error`),
- * everything else a 500 JSON that points to the server logs (wire.md §1.2).
+ * everything else a 500 JSON that points to the server logs (docs/wire-format.md §1.2).
  */
 export function configurationErrorResponse(input: RequestInput, config: ResolvedConfig): ResponseInternal {
   let action: ReturnType<typeof parseActionPath>["action"] | undefined
