@@ -1,0 +1,116 @@
+// dependency-cruiser rules for src/ (npm run lint:deps): no import cycle, type-only imports included, and the layer
+// order of docs/architecture.md ("Layers and the import rule"): a module imports its own layer or the layers below.
+
+/**
+ * The server layers, top to bottom. Each regular expression matches its members exactly (a file placed in a lower
+ * layer than its folder is named there and left out of the folder's pattern). A module may import modules of its own
+ * layer and of the layers after it; no-circular keeps each layer acyclic inside.
+ */
+const LAYERS = [
+  // What users call: Auth(), the node/express/hono/next front doors, gatehouse/authenticators.
+  ["front doors", "^src/(index|auth|authenticators)\\.ts$|^src/integrations/"],
+  // handle() and its error stage (called only by the pipeline and Hono's front door).
+  ["pipeline", "^src/pipeline\\.ts$|^src/response/error\\.ts$"],
+  ["config", "^src/config/"],
+  ["request", "^src/request/"],
+  ["router", "^src/router\\.ts$"],
+  // The action handlers and the route table (actions/table.ts), which the request parser and the router read.
+  ["actions", "^src/actions/"],
+  // One file per sign-in kind, and the sign-in rate limit, which counts attempts by what each kind reads.
+  ["flows", "^src/flows/|^src/rate-limit/guard\\.ts$"],
+  // Called by the flows and the actions; they call the security checks and the protocols, never the reverse.
+  ["account and session", "^src/(account|session)/"],
+  ["protocols, providers and security", "^src/(protocols|security)/|^src/providers/(?!(types|ids)\\.ts$)"],
+  ["jwt and pages", "^src/jwt/|^src/pages/(?!browser/)"],
+  ["response", "^src/response/(?!error\\.ts$)"],
+  ["cookies", "^src/cookies/"],
+  ["logger and events", "^src/(logger|events)\\.ts$"],
+  // The shared types: internal (domain.ts), public (types.ts), the provider config shapes and the generated id unions.
+  ["domain types", "^src/(domain|types)\\.ts$|^src/providers/(types|ids)\\.ts$"],
+  // Stores and adapters: interfaces and their implementations, which know nothing of the handler.
+  ["adapters and stores", "^src/(adapters|stores)/|^src/rate-limit/(?!guard\\.ts$)"],
+  ["base", "^src/(errors|records|symbols)\\.ts$|^src/lib/"],
+]
+
+/** Code that runs in the browser: gatehouse/client, /react, /webauthn and the sign-in page's scripts. */
+const BROWSER = "^src/(client|react|webauthn)/|^src/pages/browser/"
+/** What browser code may import from the server side: the error classes, and types.ts for its types only. */
+const BROWSER_MAY_USE = "^src/(errors|types)\\.ts$"
+
+const any = (patterns) => patterns.map((p) => `(?:${p})`).join("|")
+
+const layerRules = LAYERS.slice(1).map(([name, path], index) => ({
+  name: `layer: ${name}`,
+  comment: `${name} imports only its own layer and those below it (${LAYERS.slice(index + 2)
+    .map(([below]) => below)
+    .join(", ")}); see docs/architecture.md`,
+  severity: "error",
+  from: { path },
+  to: { path: any(LAYERS.slice(0, index + 1).map(([, above]) => above)) },
+}))
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "An import cycle, type-only imports included: move the shared piece down (docs/architecture.md).",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    ...layerRules,
+    {
+      name: "layer: unplaced module",
+      comment:
+        "Every module of src/ belongs to a layer: add its path to LAYERS (or BROWSER) in .dependency-cruiser.cjs.",
+      severity: "error",
+      from: { path: "^src/", pathNot: any([...LAYERS.map(([, path]) => path), BROWSER]) },
+      to: {},
+    },
+    {
+      name: "layer: import of an unplaced module",
+      comment:
+        "Every module of src/ belongs to a layer: add its path to LAYERS (or BROWSER) in .dependency-cruiser.cjs.",
+      severity: "error",
+      from: {},
+      to: { path: "^src/", pathNot: any([...LAYERS.map(([, path]) => path), BROWSER]) },
+    },
+    {
+      name: "browser: server import",
+      comment: "Browser code (client, react, webauthn, pages/browser) imports no server code but the error classes.",
+      severity: "error",
+      from: { path: BROWSER },
+      to: { path: "^src/", pathNot: any([BROWSER, BROWSER_MAY_USE]) },
+    },
+    {
+      name: "browser: types.ts at run time",
+      comment: "Browser code imports types.ts for its types only (import type).",
+      severity: "error",
+      from: { path: BROWSER },
+      to: { path: "^src/types\\.ts$", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "browser: imported by the server at run time",
+      comment:
+        "Server code takes only types from the browser folders (webauthn/types.ts); their code runs in the page.",
+      severity: "error",
+      from: { path: "^src/", pathNot: BROWSER },
+      to: { path: BROWSER, dependencyTypesNot: ["type-only"] },
+    },
+  ],
+  options: {
+    // src/ only; unit tests beside the code may import anything.
+    includeOnly: "^src/",
+    exclude: { path: "\\.test\\.ts$" },
+    doNotFollow: { path: "node_modules" },
+    // `import type` counts: a type-only cycle still ties the modules together.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".d.ts"],
+    },
+    cache: false,
+  },
+}
