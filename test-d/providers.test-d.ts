@@ -62,24 +62,24 @@ export const twitterNoUsername: TwitterProfile = { data: { id: "1", name: "N" } 
 export const twitterNoData: TwitterProfile = { includes: {} }
 // @ts-expect-error the seed's placeholder name: the real field is pinned_tweet_id
 export const twitterSeedPinned: TwitterProfile = { data: { id: "1", name: "N", username: "n", pinned_post_id: "2" } }
-// @ts-expect-error the seed's includes.posts is includes.tweets
 export const twitterSeedPosts: TwitterProfile = {
   data: { id: "1", name: "N", username: "n" },
+  // @ts-expect-error the seed's includes.posts is includes.tweets
   includes: { posts: [{ id: "2", text: "t" }] },
 }
-// @ts-expect-error a post needs its text
 export const twitterTweetNoText: TwitterProfile = {
   data: { id: "1", name: "N", username: "n" },
+  // @ts-expect-error a post needs its text
   includes: { tweets: [{ id: "2" }] },
 }
 // @ts-expect-error verified is a boolean
 export const twitterVerifiedString: TwitterProfile = { data: { id: "1", name: "N", username: "n", verified: "yes" } }
-// @ts-expect-error hashtag positions are numbers
 export const twitterHashtag: TwitterProfile = {
   data: {
     id: "1",
     name: "N",
     username: "n",
+    // @ts-expect-error hashtag positions are numbers
     entities: { description: { hashtags: [{ start: "0", end: 1, tag: "t" }] }, url: { urls: [] } },
   },
 }
@@ -354,11 +354,11 @@ export const vkFlag: VkProfile = { ...vkMinimal, online: 2 }
 export const vkFriendStatus: VkProfile = { ...vkMinimal, friend_status: 4 }
 // @ts-expect-error relation is 0..8
 export const vkRelation: VkProfile = { ...vkMinimal, relation: 9 }
-// @ts-expect-error crop photo image types are the listed letters
 export const vkImageType: VkProfile = {
   ...vkMinimal,
   crop_photo: {
     ...vkFull.crop_photo!,
+    // @ts-expect-error crop photo image types are the listed letters
     photo: { ...vkFull.crop_photo!.photo, images: [{ height: 1, width: 1, url: "u", type: "max" }] },
   },
 }
@@ -426,8 +426,8 @@ export const tiktokError: TikTokError = {
   message: "The access token is invalid.",
 }
 
-// @ts-expect-error open_id is required
 export const tiktokNoOpenId: TikTokProfile = {
+  // @ts-expect-error open_id is required
   data: { user: { avatar_url: "u", display_name: "D", username: "d" } },
   error: tiktokError,
 }

@@ -27,9 +27,9 @@ export const own: AuthConfig = {
 }
 runStoreConformanceSuite({ name: "mine", store: () => own.store! })
 
-// @ts-expect-error a store's get must resolve to a string or null
 export const badStore: SharedStore = {
   claim: async () => true,
+  // @ts-expect-error a store's get must resolve to a string or null
   get: async () => 1,
   set: async () => {},
   delete: async () => {},
