@@ -9,7 +9,7 @@ interface OptionSpec {
 }
 
 /** Every option of `npm run bench` (bench/run.ts) and of its over-HTTP child (bench/http.ts). */
-export const BENCH_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+const BENCH_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   help: { kind: "flag", help: "print this text and exit" },
   quick: { kind: "flag", help: "smoke run: short windows, about 1.5 minutes in all" },
   rounds: { kind: "number", help: "interleaved rounds (default 3); the report gives medians over rounds" },
@@ -30,7 +30,7 @@ export const BENCH_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   "profile-child": { kind: "value", help: "(internal) the profiled child process of --profile" },
 }
 
-export const BENCH_USAGE = [
+const BENCH_USAGE = [
   "Usage: npm run bench [-- options]",
   "",
   "Gatehouse and @auth/core on the same requests in one process: interleaved rounds, medians, ratios.",

@@ -16,7 +16,7 @@ export interface DemoStorage {
 }
 
 /** The data folder: DEMO_DATA_DIR, else `.demo-data/` in the current directory. */
-export function dataDirectory(): string {
+function dataDirectory(): string {
   return resolve(process.env.DEMO_DATA_DIR ?? ".demo-data")
 }
 

@@ -53,7 +53,7 @@ function redactText(text: string, secrets: readonly string[]): string {
  * Removes the configured secrets from an error's message and its cause's message before it is logged:
  * a user callback may throw a message that quotes its config.
  */
-export function redactError(error: Error, secrets: readonly string[]): Error {
+function redactError(error: Error, secrets: readonly string[]): Error {
   if (secrets.length === 0) return error
   if (secrets.some((s) => s && error.message.includes(s))) error.message = redactText(error.message, secrets)
   const cause = error.cause

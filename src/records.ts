@@ -94,7 +94,7 @@ export interface Profile {
 }
 
 /** A value, or an object holding it in `value` (a signal: @auth/core types its inputs with preact's `<input>` props). */
-export type ValueOrSignal<T> = T | { readonly value: T }
+type ValueOrSignal<T> = T | { readonly value: T }
 
 /**
  * One field of a credentials provider. The sign-in page renders `label`, `type` and `placeholder` when they are

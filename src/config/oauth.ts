@@ -39,9 +39,6 @@ function deepMerge<T extends Record<string, unknown>>(base: T, override: Record<
   return out as T
 }
 
-/** A parameter value may be a function of the resolved client (e.g. a provider that repeats the client id under another name). */
-export type ParamValue = string | number | boolean | ((client: { clientId: string }) => string)
-
 function stringParams(params: Record<string, unknown> | undefined, clientId: string): Record<string, string> {
   const out: Record<string, string> = {}
   if (!params) return out

@@ -27,7 +27,7 @@ function isPasswordField(spec: unknown): boolean {
 }
 
 /** The two fields that conventionally name the account, counted when a provider declares none (each on its own). */
-export const CONVENTIONAL_IDENTIFIER_FIELDS: readonly string[] = ["email", "username"]
+const CONVENTIONAL_IDENTIFIER_FIELDS: readonly string[] = ["email", "username"]
 
 /**
  * The body fields whose values name the account, for the per-account rate limit: with declared fields, the first one

@@ -3,7 +3,7 @@
 import { makeNextAuth } from "./next/api.js"
 import { edgeRuntimeError } from "./next/edge.js"
 
-export type { AuthRouteHandler, Core, NextAuthAuth, NextAuthResult } from "./next/api.js"
+export type { AuthRouteHandler, NextAuthAuth, NextAuthResult } from "./next/api.js"
 export type { AuthorizedCallback, NextAuthConfig, NextAuthConfigInput } from "./next/config.js"
 export type { AuthorizationParams, SignInOptions, SignOutOptions } from "./next/actions.js"
 export type { AuthHandler, AuthHandlerResult, NextAuthRequest } from "./next/request-auth.js"

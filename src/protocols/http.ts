@@ -6,7 +6,7 @@ import { readLimited } from "../lib/read-limited.js"
 export const MAX_RESPONSE_BYTES = 1024 * 1024
 
 /** Thrown when a provider call times out, is too large, or cannot connect; `cause` has the detail. */
-export class ProviderRequestError extends OAuthCallbackError {}
+class ProviderRequestError extends OAuthCallbackError {}
 
 async function readBounded(response: Response, limit: number): Promise<Uint8Array> {
   const bytes = await readLimited(response, limit)

@@ -158,7 +158,7 @@ export function clearDiscoveryCache(): void {
   discoveryCache.clear()
 }
 
-export function clientOf(p: ResolvedOAuthProvider): o.Client {
+function clientOf(p: ResolvedOAuthProvider): o.Client {
   return { ...p.client, client_id: p.clientId }
 }
 

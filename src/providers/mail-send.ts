@@ -13,7 +13,7 @@ export const DEFAULT_FROM = "Auth.js <no-reply@authjs.dev>"
 // ---- The HTTP mail APIs ----
 
 /** Everything a mail-API provider needs to build its request: recipient, sender, key and the message parts. */
-export interface MailApiMessage extends EmailMessage {
+interface MailApiMessage extends EmailMessage {
   to: string
   from: string
   apiKey: string

@@ -4,7 +4,7 @@
 type Flag = 0 | 1
 
 /** `images[]` of a crop photo. */
-export interface VkPhotoImage {
+interface VkPhotoImage {
   height: number
   width: number
   url: string
@@ -12,7 +12,7 @@ export interface VkPhotoImage {
 }
 
 /** `sizes[]` of a crop photo. */
-export interface VkPhotoSize {
+interface VkPhotoSize {
   height: number
   width: number
   url: string

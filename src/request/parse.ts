@@ -11,7 +11,7 @@ import type { HeaderReader, RequestInput } from "./input.js"
 /** Form bodies larger than this are refused with 413 (docs/security.md RQ-03). */
 export const MAX_FORM_BYTES = 64 * 1024
 /** JSON bodies larger than this are refused with 413 (docs/security.md RQ-03). */
-export const MAX_JSON_BYTES = 1024 * 1024
+const MAX_JSON_BYTES = 1024 * 1024
 
 /** A Cookie header longer than this is refused with 431 (docs/security.md DS-01); browsers send at most ~180 cookies of 4 KiB per site. */
 export const MAX_COOKIE_HEADER = 64 * 1024

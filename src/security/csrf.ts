@@ -12,7 +12,7 @@ function hashToken(token: string, secret: string): string {
 const COOKIE_VALUE = /^([0-9a-f]{64})\|([0-9a-f]{64})$/
 
 /** The token in the request's CSRF cookie when the cookie is authentic, else undefined. */
-export function readCsrfCookie(req: AuthRequest, config: ResolvedConfig): string | undefined {
+function readCsrfCookie(req: AuthRequest, config: ResolvedConfig): string | undefined {
   const value = req.cookies[config.cookies(req.secure).csrfToken.name]
   if (value === undefined) return undefined
   const match = COOKIE_VALUE.exec(value)

@@ -9,7 +9,7 @@ import { expiredCookie } from "../cookies/policy.js"
 import { emitEvent } from "../events.js"
 import { applySessionCallback } from "./callbacks.js"
 
-export type DatabaseSessionRead =
+type DatabaseSessionRead =
   | { status: "absent" }
   | { status: "invalid"; sessionToken: string }
   | { status: "unavailable"; error: unknown }
@@ -29,7 +29,7 @@ function sessionTokenOf(req: AuthRequest, config: ResolvedConfig): string | unde
 }
 
 /** Looks the session up. Expired rows are deleted; malformed rows count as no session (docs/security.md DB-06). Never throws. */
-export async function readDatabaseSession(req: AuthRequest, config: ResolvedConfig): Promise<DatabaseSessionRead> {
+async function readDatabaseSession(req: AuthRequest, config: ResolvedConfig): Promise<DatabaseSessionRead> {
   const adapter = adapterOf(config)
   const sessionToken = sessionTokenOf(req, config)
   if (!sessionToken) return { status: "absent" }

@@ -10,7 +10,7 @@ import { applyJwtCallback, applySessionCallback } from "./callbacks.js"
 import { refreshIfDue, sessionAccountOf } from "./refresh.js"
 import { DecodedTokenCache } from "./token-cache.js"
 
-export type JwtSessionRead =
+type JwtSessionRead =
   | { status: "absent" }
   | { status: "invalid"; names: string[]; error: JWTSessionError }
   | {
@@ -32,7 +32,7 @@ function cacheOf(config: ResolvedConfig, salt: string): DecodedTokenCache {
 }
 
 /** Reads and decrypts the session cookie (chunks joined; a token decrypted before comes from the cache). Never throws. */
-export async function readJwtSession(req: AuthRequest, config: ResolvedConfig): Promise<JwtSessionRead> {
+async function readJwtSession(req: AuthRequest, config: ResolvedConfig): Promise<JwtSessionRead> {
   const option = config.cookies(req.secure).sessionToken
   const { value, names } = readChunked(req.cookies, option.name)
   if (names.length === 0) return { status: "absent" }
@@ -75,7 +75,7 @@ export async function readJwtSession(req: AuthRequest, config: ResolvedConfig): 
  * passed since `iat`. The update age is capped at half of `maxAge`, so a session in use always slides
  * before it expires even when `maxAge < updateAge`.
  */
-export function isReissueDue(token: JWT, secretIndex: number, config: ResolvedConfig): boolean {
+function isReissueDue(token: JWT, secretIndex: number, config: ResolvedConfig): boolean {
   const updateAge = Math.min(config.session.updateAge, config.session.maxAge / 2)
   if (secretIndex !== 0 || updateAge <= 0) return true
   const iat = token.iat

@@ -5,7 +5,7 @@ import type { MockOp } from "../../test/support/mock-op.js"
 import { type Client, type HttpResponse, Jar, parseSetCookie } from "./http.js"
 
 export const SESSION_COOKIE = "authjs.session-token"
-export const PASSWORD = "pw"
+const PASSWORD = "pw"
 
 export async function csrf(client: Client, jar: Jar): Promise<string> {
   const res = await client.send("GET", "/auth/csrf", { jar })

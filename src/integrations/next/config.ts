@@ -60,7 +60,7 @@ function basePathOf(config: NextAuthConfig): string {
  * `/api/auth` (or AUTH_URL's path), trustHost by the platform rule next-auth uses (trusted outside production, on
  * Vercel, or with AUTH_URL / AUTH_TRUST_HOST). The user's object is copied, never changed.
  */
-export function deriveConfig(config: NextAuthConfig): DerivedConfig {
+function deriveConfig(config: NextAuthConfig): DerivedConfig {
   const hit = derived.get(config)
   if (!hit) {
     const filled: AuthConfig = {

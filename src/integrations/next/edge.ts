@@ -3,7 +3,7 @@
 import { AuthError } from "../../errors.js"
 
 /** Whether this code runs in Next's Edge runtime, which has no node:crypto. */
-export function isEdgeRuntime(): boolean {
+function isEdgeRuntime(): boolean {
   if (typeof (globalThis as { EdgeRuntime?: unknown }).EdgeRuntime === "string") return true
   return typeof process !== "undefined" && process.env.NEXT_RUNTIME === "edge"
 }

@@ -13,7 +13,7 @@ let navigationModule: Promise<NextNavigationModule> | undefined
 let serverModule: Promise<NextServerModule> | undefined
 
 /** next/headers, imported on first use. */
-export function nextHeaders(): Promise<NextHeadersModule> {
+function nextHeaders(): Promise<NextHeadersModule> {
   return (headersModule ??= import("next/headers.js"))
 }
 
@@ -35,7 +35,7 @@ function protocolOf(header: HeaderReader): "http:" | "https:" {
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~]+)(?::[0-9]{1,5})?$/
 
 /** The origin a request arrived on, from its headers as Next passes them on (Host, X-Forwarded-Proto). */
-export function arrivalFromHeaders(header: HeaderReader): ArrivalOrigin {
+function arrivalFromHeaders(header: HeaderReader): ArrivalOrigin {
   const protocol = protocolOf(header)
   const hostHeader = header.get("host")
   const host = hostHeader !== null && HOST.test(hostHeader) ? hostHeader : "localhost"
@@ -65,7 +65,7 @@ export function requestSource(request: Request): SessionSource {
 }
 
 /** A Set-Cookie value as Gatehouse writes it (cookies/policy.ts serializeCookie), read back into name, value, options. */
-export function parseSetCookie(setCookie: string): Cookie | undefined {
+function parseSetCookie(setCookie: string): Cookie | undefined {
   const [pair = "", ...attributes] = setCookie.split(";")
   const eq = pair.indexOf("=")
   if (eq <= 0) return undefined
