@@ -1,5 +1,5 @@
-// The values passed between the stages, in one module of their own (design rule 8): the resolved config, the
-// request as the handler reads it, the identity a sign-in flow verified, what linking made of it, and the session
+// The values passed between the stages, in one module of their own (docs/contributing.md#rule-8): the resolved config,
+// the request as the handler reads it, the identity a sign-in flow verified, what linking made of it, and the session
 // strategy interface. Types only; every folder imports them from here, so no stage imports back up the data flow.
 import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "./adapters/index.js"
 import type { GuardedAdapter } from "./adapters/guard.js"
@@ -174,7 +174,7 @@ export interface ClientAddress {
   readonly undeclaredProxy: boolean
 }
 
-/** What every sign-in flow hands on: who signed in, with which account (design rule 2). */
+/** What every sign-in flow hands on: who signed in, with which account (docs/contributing.md#rule-2). */
 export interface VerifiedIdentity {
   user: User & { id: string }
   account: Account

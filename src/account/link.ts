@@ -1,6 +1,6 @@
-// The one place where users and accounts are found, created or linked, and where the signIn callback decides (wire.md §8.4).
-// Every flow's verified identity goes through linkIdentity(); it dedupes concurrent first sign-ins, retries a lost
-// unique-constraint race, and writes in a transaction or undoes its own writes.
+// The one place where users and accounts are found, created or linked, and where the signIn callback decides
+// (docs/wire-format.md §8.4). Every flow's verified identity goes through linkIdentity(); it dedupes concurrent first
+// sign-ins, retries a lost unique-constraint race, and writes in a transaction or undoes its own writes.
 import { randomUUID } from "node:crypto"
 import { AccessDenied, AccountNotLinked, OAuthAccountNotLinked } from "../errors.js"
 import type { AdapterAccount, AdapterUser } from "../adapters/index.js"
@@ -168,12 +168,12 @@ export async function userByEmailAddress(adapter: GuardedAdapter, email: string)
 type EmailLinkOutcome = LinkOutcome & { updatedUser?: AdapterUser }
 
 /**
- * E-mail sign-in (wire.md §8.4): the clicked link proved the mailbox. The user with that address signs in when its
- * address was proven before; a user whose address was never proven (made by a credentials sign-in, or by a provider
- * that does not verify addresses) belongs to whoever made it, so the mailbox owner is refused with AccountNotLinked
- * and nothing changes (docs/security.md EM-10), unless the provider sets `allowDangerousEmailAccountLinking` (then
- * the address is marked proven and the user signs in, as in Auth.js). No user: one is created with `emailVerified`
- * now. No account row is linked.
+ * E-mail sign-in (docs/wire-format.md §8.4): the clicked link proved the mailbox. The user with that address signs in
+ * when its address was proven before; a user whose address was never proven (made by a credentials sign-in, or by a
+ * provider that does not verify addresses) belongs to whoever made it, so the mailbox owner is refused with
+ * AccountNotLinked and nothing changes (docs/security.md EM-10), unless the provider sets
+ * `allowDangerousEmailAccountLinking` (then the address is marked proven and the user signs in, as in Auth.js). No
+ * user: one is created with `emailVerified` now. No account row is linked.
  */
 async function emailUser(
   adapter: GuardedAdapter,

@@ -28,7 +28,7 @@ export interface ActionRule {
 const GET = ["GET"] as const
 const BOTH = ["GET", "POST"] as const
 
-/** Every action the handler answers, keyed by the first path segment after `basePath` (wire.md §2). */
+/** Every action the handler answers, keyed by the first path segment after `basePath` (docs/wire-format.md §2). */
 export const actionTable = {
   providers: { methods: GET, takesProvider: false, page: false },
   session: { methods: BOTH, takesProvider: false, page: false },

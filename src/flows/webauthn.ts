@@ -1,6 +1,7 @@
 // WebAuthn (passkeys): ceremony options for GET /webauthn-options/<id>, and the callback's verification → a verified
-// identity (wire.md §8.3). Verification runs in @simplewebauthn/server, imported on first use; the challenge is
-// single-use (security/webauthn-challenge.ts), the counter never goes back, and the RP comes from the canonical origin.
+// identity (docs/wire-format.md §8.3). Verification runs in @simplewebauthn/server, imported on first use; the
+// challenge is single-use (security/webauthn-challenge.ts), the counter never goes back, and the RP comes from the
+// canonical origin.
 import { createHash, randomBytes, randomUUID } from "node:crypto"
 import { AdapterError, InvalidProvider, InvalidRequest, WebAuthnVerificationError } from "../errors.js"
 import type { AdapterAuthenticator, AdapterUser } from "../adapters/index.js"
