@@ -1,5 +1,6 @@
 // Internal: wraps the configured adapter so every call has a timeout and fails as a typed AdapterError naming the method.
 import { AdapterError, AuthError } from "../errors.js"
+import { withTimeout } from "../lib/timeout.js"
 import type { Adapter } from "./index.js"
 
 /** Default time an adapter call may take before it fails (docs/security.md DB-03). */
@@ -27,18 +28,6 @@ export class AdapterCallError extends AdapterError {
       cause,
     })
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, method: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      promise.catch(() => {})
-      reject(new AdapterCallError(method, new Error(`timed out after ${ms} ms`), true, promise))
-    }, ms)
-    timer.unref?.()
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
 const methods = [
@@ -75,33 +64,31 @@ async function guardTransaction<T>(
   fn: (inner: GuardedAdapter) => Promise<T>,
   timeoutMs: number,
 ): Promise<T> {
-  let state: "waiting" | "running" | "abandoned" = "waiting"
-  let timer: NodeJS.Timeout | undefined
+  let abandoned = false
+  let started!: () => void
+  const start = new Promise<void>((resolve) => (started = resolve))
   const run = Promise.resolve().then(() =>
     tx.call(adapter, (inner: Adapter) => {
-      if (state === "abandoned")
-        throw new AdapterCallError("transaction", new Error("started after the sign-in gave up on it"))
-      state = "running"
-      clearTimeout(timer)
+      if (abandoned) throw new AdapterCallError("transaction", new Error("started after the sign-in gave up on it"))
+      started()
       return fn(guardAdapter(inner, timeoutMs))
     }),
   )
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      if (state !== "waiting") return
-      state = "abandoned"
-      run.catch(() => {})
-      reject(new AdapterCallError("transaction", new Error(`did not start within ${timeoutMs} ms`), true))
-    }, timeoutMs)
-    timer.unref?.()
-  })
   try {
-    return (await Promise.race([run, late])) as T
+    // The deadline is on the start only (or on a failure before it); a started transaction runs as long as `fn` does.
+    await withTimeout(
+      () => Promise.race([start, run]),
+      timeoutMs,
+      () => {
+        abandoned = true
+        run.catch(() => {})
+        return new AdapterCallError("transaction", new Error(`did not start within ${timeoutMs} ms`), true)
+      },
+    )
+    return (await run) as T
   } catch (error) {
     if (error instanceof AuthError) throw error
     throw new AdapterCallError("transaction", error)
-  } finally {
-    clearTimeout(timer)
   }
 }
 
@@ -115,9 +102,9 @@ export function guardAdapter(adapter: Adapter, timeoutMs = DEFAULT_ADAPTER_TIMEO
         throw new AdapterCallError(method, new Error("the adapter does not implement this method"))
       try {
         return await withTimeout(
-          Promise.resolve().then(() => fn.apply(adapter, args)),
+          () => fn.apply(adapter, args),
           timeoutMs,
-          method,
+          (late) => new AdapterCallError(method, new Error(`timed out after ${timeoutMs} ms`), true, late),
         )
       } catch (error) {
         if (error instanceof AdapterCallError) throw error

@@ -2,7 +2,7 @@
 // identity (docs/wire-format.md §8.3). Verification runs in @simplewebauthn/server, imported on first use; the
 // challenge is single-use (security/webauthn-challenge.ts), the counter never goes back, and the RP comes from the
 // canonical origin.
-import { createHash, randomBytes, randomUUID } from "node:crypto"
+import { randomBytes, randomUUID } from "node:crypto"
 import { AdapterError, InvalidProvider, InvalidRequest, WebAuthnVerificationError } from "../errors.js"
 import type { AdapterAuthenticator, AdapterUser } from "../adapters/index.js"
 import type { AuthRequest, ResolvedConfig, VerifiedIdentity } from "../domain.js"
@@ -22,6 +22,9 @@ import {
   type WebAuthnAction,
 } from "../security/webauthn-challenge.js"
 import type { Cookie } from "../types.js"
+import { SingleFlight } from "../lib/single-flight.js"
+import { keyDigest, storeKey } from "../stores/keys.js"
+import { withStoreLock } from "../stores/lock.js"
 import { normalizeEmailAddress } from "../lib/email-address.js"
 
 type Provider = Readonly<WebAuthnConfig>
@@ -267,70 +270,48 @@ export async function finishWebAuthn(
 }
 
 /** Callbacks in flight per credential id in this process: each one's read, check and write of the counter runs after the previous one's. */
-const counterQueues = new Map<string, Promise<unknown>>()
-
-/**
- * Runs `run` after every earlier call for `key` in this process has settled. Without it two assertions verified at the
- * same time both pass the counter check against the same stored value, and the later write can lower the counter.
- */
-async function oneAtATime<T>(key: string, run: () => Promise<T>): Promise<T> {
-  const current = (counterQueues.get(key) ?? Promise.resolve()).then(run, run)
-  const tail = current.then(
-    () => {},
-    () => {},
-  )
-  counterQueues.set(key, tail)
-  try {
-    return await current
-  } finally {
-    if (counterQueues.get(key) === tail) counterQueues.delete(key)
-  }
-}
+const counterTurns = new SingleFlight<string, WebAuthnFinish>()
 
 /** How long a process may hold a credential's counter lock: the callback's few adapter calls end well within it. */
 const COUNTER_LOCK_TTL_S = 30
 /** How long a callback waits for another process's hold on the same credential before it is refused. */
 const COUNTER_LOCK_WAIT_MS = 10_000
 const COUNTER_LOCK_POLL_MS = [5, 10, 20, 50, 100, 200]
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
  * The counter check and write of one credential, one process at a time among all processes sharing `config.store`
- * (PostgreSQL or Redis; the memory default is this process): a claim on a per-credential key, released after the
+ * (PostgreSQL or Redis; the memory default is this process): a lock on a per-credential key, released after the
  * write. Another process's hold is waited for up to COUNTER_LOCK_WAIT_MS, then the callback is refused (a holder that
  * died frees the key after its TTL). If the store itself fails, the error is logged and the order holds in this
  * process only, as before the store was asked.
  */
-async function acrossProcesses<T>(config: ResolvedConfig, credentialID: string, run: () => Promise<T>): Promise<T> {
-  const key = `gatehouse:webauthn:counter:${createHash("sha256").update(credentialID).digest("base64url")}`
-  const deadline = performance.now() + COUNTER_LOCK_WAIT_MS
-  let held = false
-  try {
-    for (let attempt = 0; !(held = await config.store.claim(key, randomUUID(), COUNTER_LOCK_TTL_S)); attempt++) {
-      if (performance.now() >= deadline)
+function acrossProcesses<T>(config: ResolvedConfig, credentialID: string, run: () => Promise<T>): Promise<T> {
+  // The key's value is the one earlier versions used, so old and new processes exclude each other in a rolling upgrade.
+  return withStoreLock(
+    config.store,
+    storeKey("webauthn", "counter", keyDigest(credentialID)),
+    {
+      ttlSeconds: COUNTER_LOCK_TTL_S,
+      waitMs: COUNTER_LOCK_WAIT_MS,
+      backoffMs: COUNTER_LOCK_POLL_MS,
+      onWaitTimeout: () => {
         throw new WebAuthnVerificationError(NOT_VERIFIED, {
           cause: new Error("another sign-in with this passkey is still in progress"),
         })
-      await sleep(COUNTER_LOCK_POLL_MS[Math.min(attempt, COUNTER_LOCK_POLL_MS.length - 1)] as number)
-    }
-  } catch (cause) {
-    if (cause instanceof WebAuthnVerificationError) throw cause
-    config.logger.error(
-      new AdapterError("The shared store failed; the passkey counter is ordered in this process only.", { cause }),
-    )
-  }
-  try {
-    return await run()
-  } finally {
-    if (held)
-      await config.store
-        .delete(key)
-        .catch((cause: unknown) =>
-          config.logger.error(
-            new AdapterError("The passkey counter lock could not be released; it expires on its own.", { cause }),
-          ),
+      },
+      onStoreError: (cause) => {
+        config.logger.error(
+          new AdapterError("The shared store failed; the passkey counter is ordered in this process only.", { cause }),
         )
-  }
+        return run()
+      },
+      onReleaseError: (cause) =>
+        config.logger.error(
+          new AdapterError("The passkey counter lock could not be released; it expires on its own.", { cause }),
+        ),
+    },
+    run,
+  )
 }
 
 function authenticate(
@@ -341,7 +322,9 @@ function authenticate(
   challenge: ChallengeRecord,
 ): Promise<WebAuthnFinish> {
   const credentialID = toStoredId(data.id)
-  return oneAtATime(credentialID, () =>
+  // Without the in-process turns two assertions verified at the same time both pass the counter check against the
+  // same stored value, and the later write can lower the counter.
+  return counterTurns.oneAtATime(credentialID, () =>
     acrossProcesses(config, credentialID, () => authenticateOnce(req, config, provider, data, challenge)),
   )
 }

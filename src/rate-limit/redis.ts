@@ -1,6 +1,7 @@
 // `gatehouse/rate-limit/redis`: the RateLimitStore on a Redis client the app passes (node-redis v4+ / @redis/client, or ioredis); no dependency of its own.
 import { createHash, randomBytes } from "node:crypto"
 import { AdapterError } from "../errors.js"
+import { storeKey } from "../stores/keys.js"
 import type { RateLimitHit, RateLimitStore } from "./index.js"
 
 /** A client method as this module calls it; typed loosely so every client version's overloads fit. */
@@ -32,6 +33,9 @@ export interface RedisRateLimitStoreOptions {
  * plain counter under `<prefix><key>`; the marker keeps the two apart while both run in a rolling deploy.
  */
 const LAYOUT = "v2:"
+
+/** `gatehouse:rl:`, the default `prefix` (unchanged since the first version, so counters survive an upgrade). */
+const DEFAULT_PREFIX = `${storeKey("rl")}:`
 
 /**
  * One round trip, atomic on the server. A key is a hash: `c` the count, `w` the id of its window (ARGV[2], drawn by
@@ -89,7 +93,7 @@ export function RedisRateLimitStore(
   client: RedisRateLimitClient,
   options: RedisRateLimitStoreOptions = {},
 ): RateLimitStore {
-  const prefix = (options.prefix ?? "gatehouse:rl:") + LAYOUT
+  const prefix = (options.prefix ?? DEFAULT_PREFIX) + LAYOUT
   // Window ids: this store's random tag and a counter, so no two windows of a key, from any process, share one.
   const tag = randomBytes(9).toString("base64url")
   let windows = 0

@@ -1,12 +1,12 @@
 // WebAuthn challenges: sealed in the `authjs.challenge` cookie, bound to provider and ceremony, and usable once
 // (the shared store remembers every challenge spent until it would have expired), so a captured assertion cannot be
 // replayed even by a passkey whose signature counter is always 0 (docs/providers/passkey.md, docs/security.md WA-02).
-import { createHash } from "node:crypto"
 import { WebAuthnVerificationError } from "../errors.js"
 import type { AuthRequest, ResolvedConfig } from "../domain.js"
 import { decryptClaims, encryptClaims, nowSeconds, withTimeClaims } from "../jwt/jwe.js"
 import { expiredCookie, flowCookie, lifetimeOf } from "../cookies/policy.js"
 import type { Cookie } from "../types.js"
+import { keyDigest, legacyChallengeKey, storeKey } from "../stores/keys.js"
 
 export type WebAuthnAction = "register" | "authenticate"
 
@@ -27,9 +27,19 @@ export interface ChallengeRecord {
   user?: RegisteringUser
 }
 
-/** Store key under which a spent challenge is remembered: a hash, so the store never holds a usable challenge. */
-function spentKey(challenge: string): string {
-  return `gatehouse:webauthn-challenge:${createHash("sha256").update(challenge).digest("base64url")}`
+/**
+ * Spends `challenge` in the shared store until `ttlSeconds` from now: true when this call spent it. The key holds a
+ * hash, so the store never holds a usable challenge. Versions before the common key scheme (stores/keys.ts) wrote
+ * another key; it is claimed too, so while old and new processes run side by side in a rolling upgrade a challenge
+ * one of them spent is spent for the other, and no captured assertion can be replayed in between (WA-02).
+ */
+async function spend(config: ResolvedConfig, challenge: string, ttlSeconds: number): Promise<boolean> {
+  const digest = keyDigest(challenge)
+  const [fresh, freshForOlderVersions] = await Promise.all([
+    config.store.claim(storeKey("webauthn", "challenge", digest), "1", ttlSeconds),
+    config.store.claim(legacyChallengeKey(digest), "1", ttlSeconds),
+  ])
+  return fresh && freshForOlderVersions
 }
 
 /** The challenge cookie for one ceremony, sealed under the cookie's name (docs/security.md CK-04) for the cookie's lifetime. */
@@ -86,8 +96,8 @@ export async function spendChallenge(
   }
   if (payload.provider !== provider) refuse("The WebAuthn challenge was made for another provider.")
   if (payload.action !== action) refuse(`The WebAuthn challenge was made for ${String(payload.action)}, not ${action}.`)
-  const fresh = await config.store.claim(spentKey(payload.challenge), "1", Math.max(1, exp - now + 1))
-  if (!fresh) refuse("The WebAuthn challenge was already used: each sign-in needs a new one.")
+  if (!(await spend(config, payload.challenge, Math.max(1, exp - now + 1))))
+    refuse("The WebAuthn challenge was already used: each sign-in needs a new one.")
   const record: ChallengeRecord = { challenge: payload.challenge, action, provider }
   const user = payload.user as Partial<RegisteringUser> | undefined
   if (user && typeof user.id === "string" && typeof user.email === "string") {

@@ -1,12 +1,14 @@
 // Keeps an OAuth access token fresh inside a JWT session: refresh once when expired, once per process (in-memory
 // fast path) and once across every process sharing the config's store (a lock key and a sealed result key).
-import { createHash, randomUUID } from "node:crypto"
 import { AdapterError, RefreshTokenError } from "../errors.js"
 import type { ResolvedConfig, ResolvedOAuthProvider } from "../domain.js"
 import { decryptClaims, encryptClaims } from "../jwt/jwe.js"
 import { getAuthorizationServer, refreshTokens, safeCause } from "../protocols/oauth2.js"
 import type { JWT } from "../types.js"
 import type { Account } from "../types.js"
+import { SingleFlight } from "../lib/single-flight.js"
+import { keyDigest, storeKey } from "../stores/keys.js"
+import { withStoreLock } from "../stores/lock.js"
 
 /** The provider tokens kept in the session token when the provider sets `refreshAccessToken: true`. */
 export interface SessionAccount {
@@ -36,7 +38,7 @@ type Outcome = { ok: true; account: SessionAccount } | { ok: false }
 
 /** Per resolved config: the refreshes under way in this process, and recent outcomes for late readers. */
 interface LocalState {
-  inflight: Map<string, Promise<Outcome>>
+  inflight: SingleFlight<string, Outcome>
   recent: Map<string, { outcome: Outcome; at: number }>
 }
 const locals = new WeakMap<ResolvedConfig, LocalState>()
@@ -44,7 +46,7 @@ const locals = new WeakMap<ResolvedConfig, LocalState>()
 function localState(config: ResolvedConfig): LocalState {
   let state = locals.get(config)
   if (!state) {
-    state = { inflight: new Map(), recent: new Map() }
+    state = { inflight: new SingleFlight(), recent: new Map() }
     locals.set(config, state)
   }
   return state
@@ -102,8 +104,6 @@ interface StoreKeys {
   result: string
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
-
 /** The lock outlives the winner's refresh: discovery and the token request each end within the provider timeout. */
 function lockSeconds(p: ResolvedOAuthProvider): number {
   const timeout =
@@ -150,7 +150,7 @@ function logStoreFailure(p: ResolvedOAuthProvider, what: string, cause: unknown,
   config.logger.error(new AdapterError(`Provider "${p.id}": the shared store ${what}.`, { cause }))
 }
 
-/** The winner: refresh at the provider, share the sealed outcome, then release the lock so a failure can be retried. */
+/** The lock's holder: refresh at the provider and share the sealed outcome (the lock is released after it is written). */
 async function refreshAndShare(
   p: ResolvedOAuthProvider,
   current: SessionAccount,
@@ -165,7 +165,6 @@ async function refreshAndShare(
       seal(outcome, p, keys, config),
       (outcome.ok ? RESULT_TTL_MS : FAILURE_TTL_MS) / 1000,
     )
-    await config.store.delete(keys.lock)
   } catch (cause) {
     logStoreFailure(p, "could not share the refresh result with other processes", cause, config)
   }
@@ -173,58 +172,45 @@ async function refreshAndShare(
 }
 
 /**
- * One refresh across processes: a stored result is used as it is; else the process that claims the lock
- * refreshes, and the others poll for its sealed result until the lock would have expired. Any store failure
- * before the refresh falls back to refreshing in this process (the in-process dedupe still holds).
+ * One refresh across processes: a stored result is used as it is; else the process that holds the lock refreshes,
+ * and the others poll for its sealed result until the lock would have expired. Any store failure before the
+ * refresh falls back to refreshing in this process (the in-process dedupe still holds).
  */
-async function sharedRefresh(
-  p: ResolvedOAuthProvider,
-  current: SessionAccount,
-  config: ResolvedConfig,
-): Promise<Outcome> {
-  const digest = createHash("sha256")
-    .update(current.refresh_token as string)
-    .digest("base64url")
+function sharedRefresh(p: ResolvedOAuthProvider, current: SessionAccount, config: ResolvedConfig): Promise<Outcome> {
+  const digest = keyDigest(current.refresh_token as string)
   const keys: StoreKeys = {
     digest,
-    lock: `gatehouse:refresh:lock:${p.id}:${digest}`,
-    result: `gatehouse:refresh:result:${p.id}:${digest}`,
+    lock: storeKey("refresh", "lock", p.id, digest),
+    result: storeKey("refresh", "result", p.id, digest),
   }
   const lockTtl = lockSeconds(p)
-  // performance.now(): the wait is bounded in real time even where Date is faked or stepped.
-  const deadline = performance.now() + lockTtl * 1000 + 1000
-  const stored = async (): Promise<Outcome | undefined> => {
-    const value = await config.store.get(keys.result)
-    return value === null ? undefined : unseal(value, p, keys, config)
-  }
-  try {
-    for (let attempt = 0; ; attempt++) {
-      const found = await stored()
-      if (found) return found
-      if (await config.store.claim(keys.lock, randomUUID(), lockTtl)) {
-        // The previous holder may have written its result and released the lock between our look and our claim.
-        const late = await stored()
-        if (!late) break
-        await config.store
-          .delete(keys.lock)
-          .catch((cause: unknown) => logStoreFailure(p, "could not release the refresh lock", cause, config))
-        return late
-      }
-      if (performance.now() >= deadline) {
+  return withStoreLock(
+    config.store,
+    keys.lock,
+    {
+      ttlSeconds: lockTtl,
+      waitMs: lockTtl * 1000 + 1000,
+      backoffMs: POLL_DELAYS_MS,
+      published: async () => {
+        const value = await config.store.get(keys.result)
+        return value === null ? undefined : unseal(value, p, keys, config)
+      },
+      onWaitTimeout: () => {
         config.logger.error(
           new RefreshTokenError(
             `Provider "${p.id}": another process held the refresh lock and shared no result within ${lockTtl} s.`,
           ),
         )
         return { ok: false }
-      }
-      await sleep(POLL_DELAYS_MS[Math.min(attempt, POLL_DELAYS_MS.length - 1)] as number)
-    }
-  } catch (cause) {
-    logStoreFailure(p, "failed before the access-token refresh; refreshing in this process only", cause, config)
-    return runRefresh(p, current, config)
-  }
-  return refreshAndShare(p, current, config, keys)
+      },
+      onStoreError: (cause) => {
+        logStoreFailure(p, "failed before the access-token refresh; refreshing in this process only", cause, config)
+        return runRefresh(p, current, config)
+      },
+      onReleaseError: (cause) => logStoreFailure(p, "could not release the refresh lock", cause, config),
+    },
+    () => refreshAndShare(p, current, config, keys),
+  )
 }
 
 /**
@@ -246,16 +232,7 @@ export async function refreshIfDue(token: JWT, config: ResolvedConfig): Promise<
   if (cached && Date.now() - cached.at < (cached.outcome.ok ? RESULT_TTL_MS : FAILURE_TTL_MS)) {
     outcome = cached.outcome
   } else {
-    let pending = inflight.get(key)
-    if (!pending) {
-      pending = sharedRefresh(provider, account, config)
-      inflight.set(key, pending)
-    }
-    try {
-      outcome = await pending
-    } finally {
-      inflight.delete(key)
-    }
+    outcome = await inflight.share(key, () => sharedRefresh(provider, account, config))
     recent.set(key, { outcome, at: Date.now() })
     if (recent.size > 1000) for (const [k, v] of recent) if (Date.now() - v.at >= RESULT_TTL_MS) recent.delete(k)
   }

@@ -1,5 +1,6 @@
 // Internal: wraps the configured SharedStore so every call has a timeout and fails as a typed AdapterError naming the method.
 import { AdapterError } from "../errors.js"
+import { withTimeout } from "../lib/timeout.js"
 import type { SharedStore } from "./index.js"
 
 /** Time a store call may take before it fails: a refresh waits on the store, and a session read waits on the refresh. */
@@ -32,22 +33,15 @@ export function missingStoreMethods(store: unknown): string[] {
 /** Wraps each method of `store` with the timeout and StoreCallError; a synchronous throw becomes a rejection. */
 export function guardStore(store: SharedStore, timeoutMs = STORE_TIMEOUT_MS): SharedStore {
   const run = async <T>(method: (typeof methods)[number], fn: () => Promise<T>): Promise<T> => {
-    let timer: NodeJS.Timeout | undefined
-    const call = Promise.resolve().then(fn)
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        call.catch(() => {}) // the abandoned call may still fail later; it has been reported as a timeout already
-        reject(new StoreCallError(method, new Error(`timed out after ${timeoutMs} ms`), true))
-      }, timeoutMs)
-      timer.unref?.()
-    })
     try {
-      return await Promise.race([call, timeout])
+      return await withTimeout(
+        fn,
+        timeoutMs,
+        () => new StoreCallError(method, new Error(`timed out after ${timeoutMs} ms`), true),
+      )
     } catch (error) {
       if (error instanceof StoreCallError) throw error
       throw new StoreCallError(method, error)
-    } finally {
-      clearTimeout(timer)
     }
   }
   return {

@@ -3,11 +3,11 @@
 
 /**
  * A small key-value store with expiry, shared by every process of one deployment. Gatehouse keeps short-lived
- * coordination state here (today: the cross-process lock and sealed result of an access-token refresh), so an
- * app scales out by configuration. Built in: `gatehouse/stores/memory` (the default: one process only),
+ * coordination state here (the lock and sealed result of an access-token refresh, spent passkey challenges, the
+ * lock on a passkey's counter), so an app scales out by configuration. Built in: `gatehouse/stores/memory` (the default: one process only),
  * `gatehouse/stores/postgres` and `gatehouse/stores/redis`; `gatehouse/stores/testing` checks your own.
  *
- * Keys are short ASCII strings that start with `gatehouse:`; values are strings (Gatehouse seals anything
+ * Keys are short ASCII strings of the form `gatehouse:<feature>:<part>:…`; values are strings (Gatehouse seals anything
  * sensitive before it gets here). `ttlSeconds` is a positive number of seconds (Gatehouse passes whole
  * seconds); an entry past its TTL must read as absent and be claimable again.
  */

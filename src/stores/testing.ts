@@ -1,6 +1,7 @@
 // `gatehouse/stores/testing`: the SharedStore conformance suite for vitest; every built-in store runs it, and so can yours.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { SharedStore } from "./index.js"
+import { storeKey } from "./keys.js"
 
 /** Options of {@link runStoreConformanceSuite}. */
 export interface StoreConformanceOptions {
@@ -21,7 +22,7 @@ interface Check {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 /** A key no other check or run uses, shaped like the keys Gatehouse writes. */
-const freshKey = (label: string): string => `gatehouse:conformance:${label}:${crypto.randomUUID()}`
+const freshKey = (label: string): string => storeKey("conformance", label, crypto.randomUUID())
 
 const checks: Check[] = [
   {

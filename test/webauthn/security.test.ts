@@ -578,6 +578,40 @@ describe("WA-04 counter order across processes (the shared store)", () => {
   })
 })
 
+describe("WA-02 a rolling upgrade: processes of the version before the common store keys share the spent challenges", () => {
+  // That version remembered a spent challenge under `gatehouse:webauthn-challenge:<sha256>`; this one under
+  // `gatehouse:webauthn:challenge:<sha256>`, and it claims the older key too while both versions may share a store.
+  const digest = (challenge: string) => createHash("sha256").update(challenge).digest("base64url")
+
+  it("WA-02 a challenge an older process spent is refused here", async () => {
+    const store = MemoryStore()
+    const { config, errors } = setup(MemoryAdapter(), { store })
+    const auth = await enrolled(config, "ada@example.com", { signCount: "zero" })
+    const jar = new CookieJar()
+    const { body } = await getOptions(config, jar, { action: "authenticate" })
+    const challenge = (body.options as { challenge: string }).challenge
+    // The older process verified this assertion and spent the challenge under its key.
+    expect(await store.claim(`gatehouse:webauthn-challenge:${digest(challenge)}`, "1", 900)).toBe(true)
+    const replay = await postCallback(config, jar, "authenticate", auth.authenticate(body.options))
+    expect(replay.url).toBe(REFUSED)
+    expect(sessionCookiesSet(replay.res)).toEqual([])
+    expect(logged(errors)).toMatch(/already used/)
+  })
+
+  it("WA-02 a challenge spent here is spent under both keys, so an older process refuses it too", async () => {
+    const store = MemoryStore()
+    const { config } = setup(MemoryAdapter(), { store })
+    const auth = await enrolled(config, "ada@example.com", { signCount: "zero" })
+    const jar = new CookieJar()
+    const { body } = await getOptions(config, jar, { action: "authenticate" })
+    const challenge = (body.options as { challenge: string }).challenge
+    expect((await postCallback(config, jar, "authenticate", auth.authenticate(body.options))).url).toBe(ACCOUNT)
+    expect(await store.get(`gatehouse:webauthn:challenge:${digest(challenge)}`)).toBe("1")
+    // What the older process does with a replay: claim its key, which is taken.
+    expect(await store.claim(`gatehouse:webauthn-challenge:${digest(challenge)}`, "1", 900)).toBe(false)
+  })
+})
+
 // ------------------------------------------------------------------------------------------------------------- WA-05
 
 describe.each(ALGS)("WA-05 origin, type, RP and flags (%s)", (alg) => {
