@@ -11,22 +11,25 @@ const LAYERS = [
   ["front doors", "^src/(index|auth|authenticators)\\.ts$|^src/integrations/"],
   // handle() and its error stage (called only by the pipeline and Hono's front door).
   ["pipeline", "^src/pipeline\\.ts$|^src/response/error\\.ts$"],
-  ["config", "^src/config/"],
+  // config/oauth.ts is placed with the flows: it is the OAuth kind's provider normaliser (flows/kinds/oauth.ts).
+  ["config", "^src/config/(?!oauth\\.ts$)"],
   ["request", "^src/request/"],
   ["router", "^src/router\\.ts$"],
   // The action handlers and the route table (actions/table.ts), which the request parser and the router read.
   ["actions", "^src/actions/"],
-  // One file per sign-in kind, and the sign-in rate limit, which counts attempts by what each kind reads.
-  ["flows", "^src/flows/|^src/rate-limit/guard\\.ts$"],
+  // One file per sign-in kind, the kinds and their registry, the OAuth provider normaliser, and the sign-in rate limit,
+  // which counts attempts by what each kind reads.
+  ["flows", "^src/flows/|^src/config/oauth\\.ts$|^src/rate-limit/guard\\.ts$"],
   // Called by the flows and the actions; they call the security checks and the protocols, never the reverse.
   ["account and session", "^src/(account|session)/"],
   ["protocols, providers and security", "^src/(protocols|security)/|^src/providers/(?!(types|ids)\\.ts$)"],
-  ["jwt and pages", "^src/jwt/|^src/pages/(?!browser/)"],
+  ["jwt and pages", "^src/jwt/|^src/pages/(?!browser/|locales/types\\.ts$)"],
   ["response", "^src/response/(?!error\\.ts$)"],
   ["cookies", "^src/cookies/"],
   ["logger and events", "^src/(logger|events)\\.ts$"],
-  // The shared types: internal (domain.ts), public (types.ts), the provider config shapes and the generated id unions.
-  ["domain types", "^src/(domain|types)\\.ts$|^src/providers/(types|ids)\\.ts$"],
+  // The shared types: internal (domain.ts), public (types.ts), the provider config shapes and the generated id unions,
+  // and the shape of a page locale (the sign-in kinds' page sections in domain.ts name it).
+  ["domain types", "^src/(domain|types)\\.ts$|^src/providers/(types|ids)\\.ts$|^src/pages/locales/types\\.ts$"],
   // Stores and adapters: interfaces and their implementations, which know nothing of the handler.
   ["adapters and stores", "^src/(adapters|stores)/|^src/rate-limit/(?!guard\\.ts$)"],
   ["base", "^src/(errors|records|symbols)\\.ts$|^src/lib/"],

@@ -1,7 +1,7 @@
 // The values passed between the stages, in one module of their own (docs/contributing.md#rule-8): the resolved config,
 // the request as the handler reads it, the identity a sign-in flow verified, what linking made of it, and the session
 // strategy interface. Types only; every folder imports them from here, so no stage imports back up the data flow.
-import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "./adapters/index.js"
+import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser } from "./adapters/index.js"
 import type { GuardedAdapter } from "./adapters/guard.js"
 import type { AuthError } from "./errors.js"
 import type { SharedStore } from "./stores/index.js"
@@ -14,9 +14,12 @@ import type {
   UserinfoEndpointOption,
 } from "./providers/types.js"
 import type { Account, Awaitable, Theme, TokenSet, User } from "./records.js"
+import type { PageLocale } from "./pages/locales/types.js"
 import type {
   AuthAction,
   AuthConfig,
+  ResponseInternal,
+  WarningCode,
   CallbacksOptions,
   Cookie,
   CookiesOptions,
@@ -103,6 +106,8 @@ export interface ResolvedConfig {
   readonly session: Readonly<SessionOptions>
   /** How sessions are issued, read, updated and revoked: chosen once here from `session.strategy`. */
   readonly sessionStrategy: SessionStrategy
+  /** The sign-in kind of a configured provider (flows/registry.ts): a lookup by its type, which resolution checked. */
+  kindOf(provider: ResolvedProvider): SignInKind
   readonly jwt: Readonly<Partial<Pick<JWTOptions, "encode" | "decode">> & { maxAge: number }>
   readonly callbacks: Readonly<CallbacksOptions>
   readonly events: Readonly<EventCallbacks>
@@ -223,4 +228,156 @@ export interface SessionStrategy {
   read(req: AuthRequest, config: ResolvedConfig, update?: { data: unknown }): Promise<SessionAnswer>
   /** Ends the session (sign-out): fires the signOut event and returns the cookies that expire it. */
   revoke(req: AuthRequest, config: ResolvedConfig): Promise<Cookie[]>
+}
+
+/** The routes of `/<action>/<provider id>` a sign-in kind answers. */
+export type KindAction = "signin" | "callback" | "webauthn-options"
+
+/**
+ * What the router runs before a kind's step on one route, in this order: the CSRF check, then the sign-in rate limit,
+ * then the step (docs/security.md CR-03, RL-01). The method check (405) and the provider lookup come before all of it.
+ */
+export interface KindRoute {
+  /** The methods of this route for the kind's providers, where they narrow the action's (actions/table.ts). */
+  readonly methods?: readonly ("GET" | "POST")[]
+  /** The POST must carry a valid CSRF token and come from this site. */
+  readonly csrf: boolean
+  /** Counted by the sign-in rate limit (rate-limit/guard.ts), after the CSRF check. */
+  readonly rateLimit?: KindRateLimit
+}
+
+/** How the sign-in rate limit counts a kind's attempts (docs/rate-limit.md). */
+export interface KindRateLimit {
+  /** The identifiers an attempt is counted under, each its own key (the client address is counted besides). */
+  identifiers(body: Readonly<Record<string, unknown>>, provider: ResolvedProvider): string[]
+  /** A step that succeeded takes its attempt back, so only failures use up the limit (credentials). */
+  readonly undoOnSuccess: boolean
+}
+
+/** What a kind's callback step hands the shared callback path: an identity and the cookies the step sets, or a redirect. */
+export type KindFinish = { identity: VerifiedIdentity; cookies: Cookie[] } | { redirect: string }
+
+/** What a kind's provider resolution may read besides the provider. */
+export interface KindResolveContext {
+  /** The provider's position in `providers`, for messages. */
+  readonly index: number
+  /** `redirectProxyUrl` of the config, else AUTH_REDIRECT_PROXY_URL. */
+  readonly redirectProxyUrl: string | undefined
+}
+
+/** How account linking (account/link.ts) finds the user a kind's verified identity signs in as. */
+export interface LinkRule {
+  /**
+   * "account": the user of the account row, else the signed-in user or the user with the e-mail (when both sides vouch
+   * for it), else a new user; "mailbox": the user of the proven address (no account row); "flow-id": the user of the
+   * id the flow vouches for (found by id or account row, else created), never one found by e-mail.
+   */
+  readonly user: "account" | "mailbox" | "flow-id"
+  /** Users and accounts go through the adapter under JWT sessions too (credentials: only with database sessions). */
+  readonly withJwtSessions: boolean
+  /** The account may be linked to the user already signed in on this browser. */
+  readonly toSignedInUser: boolean
+  /** A user created now keeps the flow's id (WebAuthn: the credential's user handle) instead of a new UUID. */
+  readonly keepsFlowUserId: boolean
+}
+
+/**
+ * One kind of sign-in (credentials, e-mail, OAuth/OIDC with its OAuth 1.0a variant, WebAuthn): everything the
+ * handler does differently for its providers, in one object per kind (flows/kinds/), found through the registry
+ * (flows/registry.ts) by the provider's `type`. Every stage reads these properties instead of comparing types.
+ */
+export interface SignInKind {
+  /** How messages name the kind's providers ("the email provider", "the WebAuthn provider"). */
+  readonly label: string
+  /** Validates one configured provider and returns it resolved; throws the AuthError that refuses the config. */
+  resolve(provider: ProviderConfig, context: KindResolveContext): ResolvedProvider
+  /**
+   * The environment variables `setEnvDefaults` fills the kind's providers from: field -> suffix of `AUTH_<ID>_`
+   * (OAuth: `clientId` from AUTH_<ID>_ID, ...).
+   */
+  readonly env: Readonly<Record<string, string>>
+  /** Off unless the config sets `experimental.<flag>: true`. */
+  readonly experimental?: "enableWebAuthn"
+  /** The adapter methods a config with one of the kind's providers needs, and what it needs the adapter for. */
+  readonly adapter?: { readonly methods: readonly (keyof Adapter)[]; readonly purpose: string }
+  /** Checks the kind's providers of one config together, after the adapter check (first error wins). */
+  checkProviders?(providers: readonly ResolvedProvider[]): AuthError | undefined
+  /** A warning logged once when a config with one of the kind's providers is resolved, if any. */
+  warning?(context: { canonicalUrl: URL | undefined; trustedOrigins: readonly string[] }): WarningCode | undefined
+  /** Form fields the kind's steps read besides the common ones (router.ts): a repeat of any is refused (docs/security.md HN-01). */
+  readsFields?(provider: ResolvedProvider): readonly string[]
+  /** The guards of each route, and the step the route runs once they pass. */
+  readonly routes: KindRoutes
+  /**
+   * Where a form POST of the user's input starts a sign-in (the sign-in page's forms and buttons, the server-side and
+   * browser `signIn`): `/signin/<id>`, or `/callback/<id>` when the input itself signs in.
+   */
+  readonly formAction: "signin" | "callback"
+  readonly linking: LinkRule
+  /** The signIn event reports `isNewUser` (OAuth also reports the profile; credentials neither, as in Auth.js). */
+  readonly reportsNewUser: boolean
+  /** Its providers may refresh access tokens (`refreshAccessToken`) in JWT sessions (session/refresh.ts). */
+  readonly refreshesAccessTokens: boolean
+  /** Its accounts hold the user's authenticators (passkeys), which gatehouse/authenticators lists and removes. */
+  readonly holdsAuthenticators: boolean
+  /** Its part of the built-in sign-in page (pages/signin.ts). */
+  readonly page: SignInPageSection
+}
+
+/** The routes of a sign-in kind: the guards of each, and the step it runs once they pass. */
+export interface KindRoutes {
+  /** POST /signin/<id>: start the sign-in (a redirect to the provider, a mailed link, or back to the sign-in page). */
+  readonly signin: KindRoute & {
+    start(req: AuthRequest, config: ResolvedConfig, provider: ResolvedProvider): Promise<ResponseInternal>
+  }
+  /** /callback/<id>: finish the sign-in; actions/callback.ts takes the identity on to a session. */
+  readonly callback: KindRoute & {
+    finish(req: AuthRequest, config: ResolvedConfig, provider: ResolvedProvider): Promise<KindFinish>
+  }
+  /** GET /webauthn-options/<id>: the options of the browser ceremony, for kinds that have one. */
+  readonly "webauthn-options"?: KindRoute & {
+    options(
+      req: AuthRequest,
+      config: ResolvedConfig,
+      provider: ResolvedProvider,
+    ): Promise<{ status: number; body: unknown; cookies: Cookie[] }>
+  }
+}
+
+/** A form field as the page renders it (credentials `credentials` and WebAuthn `formFields`, Auth.js's shape). */
+export interface FieldSpec {
+  label?: unknown
+  type?: unknown
+  placeholder?: unknown
+  autocomplete?: unknown
+  required?: unknown
+}
+
+/** A field of a form on the page, planned before any is rendered so labels and ids can be checked page-wide. */
+export interface PlannedField {
+  name: string
+  spec: FieldSpec
+  label: string
+}
+
+/**
+ * A sign-in kind's part of the built-in sign-in page. The page lays out the places in a fixed order (the buttons, the
+ * main form, the further methods) and renders each place the same way for every kind that uses it.
+ */
+export interface SignInPageSection {
+  /**
+   * Where the provider goes: "button", a button at the top (OAuth); "form", the main form or one behind a disclosure
+   * (a form with no fields is left out); "passkey", a passkey button and a "Create a passkey" form.
+   */
+  readonly place: "button" | "form" | "passkey"
+  /** The fields of its form, with their labels (none for a button). */
+  fields(p: ResolvedProvider, locale: PageLocale): PlannedField[]
+  /** The field that names the user: kept by the form script after a failure, and where passkeys are offered. */
+  identifierField?(p: ResolvedProvider): string | undefined
+  /** The provider's name in the page's language, when it keeps the kind's default name (Auth.js's "Email"). */
+  localName?(p: ResolvedProvider, locale: PageLocale): string | undefined
+  /** The `?error=` code of a failed sign-in with this form: the first such form is shown open. */
+  readonly failureCode?: string
+  /** A passkey provider that offers its passkeys in the main form's identifier field (`enableConditionalUI`). */
+  conditionalUI?(p: ResolvedProvider): boolean
 }

@@ -1,6 +1,7 @@
-// (action, method) -> guarded handler. Guards: allowed methods (405, from actions/table.ts), repeated form fields (400), known provider, CSRF on state-changing POSTs, sign-in rate limit.
+// (action, method) -> guarded handler. Guards: allowed methods (405, from actions/table.ts and the provider's sign-in
+// kind), repeated form fields (400), known provider, CSRF on state-changing POSTs, sign-in rate limit (as the kind says).
 import { InvalidProvider, InvalidRequest, MissingCSRF, UnknownAction } from "./errors.js"
-import type { AuthRequest, ResolvedConfig, ResolvedProvider } from "./domain.js"
+import type { AuthRequest, KindAction, KindRoute, ResolvedConfig, ResolvedProvider } from "./domain.js"
 import { callback } from "./actions/callback.js"
 import { csrf } from "./actions/csrf.js"
 import { errorPageAction, signInPageAction, signOutPageAction, verifyRequestPageAction } from "./actions/pages.js"
@@ -13,7 +14,6 @@ import { isCrossSite, isCsrfValid } from "./security/csrf.js"
 import type { AuthAction, Awaitable, ResponseInternal } from "./types.js"
 import { actionRule } from "./actions/table.js"
 import { guardRateLimit } from "./rate-limit/guard.js"
-import { declaredCredentialFields } from "./flows/credentials.js"
 import { repeatedFormField } from "./lib/body-fields.js"
 
 type Handler = () => Awaitable<ResponseInternal>
@@ -47,19 +47,33 @@ function guardCsrf(req: AuthRequest, config: ResolvedConfig): ResponseInternal |
 }
 
 /**
- * CSRF first (a forged request must not spend the victim's attempts), then the sign-in rate limit
- * (rate-limit/guard.ts), then the action: over the limit the action never runs. An action that throws keeps its attempt counted.
+ * The guards of a sign-in kind's route (flows/kinds/), then its step. CSRF first (a forged request must not spend the
+ * victim's attempts), then the sign-in rate limit (rate-limit/guard.ts): over the limit the step never runs. A step
+ * that throws keeps its attempt counted; one that succeeds gives it back where the kind says so (credentials: only
+ * failures use up the limit; every e-mail request counts).
  */
-function limited(req: AuthRequest, config: ResolvedConfig, provider: ResolvedProvider, action: Handler): Handler {
-  return async () => {
-    const refused = guardCsrf(req, config)
-    if (refused) return refused
-    const undo = await guardRateLimit(req, config, provider)
-    const response = await action()
-    // A credentials sign-in that succeeded does not count: only failures use up the limit. Every e-mail request counts.
-    if (provider.type === "credentials") await undo()
-    return response
+function guarded(
+  req: AuthRequest,
+  config: ResolvedConfig,
+  provider: ResolvedProvider,
+  route: KindRoute,
+  step: Handler,
+): Handler {
+  const limit = route.rateLimit
+  if (limit) {
+    return async () => {
+      if (route.csrf) {
+        const refused = guardCsrf(req, config)
+        if (refused) return refused
+      }
+      const undo = await guardRateLimit(req, config, provider, limit)
+      const response = await step()
+      if (limit.undoOnSuccess) await undo()
+      return response
+    }
   }
+  if (route.csrf) return () => guardCsrf(req, config) ?? step()
+  return step
 }
 
 /** The form fields Gatehouse itself reads on some route: a repeat of any is refused wherever it comes. */
@@ -74,12 +88,13 @@ const ACTED_ON_FIELDS: ReadonlySet<string> = new Set([
 ])
 const actedOnByProvider = new WeakMap<ResolvedProvider, ReadonlySet<string>>()
 
-/** The fields acted on for a request naming `provider`: the common ones, plus a credentials provider's declared fields. */
-function actedOnFields(provider: ResolvedProvider | undefined): ReadonlySet<string> {
-  if (provider?.type !== "credentials") return ACTED_ON_FIELDS
+/** The fields acted on for a request naming `provider`: the common ones, plus those its kind reads (credentials: the declared fields). */
+function actedOnFields(provider: ResolvedProvider | undefined, config: ResolvedConfig): ReadonlySet<string> {
+  const reads = provider && config.kindOf(provider).readsFields
+  if (!provider || !reads) return ACTED_ON_FIELDS
   let fields = actedOnByProvider.get(provider)
   if (!fields) {
-    fields = new Set([...ACTED_ON_FIELDS, ...declaredCredentialFields(provider)])
+    fields = new Set([...ACTED_ON_FIELDS, ...reads(provider)])
     actedOnByProvider.set(provider, fields)
   }
   return fields
@@ -89,10 +104,9 @@ function actedOnFields(provider: ResolvedProvider | undefined): ReadonlySet<stri
  * A form field Gatehouse acts on, sent twice, is refused before anything runs (docs/security.md HN-01): a middleware in
  * front may have read the other value. The message names no field, so the answer echoes nothing of the request.
  */
-function refuseRepeatedFields(req: AuthRequest, config: ResolvedConfig): void {
+function refuseRepeatedFields(req: AuthRequest, config: ResolvedConfig, provider: ResolvedProvider | undefined): void {
   if (!req.form) return
-  const provider = req.providerId === undefined ? undefined : config.providers.get(req.providerId)
-  if (repeatedFormField(req, actedOnFields(provider)) === undefined) return
+  if (repeatedFormField(req, actedOnFields(provider, config)) === undefined) return
   throw new InvalidRequest(
     "A form field Gatehouse reads (csrfToken, callbackUrl, email, username, password, or a declared credential field) was sent more than once; send each once.",
   )
@@ -124,16 +138,11 @@ const handlers: Handlers = {
       return () => guardCsrf(req, config) ?? signIn(req, config, undefined)
     }
     const found = provider ?? findProvider(req, config)
-    if (found.type === "email") return limited(req, config, found, () => signIn(req, config, found))
-    return () => guardCsrf(req, config) ?? signIn(req, config, found)
+    return guarded(req, config, found, config.kindOf(found).routes.signin, () => signIn(req, config, found))
   },
   callback: (req, config, provider) => {
     const found = provider ?? findProvider(req, config)
-    // Only the credentials callback checks CSRF (wire.md 2.7); other callbacks are the provider's redirect back.
-    if (found.type === "credentials") return limited(req, config, found, () => callback(req, config, found))
-    // Stricter than Auth.js (which checks none here): a WebAuthn callback is a form POST that signs in, so it carries the CSRF token.
-    if (found.type === "webauthn") return () => guardCsrf(req, config) ?? callback(req, config, found)
-    return () => callback(req, config, found)
+    return guarded(req, config, found, config.kindOf(found).routes.callback, () => callback(req, config, found))
   },
   signout: (req, config) => {
     if (req.method === "GET") return () => signOutPageAction(req, config)
@@ -143,7 +152,10 @@ const handlers: Handlers = {
   "verify-request": (req, config) => () => verifyRequestPageAction(req, config),
   "webauthn-options": (req, config, provider) => {
     const found = provider ?? findProvider(req, config)
-    return () => webAuthnOptionsAction(req, config, found)
+    const route = config.kindOf(found).routes["webauthn-options"]
+    // Only a kind with a browser ceremony has its options.
+    if (!route) throw new InvalidProvider(`Provider "${found.id}" is not a WebAuthn provider.`)
+    return guarded(req, config, found, route, () => webAuthnOptionsAction(req, config, found, route))
   },
 }
 
@@ -154,13 +166,11 @@ export function route(req: AuthRequest, config: ResolvedConfig): Handler {
   let provider: ResolvedProvider | undefined
   if (req.providerId !== undefined) {
     allow = rule.providerMethods ?? allow
-    if (rule.providerTypeMethods) {
-      // A known provider narrows the methods; an unknown one is the handler's to report (after the method check).
-      provider = config.providers.get(req.providerId)
-      if (provider) allow = rule.providerTypeMethods[provider.type] ?? allow
-    }
+    // A known provider's kind may narrow the methods; an unknown one is the handler's to report (after the method check).
+    provider = config.providers.get(req.providerId)
+    if (provider) allow = config.kindOf(provider).routes[req.action as KindAction]?.methods ?? allow
   }
   allowOnly(req, allow, rule.refuseHead === true)
-  refuseRepeatedFields(req, config)
+  refuseRepeatedFields(req, config, provider)
   return handlers[req.action](req, config, provider)
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Auth, isAuthAction, setEnvDefaults } from "../src/index.js"
 import type { AuthConfig } from "../src/index.js"
 import { actionTable } from "../src/actions/table.js"
+import { credentialsKind } from "../src/flows/kinds/credentials.js"
 import Credentials from "../src/providers/credentials.js"
 import { ORIGIN, SECRET, alice } from "./helpers.js"
 import { isolateEnv, withEnv } from "./support/env.js"
@@ -73,7 +74,7 @@ describe("the action table is the one list of actions", () => {
     }
   })
 
-  it("the provider-id methods of the table: POST /signin/<id> only; the credentials callback POST only", async () => {
+  it("the provider-id methods of the table and the kind: POST /signin/<id> only; the credentials callback POST only", async () => {
     const c = config()
     for (const method of ["GET", "PUT"]) {
       const signin = await Auth(request(method, "/auth/signin/credentials"), c)
@@ -81,7 +82,7 @@ describe("the action table is the one list of actions", () => {
       expect(signin.headers.get("allow")).toBe(actionTable.signin.providerMethods.join(", "))
       const callback = await Auth(request(method, "/auth/callback/credentials"), c)
       expect(callback.status).toBe(405)
-      expect(callback.headers.get("allow")).toBe(actionTable.callback.providerTypeMethods.credentials.join(", "))
+      expect(callback.headers.get("allow")).toBe(credentialsKind.routes.callback.methods!.join(", "))
     }
   })
 

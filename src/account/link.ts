@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto"
 import { AccessDenied, AccountNotLinked, OAuthAccountNotLinked } from "../errors.js"
 import type { AdapterAccount, AdapterUser } from "../adapters/index.js"
 import { AdapterCallError, type GuardedAdapter } from "../adapters/guard.js"
-import type { AuthRequest, LinkOutcome, ResolvedConfig, VerifiedIdentity } from "../domain.js"
+import type { AuthRequest, LinkOutcome, LinkRule, ResolvedConfig, VerifiedIdentity } from "../domain.js"
 import { emitEvent } from "../events.js"
 import { domainToUnicode } from "../lib/idn.js"
 import { applyRedirect } from "../security/redirect.js"
@@ -87,20 +87,22 @@ export function idpVerifiedEmail(profile: Record<string, unknown> | undefined): 
 }
 
 /**
- * Finds or creates the user for a provider account:
- * existing account → its user (OAuthAccountNotLinked if another user is signed in); signed-in user + new
+ * Finds or creates the user for a provider account, as the kind's link rule says (`rule.user`, flows/kinds/):
+ * the mailbox's user for an e-mail sign-in; else existing account → its user (OAuthAccountNotLinked if another user
+ * is signed in); the flow's user id (credentials) → that user, or one created for it; signed-in user + new
  * account → link; e-mail of an existing user → OAuthAccountNotLinked unless the provider allows dangerous
  * linking and both the IdP and the local row vouch for the address; otherwise create the user and link the account.
  */
 async function findOrCreate(
   adapter: GuardedAdapter,
   identity: VerifiedIdentity,
+  rule: LinkRule,
   currentUser: AdapterUser | undefined,
   config: ResolvedConfig,
   writes: Partial<LinkOutcome>,
 ): Promise<LinkOutcome> {
   const { account, user } = identity
-  if (account.type === "email") return emailUser(adapter, identity, config, writes)
+  if (rule.user === "mailbox") return emailUser(adapter, identity, config, writes)
   const existing = await adapter.getUserByAccount({
     provider: account.provider,
     providerAccountId: account.providerAccountId,
@@ -110,7 +112,7 @@ async function findOrCreate(
       throw new OAuthAccountNotLinked("This account is already linked to another user.")
     return { user: existing, isNewUser: false }
   }
-  if (account.type === "credentials") return credentialsUser(adapter, identity, config, writes)
+  if (rule.user === "flow-id") return credentialsUser(adapter, identity, config, writes)
   if (currentUser) {
     const linked = accountRowOf(account, currentUser.id, config)
     await adapter.linkAccount(linked)
@@ -141,7 +143,7 @@ async function findOrCreate(
   // An address the IdP says it verified (email_verified true or "true") counts as verified here too. A passkey proves no address.
   const emailVerified = email && idpVerifiedEmail(identity.profile) ? new Date() : null
   // An OAuth profile's id is the provider's; a WebAuthn sign-up's is the one its credential's user handle names.
-  const id = account.type === "webauthn" ? flowUserId : randomUUID()
+  const id = rule.keepsFlowUserId ? flowUserId : randomUUID()
   return createAndLink(
     adapter,
     { ...profileUser, id, email: email ?? null, emailVerified } as unknown as AdapterUser,
@@ -353,11 +355,12 @@ const LINK_ATTEMPTS = 3
 async function linkAndStore(
   adapter: GuardedAdapter,
   identity: VerifiedIdentity,
+  rule: LinkRule,
   signedIn: AdapterUser | undefined,
   config: ResolvedConfig,
   writes: Partial<LinkOutcome>,
 ): Promise<LinkOutcome> {
-  const outcome = await findOrCreate(adapter, identity, signedIn, config, writes)
+  const outcome = await findOrCreate(adapter, identity, rule, signedIn, config, writes)
   if (!identity.authenticator) return outcome
   const created = await adapter.createAuthenticator({ ...identity.authenticator, userId: outcome.user.id })
   writes.createdAuthenticator = created
@@ -368,13 +371,14 @@ async function linkAndStore(
 async function linkOnce(
   adapter: GuardedAdapter,
   identity: VerifiedIdentity,
+  rule: LinkRule,
   signedIn: AdapterUser | undefined,
   config: ResolvedConfig,
 ): Promise<LinkOutcome> {
-  if (adapter.transaction) return adapter.transaction((tx) => linkAndStore(tx, identity, signedIn, config, {}))
+  if (adapter.transaction) return adapter.transaction((tx) => linkAndStore(tx, identity, rule, signedIn, config, {}))
   const writes: Partial<LinkOutcome> = {}
   try {
-    return await linkAndStore(adapter, identity, signedIn, config, writes)
+    return await linkAndStore(adapter, identity, rule, signedIn, config, writes)
   } catch (error) {
     await rollback(adapter, writes, config)
     throw error
@@ -384,12 +388,13 @@ async function linkOnce(
 async function linkWithRetry(
   adapter: GuardedAdapter,
   identity: VerifiedIdentity,
+  rule: LinkRule,
   signedIn: AdapterUser | undefined,
   config: ResolvedConfig,
 ): Promise<LinkOutcome> {
   for (let i = 1; ; i++) {
     try {
-      return await linkOnce(adapter, identity, signedIn, config)
+      return await linkOnce(adapter, identity, rule, signedIn, config)
     } catch (error) {
       // A concurrent sign-in (maybe another process) created the same user or account: look again shortly.
       if (!isRetryableLinkError(error) || i >= LINK_ATTEMPTS) throw error
@@ -409,22 +414,23 @@ async function linkWithRetry(
 const inflightLinks = new WeakMap<object, Map<string, Promise<LinkOutcome>>>()
 
 /**
- * The user a verified identity signs in as. Without an adapter (or for credentials under JWT sessions) that is the
- * flow's own user; with one, the account is found, linked to the signed-in user (`currentUser`, asked only when
- * needed) or created. A waiter on a concurrent identical sign-in whose attempt failed tries on its own.
+ * The user a verified identity signs in as, by its kind's link rule (`rule`, flows/kinds/). Without an adapter (or,
+ * for credentials, under JWT sessions) that is the flow's own user; with one, the account is found, linked to the
+ * signed-in user (`currentUser`, asked only when the rule links to it) or created. A waiter on a concurrent
+ * identical sign-in whose attempt failed tries on its own.
  */
 export async function linkIdentity(
   identity: VerifiedIdentity,
+  rule: LinkRule,
   currentUser: () => Promise<AdapterUser | undefined>,
   config: ResolvedConfig,
 ): Promise<LinkOutcome> {
   const adapter = config.adapter
-  const isCredentials = identity.account.type === "credentials"
-  if (!adapter || (isCredentials && config.session.strategy !== "database"))
+  if (!adapter || (!rule.withJwtSessions && config.session.strategy !== "database"))
     return { user: identity.user, isNewUser: false }
   // An e-mail sign-in is the mailbox's user whoever is signed in on this browser: nothing is linked to the current user.
-  const signedIn = isCredentials || identity.account.type === "email" ? undefined : await currentUser()
-  if (signedIn) return linkWithRetry(adapter, identity, signedIn, config)
+  const signedIn = rule.toSignedInUser ? await currentUser() : undefined
+  if (signedIn) return linkWithRetry(adapter, identity, rule, signedIn, config)
   let perAdapter = inflightLinks.get(adapter.raw)
   if (!perAdapter) inflightLinks.set(adapter.raw, (perAdapter = new Map()))
   const key = `${identity.account.provider}\u0000${identity.account.providerAccountId}`
@@ -432,9 +438,9 @@ export async function linkIdentity(
   if (shared) {
     const outcome = await shared.catch(() => undefined)
     if (outcome) return { user: outcome.user, isNewUser: false }
-    return linkWithRetry(adapter, identity, undefined, config)
+    return linkWithRetry(adapter, identity, rule, undefined, config)
   }
-  const pending = linkWithRetry(adapter, identity, undefined, config)
+  const pending = linkWithRetry(adapter, identity, rule, undefined, config)
   perAdapter.set(key, pending)
   try {
     return await pending

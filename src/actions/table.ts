@@ -4,7 +4,6 @@
 import type { AuthAction } from "../types.js"
 
 type Method = "GET" | "POST"
-type ProviderKind = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
 
 /** What the handler allows for one action. */
 export interface ActionRule {
@@ -12,10 +11,11 @@ export interface ActionRule {
   readonly methods: readonly Method[]
   /** Whether `/<action>/<provider id>` is a route. */
   readonly takesProvider: boolean
-  /** Methods of `/<action>/<provider id>` when they differ. */
+  /**
+   * Methods of `/<action>/<provider id>` when they differ. A provider's sign-in kind may narrow them further for its
+   * providers (`methods` of the kind's route, flows/kinds/: the credentials and WebAuthn callbacks are POST only).
+   */
   readonly providerMethods?: readonly Method[]
-  /** Methods of `/<action>/<provider id>` for providers of one type, when they differ (the provider is looked up first). */
-  readonly providerTypeMethods?: Readonly<Partial<Record<ProviderKind, readonly Method[]>>>
   /** A GET renders an HTML page: on a configuration error it shows the error page instead of 500 JSON. */
   readonly page: boolean
   /**
@@ -35,14 +35,7 @@ export const actionTable = {
   csrf: { methods: GET, takesProvider: false, page: false },
   signin: { methods: BOTH, takesProvider: true, providerMethods: ["POST"], page: true },
   signout: { methods: BOTH, takesProvider: false, page: true },
-  // Credentials and WebAuthn callbacks are POST only: a GET must never run `authorize` (docs/security.md CR-03).
-  callback: {
-    methods: BOTH,
-    takesProvider: true,
-    providerTypeMethods: { credentials: ["POST"], webauthn: ["POST"] },
-    page: false,
-    refuseHead: true,
-  },
+  callback: { methods: BOTH, takesProvider: true, page: false, refuseHead: true },
   "verify-request": { methods: GET, takesProvider: false, page: true },
   error: { methods: GET, takesProvider: false, page: true },
   "webauthn-options": { methods: GET, takesProvider: true, page: false },

@@ -1,8 +1,6 @@
-// GET /webauthn-options/<id>: the options of the ceremony this browser should run (flows/webauthn.ts), never cached.
-import { InvalidProvider } from "../errors.js"
-import type { AuthRequest, ResolvedConfig, ResolvedProvider } from "../domain.js"
-import { webAuthnOptions } from "../flows/webauthn.js"
-import type { WebAuthnConfig } from "../providers/webauthn.js"
+// GET /webauthn-options/<id>: the options of the ceremony this browser should run (the kind's step, flows/kinds/), never
+// cached. The router answers it only for a kind that has the route.
+import type { AuthRequest, KindRoutes, ResolvedConfig, ResolvedProvider } from "../domain.js"
 import { NO_STORE_JSON_HEADERS } from "../response/build.js"
 import type { ResponseInternal } from "../types.js"
 
@@ -10,9 +8,9 @@ export async function webAuthnOptionsAction(
   req: AuthRequest,
   config: ResolvedConfig,
   provider: ResolvedProvider,
+  route: NonNullable<KindRoutes["webauthn-options"]>,
 ): Promise<ResponseInternal> {
-  if (provider.type !== "webauthn") throw new InvalidProvider(`Provider "${provider.id}" is not a WebAuthn provider.`)
-  const answer = await webAuthnOptions(req, config, provider as Readonly<WebAuthnConfig>)
+  const answer = await route.options(req, config, provider)
   return {
     status: answer.status,
     headers: NO_STORE_JSON_HEADERS,

@@ -12,11 +12,6 @@ export function isAuthAction(action: string): action is AuthAction {
 
 type Env = Record<string, string | undefined>
 
-/** The one reader of process environment variables; empty values count as unset. Undefined where there is no `process`. */
-export function readEnv(name: string): string | undefined {
-  return typeof process !== "undefined" ? process.env[name] || undefined : undefined
-}
-
 /** `AUTH_TRUST_HOST` as a boolean: `false`/`0`/empty mean no (Auth.js treats any value as yes, a bug). */
 function envFlag(value: string | undefined): boolean | undefined {
   if (value === undefined) return undefined

@@ -10,7 +10,7 @@ import type {
 } from "../providers/types.js"
 import type { User } from "../types.js"
 import { boundedFetch, isAllowedEndpoint } from "../protocols/http.js"
-import { readEnv } from "./env.js"
+import { readEnv } from "../lib/env.js"
 import type { Endpoint, ResolvedOAuthProvider } from "../domain.js"
 
 const DEFAULT_TIMEOUT = 10_000

@@ -6,25 +6,22 @@ import {
   MissingAdapter,
   MissingAdapterMethods,
   MissingStoreMethods,
-  MissingAuthorize,
   MissingSecret,
   ExperimentalFeatureNotEnabled,
   InvalidProvider,
   UntrustedHost,
-  DuplicateConditionalUI,
-  MissingWebAuthnAutocomplete,
 } from "../errors.js"
 import { createLogger } from "../logger.js"
 import { cookiePolicy } from "../cookies/policy.js"
 import { databaseStrategy, jwtStrategy } from "../session/index.js"
-import type { ResolvedConfig, ResolvedProvider } from "../domain.js"
+import type { ResolvedConfig, ResolvedProvider, SignInKind } from "../domain.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
 import type { AuthConfig } from "../types.js"
-import type { OAuthConfigBase } from "../providers/types.js"
-import type { WebAuthnConfig } from "../providers/webauthn.js"
-import { resolveOAuthProvider, withOptions } from "./oauth.js"
+import { allKinds, kindFor, kindOf, signInKinds } from "../flows/registry.js"
+import { withOptions } from "./oauth.js"
 import { guardAdapter } from "../adapters/guard.js"
-import { readEnv, trustHostRule } from "./env.js"
+import { trustHostRule } from "./env.js"
+import { readEnv } from "../lib/env.js"
 import { trustedOriginMatcher } from "../security/origins.js"
 import { DEFAULT_MAX_AGE } from "../jwt/jwe.js"
 import { guardStore, missingStoreMethods } from "../stores/guard.js"
@@ -76,42 +73,21 @@ function resolveProviders(config: AuthConfig): { list: ResolvedProvider[]; error
       }
     }
     seen.add(provider.id)
-    if (provider.type === "credentials" && typeof provider.authorize !== "function") {
-      return {
-        list,
-        error: new MissingAuthorize(
-          `providers[${index}] ("${provider.id}"): a credentials provider needs an \`authorize\` function.`,
-        ),
-      }
-    }
-    if (provider.type === "email" && typeof provider.sendVerificationRequest !== "function") {
+    // The one place a provider type is checked: past here every provider has a kind (ResolvedConfig.kindOf).
+    const kind = kindFor(provider.type)
+    if (!kind) {
       return {
         list,
         error: new InvalidProvider(
-          `providers[${index}] ("${provider.id}"): an email provider needs a \`sendVerificationRequest\` function.`,
+          `providers[${index}] ("${provider.id}"): unknown provider type "${String(provider.type)}"; the types are ${Object.keys(signInKinds).join(", ")}.`,
         ),
       }
     }
-    if (provider.type === "oauth" || provider.type === "oidc") {
-      try {
-        list.push(resolveOAuthProvider(provider as OAuthConfigBase, redirectProxyUrl))
-      } catch (error) {
-        return { list, error: error as AuthError }
-      }
-      continue
+    try {
+      list.push(kind.resolve(provider, { index, redirectProxyUrl }))
+    } catch (error) {
+      return { list, error: error as AuthError }
     }
-    // An e-mail provider's API key may come from AUTH_<ID>_KEY, as OAuth client ids come from AUTH_<ID>_ID.
-    const envKey =
-      provider.type === "email" && provider.apiKey === undefined
-        ? readEnv(`AUTH_${provider.id.toUpperCase().replace(/-/g, "_")}_KEY`)
-        : undefined
-    list.push(
-      Object.freeze({
-        ...provider,
-        ...(envKey ? { apiKey: envKey } : {}),
-        name: provider.name ?? provider.id,
-      }) as ResolvedProvider,
-    )
   }
   return { list }
 }
@@ -159,64 +135,33 @@ const databaseMethods = [
   "deleteSession",
 ] as const
 
-/** What e-mail sign-in calls: the token pair, and the user lookups and writes of the click (wire.md §8.4). */
-const emailMethods = [
-  "createVerificationToken",
-  "useVerificationToken",
-  "getUserByEmail",
-  "createUser",
-  "updateUser",
-] as const
-
-/** What WebAuthn calls: Auth.js's list, plus the lookups account linking makes for a sign-up (wire.md §9). */
-const webAuthnMethods = [
-  "createUser",
-  "getUser",
-  "getUserByEmail",
-  "getUserByAccount",
-  "linkAccount",
-  "getAccount",
-  "getAuthenticator",
-  "createAuthenticator",
-  "listAuthenticatorsByUserId",
-  "updateAuthenticatorCounter",
-] as const
-
-/** WebAuthn providers need an adapter with their methods; at most one may offer autofill, and its form must ask for it. */
-function checkWebAuthn(
-  list: readonly { type: string; id: string }[],
+/**
+ * What a kind asks of a config that has its providers (`providers`, in config order): the experimental flag it needs,
+ * the adapter and its methods, then the kind's own checks across its providers.
+ */
+function checkKind(
+  kind: SignInKind,
+  providers: readonly ResolvedProvider[],
+  config: AuthConfig,
   adapter: AuthConfig["adapter"],
 ): AuthError | undefined {
-  const webauthn = list.filter((p) => p.type === "webauthn") as unknown as WebAuthnConfig[]
-  if (!webauthn.length) return undefined
-  const first = webauthn[0]!
-  if (!adapter)
-    return new MissingAdapter(
-      `The WebAuthn provider "${first.id}" needs an \`adapter\` to store users, accounts and authenticators.`,
+  const first = providers[0]!
+  if (kind.experimental && !config.experimental?.[kind.experimental])
+    return new ExperimentalFeatureNotEnabled(
+      `${kind.label} is experimental: set \`experimental.${kind.experimental}: true\` to use it.`,
     )
-  const missing = webAuthnMethods.filter((m) => typeof adapter[m] !== "function")
-  if (missing.length)
-    return new MissingAdapterMethods(
-      `The adapter lacks methods the WebAuthn provider "${first.id}" needs: ${missing.join(", ")}.`,
-    )
-  const conditional = webauthn.filter((p) => p.enableConditionalUI)
-  if (conditional.length > 1) {
-    return new DuplicateConditionalUI(
-      `Only one WebAuthn provider may set enableConditionalUI; ${conditional.map((p) => `"${p.id}"`).join(" and ")} both do.`,
-    )
+  if (kind.adapter) {
+    if (!adapter)
+      return new MissingAdapter(
+        `The ${kind.label} provider "${first.id}" needs an \`adapter\` ${kind.adapter.purpose}.`,
+      )
+    const missing = kind.adapter.methods.filter((m) => typeof adapter[m] !== "function")
+    if (missing.length)
+      return new MissingAdapterMethods(
+        `The adapter lacks methods the ${kind.label} provider "${first.id}" needs: ${missing.join(", ")}.`,
+      )
   }
-  const autofill = conditional[0]
-  if (
-    autofill &&
-    !Object.values(autofill.formFields ?? {}).some(
-      (f) => typeof f?.autocomplete === "string" && f.autocomplete.split(/\s+/).includes("webauthn"),
-    )
-  ) {
-    return new MissingWebAuthnAutocomplete(
-      `The WebAuthn provider "${autofill.id}" enables conditional UI, so one of its formFields needs "webauthn" in its autocomplete (as "username webauthn").`,
-    )
-  }
-  return undefined
+  return kind.checkProviders?.(providers)
 }
 
 function build(config: AuthConfig): ResolvedConfig {
@@ -272,27 +217,13 @@ function build(config: AuthConfig): ResolvedConfig {
     error = new MissingStoreMethods(
       `\`store\` lacks methods of a SharedStore (gatehouse/stores): ${missingStore.join(", ")}.`,
     )
-  const emailProvider = list.find((p) => p.type === "email")
-  if (!error && emailProvider) {
-    // Checked per config: another config's email provider never makes this one need an adapter (unlike Auth.js).
-    if (!adapter)
-      error = new MissingAdapter(
-        `The email provider "${emailProvider.id}" needs an \`adapter\` to store verification tokens.`,
-      )
-    else {
-      const missing = emailMethods.filter((m) => typeof adapter[m] !== "function")
-      if (missing.length)
-        error = new MissingAdapterMethods(
-          `The adapter lacks methods the email provider "${emailProvider.id}" needs: ${missing.join(", ")}.`,
-        )
-    }
+  // Each kind's providers, in registry order, so the kinds' checks run in that order (the first error wins).
+  const byKind = new Map<SignInKind, ResolvedProvider[]>()
+  for (const kind of allKinds) {
+    const ofKind = list.filter((p) => kindOf(p) === kind)
+    if (ofKind.length) byKind.set(kind, ofKind)
   }
-  if (!error && list.some((p) => p.type === "webauthn") && !config.experimental?.enableWebAuthn) {
-    error = new ExperimentalFeatureNotEnabled(
-      "WebAuthn is experimental: set `experimental.enableWebAuthn: true` to use it.",
-    )
-  }
-  error ??= checkWebAuthn(list, adapter)
+  for (const [kind, ofKind] of byKind) error ??= checkKind(kind, ofKind, config, adapter)
   const resolved: ResolvedConfig = {
     source: config,
     basePath: normaliseBasePath(config.basePath),
@@ -307,6 +238,7 @@ function build(config: AuthConfig): ResolvedConfig {
       generateSessionToken: config.session?.generateSessionToken ?? newSessionToken,
     }),
     sessionStrategy: strategy === "database" ? databaseStrategy : jwtStrategy,
+    kindOf,
     jwt: Object.freeze({
       maxAge: config.jwt?.maxAge ?? maxAge,
       encode: config.jwt?.encode,
@@ -328,8 +260,10 @@ function build(config: AuthConfig): ResolvedConfig {
     error,
     cookies: cookiePolicy(config.cookies),
   }
-  // Mailed links are built only from AUTH_URL or a trusted origin (docs/security.md EM-11): say so once, not per refusal.
-  if (emailProvider && !canonicalUrl && trustedOrigins.length === 0) logger.warn("email-link-origin-missing")
+  for (const kind of byKind.keys()) {
+    const warning = kind.warning?.({ canonicalUrl, trustedOrigins })
+    if (warning) logger.warn(warning)
+  }
   if (config.experimental?.enableWebAuthn) logger.warn("experimental-webauthn")
   if (config.debug) logger.warn("debug-enabled")
   return Object.freeze(resolved)

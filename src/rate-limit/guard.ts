@@ -1,12 +1,11 @@
-// Internal: the sign-in rate-limit guard the router runs after the CSRF guard (e-mail sign-in requests and credentials
-// callbacks), the resolution of the `rateLimit` option, and the client-address rule it keys on.
+// Internal: the sign-in rate-limit guard the router runs after the CSRF guard on the routes a sign-in kind has counted
+// (e-mail sign-in requests and credentials callbacks), the resolution of the `rateLimit` option, and the client-address
+// rule it keys on.
 import { createHmac } from "node:crypto"
 import { isIP } from "node:net"
 import { type AuthError, AdapterError, InvalidEndpoints, MissingStoreMethods, RateLimited } from "../errors.js"
-import type { AuthRequest, ClientAddressRule, ResolvedConfig, ResolvedProvider } from "../domain.js"
+import type { AuthRequest, ClientAddressRule, KindRateLimit, ResolvedConfig, ResolvedProvider } from "../domain.js"
 import type { AuthConfig } from "../types.js"
-import { asEmailProvider, normalize as normalizeEmail } from "../flows/email.js"
-import { identifierFields } from "../flows/credentials.js"
 import { MemoryRateLimitStore, RATE_LIMIT_DEFAULTS, type RateLimitStore } from "./index.js"
 
 /** The `rateLimit` option after defaults and checks. */
@@ -159,32 +158,6 @@ export function normalizeIdentifier(value: unknown): string | undefined {
   return normalized === "" ? undefined : normalized
 }
 
-/**
- * The identifiers an attempt is counted under, each its own key (docs/rate-limit.md). E-mail: the address the flow
- * will mail to. Credentials: the value of the provider's identifier field (flows/credentials.ts `identifierFields`:
- * the first declared field that is not a password), so a field `authorize` never sees cannot choose the key; with no
- * declared fields, `email` and `username` each count, so a junk value in one never frees the other.
- */
-export function identifiersOf(body: Readonly<Record<string, unknown>>, provider: ResolvedProvider): string[] {
-  if (provider.type === "email") {
-    // The address the flow will mail to (the provider's normaliser); one it refuses is counted by its plain form.
-    let address: string | undefined
-    try {
-      address = normalizeEmail(asEmailProvider(provider), body.email)
-    } catch {
-      address = normalizeIdentifier(body.email)
-    }
-    return address === undefined ? [] : [address]
-  }
-  if (provider.type !== "credentials") return []
-  const out: string[] = []
-  for (const field of identifierFields(provider)) {
-    const value = Object.hasOwn(body, field) ? normalizeIdentifier(body[field]) : undefined
-    if (value !== undefined && !out.includes(value)) out.push(value)
-  }
-  return out
-}
-
 const failing = new WeakMap<RateLimitStore, { loggedAt: number }>()
 
 function withTimeout<T>(call: Promise<T>): Promise<T> {
@@ -242,35 +215,28 @@ function clientAddressFor(req: AuthRequest, limit: ResolvedRateLimit, config: Re
   return found?.address
 }
 
-/** Whether a request is one the rate limit counts: an e-mail sign-in request or a credentials callback. */
-export function isRateLimited(req: AuthRequest, provider: ResolvedProvider): boolean {
-  if (req.method !== "POST") return false
-  return (
-    (req.action === "signin" && provider.type === "email") ||
-    (req.action === "callback" && provider.type === "credentials")
-  )
-}
-
 /** Takes back the attempt a guard counted (a credentials sign-in that succeeded); never throws. */
 export type UndoAttempt = () => Promise<void>
 
 const nothingToUndo: UndoAttempt = async () => {}
 
 /**
- * Counts a sign-in attempt per identifier and per client address before the action runs, so concurrent attempts
- * cannot slip past the limit. Over either limit it throws RateLimited with `retryAfter`: the action never runs (no
- * mail, no `authorize`). Returns what takes the attempt back, for a credentials sign-in that then succeeds.
+ * Counts a sign-in attempt per identifier (as the provider's kind names them: `counts`, flows/kinds/) and per client
+ * address before the action runs, so concurrent attempts cannot slip past the limit. Only a POST is counted (the
+ * routes that are counted take nothing else). Over either limit it throws RateLimited with `retryAfter`: the action
+ * never runs (no mail, no `authorize`). Returns what takes the attempt back, for a credentials sign-in that then succeeds.
  */
 export async function guardRateLimit(
   req: AuthRequest,
   config: ResolvedConfig,
   provider: ResolvedProvider,
+  counts: KindRateLimit,
 ): Promise<UndoAttempt> {
-  if (!isRateLimited(req, provider)) return nothingToUndo
+  if (req.method !== "POST") return nothingToUndo
   const { rateLimit: limit, error: configError } = rateLimitOf(config)
   if (configError) throw configError
   if (!limit) return nothingToUndo
-  const identifiers = identifiersOf(req.body, provider)
+  const identifiers = counts.identifiers(req.body, provider)
   const address = clientAddressFor(req, limit, config)
   const keys: string[] = []
   const maxima: number[] = []

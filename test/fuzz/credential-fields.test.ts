@@ -5,16 +5,20 @@ import { describe, expect, it } from "vitest"
 import { resolveConfig } from "../../src/config/resolve.js"
 import type { AuthRequest } from "../../src/domain.js"
 import { credentialInput, declaredCredentialFields } from "../../src/flows/credentials.js"
+import { credentialsKind } from "../../src/flows/kinds/credentials.js"
 import type { CredentialInput } from "../../src/providers/types.js"
 import Credentials from "../../src/providers/credentials.js"
 import type { RateLimitStore } from "../../src/rate-limit/index.js"
-import { guardRateLimit, identifiersOf, normalizeIdentifier } from "../../src/rate-limit/guard.js"
+import { guardRateLimit, normalizeIdentifier } from "../../src/rate-limit/guard.js"
 import { webInput } from "../../src/request/input.js"
 import { parseRequest } from "../../src/request/parse.js"
 import { makeConfig } from "../helpers.js"
 import { FUZZ_RUNS, fuzz, fuzzTimeout, wildString } from "./arbitraries.js"
 
 const FILE = "test/fuzz/credential-fields.test.ts"
+/** How the credentials kind counts an attempt (its callback's rate-limit rule). */
+const counts = credentialsKind.routes.callback.rateLimit!
+const identifiersOf = counts.identifiers
 const UNSAFE = new Set(["__proto__", "constructor", "prototype"])
 
 /** Field names: the usual ones, the library's own, prototype keys, look-alikes and anything else. */
@@ -211,7 +215,7 @@ describe("fuzz: credential fields and the per-account key (RL-01)", () => {
           // The keys the guard counts (HMACs) agree too; a web Request has no client address, so only "id:" keys.
           const keysOf = async (req: AuthRequest) => {
             store.keys.length = 0
-            await guardRateLimit(req, config, config.providers.get(provider.id)!)
+            await guardRateLimit(req, config, config.providers.get(provider.id)!, counts)
             return store.keys.filter((k) => k.startsWith("id:"))
           }
           const keysA = await keysOf(a)

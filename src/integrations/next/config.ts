@@ -1,7 +1,8 @@
 // gatehouse/next's config: the NextAuthConfig type, next-auth's environment defaults applied to a copy made once per
 // config object (the user's object is never changed), and the copy server actions run with (raw, skipCSRFCheck).
 import type { NextRequest } from "next/server.js"
-import { readEnv, trustHostRule } from "../../config/env.js"
+import { trustHostRule } from "../../config/env.js"
+import { readEnv } from "../../lib/env.js"
 import { resolvedOrThrow } from "../session-read.js"
 import type { ResolvedConfig } from "../../domain.js"
 import { raw, skipCSRFCheck } from "../../symbols.js"
