@@ -36,6 +36,7 @@ export async function signInPageAction(req: AuthRequest, config: ResolvedConfig)
     error,
     theme: config.theme,
     locale,
+    kindOf: config.kindOf,
   })
   return {
     status: 200,

@@ -12,7 +12,7 @@ import { documentShell, escapeHtml, titleWithBrand, type RenderedPage } from "./
 import type { ErrorPageCode, PageLocale } from "./locales/index.js"
 
 export { FORM_SCRIPT, FORM_SCRIPT_HASH, PASSKEY_SCRIPT, PASSKEY_SCRIPT_HASH } from "./scripts.generated.js"
-export { identifierField, signInPage, signInPageHasScript, type SignInPageProps } from "./signin.js"
+export { signInPage, signInPageHasScript, type SignInPageProps } from "./signin.js"
 export { pageCsp, type RenderedPage } from "./html.js"
 export { chooseLocale, en, PAGE_LOCALES } from "./locales/index.js"
 export { pageHeaders } from "./headers.js"

@@ -6,6 +6,7 @@ import type { ResolvedProvider } from "../domain.js"
 import { Auth } from "../index.js"
 import { makeConfig } from "../../test/helpers.js"
 import { MemoryAdapter } from "../adapters/memory.js"
+import { kindOf } from "../flows/registry.js"
 import Passkey from "../providers/passkey.js"
 import { de } from "./locales/index.js"
 import {
@@ -36,6 +37,7 @@ function page(overrides: Partial<SignInPageProps> = {}) {
     callbackUrl: "http://localhost:3000/dash",
     theme: {},
     locale: en,
+    kindOf,
     ...overrides,
   })
 }
@@ -219,8 +221,8 @@ describe("sign-in page: passkey form", () => {
     expect(scripts(html)).toEqual([FORM_SCRIPT])
     expect(page({ providers: [credentials] }).csp).toContain(`script-src ${FORM_SCRIPT_HASH};`)
     expect(page({ providers: [credentials] }).csp).not.toContain("connect-src")
-    expect(signInPageHasScript([credentials])).toBe(false)
-    expect(signInPageHasScript([credentials, passkey])).toBe(true)
+    expect(signInPageHasScript([credentials], kindOf)).toBe(false)
+    expect(signInPageHasScript([credentials, passkey], kindOf)).toBe(true)
   })
 
   it("GET /signin sends the CSP header that allows both scripts with a passkey provider, and the form script alone without", async () => {

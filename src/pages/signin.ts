@@ -1,11 +1,15 @@
 // The sign-in page: OAuth/OIDC buttons first, then one main form (the first e-mail or credentials provider) with the
 // page's only primary button, then the further methods (passkey sign-in, the other forms behind a disclosure each);
-// the `?error=` banner. Pure: props in, HTML and its CSP out.
-import type { ResolvedProvider } from "../domain.js"
-import { CredentialsSignin, EmailSignInError } from "../errors.js"
+// the `?error=` banner. Where each provider goes and what its form holds is its sign-in kind's page section
+// (flows/kinds/). Pure: props in, HTML and its CSP out.
+import type { PlannedField, ResolvedProvider, SignInKind } from "../domain.js"
 import type { Theme } from "../types.js"
 import { brandNameOf, buttonColors, documentShell, escapeHtml, safeImageUrl, type RenderedPage } from "./html.js"
 import { withBrand, withProvider, type PageLocale, type SignInErrorCode } from "./locales/index.js"
+import { autocompleteFor, isPasswordType, stringOr } from "./signin-fields.js"
+
+/** What the page reads of a provider's kind: its page section, and where its form posts. */
+export type PageKindOf = (provider: ResolvedProvider) => Pick<SignInKind, "page" | "formAction">
 
 export interface SignInPageProps {
   providers: readonly ResolvedProvider[]
@@ -16,85 +20,17 @@ export interface SignInPageProps {
   error?: string | null
   theme: Theme
   locale: PageLocale
-}
-
-/** A form-field attribute as page text: only a string is used; anything else (a signal, a number) is the default. */
-function stringOr(value: unknown, fallback: string): string {
-  return typeof value === "string" ? value : fallback
-}
-
-/** A form field as the page renders it (credentials `credentials` and WebAuthn `formFields`, Auth.js's shape). */
-interface FieldSpec {
-  label?: unknown
-  type?: unknown
-  placeholder?: unknown
-  autocomplete?: unknown
-  required?: unknown
-}
-
-function fieldsOf(value: unknown): [string, FieldSpec][] {
-  if (typeof value !== "object" || value === null) return []
-  return Object.entries(value).map(([name, f]): [string, FieldSpec] => [
-    name,
-    typeof f === "object" && f !== null ? (f as FieldSpec) : {},
-  ])
-}
-
-/** The field's own `autocomplete`, else one from its type or name, so password managers fill the right thing. */
-export function autocompleteFor(name: string, field: FieldSpec): string | undefined {
-  if (typeof field.autocomplete === "string") return field.autocomplete
-  const type = stringOr(field.type, "text").toLowerCase()
-  const lower = name.toLowerCase()
-  if (type === "password" || lower === "password") return "current-password"
-  if (type === "email" || lower === "email") return "email"
-  if (/^(?:user(?:name)?|login|user_?id)$/.test(lower)) return "username"
-  return undefined
-}
-
-const isPasswordType = (f: FieldSpec) => stringOr(f.type, "text").toLowerCase() === "password"
-
-/**
- * The field of an e-mail or credentials provider that names the user (kept by the form script after a failed sign-in,
- * and where the browser offers passkeys): the e-mail provider's `email`; a credentials field whose autocomplete is
- * `username` or `email` and that is neither a password nor a hidden field. Undefined for any other provider, or when no field qualifies.
- */
-export function identifierField(p: ResolvedProvider): string | undefined {
-  if (p.type === "email") return "email"
-  if (p.type !== "credentials") return undefined
-  for (const [name, spec] of fieldsOf("credentials" in p ? p.credentials : undefined)) {
-    if (isPasswordType(spec) || stringOr(spec.type, "text").toLowerCase() === "hidden") continue
-    const tokens = (autocompleteFor(name, spec) ?? "").toLowerCase().split(/\s+/)
-    if (tokens.includes("username") || tokens.includes("email")) return name
-  }
-  return undefined
-}
-
-/** True for a field label left at Auth.js's default "Email" (or unset) on a field named `email`. */
-function isDefaultEmailLabel(name: string, f: FieldSpec): boolean {
-  return name === "email" && (f.label === undefined || f.label === "Email")
+  /** Each provider's sign-in kind (ResolvedConfig.kindOf). */
+  kindOf: PageKindOf
 }
 
 /**
- * The label of a field: a built-in form's default `email` label comes from the locale (in a passkey form its own
- * text, so it never reads like the e-mail provider's field), any other as configured.
+ * The text of a provider's button: a kind's default name (Auth.js's "Email" and "Credentials") in the page's language
+ * (the section's `localName`); every other name as configured.
  */
-function fieldLabel(name: string, f: FieldSpec, locale: PageLocale, passkey = false): string {
-  if (isDefaultEmailLabel(name, f)) return passkey ? locale.signIn.passkeyEmailLabel : locale.signIn.emailLabel
-  return stringOr(f.label, name)
-}
-
-/**
- * The name a provider's button shows: Auth.js's default names of the e-mail ("Email") and credentials
- * ("Credentials") providers in the page's language; every other name as configured.
- */
-function providerName(p: ResolvedProvider, locale: PageLocale): string {
-  if (p.type === "email" && p.name === "Email") return locale.signIn.providerNames.email
-  if (p.type === "credentials" && p.name === "Credentials") return locale.signIn.providerNames.credentials
-  return p.name
-}
-
-function buttonText(p: ResolvedProvider, locale: PageLocale): string {
-  return escapeHtml(withProvider(locale.signIn.withProvider, providerName(p, locale)))
+function buttonText(p: ResolvedProvider, locale: PageLocale, kindOf: PageKindOf): string {
+  const name = kindOf(p).page.localName?.(p, locale) ?? p.name
+  return escapeHtml(withProvider(locale.signIn.withProvider, name))
 }
 
 function signInBanner(error: string | null | undefined, locale: PageLocale): string {
@@ -104,46 +40,8 @@ function signInBanner(error: string | null | undefined, locale: PageLocale): str
 }
 
 /** True when the sign-in page for these providers carries the passkey script (the form script it always carries). */
-export function signInPageHasScript(providers: readonly ResolvedProvider[]): boolean {
-  return providers.some((p) => p.type === "webauthn")
-}
-
-/** A field of a form on the page, planned before any is rendered so labels and ids can be checked page-wide. */
-interface PlannedField {
-  name: string
-  spec: FieldSpec
-  label: string
-}
-
-/** Auth.js's default `formFields` of the WebAuthn/Passkey providers: the field a new passkey is registered under. */
-const DEFAULT_PASSKEY_FIELDS: Readonly<Record<string, FieldSpec>> = {
-  email: { autocomplete: "username webauthn", required: true },
-}
-
-/** The fields of the e-mail, credentials or passkey-registration form of `p`, with their labels (none for OAuth). */
-function plannedFields(p: ResolvedProvider, locale: PageLocale): PlannedField[] {
-  if (p.type === "email") {
-    return [
-      {
-        name: "email",
-        spec: { type: "email", placeholder: locale.signIn.emailPlaceholder, autocomplete: "email", required: true },
-        label: locale.signIn.emailLabel,
-      },
-    ]
-  }
-  if (p.type === "credentials") {
-    return fieldsOf("credentials" in p ? p.credentials : undefined).map(([name, spec]) => ({
-      name,
-      spec,
-      label: fieldLabel(name, spec, locale),
-    }))
-  }
-  if (p.type === "webauthn") {
-    const configured = "formFields" in p ? p.formFields : undefined
-    const fields = fieldsOf(typeof configured === "object" && configured !== null ? configured : DEFAULT_PASSKEY_FIELDS)
-    return fields.map(([name, spec]) => ({ name, spec, label: fieldLabel(name, spec, locale, true) }))
-  }
-  return []
+export function signInPageHasScript(providers: readonly ResolvedProvider[], kindOf: PageKindOf): boolean {
+  return providers.some((p) => kindOf(p).page.place === "passkey")
 }
 
 /** `autocomplete` with the `webauthn` token last (the browser then offers passkeys in this field's autofill). */
@@ -214,18 +112,17 @@ function isDefaultPasskeyName(p: ResolvedProvider): boolean {
   return p.name === "Passkey" || p.name === "WebAuthn"
 }
 
-const isOAuth = (p: ResolvedProvider) => p.type === "oauth" || p.type === "oidc"
-const isConditional = (p: ResolvedProvider) =>
-  p.type === "webauthn" && "enableConditionalUI" in p && p.enableConditionalUI === true
-
-/** The e-mail or credentials provider whose form a failure was about, by error code (the form script also opens the one it kept a value of). */
+/**
+ * The form a failure was about: the first whose kind names this `?error=` code (`failureCode`: CredentialsSignin,
+ * EmailSignin). The form script also opens the one it kept a value of.
+ */
 function failedForm(
   forms: readonly ResolvedProvider[],
   error: string | null | undefined,
+  kindOf: PageKindOf,
 ): ResolvedProvider | undefined {
-  if (error === CredentialsSignin.pageCode) return forms.find((p) => p.type === "credentials")
-  if (error === EmailSignInError.pageCode) return forms.find((p) => p.type === "email")
-  return undefined
+  if (!error) return undefined
+  return forms.find((p) => kindOf(p).page.failureCode === error)
 }
 
 /**
@@ -243,15 +140,17 @@ function failedForm(
  * registration field keeps it.
  */
 export function signInPage(props: SignInPageProps): RenderedPage {
-  const { providers, basePath, origin, csrfToken, callbackUrl, error, theme, locale } = props
+  const { providers, basePath, origin, csrfToken, callbackUrl, error, theme, locale, kindOf } = props
   const hidden = `<input type="hidden" name="csrfToken" value="${escapeHtml(csrfToken)}"><input type="hidden" name="callbackUrl" value="${escapeHtml(callbackUrl)}">`
-  const planned = new Map(providers.map((p) => [p, plannedFields(p, locale)]))
-  const forms = providers.filter(
-    (p) => p.type === "email" || (p.type === "credentials" && (planned.get(p) ?? []).length > 0),
-  )
-  const passkeys = providers.filter((p) => p.type === "webauthn")
+  const sectionOf = (p: ResolvedProvider) => kindOf(p).page
+  const planned = new Map(providers.map((p) => [p, sectionOf(p).fields(p, locale)]))
+  const placed = (place: "button" | "form" | "passkey") => (p: ResolvedProvider) => sectionOf(p).place === place
+  // A form with no fields (a credentials provider that declares none) is left out.
+  const forms = providers.filter((p) => placed("form")(p) && (planned.get(p) ?? []).length > 0)
+  const passkeys = providers.filter(placed("passkey"))
   const main = forms[0]
-  const conditional = passkeys.find(isConditional)
+  const conditional = passkeys.find((p) => sectionOf(p).conditionalUI?.(p) === true)
+  const identifierField = (p: ResolvedProvider) => sectionOf(p).identifierField?.(p)
   const autofillField = main && conditional ? identifierField(main) : undefined
   if (main && autofillField !== undefined) {
     planned.set(
@@ -276,20 +175,20 @@ export function signInPage(props: SignInPageProps): RenderedPage {
     providers.flatMap((p) => planned.get(p) ?? []),
     locale,
   )
-  const failed = failedForm(forms, error)
+  const failed = failedForm(forms, error, kindOf)
 
   /** The fields of an e-mail or credentials form, the one that names the user marked for the form script. */
   const formFields = (p: ResolvedProvider, describedBy: string) => {
     const field = identifierField(p)
     return (planned.get(p) ?? []).map((f) => render(p.id, f, { describedBy, identifier: f.name === field })).join("")
   }
-  const actionOf = (p: ResolvedProvider) =>
-    escapeHtml(`${origin}${basePath}/${p.type === "email" ? "signin" : "callback"}/${p.id}`)
+  const actionOf = (p: ResolvedProvider) => escapeHtml(`${origin}${basePath}/${kindOf(p).formAction}/${p.id}`)
+  const isButton = placed("button")
 
   let css = ""
   const oauthButtons = providers
     .map((p, index) => {
-      if (!isOAuth(p)) return ""
+      if (!isButton(p)) return ""
       const id = escapeHtml(p.id)
       const style = "style" in p ? (p.style as Record<string, unknown> | undefined) : undefined
       const colors = buttonColors(style?.bg, style?.text)
@@ -298,14 +197,14 @@ export function signInPage(props: SignInPageProps): RenderedPage {
       const logo = logoUrl
         ? `<span class="mark"><img src="${escapeHtml(logoUrl)}" alt="" width="20" height="20"></span>`
         : ""
-      return `<form id="signin-form-${id}" action="${escapeHtml(`${origin}${basePath}/signin/${p.id}`)}" method="POST" data-provider="${id}">${hidden}<button id="signin-button-${id}" class="button provider provider-${index}" type="submit">${logo}<span>${buttonText(p, locale)}</span></button></form>`
+      return `<form id="signin-form-${id}" action="${actionOf(p)}" method="POST" data-provider="${id}">${hidden}<button id="signin-button-${id}" class="button provider provider-${index}" type="submit">${logo}<span>${buttonText(p, locale, kindOf)}</span></button></form>`
     })
     .join("")
 
   let primary = ""
   if (main) {
     const id = escapeHtml(main.id)
-    primary = `<form id="signin-form-${id}" class="main" action="${actionOf(main)}" method="POST" data-provider="${id}">${hidden}${formFields(main, `signin-button-${main.id}`)}<button id="signin-button-${id}" class="button primary" type="submit">${buttonText(main, locale)}</button></form>`
+    primary = `<form id="signin-form-${id}" class="main" action="${actionOf(main)}" method="POST" data-provider="${id}">${hidden}${formFields(main, `signin-button-${main.id}`)}<button id="signin-button-${id}" class="button primary" type="submit">${buttonText(main, locale, kindOf)}</button></form>`
   }
   const further: string[] = []
   const creates: string[] = []
@@ -325,7 +224,7 @@ export function signInPage(props: SignInPageProps): RenderedPage {
     const summaryId = `signin-method-${p.id}`
     const form = `<form id="signin-form-${id}" action="${actionOf(p)}" method="POST" data-provider="${id}">${hidden}${formFields(p, summaryId)}<button id="signin-button-${id}" class="button" type="submit">${escapeHtml(locale.signIn.continue)}</button></form>`
     further.push(
-      `<details class="method"${p === failed ? " open" : ""}><summary id="${escapeHtml(summaryId)}" class="button">${buttonText(p, locale)}</summary>${form}</details>`,
+      `<details class="method"${p === failed ? " open" : ""}><summary id="${escapeHtml(summaryId)}" class="button">${buttonText(p, locale, kindOf)}</summary>${form}</details>`,
     )
   }
 
@@ -376,8 +275,8 @@ function passkeyBlock(
   const action = escapeHtml(`${props.origin}${props.basePath}/callback/${p.id}`)
   const m = locale.passkey
   const messages = `data-msg-unsupported="${escapeHtml(m.unsupported)}" data-msg-cancelled="${escapeHtml(m.cancelled)}" data-msg-registered="${escapeHtml(m.alreadyRegistered)}" data-msg-failed="${escapeHtml(m.failed)}"`
-  const data = `data-webauthn-provider="${id}" data-base-path="${escapeHtml(props.basePath)}" data-csrf-token="${escapeHtml(props.csrfToken)}" data-callback-url="${escapeHtml(props.callbackUrl)}" data-conditional="${isConditional(p)}" data-register-form="passkey-register${suffix}" data-state="idle" ${messages}`
-  const text = isDefaultPasskeyName(p) ? escapeHtml(locale.signIn.passkeySignIn) : buttonText(p, locale)
+  const data = `data-webauthn-provider="${id}" data-base-path="${escapeHtml(props.basePath)}" data-csrf-token="${escapeHtml(props.csrfToken)}" data-callback-url="${escapeHtml(props.callbackUrl)}" data-conditional="${props.kindOf(p).page.conditionalUI?.(p) === true}" data-register-form="passkey-register${suffix}" data-state="idle" ${messages}`
+  const text = isDefaultPasskeyName(p) ? escapeHtml(locale.signIn.passkeySignIn) : buttonText(p, locale, props.kindOf)
   const signIn = `<form id="passkey-form${suffix}" action="${action}" method="POST" novalidate data-passkey ${data}><button id="passkey-signin${suffix}" class="button${options.primary ? " primary" : ""}" type="submit">${options.primary ? "" : PASSKEY_MARK}<span>${text}</span></button><p id="passkey-error${suffix}" class="error" role="alert" data-passkey-error hidden></p></form>`
   const fields = options.planned
     .map((f) => render(p.id, f, { describedBy: `passkey-register-button${rawSuffix}` }))
