@@ -8,6 +8,7 @@ import { AdapterCallError, type GuardedAdapter } from "../adapters/guard.js"
 import type { AuthRequest, LinkOutcome, LinkRule, ResolvedConfig, VerifiedIdentity } from "../domain.js"
 import { emitEvent } from "../events.js"
 import { domainToUnicode } from "../lib/idn.js"
+import { SingleFlight } from "../lib/single-flight.js"
 import { applyRedirect } from "../security/redirect.js"
 import type { Account, CredentialInput, TokenSet } from "../types.js"
 
@@ -411,7 +412,7 @@ async function linkWithRetry(
  * Concurrent first sign-ins of one provider account in this process share one link (docs/security.md R9: one user, one account).
  * Keyed per adapter, so two configs with different stores never share a result.
  */
-const inflightLinks = new WeakMap<object, Map<string, Promise<LinkOutcome>>>()
+const inflightLinks = new WeakMap<object, SingleFlight<string, LinkOutcome>>()
 
 /**
  * The user a verified identity signs in as, by its kind's link rule (`rule`, flows/kinds/). Without an adapter (or,
@@ -432,19 +433,13 @@ export async function linkIdentity(
   const signedIn = rule.toSignedInUser ? await currentUser() : undefined
   if (signedIn) return linkWithRetry(adapter, identity, rule, signedIn, config)
   let perAdapter = inflightLinks.get(adapter.raw)
-  if (!perAdapter) inflightLinks.set(adapter.raw, (perAdapter = new Map()))
+  if (!perAdapter) inflightLinks.set(adapter.raw, (perAdapter = new SingleFlight()))
   const key = `${identity.account.provider}\u0000${identity.account.providerAccountId}`
-  const shared = perAdapter.get(key)
+  const shared = perAdapter.inFlight(key)
   if (shared) {
     const outcome = await shared.catch(() => undefined)
     if (outcome) return { user: outcome.user, isNewUser: false }
     return linkWithRetry(adapter, identity, rule, undefined, config)
   }
-  const pending = linkWithRetry(adapter, identity, rule, undefined, config)
-  perAdapter.set(key, pending)
-  try {
-    return await pending
-  } finally {
-    perAdapter.delete(key)
-  }
+  return perAdapter.share(key, () => linkWithRetry(adapter, identity, rule, undefined, config))
 }

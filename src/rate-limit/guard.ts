@@ -6,6 +6,7 @@ import { isIP } from "node:net"
 import { type AuthError, AdapterError, InvalidEndpoints, MissingStoreMethods, RateLimited } from "../errors.js"
 import type { AuthRequest, ClientAddressRule, KindRateLimit, ResolvedConfig, ResolvedProvider } from "../domain.js"
 import type { AuthConfig } from "../types.js"
+import { withTimeout } from "../lib/timeout.js"
 import { MemoryRateLimitStore, RATE_LIMIT_DEFAULTS, type RateLimitStore } from "./index.js"
 
 /** The `rateLimit` option after defaults and checks. */
@@ -160,17 +161,13 @@ export function normalizeIdentifier(value: unknown): string | undefined {
 
 const failing = new WeakMap<RateLimitStore, { loggedAt: number }>()
 
-function withTimeout<T>(call: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`timed out after ${RATE_LIMIT_STORE_TIMEOUT_MS} ms`)),
-      RATE_LIMIT_STORE_TIMEOUT_MS,
-    )
-    timer.unref?.()
-  })
-  call.catch(() => {}) // an abandoned call may still fail after the timeout
-  return Promise.race([call, timeout]).finally(() => clearTimeout(timer))
+/** A rate-limit store call, failing after RATE_LIMIT_STORE_TIMEOUT_MS (no timer when the store answered at once). */
+function storeCall<T>(call: () => Promise<T>): Promise<T> {
+  return withTimeout(
+    call,
+    RATE_LIMIT_STORE_TIMEOUT_MS,
+    () => new Error(`timed out after ${RATE_LIMIT_STORE_TIMEOUT_MS} ms`),
+  )
 }
 
 /** Runs store calls; a failure (or timeout) resolves undefined and is logged once per burst of failures (fail-open). */
@@ -251,7 +248,7 @@ export async function guardRateLimit(
   if (keys.length === 0) return nothingToUndo
   const store = limit.store
   const hits = await withStore(limit, config, () =>
-    Promise.all(keys.map((key) => withTimeout(Promise.resolve().then(() => store.hit(key, limit.windowMs))))),
+    Promise.all(keys.map((key) => storeCall(() => store.hit(key, limit.windowMs)))),
   )
   if (!hits) return nothingToUndo
   let retryAfter = 0
@@ -267,7 +264,7 @@ export async function guardRateLimit(
     // Each undo names its hit's window: one that ends before the action does must not take back the next window's attempts.
     return async () => {
       await withStore(limit, config, () =>
-        Promise.all(keys.map((key, i) => withTimeout(Promise.resolve().then(() => store.undo(key, hits[i]!))))),
+        Promise.all(keys.map((key, i) => storeCall(() => store.undo(key, hits[i]!)))),
       )
     }
   }
