@@ -2,6 +2,7 @@
 // ID tokens from the token endpoint (our policy, ASVS 6.8.2).
 import { type KeyObject, createHmac, createPublicKey, timingSafeEqual, verify, constants } from "node:crypto"
 import { OAuthCallbackError } from "../errors.js"
+import { SingleFlight } from "../lib/single-flight.js"
 
 interface Jwk {
   kty?: string
@@ -21,12 +22,11 @@ export const JWKS_COOLDOWN_MS = 30_000
 const JWKS_MAX_AGE_MS = 10 * 60_000
 
 const jwksCache = new Map<string, JwksEntry>()
-const inflight = new Map<string, Promise<JwksEntry>>()
+/** Concurrent fetches of one JWKS URI share one request. */
+const inflight = new SingleFlight<string, JwksEntry>()
 
-async function fetchJwks(uri: string, fetchFn: typeof fetch): Promise<JwksEntry> {
-  const pending = inflight.get(uri)
-  if (pending) return pending
-  const task = (async () => {
+function fetchJwks(uri: string, fetchFn: typeof fetch): Promise<JwksEntry> {
+  return inflight.share(uri, async () => {
     const response = await fetchFn(uri, { headers: { accept: "application/json, application/jwk-set+json" } })
     if (response.status !== 200) throw new OAuthCallbackError(`JWKS request answered ${response.status}.`)
     const body = (await response.json().catch(() => undefined)) as { keys?: unknown } | undefined
@@ -45,13 +45,7 @@ async function fetchJwks(uri: string, fetchFn: typeof fetch): Promise<JwksEntry>
     const entry = { keys, fetchedAt: Date.now() }
     jwksCache.set(uri, entry)
     return entry
-  })()
-  inflight.set(uri, task)
-  try {
-    return await task
-  } finally {
-    inflight.delete(uri)
-  }
+  })
 }
 
 const KTY: Record<string, string> = { RS: "RSA", PS: "RSA", ES: "EC", Ed: "OKP" }
