@@ -28,11 +28,10 @@ function adapterOf(config: AuthConfig, needs: readonly string[]): GuardedAdapter
   return adapter
 }
 
-/** The WebAuthn provider ids of a config, for finding the account row of a credential. */
+/** The ids of a config's providers whose accounts hold authenticators (WebAuthn), for finding a credential's account row. */
 function webAuthnProviderIds(config: AuthConfig): string[] {
-  return resolveConfig(config)
-    .providerList.filter((p) => p.type === "webauthn")
-    .map((p) => p.id)
+  const resolved = resolveConfig(config)
+  return resolved.providerList.filter((p) => resolved.kindOf(p).holdsAuthenticators).map((p) => p.id)
 }
 
 async function providerOf(

@@ -71,6 +71,11 @@ export interface ResolvedOAuthProvider {
   /** The provider's `account` callback; a void return means no token fields are stored (as in Auth.js). */
   readonly account: ((tokens: TokenSet) => Record<string, unknown> | undefined | void) | undefined
   readonly idToken: boolean
+  /**
+   * OpenID Connect (`type: "oidc"`): the token response must carry an ID token, whose claims are the profile unless
+   * `idToken` is false, and an issuer is required. Plain OAuth 2 otherwise.
+   */
+  readonly oidc: boolean
   /** The proxy's callback URL (`<redirectProxyUrl>/callback/<id>`) when a redirect proxy is used. */
   readonly redirectProxyUrl: string | undefined
   readonly formPost: boolean
@@ -255,10 +260,10 @@ export interface KindRateLimit {
 }
 
 /** What a kind's callback step hands the shared callback path: an identity and the cookies the step sets, or a redirect. */
-export type KindFinish = { identity: VerifiedIdentity; cookies: Cookie[] } | { redirect: string }
+type KindFinish = { identity: VerifiedIdentity; cookies: Cookie[] } | { redirect: string }
 
 /** What a kind's provider resolution may read besides the provider. */
-export interface KindResolveContext {
+interface KindResolveContext {
   /** The provider's position in `providers`, for messages. */
   readonly index: number
   /** `redirectProxyUrl` of the config, else AUTH_REDIRECT_PROXY_URL. */
@@ -364,7 +369,7 @@ export interface PlannedField {
  * A sign-in kind's part of the built-in sign-in page. The page lays out the places in a fixed order (the buttons, the
  * main form, the further methods) and renders each place the same way for every kind that uses it.
  */
-export interface SignInPageSection {
+interface SignInPageSection {
   /**
    * Where the provider goes: "button", a button at the top (OAuth); "form", the main form or one behind a disclosure
    * (a form with no fields is left out); "passkey", a passkey button and a "Create a passkey" form.

@@ -2,6 +2,7 @@
 // and update), on fetch only; each change is told to this page's SessionProviders and to the other tabs.
 import type { Session } from "../types.js"
 import { webAuthnSignIn } from "../webauthn/sign-in.js"
+import { signInStart } from "./sign-in-start.js"
 import { authUrl, isRecord, navigate, readJson, reportClientError } from "./config.js"
 import { broadcast, notifyLocal } from "./events.js"
 import { fetchSession, sessionFromBody } from "./fetch-session.js"
@@ -175,10 +176,11 @@ export async function signIn(
     return undefined
   }
   // Credentials and WebAuthn sign-ins set the session in this answer; OAuth and e-mail finish on a later page.
-  const setsSession = chosen.type === "credentials" || chosen.type === "webauthn"
+  const start = signInStart(chosen.type)
+  const setsSession = start !== "signin"
   let status: number
   let url: string | undefined
-  if (chosen.type === "webauthn") {
+  if (start === "ceremony") {
     const { action, conditional, signal, ...rest } = fields
     const attempt = await webAuthnSignIn(chosen.id, {
       fields: formFields(rest),
@@ -207,7 +209,7 @@ export async function signIn(
     body.set("csrfToken", await getCsrfToken())
     body.set("callbackUrl", target)
     const query = new URLSearchParams(authorizationParams).toString()
-    const route = `${chosen.type === "credentials" ? "callback" : "signin"}/${encodeURIComponent(chosen.id)}`
+    const route = `${start}/${encodeURIComponent(chosen.id)}`
     const res = await fetch(`${authUrl(route)}${query ? `?${query}` : ""}`, {
       method: "POST",
       headers: FORM_HEADERS,

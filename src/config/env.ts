@@ -4,6 +4,7 @@ import { isActionName } from "../actions/table.js"
 import { createLogger } from "../logger.js"
 import type { AuthAction, AuthConfig } from "../types.js"
 import type { ProviderConfig } from "../providers/types.js"
+import { kindFor } from "../flows/registry.js"
 
 /** True when the string is one of the handler's actions (actions/table.ts). */
 export function isAuthAction(action: string): action is AuthAction {
@@ -87,13 +88,9 @@ export function setEnvDefaults(envObject: Env, config: AuthConfig, suppressBaseP
     const final = (
       typeof provider === "function" ? provider({ clientId, clientSecret, issuer, apiKey }) : provider
     ) as ProviderConfig & Record<string, unknown>
-    if (final.type === "oauth" || final.type === "oidc") {
-      final.clientId ??= clientId
-      final.clientSecret ??= clientSecret
-      final.issuer ??= issuer
-    } else if (final.type === "email") {
-      final.apiKey ??= apiKey
-    }
+    // The fields the provider's kind reads from AUTH_<ID>_* (OAuth: client id, secret, issuer; e-mail: the API key).
+    for (const [field, suffix] of Object.entries(kindFor(final.type)?.env ?? {}))
+      final[field] ??= envObject[`AUTH_${ID}_${suffix}`]
     return final
   })
 }

@@ -207,8 +207,9 @@ export function resolveOAuthProvider(
     issuer: merged.issuer ?? readEnv(`${envPrefix}_ISSUER`),
   }
   const oauth1 = p.version?.toUpperCase() === "1.0A" ? resolveOAuth1Endpoints(p) : undefined
-  if (p.type === "oidc" && !p.issuer)
-    throw new InvalidEndpoints(`Provider "${id}": an OIDC provider needs an \`issuer\`.`)
+  // The one read of which variant of the OAuth kind the provider declared; the flow and protocols read `oidc`.
+  const oidc = p.type === "oidc"
+  if (oidc && !p.issuer) throw new InvalidEndpoints(`Provider "${id}": an OIDC provider needs an \`issuer\`.`)
   if (!oauth1 && !p.issuer && !p.wellKnown) {
     const missing = (["authorization", "token"] as const).filter(
       (k) => !p[k] || (typeof p[k] === "object" && !(p[k] as { url?: unknown }).url),
@@ -280,7 +281,8 @@ export function resolveOAuthProvider(
     checks,
     profile: (p.profile as ResolvedOAuthProvider["profile"] | undefined) ?? defaultProfile,
     account: p.account,
-    idToken: p.idToken ?? p.type === "oidc",
+    idToken: p.idToken ?? oidc,
+    oidc,
     redirectProxyUrl,
     formPost,
     oauth1,

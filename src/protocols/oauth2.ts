@@ -129,8 +129,7 @@ export async function getAuthorizationServer(p: ResolvedOAuthProvider): Promise<
   // A plain OAuth 2 provider whose three endpoints are all given needs no discovery (as in Auth.js): its issuer (an
   // instance URL such as Mastodon's, maybe from AUTH_<ID>_ISSUER) still checks a returned `iss` (RFC 9207).
   const userinfoGiven = p.userinfo.url !== undefined || p.userinfo.request !== undefined
-  if (p.type === "oauth" && p.authorization.url && p.token.url && userinfoGiven)
-    return { issuer: p.issuer, ...explicit }
+  if (!p.oidc && p.authorization.url && p.token.url && userinfoGiven) return { issuer: p.issuer, ...explicit }
   const cacheKey = `${p.issuer}\u0000${p.wellKnown?.href ?? ""}`
   const hit = discoveryCache.get(cacheKey)
   let as: o.AuthorizationServer
@@ -328,7 +327,7 @@ export async function exchangeCode(
           },
         )
     if (p.token.conform) response = (await p.token.conform(response.clone())) ?? response
-    const requireIdToken = p.type === "oidc"
+    const requireIdToken = p.oidc
     as = await asForTokenResponse(as, p, response)
     const tokens = await o.processAuthorizationCodeResponse(as, client, response, {
       expectedNonce: expectedNonce ?? o.expectNoNonce,
@@ -396,7 +395,7 @@ export async function fetchProfile(
   tokens: o.TokenEndpointResponse,
 ): Promise<Record<string, unknown>> {
   try {
-    const claims = p.type === "oidc" ? o.getValidatedIdTokenClaims(tokens) : undefined
+    const claims = p.oidc ? o.getValidatedIdTokenClaims(tokens) : undefined
     if (claims && p.idToken) return { ...claims }
     if (p.userinfo.request) {
       const profile = await p.userinfo.request({

@@ -7,7 +7,7 @@ import type { Cookie, JWT, JWTDecodeParams, Session } from "../types.js"
 import { clearChunked, readChunked, writeChunked } from "../cookies/chunks.js"
 import { emitEvent } from "../events.js"
 import { applyJwtCallback, applySessionCallback } from "./callbacks.js"
-import { refreshIfDue, sessionAccountOf } from "./refresh.js"
+import { refreshIfDue, refreshingProvider, sessionAccountOf } from "./refresh.js"
 import { DecodedTokenCache } from "./token-cache.js"
 
 type JwtSessionRead =
@@ -128,8 +128,7 @@ export const jwtStrategy: SessionStrategy = {
     const seen = readChunked(req.cookies, config.cookies(req.secure).sessionToken.name).names
     const { account, profile } = identity
     const token: JWT = { name: user.name, email: user.email, picture: user.image, sub: String(user.id) }
-    const provider = config.providers.get(account.provider)
-    if (provider && (provider.type === "oauth" || provider.type === "oidc") && provider.refreshAccessToken) {
+    if (refreshingProvider(config, account.provider)) {
       const kept = sessionAccountOf(account)
       if (kept) token.account = kept
     }

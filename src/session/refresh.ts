@@ -10,6 +10,16 @@ import { SingleFlight } from "../lib/single-flight.js"
 import { keyDigest, storeKey } from "../stores/keys.js"
 import { withStoreLock } from "../stores/lock.js"
 
+/**
+ * The provider of this id when it refreshes access tokens: its sign-in kind can (OAuth, `refreshesAccessTokens`) and
+ * it sets `refreshAccessToken: true`.
+ */
+export function refreshingProvider(config: ResolvedConfig, providerId: string): ResolvedOAuthProvider | undefined {
+  const provider = config.providers.get(providerId)
+  if (!provider || !config.kindOf(provider).refreshesAccessTokens) return undefined
+  return (provider as ResolvedOAuthProvider).refreshAccessToken ? (provider as ResolvedOAuthProvider) : undefined
+}
+
 /** The provider tokens kept in the session token when the provider sets `refreshAccessToken: true`. */
 export interface SessionAccount {
   provider: string
@@ -222,9 +232,8 @@ export async function refreshIfDue(token: JWT, config: ResolvedConfig): Promise<
   const account = token.account as SessionAccount | undefined
   if (!account || typeof account.refresh_token !== "string" || typeof account.expires_at !== "number") return undefined
   if (account.expires_at - EXPIRY_MARGIN > Date.now() / 1000) return undefined
-  const provider = config.providers.get(account.provider)
-  if (!provider || (provider.type !== "oauth" && provider.type !== "oidc") || !provider.refreshAccessToken)
-    return undefined
+  const provider = refreshingProvider(config, account.provider)
+  if (!provider) return undefined
   const key = `${provider.id}\u0000${account.refresh_token}`
   const { inflight, recent } = localState(config)
   const cached = recent.get(key)

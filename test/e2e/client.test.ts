@@ -68,6 +68,7 @@ describe.skipIf(skipReason !== undefined)(
         "src/client/events.ts",
         "src/client/fetch-session.ts",
         "src/client/index.ts",
+        "src/client/sign-in-start.ts",
         "src/client/url-rules.ts",
         "src/errors.ts",
         "src/webauthn/base64url.ts",

@@ -1,9 +1,11 @@
 // The sign-in kind registry (src/flows/registry.ts): every provider type has a kind, config resolution is the one place
-// that refuses a type without one, and each kind's declared adapter methods are exactly what resolution requires.
+// that refuses a type without one, each kind's declared adapter methods are exactly what resolution requires, and the
+// browser client's restated start (client/sign-in-start.ts) agrees with the kinds.
 import { readdirSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { Adapter } from "../../src/adapters/index.js"
+import { signInStart } from "../../src/client/sign-in-start.js"
 import { resolveConfig } from "../../src/config/resolve.js"
 import type { SignInKind } from "../../src/domain.js"
 import { allKinds, kindFor, signInKinds } from "../../src/flows/registry.js"
@@ -143,5 +145,16 @@ describe("sign-in kind registry", () => {
         expect(resolved.error).toBeUndefined()
       })
     }
+  })
+
+  it("the browser client starts each type's sign-in where its kind takes it", () => {
+    for (const type of TYPES) {
+      const kind = signInKinds[type]
+      const expected = kind.routes["webauthn-options"] ? "ceremony" : kind.formAction
+      expect(signInStart(type), type).toBe(expected)
+    }
+    // A type the client does not know posts to /signin/<id>.
+    expect(signInStart("something-new")).toBe("signin")
+    expect(signInStart("__proto__")).toBe("signin")
   })
 })

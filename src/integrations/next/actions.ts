@@ -111,12 +111,14 @@ export async function signInAction(
   const shouldRedirect = redirect !== false && redirect !== "false"
   const callbackUrl = redirectTo !== undefined ? fieldString(redirectTo) : (source.header.get("referer") ?? "/")
   const signInUrl = actionUrl(source, derived, "signin")
-  const found = provider === undefined ? undefined : resolvedFor(derived.actionConfig).providers.get(provider)
+  const resolved = resolvedFor(derived.actionConfig)
+  const found = provider === undefined ? undefined : resolved.providers.get(provider)
   if (provider === undefined || found === undefined) {
     return finish(`${signInUrl}?${new URLSearchParams({ callbackUrl })}`, shouldRedirect)
   }
   const query = new URLSearchParams(authorizationParams).toString()
-  const action = found.type === "credentials" ? "callback" : "signin"
+  // Where the provider's kind takes a form POST (credentials: the callback, which signs in; the rest: /signin).
+  const action = resolved.kindOf(found).formAction
   const url = `${actionUrl(source, derived, action)}/${encodeURIComponent(provider)}${query ? `?${query}` : ""}`
   const form = new URLSearchParams()
   for (const [key, value] of Object.entries(rest)) form.set(key, fieldString(value))
