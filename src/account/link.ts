@@ -61,7 +61,7 @@ const defaultAccountFields = [
 ] as const
 
 /** The account row for a provider account: `provider.account(tokens)` or the default token fields. */
-export function accountRowOf(account: Account, userId: string, config: ResolvedConfig): AdapterAccount {
+function accountRowOf(account: Account, userId: string, config: ResolvedConfig): AdapterAccount {
   const provider = config.providers.get(account.provider)
   const pick =
     provider && "account" in provider && typeof provider.account === "function" ? provider.account : undefined
@@ -82,7 +82,7 @@ export function accountRowOf(account: Account, userId: string, config: ResolvedC
  * Whether the IdP vouches for the profile's e-mail: only `email_verified` of boolean `true` or the string "true"
  * (some IdPs send strings) counts; "false", absent or anything else is unverified.
  */
-export function idpVerifiedEmail(profile: Record<string, unknown> | undefined): boolean {
+function idpVerifiedEmail(profile: Record<string, unknown> | undefined): boolean {
   const claim = profile?.email_verified
   return claim === true || claim === "true"
 }

@@ -4,7 +4,7 @@ import { withTimeout } from "../lib/timeout.js"
 import type { Adapter } from "./index.js"
 
 /** Default time an adapter call may take before it fails (docs/security.md DB-03). */
-export const DEFAULT_ADAPTER_TIMEOUT_MS = 10_000
+const DEFAULT_ADAPTER_TIMEOUT_MS = 10_000
 
 /** An adapter whose methods all exist in the type (the config check guarantees the ones a strategy needs). */
 export type GuardedAdapter = Required<Adapter> & {

@@ -29,7 +29,7 @@ import type { SharedStore } from "../stores/index.js"
 import { MemoryStore } from "../stores/memory.js"
 
 /** Secrets shorter than this are refused: a short secret makes every session token guessable offline. */
-export const MIN_SECRET_LENGTH = 32
+const MIN_SECRET_LENGTH = 32
 
 const memo = new WeakMap<AuthConfig, ResolvedConfig>()
 /** The default store: one per process, shared by every config in it (as one process shares its memory). */

@@ -22,14 +22,14 @@ export interface ResolvedRateLimit {
 }
 
 /** Time a store call may take; past it the attempt is let through (fail-open) and the failure logged. */
-export const RATE_LIMIT_STORE_TIMEOUT_MS = 1_000
+const RATE_LIMIT_STORE_TIMEOUT_MS = 1_000
 /** While a store keeps failing, its failure is logged again at most this often. */
 const FAILURE_LOG_INTERVAL_MS = 5 * 60_000
 
 const resolved = new WeakMap<ResolvedConfig, { rateLimit?: ResolvedRateLimit; error?: AuthError }>()
 
 /** The `rateLimit` option of a resolved config, resolved on first use and remembered (once per config object). */
-export function rateLimitOf(config: ResolvedConfig): { rateLimit?: ResolvedRateLimit; error?: AuthError } {
+function rateLimitOf(config: ResolvedConfig): { rateLimit?: ResolvedRateLimit; error?: AuthError } {
   let entry = resolved.get(config)
   if (!entry) {
     entry = resolveRateLimit(config.source.rateLimit, config.secrets)

@@ -4,7 +4,7 @@
 import { WebAuthnVerificationError } from "../errors.js"
 import type { AuthRequest, ResolvedConfig } from "../domain.js"
 import { decryptClaims, encryptClaims, nowSeconds, withTimeClaims } from "../jwt/jwe.js"
-import { expiredCookie, flowCookie, lifetimeOf } from "../cookies/policy.js"
+import { flowCookie, lifetimeOf } from "../cookies/policy.js"
 import type { Cookie } from "../types.js"
 import { keyDigest, legacyChallengeKey, storeKey } from "../stores/keys.js"
 
@@ -51,12 +51,6 @@ export function challengeCookie(req: AuthRequest, config: ResolvedConfig, record
     option,
     encryptClaims(withTimeClaims(payload, lifetime, nowSeconds()), config.secrets[0] as string, option.name),
   )
-}
-
-/** The cookie that clears the challenge (sent after every callback, whatever the outcome). */
-export function clearChallengeCookie(req: AuthRequest, config: ResolvedConfig): Cookie[] {
-  const option = config.cookies(req.secure).webauthnChallenge
-  return req.cookies[option.name] === undefined ? [] : [expiredCookie(option)]
 }
 
 function refuse(message: string, cause?: unknown): never {

@@ -4,7 +4,7 @@ import { withTimeout } from "../lib/timeout.js"
 import type { SharedStore } from "./index.js"
 
 /** Time a store call may take before it fails: a refresh waits on the store, and a session read waits on the refresh. */
-export const STORE_TIMEOUT_MS = 2_000
+const STORE_TIMEOUT_MS = 2_000
 
 /** A store call that failed or did not answer in time. */
 export class StoreCallError extends AdapterError {
