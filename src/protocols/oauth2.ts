@@ -2,6 +2,7 @@
 // No config, cookies or adapters in here. @see RFC 6749, RFC 7636, RFC 9207, OIDC Core 1.0
 import * as o from "oauth4webapi"
 import { OAuthCallbackError, OAuthSignInError } from "../errors.js"
+import { SingleFlight } from "../lib/single-flight.js"
 import type { ResolvedOAuthProvider } from "../domain.js"
 import type { TokenRequestContext } from "../providers/types.js"
 import { isAllowedEndpoint } from "./http.js"
@@ -13,7 +14,8 @@ const PLACEHOLDER_ISSUER = "https://authjs.dev"
 const DISCOVERY_TTL_MS = 60 * 60_000
 
 const discoveryCache = new Map<string, { as: o.AuthorizationServer; expires: number }>()
-const discoveryInflight = new Map<string, Promise<o.AuthorizationServer>>()
+/** Concurrent discoveries of one issuer share one request. */
+const discoveryInflight = new SingleFlight<string, o.AuthorizationServer>()
 
 function httpOptions(p: ResolvedOAuthProvider): { [o.customFetch]: typeof fetch; [o.allowInsecureRequests]: boolean } {
   // Endpoints were checked to be https or loopback http (config/oauth.ts, assertEndpoints), so plain http is safe to allow here.
@@ -136,18 +138,11 @@ export async function getAuthorizationServer(p: ResolvedOAuthProvider): Promise<
   if (hit && hit.expires > Date.now()) {
     as = hit.as
   } else {
-    let pending = discoveryInflight.get(cacheKey)
-    if (!pending) {
-      pending = discover(p)
-      discoveryInflight.set(cacheKey, pending)
-      pending
-        .then(
-          (value) => discoveryCache.set(cacheKey, { as: value, expires: Date.now() + DISCOVERY_TTL_MS }),
-          () => {},
-        )
-        .finally(() => discoveryInflight.delete(cacheKey))
-    }
-    as = await pending
+    as = await discoveryInflight.share(cacheKey, async () => {
+      const discovered = await discover(p)
+      discoveryCache.set(cacheKey, { as: discovered, expires: Date.now() + DISCOVERY_TTL_MS })
+      return discovered
+    })
   }
   return { ...as, ...explicit }
 }
