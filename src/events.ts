@@ -1,6 +1,6 @@
 // Runs a user event handler: errors are logged as EventError and never change the response.
 import { EventError } from "./errors.js"
-import type { ResolvedConfig } from "./domain.js"
+import type { ResolvedConfig } from "./pipeline-types.js"
 import type { EventCallbacks } from "./types.js"
 
 export async function emitEvent<K extends keyof EventCallbacks>(

@@ -2,7 +2,7 @@
 // error path. Auth() feeds it a web Request; the node and Express integrations feed it their native request.
 import { AuthError } from "./errors.js"
 import { reportConfigError } from "./config/report.js"
-import type { AuthRequest, ResolvedConfig } from "./domain.js"
+import type { AuthRequest, ResolvedConfig } from "./pipeline-types.js"
 import type { RequestInput } from "./request/input.js"
 import { parseRequest } from "./request/parse.js"
 import { route } from "./router.js"

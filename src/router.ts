@@ -1,7 +1,7 @@
 // (action, method) -> guarded handler. Guards: allowed methods (405, from actions/table.ts and the provider's sign-in
 // kind), repeated form fields (400), known provider, CSRF on state-changing POSTs, sign-in rate limit (as the kind says).
 import { InvalidProvider, InvalidRequest, MissingCSRF, UnknownAction } from "./errors.js"
-import type { AuthRequest, KindAction, KindRoute, ResolvedConfig, ResolvedProvider } from "./domain.js"
+import type { AuthRequest, KindAction, KindRoute, ResolvedConfig, ResolvedProvider } from "./pipeline-types.js"
 import { callback } from "./actions/callback.js"
 import { csrf } from "./actions/csrf.js"
 import { errorPageAction, signInPageAction, signOutPageAction, verifyRequestPageAction } from "./actions/pages.js"

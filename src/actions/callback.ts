@@ -8,7 +8,7 @@ import type {
   ResolvedConfig,
   ResolvedProvider,
   VerifiedIdentity,
-} from "../domain.js"
+} from "../pipeline-types.js"
 import { emitEvent } from "../events.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import type { Cookie, ResponseInternal } from "../types.js"

@@ -1,5 +1,5 @@
 // GET /csrf: the CSRF token (the cookie's when authentic, else a new one); 404 when CSRF checks are skipped.
-import type { AuthRequest, ResolvedConfig } from "../domain.js"
+import type { AuthRequest, ResolvedConfig } from "../pipeline-types.js"
 import { NO_STORE_JSON_HEADERS } from "../response/build.js"
 import { ensureCsrfToken } from "../security/csrf.js"
 import { expiredCookie } from "../cookies/policy.js"

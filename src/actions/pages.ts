@@ -1,5 +1,5 @@
 // GET /signin, /signout, /error, /verify-request: the built-in pages, or redirects to the configured `pages`.
-import type { AuthRequest, ResolvedConfig } from "../domain.js"
+import type { AuthRequest, ResolvedConfig } from "../pipeline-types.js"
 import { Verification } from "../errors.js"
 import { ensureCsrfToken } from "../security/csrf.js"
 import { resolveCallbackUrl } from "../security/redirect.js"

@@ -1,5 +1,5 @@
 // GET /providers: every configured provider with its sign-in and callback URLs.
-import type { AuthRequest, ResolvedConfig } from "../domain.js"
+import type { AuthRequest, ResolvedConfig } from "../pipeline-types.js"
 import { JSON_HEADERS } from "../response/build.js"
 import type { ResponseInternal } from "../types.js"
 

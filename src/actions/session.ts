@@ -1,5 +1,5 @@
 // GET /session (read) and POST /session (update, CSRF-checked) through the config's session strategy.
-import type { AuthRequest, ResolvedConfig } from "../domain.js"
+import type { AuthRequest, ResolvedConfig } from "../pipeline-types.js"
 import { NO_STORE_JSON_HEADERS } from "../response/build.js"
 import type { ResponseInternal } from "../types.js"
 

@@ -1,5 +1,5 @@
 // POST /signout (CSRF-checked): end the session through the strategy (which fires signOut), redirect to the callbackUrl.
-import type { AuthRequest, ResolvedConfig } from "../domain.js"
+import type { AuthRequest, ResolvedConfig } from "../pipeline-types.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import type { ResponseInternal } from "../types.js"
 

@@ -1,6 +1,6 @@
 // GET /webauthn-options/<id>: the options of the ceremony this browser should run (the kind's step, flows/kinds/), never
 // cached. The router answers it only for a kind that has the route.
-import type { AuthRequest, KindRoutes, ResolvedConfig, ResolvedProvider } from "../domain.js"
+import type { AuthRequest, KindRoutes, ResolvedConfig, ResolvedProvider } from "../pipeline-types.js"
 import { NO_STORE_JSON_HEADERS } from "../response/build.js"
 import type { ResponseInternal } from "../types.js"
 

@@ -11,7 +11,7 @@ import type {
 import type { User } from "../types.js"
 import { boundedFetch, isAllowedEndpoint } from "../protocols/http.js"
 import { readEnv } from "../lib/env.js"
-import type { Endpoint, ResolvedOAuthProvider } from "../domain.js"
+import type { Endpoint, ResolvedOAuthProvider } from "../pipeline-types.js"
 
 const DEFAULT_TIMEOUT = 10_000
 

@@ -1,5 +1,5 @@
 // A broken config is reported once per config object, not on every request (docs/wire-format.md §1.2).
-import type { ResolvedConfig } from "../domain.js"
+import type { ResolvedConfig } from "../pipeline-types.js"
 
 const reported = new WeakSet<ResolvedConfig>()
 

@@ -14,7 +14,7 @@ import {
 import { createLogger } from "../logger.js"
 import { cookiePolicy } from "../cookies/policy.js"
 import { databaseStrategy, jwtStrategy } from "../session/index.js"
-import type { ResolvedConfig, ResolvedProvider, SignInKind } from "../domain.js"
+import type { ResolvedConfig, ResolvedProvider, SignInKind } from "../pipeline-types.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
 import type { AuthConfig } from "../types.js"
 import { allKinds, kindFor, kindOf, signInKinds } from "../flows/registry.js"

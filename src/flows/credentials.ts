@@ -1,6 +1,6 @@
 // Credentials sign-in: authorize() -> a verified identity, or CredentialsSignin. No session or cookie work here.
 import { CallbackRouteError, CredentialsSignin } from "../errors.js"
-import type { AuthRequest, ResolvedConfig, VerifiedIdentity } from "../domain.js"
+import type { AuthRequest, ResolvedConfig, VerifiedIdentity } from "../pipeline-types.js"
 import type { CredentialsConfig } from "../providers/types.js"
 import type { User } from "../types.js"
 import { declaredParameters } from "../lib/parameters.js"

@@ -6,7 +6,7 @@ import { AdapterError, EmailSignInError, UntrustedHost, Verification } from "../
 import { userByEmailAddress } from "../account/link.js"
 import type { GuardedAdapter } from "../adapters/guard.js"
 import type { AdapterUser, VerificationToken } from "../adapters/index.js"
-import type { AuthRequest, ResolvedConfig, ResolvedProvider, VerifiedIdentity } from "../domain.js"
+import type { AuthRequest, ResolvedConfig, ResolvedProvider, VerifiedIdentity } from "../pipeline-types.js"
 import { normalizeEmailAddress } from "../lib/email-address.js"
 import { randomBytesPooled } from "../lib/random.js"
 import type { EmailConfig, EmailProviderSendVerificationRequestParams } from "../providers/types.js"

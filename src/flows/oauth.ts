@@ -1,7 +1,7 @@
 // OAuth 2 / OIDC sign-in: start() -> redirect to the authorization endpoint; finish() -> VerifiedIdentity (or a proxy forward).
 import { randomUUID } from "node:crypto"
 import { AccessDenied, InvalidCheck, OAuthCallbackError, OAuthProfileParseError, OAuthSignInError } from "../errors.js"
-import type { AuthRequest, ResolvedConfig, ResolvedOAuthProvider, VerifiedIdentity } from "../domain.js"
+import type { AuthRequest, ResolvedConfig, ResolvedOAuthProvider, VerifiedIdentity } from "../pipeline-types.js"
 import {
   buildAuthorizationUrl,
   exchangeCode,

@@ -1,6 +1,6 @@
 // OAuth 1.0a sign-in (RFC 5849): request token -> user authorization -> access token -> signed profile request.
 import { AccessDenied, OAuthCallbackError, OAuthSignInError } from "../errors.js"
-import type { AuthRequest, ResolvedConfig, ResolvedOAuthProvider } from "../domain.js"
+import type { AuthRequest, ResolvedConfig, ResolvedOAuthProvider } from "../pipeline-types.js"
 import { requestTemporaryCredentials, requestTokenCredentials, signedGetJson } from "../protocols/oauth1.js"
 import { clearChecks, readTemporaryCredentials, sealTemporaryCredentials } from "../security/checks.js"
 import { resolveCallbackUrl } from "../security/redirect.js"

@@ -1,6 +1,6 @@
 // The sign-in kind registry: each provider `type` and the kind that serves it (flows/kinds/). Config resolution refuses
 // a type that is not here, and every stage reads a provider's kind through ResolvedConfig.kindOf.
-import type { ResolvedProvider, SignInKind } from "../domain.js"
+import type { ResolvedProvider, SignInKind } from "../pipeline-types.js"
 import type { ProviderType } from "../providers/types.js"
 import { credentialsKind } from "./kinds/credentials.js"
 import { emailKind } from "./kinds/email.js"

@@ -5,7 +5,7 @@
 import { randomBytes, randomUUID } from "node:crypto"
 import { AdapterError, InvalidProvider, InvalidRequest, WebAuthnVerificationError } from "../errors.js"
 import type { AdapterAuthenticator, AdapterUser } from "../adapters/index.js"
-import type { AuthRequest, ResolvedConfig, VerifiedIdentity } from "../domain.js"
+import type { AuthRequest, ResolvedConfig, VerifiedIdentity } from "../pipeline-types.js"
 import type {
   GetUserInfoResult,
   RelayingParty,

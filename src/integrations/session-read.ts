@@ -5,7 +5,7 @@
 import type { AdapterUser } from "../adapters/index.js"
 import { resolveConfig } from "../config/resolve.js"
 import { serializeCookie } from "../cookies/policy.js"
-import type { AuthRequest, ResolvedConfig } from "../domain.js"
+import type { AuthRequest, ResolvedConfig } from "../pipeline-types.js"
 import { reportConfigError } from "../config/report.js"
 import { parseCookieHeader } from "../cookies/parse.js"
 import { resolveOrigin } from "../request/host.js"

@@ -2,7 +2,7 @@
 // against a small fake DOM (the Chromium + virtual authenticator tests live in test/e2e).
 import { createHash } from "node:crypto"
 import { describe, expect, it, vi } from "vitest"
-import type { ResolvedProvider } from "../domain.js"
+import type { ResolvedProvider } from "../pipeline-types.js"
 import { Auth } from "../index.js"
 import { makeConfig } from "../../test/helpers.js"
 import { MemoryAdapter } from "../adapters/memory.js"

@@ -1,6 +1,6 @@
 // The sign-in page's form-field rules (autocomplete, labels, declarations read as field specs), for the page and for the
-// page sections of the sign-in kinds (flows/kinds/; the section interface is SignInPageSection in domain.ts).
-import type { FieldSpec } from "../domain.js"
+// page sections of the sign-in kinds (flows/kinds/; the section interface is SignInPageSection in pipeline-types.ts).
+import type { FieldSpec } from "../pipeline-types.js"
 import type { PageLocale } from "./locales/index.js"
 
 /** A form-field attribute as page text: only a string is used; anything else (a signal, a number) is the default. */

@@ -2,7 +2,7 @@
 // page's only primary button, then the further methods (passkey sign-in, the other forms behind a disclosure each);
 // the `?error=` banner. Where each provider goes and what its form holds is its sign-in kind's page section
 // (flows/kinds/). Pure: props in, HTML and its CSP out.
-import type { PlannedField, ResolvedProvider, SignInKind } from "../domain.js"
+import type { PlannedField, ResolvedProvider, SignInKind } from "../pipeline-types.js"
 import type { Theme } from "../types.js"
 import { brandNameOf, buttonColors, documentShell, escapeHtml, safeImageUrl, type RenderedPage } from "./html.js"
 import { withBrand, withProvider, type PageLocale, type SignInErrorCode } from "./locales/index.js"

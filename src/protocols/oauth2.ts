@@ -3,7 +3,7 @@
 import * as o from "oauth4webapi"
 import { OAuthCallbackError, OAuthSignInError } from "../errors.js"
 import { SingleFlight } from "../lib/single-flight.js"
-import type { ResolvedOAuthProvider } from "../domain.js"
+import type { ResolvedOAuthProvider } from "../pipeline-types.js"
 import type { TokenRequestContext } from "../providers/types.js"
 import { isAllowedEndpoint } from "./http.js"
 import { verifyJwsSignature } from "./jws.js"

@@ -4,7 +4,13 @@
 import { createHmac } from "node:crypto"
 import { isIP } from "node:net"
 import { type AuthError, AdapterError, InvalidEndpoints, MissingStoreMethods, RateLimited } from "../errors.js"
-import type { AuthRequest, ClientAddressRule, KindRateLimit, ResolvedConfig, ResolvedProvider } from "../domain.js"
+import type {
+  AuthRequest,
+  ClientAddressRule,
+  KindRateLimit,
+  ResolvedConfig,
+  ResolvedProvider,
+} from "../pipeline-types.js"
 import type { AuthConfig } from "../types.js"
 import { withTimeout } from "../lib/timeout.js"
 import { MemoryRateLimitStore, RATE_LIMIT_DEFAULTS, type RateLimitStore } from "./index.js"

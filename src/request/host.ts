@@ -1,6 +1,6 @@
 // The origin every URL and cookie policy is built from: AUTH_URL, else trusted forwarded headers, else the request URL.
 import { InvalidRequest } from "../errors.js"
-import type { ResolvedConfig } from "../domain.js"
+import type { ResolvedConfig } from "../pipeline-types.js"
 import type { ArrivalOrigin, HeaderReader } from "./input.js"
 
 function firstListValue(value: string | null): string | undefined {

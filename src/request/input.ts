@@ -1,11 +1,11 @@
 // What a front door hands the pipeline: one request's method, URL, headers and body, read from a web Request
 // (Auth(), Hono, Next) or straight from a native server request (node:http, Express) without building one.
-import type { HeaderReader } from "../domain.js"
+import type { HeaderReader } from "../pipeline-types.js"
 import type { AuthError } from "../errors.js"
 import { readLimited } from "../lib/read-limited.js"
 import { refusalOf } from "./refused.js"
 
-export type { HeaderReader } from "../domain.js"
+export type { HeaderReader } from "../pipeline-types.js"
 
 /** The origin parts of the URL a request arrived on, as the server saw it (before AUTH_URL / trustHost rules). */
 export interface ArrivalOrigin {

@@ -1,6 +1,6 @@
 // The only code that reads a request (through RequestInput): path -> action and provider, origin, cookies, query and (for POST) a bounded body.
 import { InvalidRequest, UnknownAction } from "../errors.js"
-import type { AuthRequest, ClientAddress, ClientAddressRule, ResolvedConfig } from "../domain.js"
+import type { AuthRequest, ClientAddress, ClientAddressRule, ResolvedConfig } from "../pipeline-types.js"
 import { actionsWithProvider, isActionName } from "../actions/table.js"
 import type { AuthAction } from "../types.js"
 import { isIP } from "node:net"

@@ -10,7 +10,7 @@ import {
   UntrustedHost,
 } from "../errors.js"
 import { actionRule } from "../actions/table.js"
-import type { AuthRequest, ResolvedConfig } from "../domain.js"
+import type { AuthRequest, ResolvedConfig } from "../pipeline-types.js"
 import { parseActionPath } from "../request/parse.js"
 import type { ResponseInternal } from "../types.js"
 import type { RequestInput } from "../request/input.js"

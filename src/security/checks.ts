@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto"
 import * as o from "oauth4webapi"
 import { InvalidCheck } from "../errors.js"
-import type { AuthRequest, ResolvedConfig, ResolvedOAuthProvider } from "../domain.js"
+import type { AuthRequest, ResolvedConfig, ResolvedOAuthProvider } from "../pipeline-types.js"
 import { assertTimeClaims, decryptClaims, encryptClaims, nowSeconds, withTimeClaims } from "../jwt/jwe.js"
 import type { AuthorizationChecks } from "../protocols/oauth2.js"
 import { expiredCookie, flowCookie, lifetimeOf } from "../cookies/policy.js"

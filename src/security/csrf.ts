@@ -2,7 +2,7 @@
 // need one.
 import { createHash, timingSafeEqual } from "node:crypto"
 import { randomBytesPooled } from "../lib/random.js"
-import type { AuthRequest, ResolvedConfig } from "../domain.js"
+import type { AuthRequest, ResolvedConfig } from "../pipeline-types.js"
 import type { Cookie } from "../types.js"
 
 function hashToken(token: string, secret: string): string {

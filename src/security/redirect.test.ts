@@ -1,7 +1,7 @@
 // Unit tests of redirect validation: the default `redirect` callback, the check on a user callback's
 // result, and callbackUrl resolution (body > query > cookie > origin).
 import { describe, expect, it, vi } from "vitest"
-import type { AuthRequest, ResolvedConfig } from "../domain.js"
+import type { AuthRequest, ResolvedConfig } from "../pipeline-types.js"
 import { defaultCookies } from "../cookies/policy.js"
 import { applyRedirect, defaultRedirect, resolveCallbackUrl } from "./redirect.js"
 

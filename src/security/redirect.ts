@@ -1,5 +1,5 @@
 // callbackUrl resolution and redirect validation: only the app's own origin unless a user `redirect` callback allows more.
-import type { AuthRequest, ResolvedConfig } from "../domain.js"
+import type { AuthRequest, ResolvedConfig } from "../pipeline-types.js"
 import { bodyString } from "../lib/body-fields.js"
 
 /** Longest callbackUrl considered; longer ones fall back to the base URL (docs/security.md DS-05). */

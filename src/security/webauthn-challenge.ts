@@ -2,7 +2,7 @@
 // (the shared store remembers every challenge spent until it would have expired), so a captured assertion cannot be
 // replayed even by a passkey whose signature counter is always 0 (docs/providers/passkey.md, docs/security.md WA-02).
 import { WebAuthnVerificationError } from "../errors.js"
-import type { AuthRequest, ResolvedConfig } from "../domain.js"
+import type { AuthRequest, ResolvedConfig } from "../pipeline-types.js"
 import { decryptClaims, encryptClaims, nowSeconds, withTimeClaims } from "../jwt/jwe.js"
 import { flowCookie, lifetimeOf } from "../cookies/policy.js"
 import type { Cookie } from "../types.js"

@@ -1,5 +1,5 @@
 // The only callers of the `jwt` and `session` callbacks: every strategy's issue and read go through these two.
-import type { ResolvedConfig } from "../domain.js"
+import type { ResolvedConfig } from "../pipeline-types.js"
 import type { CallbacksOptions, JWT, Session } from "../types.js"
 
 type JwtParams = Parameters<NonNullable<CallbacksOptions["jwt"]>>[0]

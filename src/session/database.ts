@@ -1,7 +1,7 @@
 // Database session strategy: the cookie holds only a session token; the row lives in the adapter
 // (docs/wire-format.md §2.2, §2.9).
 import { SessionTokenError, SignOutError } from "../errors.js"
-import type { AuthRequest, ResolvedConfig, SessionAnswer, SessionStrategy } from "../domain.js"
+import type { AuthRequest, ResolvedConfig, SessionAnswer, SessionStrategy } from "../pipeline-types.js"
 import type { AdapterSession, AdapterUser } from "../adapters/index.js"
 import type { GuardedAdapter } from "../adapters/guard.js"
 import type { Cookie, Session } from "../types.js"

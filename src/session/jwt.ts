@@ -1,7 +1,7 @@
 // JWT session strategy: the session lives in the encrypted, possibly chunked session cookie
 // (docs/wire-format.md §2.2, §4).
 import { JWTSessionError, SignOutError } from "../errors.js"
-import type { AuthRequest, ResolvedConfig, SessionAnswer, SessionStrategy } from "../domain.js"
+import type { AuthRequest, ResolvedConfig, SessionAnswer, SessionStrategy } from "../pipeline-types.js"
 import { decodeSync, encodeSync, nowSeconds } from "../jwt/jwe.js"
 import type { Cookie, JWT, JWTDecodeParams, Session } from "../types.js"
 import { clearChunked, readChunked, writeChunked } from "../cookies/chunks.js"

@@ -1,7 +1,7 @@
 // Keeps an OAuth access token fresh inside a JWT session: refresh once when expired, once per process (in-memory
 // fast path) and once across every process sharing the config's store (a lock key and a sealed result key).
 import { AdapterError, RefreshTokenError } from "../errors.js"
-import type { ResolvedConfig, ResolvedOAuthProvider } from "../domain.js"
+import type { ResolvedConfig, ResolvedOAuthProvider } from "../pipeline-types.js"
 import { decryptClaims, encryptClaims } from "../jwt/jwe.js"
 import { getAuthorizationServer, refreshTokens, safeCause } from "../protocols/oauth2.js"
 import type { JWT } from "../types.js"

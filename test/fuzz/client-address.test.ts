@@ -4,7 +4,7 @@
 import { isIP } from "node:net"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import type { ClientAddressRule } from "../../src/domain.js"
+import type { ClientAddressRule } from "../../src/pipeline-types.js"
 import { clientAddressOf } from "../../src/request/parse.js"
 import type { HeaderReader } from "../../src/request/input.js"
 import { fuzz, fuzzTimeout, headerText, wildString } from "./arbitraries.js"

@@ -3,7 +3,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { resolveConfig } from "../../src/config/resolve.js"
-import type { AuthRequest } from "../../src/domain.js"
+import type { AuthRequest } from "../../src/pipeline-types.js"
 import { credentialInput, declaredCredentialFields } from "../../src/flows/credentials.js"
 import { credentialsKind } from "../../src/flows/kinds/credentials.js"
 import type { CredentialInput } from "../../src/providers/types.js"

@@ -1,5 +1,5 @@
 // Steps and resolution shared by several sign-in kinds: a provider kept as configured, and the way back to the page.
-import type { AuthRequest, ResolvedConfig, ResolvedProvider } from "../../domain.js"
+import type { AuthRequest, ResolvedConfig, ResolvedProvider } from "../../pipeline-types.js"
 import type { ProviderConfig } from "../../providers/types.js"
 import type { ResponseInternal } from "../../types.js"
 

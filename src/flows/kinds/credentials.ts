@@ -1,7 +1,7 @@
 // The credentials kind: the app's `authorize` decides at POST /callback/<id> (flows/credentials.ts); its sign-in page
 // form is the provider's declared fields.
 import { CredentialsSignin, MissingAuthorize } from "../../errors.js"
-import type { ResolvedProvider, SignInKind } from "../../domain.js"
+import type { ResolvedProvider, SignInKind } from "../../pipeline-types.js"
 import { autocompleteFor, fieldLabel, fieldsOf, isPasswordType, stringOr } from "../../pages/signin-fields.js"
 import type { CredentialsConfig } from "../../providers/types.js"
 import { normalizeIdentifier } from "../../rate-limit/guard.js"

@@ -2,7 +2,7 @@
 // an adapter stores the tokens; its sign-in page form asks for the address.
 import { EmailSignInError, InvalidProvider } from "../../errors.js"
 import { authorizeSignIn } from "../../account/link.js"
-import type { SignInKind } from "../../domain.js"
+import type { SignInKind } from "../../pipeline-types.js"
 import { readEnv } from "../../lib/env.js"
 import type { EmailConfig } from "../../providers/types.js"
 import { normalizeIdentifier } from "../../rate-limit/guard.js"

@@ -1,6 +1,6 @@
 // The OAuth 2 / OpenID Connect kind (`type: "oauth"` and `"oidc"`), with OAuth 1.0a as its variant (`provider.oauth1`,
 // set by `version: "1.0A"`): POST /signin/<id> redirects to the provider, /callback/<id> is its redirect back.
-import type { ResolvedOAuthProvider, SignInKind } from "../../domain.js"
+import type { ResolvedOAuthProvider, SignInKind } from "../../pipeline-types.js"
 import { resolveOAuthProvider } from "../../config/oauth.js"
 import type { OAuthConfigBase } from "../../providers/types.js"
 import { finishOAuth, startOAuth } from "../oauth.js"

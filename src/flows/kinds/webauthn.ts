@@ -1,7 +1,7 @@
 // The WebAuthn (passkey) kind: GET /webauthn-options/<id> starts the browser ceremony, POST /callback/<id> verifies
 // its answer (flows/webauthn.ts); an adapter stores users, accounts and authenticators; experimental, as in Auth.js.
 import { DuplicateConditionalUI, MissingWebAuthnAutocomplete } from "../../errors.js"
-import type { FieldSpec, ResolvedProvider, SignInKind } from "../../domain.js"
+import type { FieldSpec, ResolvedProvider, SignInKind } from "../../pipeline-types.js"
 import { fieldLabel, fieldsOf } from "../../pages/signin-fields.js"
 import type { WebAuthnConfig } from "../../providers/webauthn.js"
 import { clearChecks } from "../../security/checks.js"

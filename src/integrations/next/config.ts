@@ -4,7 +4,7 @@ import type { NextRequest } from "next/server.js"
 import { trustHostRule } from "../../config/env.js"
 import { readEnv } from "../../lib/env.js"
 import { resolvedOrThrow } from "../session-read.js"
-import type { ResolvedConfig } from "../../domain.js"
+import type { ResolvedConfig } from "../../pipeline-types.js"
 import { raw, skipCSRFCheck } from "../../symbols.js"
 import type { AuthConfig, Awaitable, CallbacksOptions, Session } from "../../types.js"
 
