@@ -11,7 +11,7 @@ import {
   safeCause,
   validateCallback,
 } from "../protocols/oauth2.js"
-import { clearChecks, createChecks, decodeState, readChecks } from "../security/checks.js"
+import { clearChecks, createChecks, decodeState, readChecks } from "../security/check-cookies.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import type { Account, Cookie, TokenSet, User } from "../types.js"
 

@@ -2,7 +2,7 @@
 import { AccessDenied, OAuthCallbackError, OAuthSignInError } from "../errors.js"
 import type { AuthRequest, ResolvedConfig, ResolvedOAuthProvider } from "../pipeline-types.js"
 import { requestTemporaryCredentials, requestTokenCredentials, signedGetJson } from "../protocols/oauth1.js"
-import { clearChecks, readTemporaryCredentials, sealTemporaryCredentials } from "../security/checks.js"
+import { clearChecks, readTemporaryCredentials, sealTemporaryCredentials } from "../security/check-cookies.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import type { Cookie, TokenSet } from "../types.js"
 import type { OAuthFinish } from "./oauth.js"

@@ -16,7 +16,7 @@ import type { ResponseInternal } from "../types.js"
 import type { RequestInput } from "../request/input.js"
 import { JSON_HEADERS } from "./build.js"
 import { chooseLocale, errorPage, pageHeaders } from "../pages/index.js"
-import { clearChecks } from "../security/checks.js"
+import { clearChecks } from "../security/check-cookies.js"
 
 const CONFIGURATION_MESSAGE =
   "There was a problem with the server configuration. Check the server logs for more information."

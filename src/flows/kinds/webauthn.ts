@@ -4,7 +4,7 @@ import { DuplicateConditionalUI, MissingWebAuthnAutocomplete } from "../../error
 import type { FieldSpec, ResolvedProvider, SignInKind } from "../../pipeline-types.js"
 import { fieldLabel, fieldsOf } from "../../pages/signin-fields.js"
 import type { WebAuthnConfig } from "../../providers/webauthn.js"
-import { clearChecks } from "../../security/checks.js"
+import { clearChecks } from "../../security/check-cookies.js"
 import { finishWebAuthn, webAuthnOptions } from "../webauthn.js"
 import { asConfigured, toSignInPage } from "./common.js"
 
