@@ -9,7 +9,8 @@ import {
   MissingStoreMethods,
   UnknownAction,
 } from "./errors.js"
-import { en, errorPage } from "./pages/index.js"
+import { errorPage } from "./pages/error.js"
+import { en } from "./pages/locales/index.js"
 
 /** Every error class `gatehouse/errors` exports, by name. */
 const classes = Object.entries(errors).filter(

@@ -3,7 +3,12 @@ import type { AuthRequest, ResolvedConfig } from "../pipeline-types.js"
 import { Verification } from "../errors.js"
 import { ensureCsrfToken } from "../security/csrf.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
-import { chooseLocale, errorPage, pageHeaders, signInPage, signOutPage, verifyRequestPage } from "../pages/index.js"
+import { errorPage } from "../pages/error.js"
+import { pageHeaders } from "../pages/headers.js"
+import { chooseLocale } from "../pages/locales/index.js"
+import { signInPage } from "../pages/signin.js"
+import { signOutPage } from "../pages/signout.js"
+import { verifyRequestPage } from "../pages/verify-request.js"
 import type { ResponseInternal } from "../types.js"
 
 function withQuery(page: string, params: URLSearchParams): string {

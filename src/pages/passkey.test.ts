@@ -8,17 +8,9 @@ import { makeConfig } from "../../test/helpers.js"
 import { MemoryAdapter } from "../adapters/memory.js"
 import { kindOf } from "../flows/registry.js"
 import Passkey from "../providers/passkey.js"
-import { de } from "./locales/index.js"
-import {
-  en,
-  FORM_SCRIPT,
-  FORM_SCRIPT_HASH,
-  PASSKEY_SCRIPT,
-  PASSKEY_SCRIPT_HASH,
-  signInPage,
-  signInPageHasScript,
-  type SignInPageProps,
-} from "./index.js"
+import { de, en } from "./locales/index.js"
+import { FORM_SCRIPT, FORM_SCRIPT_HASH, PASSKEY_SCRIPT, PASSKEY_SCRIPT_HASH } from "./scripts.generated.js"
+import { signInPage, signInPageHasScript, type SignInPageProps } from "./signin.js"
 
 const passkey = Passkey() as ResolvedProvider
 const credentials = {

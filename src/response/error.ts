@@ -15,7 +15,9 @@ import { parseActionPath } from "../request/parse.js"
 import type { ResponseInternal } from "../types.js"
 import type { RequestInput } from "../request/input.js"
 import { JSON_HEADERS } from "./build.js"
-import { chooseLocale, errorPage, pageHeaders } from "../pages/index.js"
+import { errorPage } from "../pages/error.js"
+import { pageHeaders } from "../pages/headers.js"
+import { chooseLocale } from "../pages/locales/index.js"
 import { clearChecks } from "../security/check-cookies.js"
 
 const CONFIGURATION_MESSAGE =

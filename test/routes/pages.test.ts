@@ -14,7 +14,7 @@ import Twitter from "../../src/providers/twitter.js"
 import VK from "../../src/providers/vk.js"
 import { CookieJar, fetchCsrf, get, setCookies, signIn } from "../helpers.js"
 import { CSRF, setup } from "../support/routes-kit.js"
-import { FORM_SCRIPT, FORM_SCRIPT_HASH } from "../../src/pages/index.js"
+import { FORM_SCRIPT, FORM_SCRIPT_HASH } from "../../src/pages/scripts.generated.js"
 
 describe("GET /signin (page)", () => {
   it("renders a credentials form with one input per field, hidden csrfToken and callbackUrl", async () => {

@@ -1,4 +1,5 @@
-// The built-in pages as pure functions: props (with the chosen locale) -> HTML and its Content-Security-Policy.
+// The error page: the page for a public `?error=` code, its status taken from the error's class (errors.ts). Pure:
+// props (with the chosen locale) in, HTML and its CSP out.
 import {
   AccessDenied,
   AuthError,
@@ -10,36 +11,6 @@ import {
 import type { Theme } from "../types.js"
 import { documentShell, escapeHtml, titleWithBrand, type RenderedPage } from "./html.js"
 import type { ErrorPageCode, PageLocale } from "./locales/index.js"
-
-export { FORM_SCRIPT, FORM_SCRIPT_HASH, PASSKEY_SCRIPT, PASSKEY_SCRIPT_HASH } from "./scripts.generated.js"
-export { signInPage, signInPageHasScript, type SignInPageProps } from "./signin.js"
-export { pageCsp, type RenderedPage } from "./html.js"
-export { chooseLocale, en, PAGE_LOCALES } from "./locales/index.js"
-export { pageHeaders } from "./headers.js"
-
-export interface SignOutPageProps {
-  action: string
-  csrfToken: string
-  callbackUrl?: string
-  theme: Theme
-  locale: PageLocale
-}
-
-/** The sign-out confirmation: a POST form (`form#signout-form`, `button#submitButton`) with the CSRF token. */
-export function signOutPage(props: SignOutPageProps): RenderedPage {
-  const t = props.locale.signOut
-  const callback =
-    props.callbackUrl === undefined
-      ? ""
-      : `<input type="hidden" name="callbackUrl" value="${escapeHtml(props.callbackUrl)}">`
-  const content = `<h1>${escapeHtml(t.heading)}</h1><p>${escapeHtml(t.message)}</p><form id="signout-form" action="${escapeHtml(props.action)}" method="POST"><input type="hidden" name="csrfToken" value="${escapeHtml(props.csrfToken)}">${callback}<button id="submitButton" class="button primary" type="submit">${escapeHtml(t.button)}</button></form>`
-  return documentShell({
-    title: titleWithBrand(t.title, props.theme),
-    content,
-    theme: props.theme,
-    locale: props.locale,
-  })
-}
 
 /**
  * The error classes whose `?error=` code has a page of its own (the locale's `error.pages`: AuthError's is
@@ -96,16 +67,4 @@ export function errorPage(props: ErrorPageProps): RenderedPage & { status: numbe
       locale: props.locale,
     }),
   }
-}
-
-/** "Check your e-mail", with a link home (`a#home-link`). */
-export function verifyRequestPage(props: { homeUrl: string; theme: Theme; locale: PageLocale }): RenderedPage {
-  const t = props.locale.verifyRequest
-  const content = `<h1>${escapeHtml(t.heading)}</h1><p>${escapeHtml(t.message)}</p><a id="home-link" class="button primary" href="${escapeHtml(props.homeUrl)}">${escapeHtml(props.locale.error.home)}</a>`
-  return documentShell({
-    title: titleWithBrand(t.title, props.theme),
-    content,
-    theme: props.theme,
-    locale: props.locale,
-  })
 }
