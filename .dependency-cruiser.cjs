@@ -19,7 +19,7 @@ const LAYERS = [
   ["actions", "^src/actions/"],
   // One file per sign-in kind, the kinds and their registry, the OAuth provider normaliser, and the sign-in rate limit,
   // which counts attempts by what each kind reads.
-  ["flows", "^src/flows/|^src/config/oauth\\.ts$|^src/rate-limit/guard\\.ts$"],
+  ["flows", "^src/flows/|^src/config/oauth\\.ts$|^src/rate-limit/sign-in-limit\\.ts$"],
   // Called by the flows and the actions; they call the security checks and the protocols, never the reverse.
   ["account and session", "^src/(account|session)/"],
   ["protocols, providers and security", "^src/(protocols|security)/|^src/providers/(?!(types|ids)\\.ts$)"],
@@ -31,7 +31,7 @@ const LAYERS = [
   // and the shape of a page locale (the sign-in kinds' page sections in pipeline-types.ts name it).
   ["shared types", "^src/(pipeline-types|types)\\.ts$|^src/providers/(types|ids)\\.ts$|^src/pages/locales/types\\.ts$"],
   // Stores and adapters: interfaces and their implementations, which know nothing of the handler.
-  ["adapters and stores", "^src/(adapters|stores)/|^src/rate-limit/(?!guard\\.ts$)"],
+  ["adapters and stores", "^src/(adapters|stores)/|^src/rate-limit/(?!sign-in-limit\\.ts$)"],
   ["base", "^src/(errors|records|symbols)\\.ts$|^src/lib/"],
 ]
 

@@ -2,7 +2,7 @@
 // authenticators, and remove one (its WebAuthn account goes with it). Calls go through the config's adapter.
 import { AdapterError, MissingAdapter, MissingAdapterMethods } from "./errors.js"
 import type { AdapterAuthenticator } from "./adapters/index.js"
-import type { GuardedAdapter } from "./adapters/guard.js"
+import type { GuardedAdapter } from "./adapters/guarded-adapter.js"
 import { resolveConfig } from "./config/resolve.js"
 import type { AuthConfig } from "./types.js"
 

@@ -2,7 +2,7 @@
 // the request as the handler reads it, the identity a sign-in flow verified, what linking made of it, and the session
 // strategy interface. Types only; every folder imports them from here, so no stage imports back up the data flow.
 import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser } from "./adapters/index.js"
-import type { GuardedAdapter } from "./adapters/guard.js"
+import type { GuardedAdapter } from "./adapters/guarded-adapter.js"
 import type { AuthError } from "./errors.js"
 import type { SharedStore } from "./stores/index.js"
 import type {
@@ -247,7 +247,7 @@ export interface KindRoute {
   readonly methods?: readonly ("GET" | "POST")[]
   /** The POST must carry a valid CSRF token and come from this site. */
   readonly csrf: boolean
-  /** Counted by the sign-in rate limit (rate-limit/guard.ts), after the CSRF check. */
+  /** Counted by the sign-in rate limit (rate-limit/sign-in-limit.ts), after the CSRF check. */
   readonly rateLimit?: KindRateLimit
 }
 

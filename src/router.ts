@@ -13,7 +13,7 @@ import { webAuthnOptionsAction } from "./actions/webauthn-options.js"
 import { isCrossSite, isCsrfValid } from "./security/csrf.js"
 import type { AuthAction, Awaitable, ResponseInternal } from "./types.js"
 import { actionRule } from "./actions/table.js"
-import { guardRateLimit } from "./rate-limit/guard.js"
+import { guardRateLimit } from "./rate-limit/sign-in-limit.js"
 import { repeatedFormField } from "./lib/body-fields.js"
 
 type Handler = () => Awaitable<ResponseInternal>
@@ -48,7 +48,7 @@ function guardCsrf(req: AuthRequest, config: ResolvedConfig): ResponseInternal |
 
 /**
  * The guards of a sign-in kind's route (flows/kinds/), then its step. CSRF first (a forged request must not spend the
- * victim's attempts), then the sign-in rate limit (rate-limit/guard.ts): over the limit the step never runs. A step
+ * victim's attempts), then the sign-in rate limit (rate-limit/sign-in-limit.ts): over the limit the step never runs. A step
  * that throws keeps its attempt counted; one that succeeds gives it back where the kind says so (credentials: only
  * failures use up the limit; every e-mail request counts).
  */

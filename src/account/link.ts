@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto"
 import { AccessDenied, AccountNotLinked, OAuthAccountNotLinked } from "../errors.js"
 import type { AdapterAccount, AdapterUser } from "../adapters/index.js"
-import { AdapterCallError, type GuardedAdapter } from "../adapters/guard.js"
+import { AdapterCallError, type GuardedAdapter } from "../adapters/guarded-adapter.js"
 import type { AuthRequest, LinkOutcome, LinkRule, ResolvedConfig, VerifiedIdentity } from "../pipeline-types.js"
 import { emitEvent } from "../events.js"
 import { domainToUnicode } from "../lib/idn.js"

@@ -4,7 +4,7 @@
 import { createHash, randomUUID } from "node:crypto"
 import { AdapterError, EmailSignInError, UntrustedHost, Verification } from "../errors.js"
 import { userByEmailAddress } from "../account/link.js"
-import type { GuardedAdapter } from "../adapters/guard.js"
+import type { GuardedAdapter } from "../adapters/guarded-adapter.js"
 import type { AdapterUser, VerificationToken } from "../adapters/index.js"
 import type { AuthRequest, ResolvedConfig, ResolvedProvider, VerifiedIdentity } from "../pipeline-types.js"
 import { normalizeEmailAddress } from "../lib/email-address.js"

@@ -190,7 +190,7 @@ function known(address: string | undefined): ClientAddress {
 }
 
 /**
- * The client's address for the sign-in rate limit (rate-limit/guard.ts), by `rule` (the resolved
+ * The client's address for the sign-in rate limit (rate-limit/sign-in-limit.ts), by `rule` (the resolved
  * `rateLimit.clientAddress`). Headers count only when the rule names one; `trustHost` and AUTH_URL play no part.
  * - a header: its entry `proxies` places from the right; missing, too short or not an IP means unknown.
  * - "socket": the socket's address.

@@ -3,7 +3,7 @@
 import { SessionTokenError, SignOutError } from "../errors.js"
 import type { AuthRequest, ResolvedConfig, SessionAnswer, SessionStrategy } from "../pipeline-types.js"
 import type { AdapterSession, AdapterUser } from "../adapters/index.js"
-import type { GuardedAdapter } from "../adapters/guard.js"
+import type { GuardedAdapter } from "../adapters/guarded-adapter.js"
 import type { Cookie, Session } from "../types.js"
 import { expiredCookie } from "../cookies/policy.js"
 import { emitEvent } from "../events.js"

@@ -1,7 +1,7 @@
 // Unit tests of withStoreLock: two "processes" (each its own guarded view of one shared store) exclude each other.
 import { describe, expect, it, vi } from "vitest"
 import type { SharedStore } from "./index.js"
-import { guardStore } from "./guard.js"
+import { guardStore } from "./guarded-store.js"
 import { withStoreLock, type StoreLockOptions } from "./lock.js"
 import { MemoryStore } from "./memory.js"
 

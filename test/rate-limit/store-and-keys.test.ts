@@ -2,7 +2,7 @@
 // address rule (socket by default, a header only through rateLimit.clientAddress, IPv6 per /64), identifier normalisation and the option checks.
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryRateLimitStore, RATE_LIMIT_DEFAULTS, type RateLimitStore } from "../../src/rate-limit/index.js"
-import { addressBucket, normalizeIdentifier, resolveRateLimit } from "../../src/rate-limit/guard.js"
+import { addressBucket, normalizeIdentifier, resolveRateLimit } from "../../src/rate-limit/sign-in-limit.js"
 import { clientAddressOf } from "../../src/request/parse.js"
 
 const headers = (h: Record<string, string> = {}) => new Headers(h)

@@ -4,7 +4,7 @@ import { CredentialsSignin, MissingAuthorize } from "../../errors.js"
 import type { ResolvedProvider, SignInKind } from "../../pipeline-types.js"
 import { autocompleteFor, fieldLabel, fieldsOf, isPasswordType, stringOr } from "../../pages/signin-fields.js"
 import type { CredentialsConfig } from "../../providers/types.js"
-import { normalizeIdentifier } from "../../rate-limit/guard.js"
+import { normalizeIdentifier } from "../../rate-limit/sign-in-limit.js"
 import { declaredCredentialFields, identifierFields, verifyCredentials } from "../credentials.js"
 import { asConfigured, toSignInPage } from "./common.js"
 

@@ -5,7 +5,7 @@ import { authorizeSignIn } from "../../account/link.js"
 import type { SignInKind } from "../../pipeline-types.js"
 import { readEnv } from "../../lib/env.js"
 import type { EmailConfig } from "../../providers/types.js"
-import { normalizeIdentifier } from "../../rate-limit/guard.js"
+import { normalizeIdentifier } from "../../rate-limit/sign-in-limit.js"
 import { asEmailProvider, finishEmail, normalize, startEmail } from "../email.js"
 import { asConfigured } from "./common.js"
 
