@@ -14,7 +14,7 @@ import { Auth } from "../src/index.js"
 import type { AuthConfig } from "../src/index.js"
 import Credentials from "../src/providers/credentials.js"
 import GitHub from "../src/providers/github.js"
-import { ORIGIN, SECRET } from "./helpers.js"
+import { ORIGIN, SECRET } from "./support/flow-kit.js"
 import { spyLogger } from "./support/logger.js"
 
 type Library = "authjs" | "gatehouse"

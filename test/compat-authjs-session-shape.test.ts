@@ -8,7 +8,7 @@ import AuthJsCredentials from "@auth/core/providers/credentials"
 import * as authjsJwt from "@auth/core/jwt"
 import { Auth } from "../src/index.js"
 import Credentials from "../src/providers/credentials.js"
-import { CookieJar, ORIGIN, SECRET, get, postForm } from "./helpers.js"
+import { CookieJar, ORIGIN, SECRET, get, postForm } from "./support/flow-kit.js"
 import { listenLocal, type Listening } from "./support/listen.js"
 
 type Handler = (request: Request) => Promise<Response>

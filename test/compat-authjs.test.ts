@@ -11,7 +11,7 @@ import { Auth } from "../src/index.js"
 import type { AuthConfig } from "../src/index.js"
 import Credentials from "../src/providers/credentials.js"
 import { decode, encode, getToken } from "../src/jwt/index.js"
-import { CookieJar, SECRET, alice, setCookies } from "./helpers.js"
+import { CookieJar, SECRET, alice, setCookies } from "./support/flow-kit.js"
 
 // ---------------------------------------------------------------------------------------------
 // Setup: two configs of the same shape, kept as separate objects.

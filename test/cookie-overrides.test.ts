@@ -2,10 +2,10 @@
 // the short-lived flow cookies included: their Max-Age and the lifetime sealed inside them follow it.
 import { describe, expect, it, vi } from "vitest"
 import { Auth } from "../src/index.js"
-import { setCookies } from "./helpers.js"
+import { setCookies } from "./support/flow-kit.js"
 import type { MockOp } from "./support/mock-op.js"
 import { NONCE, PKCE, STATE, beginSignIn, callbackGet, provider, setup, useMockOps } from "./support/oauth-flow.js"
-import { get } from "./helpers.js"
+import { get } from "./support/flow-kit.js"
 
 let op: MockOp
 useMockOps(["cookie-client"], ([started]) => {

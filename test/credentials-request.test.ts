@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest"
 import type { AuthConfig } from "../src/index.js"
 import Credentials from "../src/providers/credentials.js"
-import { makeConfig, signIn } from "./helpers.js"
+import { makeConfig, signIn } from "./support/flow-kit.js"
 
 function configWith(authorize: (...args: never[]) => unknown): AuthConfig {
   return makeConfig({

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vites
 import { Auth } from "../src/index.js"
 import type { Adapter } from "../src/index.js"
 import Credentials from "../src/providers/credentials.js"
-import { CookieJar, ORIGIN, alice, fetchCsrf, get, postForm, signIn as credentialsSignIn } from "./helpers.js"
+import { CookieJar, ORIGIN, alice, fetchCsrf, get, postForm, signIn as credentialsSignIn } from "./support/flow-kit.js"
 import {
   type Backend,
   NOT_LINKED,

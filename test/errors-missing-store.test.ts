@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import { Auth } from "../src/index.js"
 import type { SharedStore } from "../src/stores/index.js"
 import type { RateLimitStore } from "../src/rate-limit/index.js"
-import { CookieJar, ORIGIN, fetchCsrf, get, makeConfig, postForm } from "./helpers.js"
+import { CookieJar, ORIGIN, fetchCsrf, get, makeConfig, postForm } from "./support/flow-kit.js"
 import { spyLogger } from "./support/logger.js"
 
 /** A SharedStore with every method but the ones named. */

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Auth as GatehouseAuth } from "../src/index.js"
 import type { AuthConfig } from "../src/index.js"
 import type { OAuthConfigBase } from "../src/providers/types.js"
-import { ORIGIN, SECRET } from "./helpers.js"
+import { ORIGIN, SECRET } from "./support/flow-kit.js"
 import { Browser, formatStep, parseForms, type FollowResult, type Step } from "./support/browser.js"
 import { OP_USERS, startOidcProvider, type OidcOp, type OpClient } from "./support/oidc-op.js"
 

@@ -15,7 +15,7 @@ import { PostgresStore, migrate as migrateStore } from "../src/stores/postgres.j
 import { RedisStore } from "../src/stores/redis.js"
 import { decode, getToken } from "../src/jwt/index.js"
 import type { OAuthConfigBase } from "../src/providers/types.js"
-import { CookieJar, ORIGIN, SECRET, get } from "./helpers.js"
+import { CookieJar, ORIGIN, SECRET, get } from "./support/flow-kit.js"
 import {
   callback,
   sendJson,

@@ -10,7 +10,7 @@ import type { AuthConfig } from "../src/index.js"
 import { actionTable } from "../src/actions/table.js"
 import { credentialsKind } from "../src/flows/kinds/credentials.js"
 import Credentials from "../src/providers/credentials.js"
-import { ORIGIN, SECRET, alice } from "./helpers.js"
+import { ORIGIN, SECRET, alice } from "./support/flow-kit.js"
 import { isolateEnv, withEnv } from "./support/env.js"
 
 const ACTIONS = Object.keys(actionTable) as (keyof typeof actionTable)[]

@@ -9,7 +9,7 @@ import type { AuthConfig } from "../src/index.js"
 import { decode } from "../src/jwt/index.js"
 import type { OAuthConfigBase } from "../src/providers/types.js"
 import { clearDiscoveryCache } from "../src/protocols/oauth2.js"
-import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm } from "./helpers.js"
+import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm } from "./support/flow-kit.js"
 import { startMockOp, type MockOp } from "./support/mock-op.js"
 
 const PROXY = "https://proxy.example"

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest"
 import { InvalidRequest, UnknownAction } from "../errors.js"
 import { resolveConfig } from "../config/resolve.js"
-import { makeConfig } from "../../test/helpers.js"
+import { makeConfig } from "../../test/support/flow-kit.js"
 import { webInput } from "./input.js"
 import { bodyString, repeatedFormField } from "../lib/body-fields.js"
 import { MAX_COOKIE_HEADER, MAX_FORM_BYTES, parseActionPath, parseRequest } from "./parse.js"

@@ -5,7 +5,7 @@ import { Auth as AuthJs } from "@auth/core"
 import type { AuthConfig as AuthJsConfig } from "@auth/core"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { CookieJar, ORIGIN, SECRET, click, emailSetup, requestLink, sessionOf } from "./kit.js"
-import { get, postForm } from "../helpers.js"
+import { get, postForm } from "../support/flow-kit.js"
 
 describe("e-mail links across the switch from @auth/core", () => {
   it("a link minted and stored by @auth/core signs in through Gatehouse; Gatehouse stores the same row shape", async () => {

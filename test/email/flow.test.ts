@@ -8,7 +8,7 @@ import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Email from "../../src/providers/email.js"
 import Nodemailer from "../../src/providers/nodemailer.js"
 import { expectNoSessionCookie, sessionTokenFrom } from "../support/cookies.js"
-import { get, postForm } from "../helpers.js"
+import { get, postForm } from "../support/flow-kit.js"
 import {
   CookieJar,
   ERROR_VERIFICATION,

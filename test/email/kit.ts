@@ -6,7 +6,7 @@ import type { Adapter, AuthConfig } from "../../src/index.js"
 import Email from "../../src/providers/email.js"
 import type { EmailProviderSendVerificationRequestParams } from "../../src/providers/types.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm } from "../helpers.js"
+import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm } from "../support/flow-kit.js"
 import { faulty, type FaultyAdapter } from "../support/db-harness.js"
 
 export { CookieJar, ORIGIN, SECRET }

@@ -5,7 +5,7 @@ import { Auth } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { pgliteBackend } from "../support/db-harness.js"
 import { expectNoSessionCookie, sessionTokenFrom } from "../support/cookies.js"
-import { get } from "../helpers.js"
+import { get } from "../support/flow-kit.js"
 import {
   CookieJar,
   ERROR_VERIFICATION,

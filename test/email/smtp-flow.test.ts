@@ -17,7 +17,7 @@ import {
   sessionOf,
   storedTokens,
 } from "./kit.js"
-import { get } from "../helpers.js"
+import { get } from "../support/flow-kit.js"
 
 let sink: SmtpSink
 let backends: Backend[]

@@ -11,7 +11,7 @@ import type { SignInKind } from "../../src/pipeline-types.js"
 import { allKinds, kindFor, signInKinds } from "../../src/flows/registry.js"
 import type { ProviderConfig, ProviderType } from "../../src/providers/types.js"
 import type { AuthConfig } from "../../src/types.js"
-import { SECRET } from "../helpers.js"
+import { SECRET } from "../support/flow-kit.js"
 import { spyLogger } from "../support/logger.js"
 
 /** Every provider type, as an object so that a type added to ProviderType and left out here fails to compile. */

@@ -6,7 +6,7 @@ import { AuthError } from "../../src/errors.js"
 import type { AuthConfig } from "../../src/index.js"
 import { decode, encode } from "../../src/jwt/index.js"
 import GitHub from "../../src/providers/github.js"
-import { SECRET } from "../helpers.js"
+import { SECRET } from "../support/flow-kit.js"
 import { csrfCookieValue } from "../support/jwe-forge.js"
 import { htmlAttributeValues } from "../support/redirect-targets.js"
 

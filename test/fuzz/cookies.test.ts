@@ -5,7 +5,7 @@ import fc from "fast-check"
 import { beforeAll, describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import { decode } from "../../src/jwt/index.js"
-import { SECRET, makeConfig } from "../helpers.js"
+import { SECRET, makeConfig } from "../support/flow-kit.js"
 import { setCookies, isDeletion } from "../support/cookies.js"
 import {
   APP_ORIGINS,

@@ -12,7 +12,7 @@ import type { RateLimitStore } from "../../src/rate-limit/index.js"
 import { guardRateLimit, normalizeIdentifier } from "../../src/rate-limit/sign-in-limit.js"
 import { webInput } from "../../src/request/input.js"
 import { parseRequest } from "../../src/request/parse.js"
-import { makeConfig } from "../helpers.js"
+import { makeConfig } from "../support/flow-kit.js"
 import { FUZZ_RUNS, fuzz, fuzzTimeout, wildString } from "./arbitraries.js"
 
 const FILE = "test/fuzz/credential-fields.test.ts"

@@ -6,7 +6,7 @@ import fc from "fast-check"
 import { beforeAll, describe, expect, it } from "vitest"
 import { JWTSessionError, MissingSecret } from "../../src/errors.js"
 import { decode, encode, getToken } from "../../src/jwt/index.js"
-import { SECRET } from "../helpers.js"
+import { SECRET } from "../support/flow-kit.js"
 import {
   FUZZ_RUNS,
   HEADER_SAFE,

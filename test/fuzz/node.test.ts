@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import { createAuthHandler, sendWebResponse, toWebRequest } from "../../src/integrations/node.js"
-import { makeConfig } from "../helpers.js"
+import { makeConfig } from "../support/flow-kit.js"
 import { connect } from "node:net"
 import { type NodeServer, type RawResponse, rawRequest, startNodeServer } from "../support/raw-http.js"
 import {

@@ -5,7 +5,7 @@ import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Auth, customFetch } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
-import { makeConfig } from "../helpers.js"
+import { makeConfig } from "../support/flow-kit.js"
 import { sessionCookiesSet } from "../support/cookies.js"
 import {
   APP_ORIGINS,

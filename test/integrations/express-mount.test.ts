@@ -5,7 +5,7 @@ import { connect } from "node:net"
 import type { NextFunction, Request, Response } from "express"
 import { ExpressAuth, getSession } from "../../src/integrations/express.js"
 import type { ExpressAuthConfig } from "../../src/integrations/express.js"
-import { credentialsSetup } from "../helpers.js"
+import { credentialsSetup } from "../support/flow-kit.js"
 import { spyLogger } from "../support/logger.js"
 import { Client, EXPRESS_VERSIONS, type ExpressApp, type ExpressModule, type Served, serve } from "./express-kit.js"
 

@@ -7,7 +7,7 @@ import { createHandler, getSession } from "../../src/integrations/node.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { encode } from "../../src/jwt/index.js"
 import type { AuthConfig } from "../../src/index.js"
-import { SECRET, credentialsSetup } from "../helpers.js"
+import { SECRET, credentialsSetup } from "../support/flow-kit.js"
 import { type NodeServer, rawRequest, startNodeServer } from "../support/raw-http.js"
 import { parseSetCookie } from "../support/set-cookie.js"
 

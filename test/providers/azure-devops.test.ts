@@ -14,7 +14,7 @@ import type { AuthConfig } from "../../src/index.js"
 import { resolveOAuthProvider } from "../../src/config/oauth.js"
 import { getAuthorizationServer, refreshTokens } from "../../src/protocols/oauth2.js"
 import AzureDevOps, { type AzureDevOpsProfile } from "../../src/providers/azure-devops.js"
-import { ORIGIN } from "../helpers.js"
+import { ORIGIN } from "../support/flow-kit.js"
 import {
   ERROR_PAGE,
   SIGNIN_ERROR,

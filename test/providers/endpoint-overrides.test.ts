@@ -22,7 +22,7 @@ import Twitter from "../../src/providers/twitter.js"
 import VK from "../../src/providers/vk.js"
 import { clearDiscoveryCache } from "../../src/protocols/oauth2.js"
 import { clearJwksCache } from "../../src/protocols/jws.js"
-import { ORIGIN, get } from "../helpers.js"
+import { ORIGIN, get } from "../support/flow-kit.js"
 import { verifyOAuth1 } from "../support/fake-twitter.js"
 import {
   type LocalServer,

@@ -13,7 +13,7 @@ import { customFetch } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
 import { clearDiscoveryCache } from "../../src/protocols/oauth2.js"
 import MicrosoftEntraID from "../../src/providers/microsoft-entra-id.js"
-import { ORIGIN } from "../helpers.js"
+import { ORIGIN } from "../support/flow-kit.js"
 import {
   ERROR_PAGE,
   SIGNIN_ERROR,

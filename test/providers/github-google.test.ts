@@ -13,7 +13,7 @@ import Google from "../../src/providers/google.js"
 import type { OAuthConfigBase } from "../../src/providers/types.js"
 import { resolveOAuthProvider } from "../../src/config/oauth.js"
 import { clearDiscoveryCache } from "../../src/protocols/oauth2.js"
-import { ORIGIN } from "../helpers.js"
+import { ORIGIN } from "../support/flow-kit.js"
 import { startMockOp, type MockOp } from "../support/mock-op.js"
 import {
   APP_PAGE,

@@ -18,7 +18,7 @@ import type {
 } from "../../src/providers/types.js"
 import { Auth, type AuthConfig } from "../../src/index.js"
 import { customFetch } from "../../src/symbols.js"
-import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm } from "../helpers.js"
+import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm } from "../support/flow-kit.js"
 import { spyLogger } from "../support/logger.js"
 import { FakeApi, type Seen } from "../support/mail-api-fake.js"
 

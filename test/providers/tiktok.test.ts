@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import { customFetch } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
 import TikTok, { type TikTokOptions, type TikTokProfile, type TikTokUser } from "../../src/providers/tiktok.js"
-import { ORIGIN } from "../helpers.js"
+import { ORIGIN } from "../support/flow-kit.js"
 import {
   ERROR_PAGE,
   SIGNIN_ERROR,

@@ -11,7 +11,7 @@ import { Auth, customFetch } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Twitter, { type TwitterOptions } from "../../src/providers/twitter.js"
-import { ORIGIN, get } from "../helpers.js"
+import { ORIGIN, get } from "../support/flow-kit.js"
 import {
   type FakeTwitter,
   TWITTER_ORIGINS,

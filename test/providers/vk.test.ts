@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import type { AuthConfig } from "../../src/index.js"
 import VK, { VK_DEFAULT_API_VERSION, type VkOptions, type VkProfile } from "../../src/providers/vk.js"
-import { ORIGIN } from "../helpers.js"
+import { ORIGIN } from "../support/flow-kit.js"
 import {
   ERROR_PAGE,
   SIGNIN_ERROR,

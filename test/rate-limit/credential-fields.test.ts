@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import type { AuthConfig } from "../../src/index.js"
 import { createHandler } from "../../src/integrations/node.js"
 import Credentials from "../../src/providers/credentials.js"
-import { SECRET, alice } from "../helpers.js"
+import { SECRET, alice } from "../support/flow-kit.js"
 import { type Listening, listenLocal } from "../support/listen.js"
 import { spyLogger } from "../support/logger.js"
 

@@ -7,7 +7,7 @@ import type { AuthConfig } from "../../src/index.js"
 import Credentials from "../../src/providers/credentials.js"
 import { MemoryRateLimitStore, type RateLimitStore } from "../../src/rate-limit/index.js"
 import { RedisRateLimitStore } from "../../src/rate-limit/redis.js"
-import { CookieJar, ORIGIN, SECRET, alice, fetchCsrf, postForm } from "../helpers.js"
+import { CookieJar, ORIGIN, SECRET, alice, fetchCsrf, postForm } from "../support/flow-kit.js"
 import { spyLogger } from "../support/logger.js"
 import { REDIS_URL, ioredisShaped, redisKit } from "../support/rate-limit-kit.js"
 

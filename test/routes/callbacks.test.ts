@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig, JWT } from "../../src/index.js"
-import { CookieJar, ORIGIN, alice, fetchCsrf, get, postForm, signIn } from "../helpers.js"
+import { CookieJar, ORIGIN, alice, fetchCsrf, get, postForm, signIn } from "../support/flow-kit.js"
 import {
   SESSION,
   setup,

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { Auth, skipCSRFCheck } from "../../src/index.js"
-import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm, setCookies } from "../helpers.js"
+import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm, setCookies } from "../support/flow-kit.js"
 import { CSRF, setup, expectNoCacheJson, expectSessionCookie } from "../support/routes-kit.js"
 
 describe("GET /csrf", () => {

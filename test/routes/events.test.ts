@@ -1,7 +1,7 @@
 // Events: signIn and session payloads, and a throwing event that is logged without changing the response.
 import { describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
-import { ORIGIN, alice, fetchCsrf, get, postForm, signIn } from "../helpers.js"
+import { ORIGIN, alice, fetchCsrf, get, postForm, signIn } from "../support/flow-kit.js"
 import {
   SESSION,
   setup,

@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { JWT } from "../../src/index.js"
-import { SECRET, alice, get, signIn } from "../helpers.js"
+import { SECRET, alice, get, signIn } from "../support/flow-kit.js"
 import { SESSION, MAX_AGE, S1, S2, setup, expectCleared, expectSessionCookie } from "../support/routes-kit.js"
 
 describe("jwt.encode / jwt.decode overrides", () => {

@@ -7,7 +7,7 @@ import type { AuthConfig } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Credentials from "../../src/providers/credentials.js"
 import GitHub from "../../src/providers/github.js"
-import { CookieJar, ORIGIN, fetchCsrf, get, postForm, signIn } from "../helpers.js"
+import { CookieJar, ORIGIN, fetchCsrf, get, postForm, signIn } from "../support/flow-kit.js"
 import { setup } from "../support/routes-kit.js"
 import { click, emailSetup, requestLink } from "../email/kit.js"
 

@@ -12,7 +12,7 @@ import Passkey from "../../src/providers/passkey.js"
 import TikTok from "../../src/providers/tiktok.js"
 import Twitter from "../../src/providers/twitter.js"
 import VK from "../../src/providers/vk.js"
-import { CookieJar, fetchCsrf, get, setCookies, signIn } from "../helpers.js"
+import { CookieJar, fetchCsrf, get, setCookies, signIn } from "../support/flow-kit.js"
 import { CSRF, setup } from "../support/routes-kit.js"
 import { FORM_SCRIPT, FORM_SCRIPT_HASH } from "../../src/pages/scripts.generated.js"
 

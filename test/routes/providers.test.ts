@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import Credentials from "../../src/providers/credentials.js"
-import { get } from "../helpers.js"
+import { get } from "../support/flow-kit.js"
 import { setup } from "../support/routes-kit.js"
 
 describe("GET /providers", () => {

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { Auth, raw } from "../../src/index.js"
 import { CredentialsSignin } from "../../src/errors.js"
-import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm, signIn } from "../helpers.js"
+import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm, signIn } from "../support/flow-kit.js"
 import { SESSION, CSRF, MAX_AGE, setup, claims, expectCleared, expectSessionCookie } from "../support/routes-kit.js"
 
 describe("X-Auth-Return-Redirect", () => {

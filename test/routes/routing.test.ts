@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import Credentials from "../../src/providers/credentials.js"
-import { alice, get, postForm } from "../helpers.js"
+import { alice, get, postForm } from "../support/flow-kit.js"
 import { setup } from "../support/routes-kit.js"
 
 describe("routing", () => {

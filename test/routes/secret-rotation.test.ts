@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import { decode, encode } from "../../src/jwt/index.js"
 import { deriveKey } from "../../src/jwt/jwe.js"
-import { get, signIn } from "../helpers.js"
+import { get, signIn } from "../support/flow-kit.js"
 import {
   SESSION,
   S1,

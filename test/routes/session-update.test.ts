@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig, JWT } from "../../src/index.js"
-import { CookieJar, alice, fetchCsrf, get, postForm, postJson, signIn } from "../helpers.js"
+import { CookieJar, alice, fetchCsrf, get, postForm, postJson, signIn } from "../support/flow-kit.js"
 import { setup, sessionToken, claims, expectSessionCookie } from "../support/routes-kit.js"
 
 describe("POST /session (update)", () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import Credentials from "../../src/providers/credentials.js"
-import { alice, get, setCookies, signIn } from "../helpers.js"
+import { alice, get, setCookies, signIn } from "../support/flow-kit.js"
 import {
   SESSION,
   MAX_AGE,

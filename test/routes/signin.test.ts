@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import { CredentialsSignin } from "../../src/errors.js"
 import Credentials from "../../src/providers/credentials.js"
-import { CookieJar, ORIGIN, alice, fetchCsrf, postForm, signIn } from "../helpers.js"
+import { CookieJar, ORIGIN, alice, fetchCsrf, postForm, signIn } from "../support/flow-kit.js"
 import { MAX_AGE, setup, loggedTypes, loggedOf, claims, expectSessionCookie } from "../support/routes-kit.js"
 
 describe("POST /signin", () => {

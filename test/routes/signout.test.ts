@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { JWT } from "../../src/index.js"
-import { CookieJar, ORIGIN, fetchCsrf, get, postForm, setCookies, signIn } from "../helpers.js"
+import { CookieJar, ORIGIN, fetchCsrf, get, postForm, setCookies, signIn } from "../support/flow-kit.js"
 import { SESSION, CSRF, setup, loggedTypes, expectCleared } from "../support/routes-kit.js"
 
 describe("GET /signout (page)", () => {

@@ -3,7 +3,7 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest"
 import type { Adapter, AuthConfig } from "../../src/index.js"
 import Credentials from "../../src/providers/credentials.js"
-import { CookieJar, ORIGIN, signIn as credentialsSignIn } from "../helpers.js"
+import { CookieJar, ORIGIN, signIn as credentialsSignIn } from "../support/flow-kit.js"
 import {
   type Backend,
   NOT_LINKED,
@@ -148,7 +148,7 @@ describe.each(backends)("account takeover attempts on $name", (backend: Backend)
         }),
       ])
       const { Auth } = await import("../../src/index.js")
-      const { fetchCsrf, postForm } = await import("../helpers.js")
+      const { fetchCsrf, postForm } = await import("../support/flow-kit.js")
       const jar = new CookieJar()
       const signInAs = async (username: string): Promise<Response> => {
         const csrfToken = await fetchCsrf(config, jar)
@@ -183,7 +183,7 @@ describe.each(backends)("account takeover attempts on $name", (backend: Backend)
       const csrf = new CookieJar()
       for (const [k, v] of first.jar.cookies) csrf.cookies.set(k, v)
       const { Auth } = await import("../../src/index.js")
-      const { fetchCsrf, postForm } = await import("../helpers.js")
+      const { fetchCsrf, postForm } = await import("../support/flow-kit.js")
       const token = await fetchCsrf(config, csrf)
       const again = await Auth(
         postForm(

@@ -3,7 +3,7 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest"
 import type { Adapter } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { ORIGIN } from "../helpers.js"
+import { ORIGIN } from "../support/flow-kit.js"
 import {
   type Backend,
   ERROR_CONFIGURATION,

@@ -19,7 +19,7 @@ import {
   postJson,
   SECRET,
   signIn as credentialsSignIn,
-} from "../helpers.js"
+} from "../support/flow-kit.js"
 import { sessionCookiesCleared, sessionCookiesSet, sessionTokenFrom, setCookieList } from "../support/cookies.js"
 import {
   b64u,

@@ -15,7 +15,7 @@ import {
   postJson,
   SECRET,
   signIn,
-} from "../helpers.js"
+} from "../support/flow-kit.js"
 import { sessionCookiesCleared, sessionCookiesSet, setCookieList } from "../support/cookies.js"
 import { csrfCookieValue } from "../support/jwe-forge.js"
 import { bodyText } from "../support/responses.js"

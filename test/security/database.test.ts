@@ -17,7 +17,7 @@ import { Auth } from "../../src/index.js"
 import type { Adapter, AdapterSession, AdapterUser, AuthConfig } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Credentials from "../../src/providers/credentials.js"
-import { CookieJar, ORIGIN, get, setCookies, signIn as credentialsSignIn } from "../helpers.js"
+import { CookieJar, ORIGIN, get, setCookies, signIn as credentialsSignIn } from "../support/flow-kit.js"
 import {
   type Backend,
   ERROR_CONFIGURATION,

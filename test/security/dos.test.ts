@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/index.js"
 import { encode } from "../../src/jwt/index.js"
-import { CookieJar, ORIGIN, SECRET, alice, fetchCsrf, get, makeConfig, postJson } from "../helpers.js"
+import { CookieJar, ORIGIN, SECRET, alice, fetchCsrf, get, makeConfig, postJson } from "../support/flow-kit.js"
 import { expectNoSessionCookie, sessionCookiesSet } from "../support/cookies.js"
 import { countCrypto } from "../support/crypto-calls.js"
 

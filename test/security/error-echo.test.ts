@@ -4,7 +4,7 @@ import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import { createHandler } from "../../src/integrations/node.js"
-import { ORIGIN, makeConfig } from "../helpers.js"
+import { ORIGIN, makeConfig } from "../support/flow-kit.js"
 import { FUZZ_RUNS, fuzz, fuzzTimeout, wildString } from "../fuzz/arbitraries.js"
 import { type NodeServer, rawRequest, startNodeServer } from "../support/raw-http.js"
 

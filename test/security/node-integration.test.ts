@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Auth } from "../../src/index.js"
 import { createAuthHandler, sendWebResponse, toWebRequest } from "../../src/integrations/node.js"
-import { makeConfig } from "../helpers.js"
+import { makeConfig } from "../support/flow-kit.js"
 import { type NodeServer, rawRequest, startNodeServer } from "../support/raw-http.js"
 
 const config = makeConfig({ logger: { error() {}, warn() {}, debug() {} } })

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
-import { CookieJar, ORIGIN, fetchCsrf, postForm, setCookies } from "../helpers.js"
+import { CookieJar, ORIGIN, fetchCsrf, postForm, setCookies } from "../support/flow-kit.js"
 import { sessionCookieNames } from "../support/cookies.js"
 import type { MockOp } from "../support/mock-op.js"
 import {

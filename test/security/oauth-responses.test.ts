@@ -5,7 +5,7 @@
 // /auth/signin?error=OAuthCallbackError).
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
-import { get } from "../helpers.js"
+import { get } from "../support/flow-kit.js"
 import type { TokenFault, MockOp } from "../support/mock-op.js"
 import {
   CHECK_COOKIES,

@@ -25,7 +25,7 @@ import {
 } from "../../src/protocols/oauth1.js"
 import { FLOW_COOKIE_MAX_AGE as CHECK_MAX_AGE } from "../../src/cookies/policy.js"
 import type { TwitterOptions } from "../../src/providers/twitter.js"
-import { CookieJar, ORIGIN, SECRET, get, setCookies } from "../helpers.js"
+import { CookieJar, ORIGIN, SECRET, get, setCookies } from "../support/flow-kit.js"
 import {
   type FakeTwitter,
   parseOAuthHeader,

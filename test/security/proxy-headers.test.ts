@@ -1,7 +1,7 @@
 // Behind a TLS-terminating proxy that keeps Host and adds only X-Forwarded-Proto (nginx's usual set-up), over a real socket.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createAuthHandler } from "../../src/integrations/node.js"
-import { makeConfig } from "../helpers.js"
+import { makeConfig } from "../support/flow-kit.js"
 import { type NodeServer, type RawResponse, rawRequest, startNodeServer } from "../support/raw-http.js"
 
 let server: NodeServer

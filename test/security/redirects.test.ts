@@ -15,7 +15,7 @@ import {
   postForm,
   postJson,
   SECRET,
-} from "../helpers.js"
+} from "../support/flow-kit.js"
 import { sessionCookiesCleared, sessionCookiesSet, setCookieList } from "../support/cookies.js"
 import { htmlAttributeValues, resolvesTo } from "../support/redirect-targets.js"
 import { bodyText } from "../support/responses.js"

@@ -10,7 +10,7 @@ import { type AuthConfig, authHandler, initAuthConfig } from "../../src/integrat
 import { createHandler } from "../../src/integrations/node.js"
 import Credentials from "../../src/providers/credentials.js"
 import type { RateLimitStore } from "../../src/rate-limit/index.js"
-import { SECRET, alice } from "../helpers.js"
+import { SECRET, alice } from "../support/flow-kit.js"
 import { CookieJar } from "../support/cookies.js"
 import { type Listening, listenLocal } from "../support/listen.js"
 import { spyLogger } from "../support/logger.js"

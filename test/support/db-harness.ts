@@ -14,7 +14,7 @@ import { Auth, customFetch } from "../../src/index.js"
 import type { Adapter, AdapterSession, AdapterUser, AuthConfig } from "../../src/index.js"
 import type { OAuthConfigBase } from "../../src/providers/types.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm, setCookies } from "../helpers.js"
+import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm, setCookies } from "./flow-kit.js"
 
 export const SESSION_COOKIE = "authjs.session-token"
 export const ERROR_CONFIGURATION = `${ORIGIN}/auth/error?error=Configuration`

@@ -17,7 +17,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { AuthConfig } from "../../src/index.js"
 import Twitter, { type TwitterOptions } from "../../src/providers/twitter.js"
-import { ORIGIN } from "../helpers.js"
+import { ORIGIN } from "./flow-kit.js"
 import {
   type LocalServer,
   type Recorded,

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { Adapter, AuthConfig } from "../../src/index.js"
 import { decode } from "../../src/jwt/index.js"
-import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm } from "../helpers.js"
+import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm } from "./flow-kit.js"
 import { sessionCookieNames } from "./cookies.js"
 import { listenLocal, readBody, writeJson } from "./listen.js"
 

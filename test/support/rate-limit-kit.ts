@@ -5,7 +5,7 @@ import { createClient } from "@redis/client"
 import { vi } from "vitest"
 import type { AuthConfig } from "../../src/index.js"
 import Credentials from "../../src/providers/credentials.js"
-import { SECRET, alice, bob } from "../helpers.js"
+import { SECRET, alice, bob } from "./flow-kit.js"
 import { spyLogger } from "./logger.js"
 
 export const REDIS_URL = process.env.REDIS_URL

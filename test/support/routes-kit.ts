@@ -3,7 +3,7 @@
 import { expect, vi, type Mock } from "vitest"
 import type { AuthConfig, JWT } from "../../src/index.js"
 import { decode } from "../../src/jwt/index.js"
-import { type CookieJar, SECRET, makeConfig } from "../helpers.js"
+import { type CookieJar, SECRET, makeConfig } from "./flow-kit.js"
 
 export const SESSION = "authjs.session-token"
 export const CSRF = "authjs.csrf-token"

@@ -53,7 +53,7 @@ import SimpleLogin from "../../../src/providers/simplelogin.js"
 import Slack from "../../../src/providers/slack.js"
 import Twitch from "../../../src/providers/twitch.js"
 import Vipps from "../../../src/providers/vipps.js"
-import { ORIGIN } from "../../helpers.js"
+import { ORIGIN } from "../../support/flow-kit.js"
 import { Browser, formatStep, type FollowResult } from "../../support/browser.js"
 import { startOidcProvider, type OidcOp, type OpExtraClient, type OpUser } from "../../support/oidc-op.js"
 import {

@@ -25,7 +25,7 @@ import Medium from "../../../src/providers/medium.js"
 import Pipedrive from "../../../src/providers/pipedrive.js"
 import NetSuite from "../../../src/providers/netsuite.js"
 import WeChat from "../../../src/providers/wechat.js"
-import { ORIGIN } from "../../helpers.js"
+import { ORIGIN } from "../../support/flow-kit.js"
 import { logged } from "../../support/provider-kit.js"
 import {
   type Factory,

@@ -1,13 +1,13 @@
-// Shared test helpers: credentials config builders (plain, or with spies on every side), request builders and the
-// credentials sign-in steps for flow tests (the cookie jar and Set-Cookie parsing live in test/support/cookies.ts).
+// Shared flow-test kit: credentials config builders (plain, or with spies on every side), request builders and the
+// credentials sign-in steps (the cookie jar and Set-Cookie parsing live in test/support/cookies.ts).
 import { vi } from "vitest"
-import { Auth } from "../src/index.js"
-import type { AuthConfig } from "../src/index.js"
-import Credentials from "../src/providers/credentials.js"
-import { CookieJar } from "./support/cookies.js"
-import { spyLogger } from "./support/logger.js"
+import { Auth } from "../../src/index.js"
+import type { AuthConfig } from "../../src/index.js"
+import Credentials from "../../src/providers/credentials.js"
+import { CookieJar } from "./cookies.js"
+import { spyLogger } from "./logger.js"
 
-export { CookieJar, setCookies } from "./support/cookies.js"
+export { CookieJar, setCookies } from "./cookies.js"
 
 export const ORIGIN = "http://localhost:3000"
 export const SECRET = "test-secret-that-is-at-least-32-characters-long"
