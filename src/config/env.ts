@@ -96,6 +96,44 @@ export function setEnvDefaults(envObject: Env, config: AuthConfig, suppressBaseP
 }
 
 /**
+ * The basePath a front door uses when the config sets none: AUTH_URL's path (unless it is "/"), else the front door's
+ * documented default. An unparsable AUTH_URL leaves the default (config resolution reports it).
+ */
+export function basePathFromEnv(configured: string | undefined, authUrl: string | undefined, fallback: string): string {
+  if (configured) return configured
+  if (authUrl) {
+    try {
+      const path = new URL(authUrl).pathname
+      if (path !== "/") return path.endsWith("/") ? path.slice(0, -1) : path
+    } catch {
+      // an unparsable AUTH_URL leaves the default
+    }
+  }
+  return fallback
+}
+
+/**
+ * The config a front door runs: a copy of the user's config (their object is never changed) with `basePath` as the
+ * front door chose it and, as setEnvDefaults fills them, the secrets (AUTH_SECRET_1..3, AUTH_SECRET), the redirect
+ * proxy URL and the trust-host rule with its platform defaults. With `fillProviders`, each provider's AUTH_<ID>_* too,
+ * on copies of the provider objects (Express, as @auth/express does); without, config resolution reads them.
+ */
+export function deriveConfig<C extends AuthConfig>(
+  config: C,
+  envObject: Env,
+  basePath: string,
+  fillProviders = false,
+): C {
+  const copy: C = {
+    ...config,
+    basePath,
+    providers: fillProviders ? config.providers.map((p) => (typeof p === "function" ? p : { ...p })) : [],
+  }
+  setEnvDefaults(envObject, copy, true)
+  return fillProviders ? copy : { ...copy, providers: config.providers }
+}
+
+/**
  * The absolute URL of an action: from AUTH_URL when set (its path dropped when it differs from a
  * configured basePath), else from X-Forwarded-Host/Host and X-Forwarded-Proto or `protocol`.
  */

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { NextFunction, Request, Response } from "express"
 import { resolveConfig } from "../config/resolve.js"
-import { setEnvDefaults } from "../config/env.js"
+import { deriveConfig } from "../config/env.js"
 import type { ResolvedConfig } from "../pipeline-types.js"
 import { InvalidEndpoints } from "../errors.js"
 import { handle } from "../pipeline.js"
@@ -42,18 +42,6 @@ function trimSlash(path: string): string {
   return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path
 }
 
-/** The user's config with env defaults (AUTH_SECRET, trust host, provider ids) and `basePath` filled in, on a copy. */
-function deriveConfig(config: ExpressAuthConfig, basePath: string): AuthConfig {
-  const copy: AuthConfig = {
-    ...config,
-    basePath,
-    // setEnvDefaults fills client ids on provider objects: give it copies so the user's objects stay as they were.
-    providers: config.providers.map((p) => (typeof p === "function" ? p : { ...p })),
-  }
-  setEnvDefaults(process.env, copy, true)
-  return copy
-}
-
 /**
  * The resolved config for `basePath`, derived once. With `mismatch`, the config's basePath differs from where it is
  * mounted: that is answered as a configuration error (logged once per mount path by the pipeline).
@@ -63,7 +51,8 @@ function resolvedFor(config: ExpressAuthConfig, basePath: string, mismatch?: str
   if (!byPath) derived.set(config, (byPath = new Map()))
   let resolved = byPath.get(basePath)
   if (resolved) return resolved
-  resolved = resolveConfig(deriveConfig(config, basePath))
+  // The env defaults on a copy (AUTH_SECRET, trust host, and each provider's AUTH_<ID>_* on copies of the providers).
+  resolved = resolveConfig(deriveConfig<AuthConfig>(config, process.env, basePath, true))
   if (mismatch !== undefined && !resolved.error)
     resolved = Object.freeze({ ...resolved, error: new InvalidEndpoints(mismatch) })
   if (byPath.size >= MAX_MOUNT_PATHS) byPath.delete(byPath.keys().next().value as string)

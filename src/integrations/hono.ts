@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from "hono"
 import { env } from "hono/adapter"
 import { HTTPException } from "hono/http-exception"
 import type { AdapterUser } from "../adapters/index.js"
-import { setEnvDefaults as applyEnvDefaults } from "../config/env.js"
+import { basePathFromEnv, deriveConfig, setEnvDefaults as applyEnvDefaults } from "../config/env.js"
 import { reportConfigError } from "../config/report.js"
 import { resolveConfig } from "../config/resolve.js"
 import type { ResolvedConfig } from "../pipeline-types.js"
@@ -92,46 +92,18 @@ const DEFAULT_BASE_PATH = "/api/auth"
 /** The resolved config of each config object a ConfigHandler returned (derived from env once, never mutated). */
 const resolvedByConfig = new WeakMap<AuthConfig, ResolvedConfig>()
 
-function basePathOf(config: AuthConfig, authUrl: string | undefined): string {
-  if (config.basePath) return config.basePath
-  if (authUrl) {
-    try {
-      const path = new URL(authUrl).pathname
-      if (path !== "/") return path.endsWith("/") ? path.slice(0, -1) : path
-    } catch {
-      // an unparsable AUTH_URL leaves the default
-    }
-  }
-  return DEFAULT_BASE_PATH
-}
-
 /**
- * A copy of the user's config with what @hono/auth-js takes from the environment: basePath (AUTH_URL's path),
- * secret (AUTH_SECRET, AUTH_SECRET_1..3), trustHost (Auth.js's platform defaults) and the redirect proxy URL.
+ * A copy of the user's config with what @hono/auth-js takes from the environment: basePath (AUTH_URL's path, else
+ * `/api/auth`), secret (AUTH_SECRET, AUTH_SECRET_1..3), trustHost (Auth.js's platform defaults) and the redirect proxy
+ * URL; the providers' AUTH_<ID>_* are left to config resolution.
  */
-function deriveConfig(config: AuthConfig, envObject: AuthEnv): CoreAuthConfig {
-  const basePath = basePathOf(config, envObject.AUTH_URL)
-  // The one env rule (config/env.ts), run on a scratch object so the user's config and providers stay untouched.
-  const scratch: CoreAuthConfig = {
-    providers: [],
-    basePath,
-    secret: config.secret,
-    trustHost: config.trustHost,
-    redirectProxyUrl: config.redirectProxyUrl,
-  }
-  applyEnvDefaults(envObject, scratch, true)
-  return {
-    ...config,
-    basePath,
-    secret: scratch.secret,
-    trustHost: scratch.trustHost,
-    redirectProxyUrl: scratch.redirectProxyUrl,
-    raw: undefined,
-  }
+function honoConfig(config: AuthConfig, envObject: AuthEnv): CoreAuthConfig {
+  const basePath = basePathFromEnv(config.basePath, envObject.AUTH_URL, DEFAULT_BASE_PATH)
+  return { ...deriveConfig<CoreAuthConfig>(config, envObject, basePath), raw: undefined }
 }
 
 function resolveFromEnv(c: Context, config: AuthConfig): ResolvedConfig {
-  return resolveConfig(deriveConfig(config, env<AuthEnv>(c)))
+  return resolveConfig(honoConfig(config, env<AuthEnv>(c)))
 }
 
 /** The memoized resolution (also for a config an app stored with `c.set("authConfig", …)` itself). */

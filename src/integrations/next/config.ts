@@ -1,7 +1,7 @@
 // gatehouse/next's config: the NextAuthConfig type, next-auth's environment defaults applied to a copy made once per
 // config object (the user's object is never changed), and the copy server actions run with (raw, skipCSRFCheck).
 import type { NextRequest } from "next/server.js"
-import { trustHostRule } from "../../config/env.js"
+import { basePathFromEnv, deriveConfig } from "../../config/env.js"
 import { readEnv } from "../../lib/env.js"
 import { resolvedOrThrow } from "../session-read.js"
 import type { ResolvedConfig } from "../../pipeline-types.js"
@@ -29,53 +29,41 @@ export interface DerivedConfig {
 
 const derived = new WeakMap<NextAuthConfig, DerivedConfig>()
 
-/** AUTH_SECRET_1..3 (newest first) then AUTH_SECRET, as setEnvDefaults orders them; NEXTAUTH_SECRET as a fallback. */
-function secretsFromEnv(): string[] | undefined {
-  const secrets: string[] = []
-  for (const i of [1, 2, 3]) {
-    const secret = readEnv(`AUTH_SECRET_${i}`)
-    if (secret) secrets.unshift(secret)
-  }
-  const main = readEnv("AUTH_SECRET") ?? readEnv("NEXTAUTH_SECRET")
-  if (main) secrets.push(main)
-  return secrets.length ? secrets : undefined
-}
-
-/** The basePath next-auth would use: the config's, else AUTH_URL's path (when not "/"), else `/api/auth`. */
-function basePathOf(config: NextAuthConfig): string {
-  if (config.basePath) return config.basePath
-  const url = readEnv("AUTH_URL")
-  if (url) {
-    try {
-      const { pathname } = new URL(url)
-      if (pathname !== "/") return pathname
-    } catch {
-      // an unparsable AUTH_URL is reported by the core config check; the default applies here
-    }
-  }
-  return "/api/auth"
-}
+/**
+ * next-auth's environment, read through lib/env.ts (an empty variable counts as unset, and there may be no `process`):
+ * AUTH_SECRET falls back to NEXTAUTH_SECRET.
+ */
+const nextEnv: Record<string, string | undefined> = new Proxy(
+  {},
+  {
+    get: (_, name) =>
+      typeof name !== "string"
+        ? undefined
+        : name === "AUTH_SECRET"
+          ? (readEnv("AUTH_SECRET") ?? readEnv("NEXTAUTH_SECRET"))
+          : readEnv(name),
+  },
+)
 
 /**
- * The derived configs of a user config, built on first use and cached: secret from AUTH_SECRET when unset, basePath
- * `/api/auth` (or AUTH_URL's path), trustHost by the platform rule next-auth uses (trusted outside production, on
- * Vercel, or with AUTH_URL / AUTH_TRUST_HOST). The user's object is copied, never changed.
+ * The derived configs of a user config, built on first use and cached: basePath `/api/auth` (or AUTH_URL's path),
+ * trustHost by the platform rule next-auth uses (trusted outside production, on Vercel, or with AUTH_URL /
+ * AUTH_TRUST_HOST), and the secrets from the environment when the config has no `secret` (a `secret` that is set,
+ * even empty, is kept, as next-auth's `??=` keeps it). The user's object is copied, never changed.
  */
-function deriveConfig(config: NextAuthConfig): DerivedConfig {
+function derivedFor(config: NextAuthConfig): DerivedConfig {
   const hit = derived.get(config)
-  if (!hit) {
-    const filled: AuthConfig = {
-      ...config,
-      basePath: basePathOf(config),
-      secret: config.secret ?? secretsFromEnv(),
-      trustHost: trustHostRule(config.trustHost, readEnv, { platformDefaults: true }),
-    }
-    const actionConfig: AuthConfig = { ...filled, raw, skipCSRFCheck }
-    const made: DerivedConfig = Object.freeze({ source: config, config: filled, actionConfig })
-    derived.set(config, made)
-    return made
-  }
-  return hit
+  if (hit) return hit
+  const fromEnv = deriveConfig<AuthConfig>(
+    config,
+    nextEnv,
+    basePathFromEnv(config.basePath, readEnv("AUTH_URL"), "/api/auth"),
+  )
+  const filled: AuthConfig = { ...fromEnv, secret: config.secret ?? fromEnv.secret }
+  const actionConfig: AuthConfig = { ...filled, raw, skipCSRFCheck }
+  const made: DerivedConfig = Object.freeze({ source: config, config: filled, actionConfig })
+  derived.set(config, made)
+  return made
 }
 
 /** What the user passed to NextAuth: a config, or a function of the request (undefined outside a request). */
@@ -83,7 +71,7 @@ export type NextAuthConfigInput = NextAuthConfig | ((request: NextRequest | unde
 
 /** The derived config for one call: the function form is called with the request each time, as next-auth does. */
 export async function configFor(input: NextAuthConfigInput, request: NextRequest | undefined): Promise<DerivedConfig> {
-  return deriveConfig(typeof input === "function" ? await input(request) : input)
+  return derivedFor(typeof input === "function" ? await input(request) : input)
 }
 
 /** The resolved (checked, frozen) config; a broken config throws its error, logged once, naming the fix. */
