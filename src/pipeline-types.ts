@@ -50,7 +50,7 @@ export interface Endpoint {
 export interface ResolvedOAuthProvider {
   readonly id: string
   readonly name: string
-  readonly type: "oauth" | "oidc"
+  readonly type: OAuthConfigBase["type"]
   readonly issuer: string | undefined
   readonly wellKnown: URL | undefined
   readonly clientId: string

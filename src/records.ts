@@ -48,13 +48,16 @@ export interface DefaultUser {
 /** A signed-in user as a provider or `authorize` returns it. Add fields by module augmentation of `gatehouse/types`. */
 export interface User extends DefaultUser {}
 
+/** The provider types (`provider.type`), one per sign-in kind but OAuth's two: the one declaration of the union. */
+export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
+
 /**
  * The provider account used to sign in (for credentials: `{ provider, type, providerAccountId }`): the token response's
  * fields plus who it belongs to, as in @auth/core.
  */
 export interface Account extends TokenSet {
   provider: string
-  type: "oauth" | "oidc" | "email" | "credentials" | "webauthn"
+  type: ProviderType
   providerAccountId: string
   userId?: string
   session_state?: string | null

@@ -1,10 +1,10 @@
 // The Adapter interface and record types, identical in shape to @auth/core/adapters.
-import type { AuthorizationDetails, Awaitable, JsonValue, User } from "../records.js"
+import type { AuthorizationDetails, Awaitable, JsonValue, ProviderType, User } from "../records.js"
 
 export type { JsonArray, JsonObject, JsonPrimitive, JsonValue } from "../records.js"
 
 /** The provider kinds that store an account row (credentials sign-ins store none). */
-export type AdapterAccountType = "oauth" | "oidc" | "email" | "webauthn"
+export type AdapterAccountType = Exclude<ProviderType, "credentials">
 
 /**
  * Whether a value is an ISO 8601 date-time string (`2024-05-01T10:00:00.000Z`): for adapters whose database returns

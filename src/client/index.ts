@@ -1,5 +1,6 @@
 // Public `gatehouse/client`: the browser helpers of next-auth/react without React (sign-in, sign-out, session read
 // and update), on fetch only; each change is told to this page's SessionProviders and to the other tabs.
+import type { ProviderType } from "../records.js"
 import type { Session } from "../types.js"
 import { webAuthnSignIn } from "../webauthn/sign-in.js"
 import { signInStart } from "./sign-in-start.js"
@@ -14,8 +15,8 @@ export type { ClientConfig } from "./config.js"
 export { SESSION_CHANNEL, subscribe } from "./events.js"
 export type { SessionChange, SessionListener, SessionTrigger } from "./events.js"
 
-/** The provider kinds `/providers` lists. */
-export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
+// The provider types `/providers` lists (declared once, in records.ts).
+export type { ProviderType }
 
 /** One provider as `/providers` describes it to a browser (no secrets). */
 export interface ClientSafeProvider {

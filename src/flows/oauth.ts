@@ -200,7 +200,7 @@ export async function identityFromProfile(
   p: ResolvedOAuthProvider,
   profile: Record<string, unknown>,
   tokens: TokenSet,
-  type: "oauth" | "oidc",
+  type: ResolvedOAuthProvider["type"],
 ): Promise<VerifiedIdentity> {
   let mapped
   try {

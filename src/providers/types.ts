@@ -1,11 +1,9 @@
 // Provider config shapes, under the names @auth/core/providers uses. Providers are data plus profile mapping; flow logic lives in flows/.
-import type { Awaitable, CredentialInput, Theme, TokenSet, User } from "../records.js"
+import type { Awaitable, CredentialInput, ProviderType, Theme, TokenSet, User } from "../records.js"
 import type { customFetch } from "../symbols.js"
 import type { CredentialsProviderId, EmailProviderId, OAuthProviderId, WebAuthnProviderId } from "./ids.js"
 
-export type { CredentialInput } from "../records.js"
-
-export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
+export type { CredentialInput, ProviderType } from "../records.js"
 
 /** The fields every provider has. */
 export interface CommonProviderOptions {
@@ -141,7 +139,7 @@ export interface OAuthClientOptions {
 
 /** An OAuth 2 (`type: "oauth"`) or OpenID Connect (`type: "oidc"`) provider, custom or built-in. */
 export interface OAuthConfigBase<P = Record<string, unknown>> extends CommonProviderOptions {
-  type: "oauth" | "oidc"
+  type: Extract<ProviderType, "oauth" | "oidc">
   clientId?: string
   clientSecret?: string
   /** The authorization server's issuer identifier; with it, endpoints come from discovery. */
