@@ -1,6 +1,7 @@
 // Public entry of `gatehouse`: named re-exports only.
 export { Auth } from "./auth.js"
-export { createActionURL, isAuthAction, setEnvDefaults } from "./config/env.js"
+export { isAuthAction } from "./actions/table.js"
+export { createActionURL, setEnvDefaults } from "./config/env.js"
 export { customFetch, raw, skipCSRFCheck } from "./symbols.js"
 export type {
   Account,

@@ -41,22 +41,20 @@ export const actionTable = {
   "webauthn-options": { methods: GET, takesProvider: true, page: false },
 } as const satisfies Record<AuthAction, ActionRule>
 
-export type ActionName = keyof typeof actionTable
-
 // Sets, not `in` or property reads: a path segment such as `__proto__` or `constructor` must never match.
 const actionNames: ReadonlySet<string> = new Set(Object.keys(actionTable))
 
 /** The actions a provider id may follow. */
 export const actionsWithProvider: ReadonlySet<string> = new Set(
-  (Object.keys(actionTable) as ActionName[]).filter((action) => actionTable[action].takesProvider),
+  (Object.keys(actionTable) as AuthAction[]).filter((action) => actionTable[action].takesProvider),
 )
 
-/** True when the string is one of the handler's actions. */
-export function isActionName(action: string): action is ActionName {
+/** True when the string is one of the handler's actions (public in `gatehouse`, as in @auth/core). */
+export function isAuthAction(action: string): action is AuthAction {
   return actionNames.has(action)
 }
 
 /** The rule of an action. */
-export function actionRule(action: ActionName): ActionRule {
+export function actionRule(action: AuthAction): ActionRule {
   return actionTable[action]
 }

@@ -1,15 +1,9 @@
-// Environment defaults and URL helpers: setEnvDefaults, createActionURL, isAuthAction, the env reader and the
+// Environment defaults and URL helpers: setEnvDefaults, the front doors' deriveConfig, createActionURL and the
 // trust-host rule (docs/wire-format.md §7).
-import { isActionName } from "../actions/table.js"
 import { createLogger } from "../logger.js"
 import type { AuthAction, AuthConfig } from "../types.js"
 import type { ProviderConfig } from "../providers/types.js"
 import { kindFor } from "../flows/registry.js"
-
-/** True when the string is one of the handler's actions (actions/table.ts). */
-export function isAuthAction(action: string): action is AuthAction {
-  return isActionName(action)
-}
 
 type Env = Record<string, string | undefined>
 

@@ -1,7 +1,7 @@
 // The only code that reads a request (through RequestInput): path -> action and provider, origin, cookies, query and (for POST) a bounded body.
 import { InvalidRequest, UnknownAction } from "../errors.js"
 import type { AuthRequest, ClientAddress, ClientAddressRule, ResolvedConfig } from "../pipeline-types.js"
-import { actionsWithProvider, isActionName } from "../actions/table.js"
+import { actionsWithProvider, isAuthAction } from "../actions/table.js"
 import type { AuthAction } from "../types.js"
 import { isIP } from "node:net"
 import { parseCookieHeader } from "../cookies/parse.js"
@@ -31,7 +31,7 @@ export function parseActionPath(
   else throw new UnknownAction(`The path is not under the basePath "${basePath}".`)
   const segments = rest.split("/").filter((s) => s !== "")
   const [action, providerId, extra] = segments
-  if (action === undefined || extra !== undefined || !isActionName(action)) throw new UnknownAction("Unknown action.")
+  if (action === undefined || extra !== undefined || !isAuthAction(action)) throw new UnknownAction("Unknown action.")
   if (providerId !== undefined && !withProvider.has(action))
     throw new UnknownAction(`The "${action}" action takes no provider id.`)
   return { action, providerId: providerId === "undefined" ? undefined : providerId }
