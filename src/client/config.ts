@@ -14,7 +14,7 @@ const DEFAULT_BASE_PATH = "/api/auth"
 let current: ClientConfig = Object.freeze({ basePath: DEFAULT_BASE_PATH })
 
 /** The basePath without surrounding spaces and trailing slashes ("/" becomes ""); throws unless it is a path here. */
-function normaliseBasePath(basePath: unknown): string {
+function normalizeBasePath(basePath: unknown): string {
   const trimmed = typeof basePath === "string" ? basePath.trim() : basePath
   const problem = basePathProblem(trimmed)
   if (problem !== undefined || typeof trimmed !== "string") {
@@ -33,7 +33,7 @@ function normaliseBasePath(basePath: unknown): string {
  */
 export function configure(options: Partial<ClientConfig>): ClientConfig {
   if (options.basePath !== undefined)
-    current = Object.freeze({ ...current, basePath: normaliseBasePath(options.basePath) })
+    current = Object.freeze({ ...current, basePath: normalizeBasePath(options.basePath) })
   return current
 }
 

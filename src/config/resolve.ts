@@ -35,7 +35,7 @@ const memo = new WeakMap<AuthConfig, ResolvedConfig>()
 /** The default store: one per process, shared by every config in it (as one process shares its memory). */
 let processStore: SharedStore | undefined
 
-function normaliseBasePath(basePath: string | undefined): string {
+function normalizeBasePath(basePath: string | undefined): string {
   const path = basePath ?? "/auth"
   return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path
 }
@@ -226,7 +226,7 @@ function build(config: AuthConfig): ResolvedConfig {
   for (const [kind, ofKind] of byKind) error ??= checkKind(kind, ofKind, config, adapter)
   const resolved: ResolvedConfig = {
     source: config,
-    basePath: normaliseBasePath(config.basePath),
+    basePath: normalizeBasePath(config.basePath),
     secrets,
     csrfSecret: Array.isArray(config.secret) ? config.secret.join(",") : String(config.secret ?? ""),
     providers: new Map(list.map((p) => [p.id, p])),

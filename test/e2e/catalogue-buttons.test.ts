@@ -96,7 +96,7 @@ function hexLuminance(color: unknown): number | undefined {
  * Whether the page should paint the button in the provider's own colours: both are set, and a hex pair meets 4.5:1
  * (src/pages/html.ts buttonColors; a pair it cannot judge, such as a keyword, is used as given).
  */
-function usesProviderColours(p: Expected): boolean {
+function usesProviderColors(p: Expected): boolean {
   if (typeof p.bg !== "string" || typeof p.text !== "string" || !p.bg || !p.text) return false
   const a = hexLuminance(p.bg)
   const b = hexLuminance(p.text)
@@ -413,7 +413,7 @@ describe.skipIf(skipReason !== undefined)(
             )
         }
         // Every button is neutral (a secondary action); the provider's colour is its mark's tile, when the pair is used.
-        const own = usesProviderColours(p)
+        const own = usesProviderColors(p)
         let wantTile = own ? rgbOf(String(p.bg)) : "rgba(0, 0, 0, 0)"
         if (own && hexLuminance(p.bg) === undefined) {
           // A non-hex colour the page uses as given: compare with the browser's own reading of it.
