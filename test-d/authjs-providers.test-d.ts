@@ -3,6 +3,7 @@
 // check fails (and must be flipped to `true`) once the gap is closed.
 import type * as AuthJs from "@auth/core/providers"
 import type { TiktokProfile as AuthJsTiktokProfile } from "@auth/core/providers/tiktok"
+import type { WebAuthnConfig as AuthJsWebAuthnConfig } from "@auth/core/providers/webauthn"
 import AuthJsCredentials from "@auth/core/providers/credentials"
 import AuthJsGitHub, { type GitHubEmail as AuthJsGitHubEmail } from "@auth/core/providers/github"
 import type { AuthConfig } from "gatehouse"
@@ -59,8 +60,9 @@ export const providerId: Assignable<AuthJs.ProviderId, G.ProviderId> = true
 export const appProvider: Same<AuthJs.AppProvider, G.AppProvider> = true
 export const tiktokProfile: Same<AuthJsTiktokProfile, TiktokProfile> = true
 export const tiktokAlias: Same<TiktokProfile, TikTokProfile> = true
-// An @auth/core e-mail or WebAuthn provider goes in `providers` as it is (those sign-ins have not landed yet).
+// An @auth/core e-mail or WebAuthn provider config goes in `providers` as it is.
 export const emailProvider: Assignable<AuthJs.EmailConfig, G.Provider> = true
+export const webAuthnProvider: Assignable<AuthJsWebAuthnConfig, G.Provider> = true
 
 // The built-in id unions name Gatehouse's own built-in providers (generated from src/providers by
 // scripts/sync-provider-exports.mjs), each an @auth/core id; a missing one shows in scripts/provider-coverage.mjs.
@@ -69,8 +71,13 @@ export const someOAuthIds: Assignable<
   "github" | "google" | "keycloak" | "discord" | "apple" | "zoom",
   G.OAuthProviderId
 > = true
-export const authjsOAuthIds: Assignable<AuthJs.OAuthProviderId, G.OAuthProviderId> = false
-export const authjsEmailIds: Assignable<AuthJs.EmailProviderId, G.EmailProviderId> = false
+// Every @auth/core provider id is a Gatehouse one, but @auth/core's unions file two under another kind: its
+// OAuthProviderId lists "loops" (an e-mail provider) and its EmailProviderId "passkey" (a WebAuthn provider).
+// Gatehouse's unions put each id under its provider's kind, so only those two differ.
+export const authjsOAuthIds: Same<Exclude<AuthJs.OAuthProviderId, G.OAuthProviderId>, "loops"> = true
+export const authjsEmailIds: Same<Exclude<AuthJs.EmailProviderId, G.EmailProviderId>, "passkey"> = true
+export const loopsIsEmail: Assignable<"loops", G.EmailProviderId> = true
+export const passkeyIsWebAuthn: Assignable<"passkey", G.WebAuthnProviderId> = true
 export const anyId: Assignable<"my-idp", G.ProviderId> = true
 // Provider takes the profile type, as Auth.js's Provider<P> does.
 export const typedProvider: Provider<GitHubProfile> = GitHub({ profile: (profile) => ({ id: String(profile.id) }) })
