@@ -51,13 +51,13 @@ const doc = withoutDiffs(readFileSync(join(ROOT, DOC), "utf8"))
 /** A folder is named as `<path>/` (e.g. `flows/kinds/`, with or without `src/`); a file by its path or bare name. */
 function namesFolder(text: string, folder: string): boolean {
   const path = folder.replace(/^src\//, "")
-  return new RegExp(`(?<![\\w.-])(?:src/)?${escape(path)}/`).test(text)
+  return new RegExp(`(?<![\\w.-])(?:src/)?${escapeRegExp(path)}/`).test(text)
 }
 function namesFile(text: string, file: string): boolean {
   const path = file.replace(/^src\//, "")
-  return new RegExp(`(?<![\\w./-])(?:src/)?${escape(path)}(?![\\w-])`).test(text)
+  return new RegExp(`(?<![\\w./-])(?:src/)?${escapeRegExp(path)}(?![\\w-])`).test(text)
 }
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 }
 

@@ -15,7 +15,7 @@ import { resolveCallbackUrl } from "../security/redirect.js"
 import type { Account } from "../types.js"
 
 /** Link lifetime when the provider sets no `maxAge`: 24 hours, as in Auth.js. */
-export const DEFAULT_EMAIL_MAX_AGE = 24 * 60 * 60
+const DEFAULT_EMAIL_MAX_AGE = 24 * 60 * 60
 
 /** An e-mail provider as the flow reads it. */
 type EmailProvider = Readonly<EmailConfig>
@@ -52,7 +52,7 @@ export function normalize(provider: EmailProvider, raw: unknown): string {
  * The secrets a token hash may be made with, newest first: the provider's `secret`, else each configured secret, and
  * last the comma-joined list, which is how Auth.js hashes when `secret` is an array (so its pending links still work).
  */
-export function tokenSecrets(provider: EmailProvider, config: ResolvedConfig): string[] {
+function tokenSecrets(provider: EmailProvider, config: ResolvedConfig): string[] {
   if (typeof provider.secret === "string" && provider.secret !== "") return [provider.secret]
   const list = [...config.secrets]
   if (list.length > 1) list.push(config.csrfSecret)
@@ -60,7 +60,7 @@ export function tokenSecrets(provider: EmailProvider, config: ResolvedConfig): s
 }
 
 /** What is stored for a token: SHA-256 of token + secret, hex (the same as Auth.js, so rows stay interchangeable). */
-export function hashToken(token: string, secret: string): string {
+function hashToken(token: string, secret: string): string {
   return createHash("sha256").update(`${token}${secret}`).digest("hex")
 }
 
@@ -74,7 +74,7 @@ async function userFor(adapter: GuardedAdapter, email: string): Promise<AdapterU
  * leaves the request, so a Host or X-Forwarded-Host header alone must never choose it: whoever sent the request would
  * get the victim's token (docs/security.md EM-11). Neither configured: UntrustedHost, before anything is stored or sent.
  */
-export function linkOrigin(req: AuthRequest, config: ResolvedConfig): string {
+function linkOrigin(req: AuthRequest, config: ResolvedConfig): string {
   if (config.canonicalUrl) return config.canonicalUrl.origin
   if (config.isTrustedOrigin(req.origin)) return req.origin
   throw new UntrustedHost(
