@@ -2,7 +2,7 @@
 // (e-mail sign-in requests and credentials callbacks), the resolution of the `rateLimit` option, and the client-address
 // rule it keys on.
 import { createHmac } from "node:crypto"
-import { isIP } from "node:net"
+import { isIP } from "../lib/ip.js"
 import { type AuthError, AdapterError, InvalidEndpoints, MissingStoreMethods, RateLimited } from "../errors.js"
 import type {
   AuthRequest,
