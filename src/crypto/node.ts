@@ -1,0 +1,230 @@
+// The crypto seam on Node.js (also Bun and Deno): node:crypto and Buffer, every answer synchronous, so the session hot
+// path awaits values, never promises it has to wait a tick for. The contract is src/crypto/seam.ts.
+import {
+  type KeyObject,
+  constants,
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  createPublicKey,
+  hkdfSync,
+  randomFillSync,
+  randomUUID as nodeRandomUUID,
+  timingSafeEqual as nodeTimingSafeEqual,
+  verify,
+} from "node:crypto"
+import type { ContentEncryption, ContentKey, HashAlg } from "./seam.js"
+
+export const backend = "node" as const
+
+/** A Buffer over the same memory (no copy). */
+function view(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+}
+
+function bytesOf(data: Uint8Array | string): Buffer {
+  return typeof data === "string" ? Buffer.from(data, "utf8") : view(data)
+}
+
+// --- Encodings ---
+
+export function utf8(text: string): Uint8Array {
+  return Buffer.from(text, "utf8")
+}
+
+export function fromUtf8(bytes: Uint8Array): string {
+  return view(bytes).toString("utf8")
+}
+
+export function toBase64Url(data: Uint8Array | string): string {
+  return bytesOf(data).toString("base64url")
+}
+
+export function fromBase64Url(text: string): Uint8Array {
+  return Buffer.from(text, "base64url")
+}
+
+export function toBase64(data: Uint8Array | string): string {
+  return bytesOf(data).toString("base64")
+}
+
+export function fromBase64(text: string): Uint8Array {
+  return Buffer.from(text, "base64")
+}
+
+export function toHex(bytes: Uint8Array): string {
+  return view(bytes).toString("hex")
+}
+
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  return Buffer.concat(parts)
+}
+
+export function timingSafeEqual(a: Uint8Array | string, b: Uint8Array | string): boolean {
+  const x = bytesOf(a)
+  const y = bytesOf(b)
+  return x.length === y.length && nodeTimingSafeEqual(x, y)
+}
+
+// --- Randomness ---
+
+// Bytes cut from a pool refilled 4 KiB at a time: one randomFillSync call per 128 tokens instead of one each (each
+// call into OpenSSL costs microseconds on the hot path). No byte is handed out twice: the pool is replaced, never
+// rewritten, so every view handed out stays valid.
+const POOL_SIZE = 4096
+let pool = Buffer.alloc(0)
+let offset = POOL_SIZE
+
+export function randomBytes(size: number): Uint8Array {
+  if (size > POOL_SIZE) return randomFillSync(Buffer.allocUnsafe(size))
+  if (offset + size > POOL_SIZE) {
+    pool = randomFillSync(Buffer.allocUnsafe(POOL_SIZE))
+    offset = 0
+  }
+  const bytes = pool.subarray(offset, offset + size)
+  offset += size
+  return bytes
+}
+
+export function randomUUID(): string {
+  return nodeRandomUUID()
+}
+
+// --- Hashes, MACs, key derivation ---
+
+const HASH: Record<HashAlg, string> = { "SHA-1": "sha1", "SHA-256": "sha256", "SHA-512": "sha512" }
+
+export function digest(alg: HashAlg, data: Uint8Array | string): Uint8Array {
+  return createHash(HASH[alg]).update(bytesOf(data)).digest()
+}
+
+export function hmac(alg: HashAlg, key: Uint8Array | string, data: Uint8Array | string): Uint8Array {
+  return createHmac(HASH[alg], bytesOf(key)).update(bytesOf(data)).digest()
+}
+
+export function hkdf(
+  ikm: Uint8Array | string,
+  salt: Uint8Array | string,
+  info: Uint8Array | string,
+  length: number,
+): Uint8Array {
+  return new Uint8Array(hkdfSync("sha256", bytesOf(ikm), bytesOf(salt), bytesOf(info), length))
+}
+
+// --- JWE content encryption ---
+
+interface NodeContentKey extends ContentKey {
+  /** A256CBC-HS512: the HMAC half (first 32 bytes); A256GCM: unused. */
+  readonly macKey: Buffer
+  /** A256CBC-HS512: the AES half (last 32 bytes); A256GCM: the whole key. */
+  readonly encKey: Buffer
+}
+
+export function importContentKey(enc: ContentEncryption, raw: Uint8Array): ContentKey {
+  const bytes = Buffer.from(raw) // a private copy: the caller's array may change
+  if (enc === "A256CBC-HS512") {
+    if (bytes.length !== 64) throw new TypeError("A256CBC-HS512 takes a 64-byte key")
+    return { enc, macKey: bytes.subarray(0, 32), encKey: bytes.subarray(32, 64) } as NodeContentKey
+  }
+  if (bytes.length !== 32) throw new TypeError("A256GCM takes a 32-byte key")
+  return { enc, macKey: Buffer.alloc(0), encKey: bytes } as NodeContentKey
+}
+
+/** The A256CBC-HS512 tag: HMAC-SHA-512 over AAD ‖ IV ‖ ciphertext ‖ AL, cut to 32 bytes (RFC 7518 §5.2.2.1). */
+function cbcTag(macKey: Buffer, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Buffer {
+  const al = Buffer.alloc(8)
+  al.writeUInt32BE(Math.floor(aad.length / 0x20000000), 0)
+  al.writeUInt32BE((aad.length * 8) >>> 0, 4)
+  return createHmac("sha512", macKey).update(aad).update(iv).update(ciphertext).update(al).digest().subarray(0, 32)
+}
+
+export function encryptContent(
+  key: ContentKey,
+  iv: Uint8Array,
+  aad: Uint8Array,
+  plaintext: Uint8Array,
+): { ciphertext: Uint8Array; tag: Uint8Array } {
+  const { macKey, encKey } = key as NodeContentKey
+  if (key.enc === "A256CBC-HS512") {
+    const cipher = createCipheriv("aes-256-cbc", encKey, iv)
+    const first = cipher.update(plaintext)
+    const last = cipher.final()
+    const ciphertext = last.length === 0 ? first : Buffer.concat([first, last])
+    return { ciphertext, tag: cbcTag(macKey, aad, iv, ciphertext) }
+  }
+  const cipher = createCipheriv("aes-256-gcm", encKey, iv)
+  cipher.setAAD(aad)
+  const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()])
+  return { ciphertext, tag: cipher.getAuthTag() }
+}
+
+export function decryptContent(
+  key: ContentKey,
+  iv: Uint8Array,
+  aad: Uint8Array,
+  ciphertext: Uint8Array,
+  tag: Uint8Array,
+): Uint8Array {
+  const { macKey, encKey } = key as NodeContentKey
+  if (key.enc === "A256CBC-HS512") {
+    if (iv.length !== 16 || tag.length !== 32) throw new Error("bad iv or tag length")
+    if (!nodeTimingSafeEqual(cbcTag(macKey, aad, iv, ciphertext), tag)) throw new Error("authentication tag mismatch")
+    const decipher = createDecipheriv("aes-256-cbc", encKey, iv)
+    return Buffer.concat([decipher.update(ciphertext), decipher.final()])
+  }
+  if (iv.length !== 12 || tag.length !== 16) throw new Error("bad iv or tag length")
+  const decipher = createDecipheriv("aes-256-gcm", encKey, iv)
+  decipher.setAAD(aad)
+  decipher.setAuthTag(tag)
+  return Buffer.concat([decipher.update(ciphertext), decipher.final()])
+}
+
+// --- Signatures ---
+
+/** Public keys made from JWKs, once per JWK object (a cached JWKS hands the same objects back). */
+const publicKeys = new WeakMap<JsonWebKey, KeyObject>()
+
+function publicKey(jwk: JsonWebKey): KeyObject {
+  let key = publicKeys.get(jwk)
+  if (!key) {
+    key = createPublicKey({ key: jwk as import("node:crypto").JsonWebKey, format: "jwk" })
+    publicKeys.set(jwk, key)
+  }
+  return key
+}
+
+export function verifyJws(alg: string, jwk: JsonWebKey, data: Uint8Array, signature: Uint8Array): boolean {
+  const bits = alg.slice(2)
+  switch (alg) {
+    case "HS256":
+    case "HS384":
+    case "HS512": {
+      if (jwk.kty !== "oct" || typeof jwk.k !== "string") throw new TypeError(`${alg} needs an oct JWK`)
+      const expected = createHmac(`sha${bits}`, Buffer.from(jwk.k, "base64url")).update(data).digest()
+      return expected.length === signature.length && nodeTimingSafeEqual(expected, signature)
+    }
+    case "RS256":
+    case "RS384":
+    case "RS512":
+      return verify(`sha${bits}`, data, publicKey(jwk), signature)
+    case "PS256":
+    case "PS384":
+    case "PS512":
+      return verify(
+        `sha${bits}`,
+        data,
+        { key: publicKey(jwk), padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: Number(bits) / 8 },
+        signature,
+      )
+    case "ES256":
+    case "ES384":
+    case "ES512":
+      return verify(`sha${bits}`, data, { key: publicKey(jwk), dsaEncoding: "ieee-p1363" }, signature)
+    case "EdDSA":
+    case "Ed25519":
+      return verify(null, data, publicKey(jwk), signature)
+    default:
+      throw new TypeError(`unsupported JWS algorithm ${alg}`)
+  }
+}
