@@ -27,13 +27,14 @@ export async function withTimeout<T>(
   // A settled native promise wins this race: its reaction was queued before the marker's.
   const early = await Promise.race([call, pending])
   if (early !== PENDING) return early as T
-  let timer: NodeJS.Timeout | undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       call.catch(() => {})
       reject(onTimeout(call))
     }, ms)
-    timer.unref?.()
+    // Node.js: the timer alone keeps no process alive. Elsewhere the handle may be a plain number, without unref.
+    ;(timer as { unref?: () => void }).unref?.()
   })
   try {
     return await Promise.race([call, timeout])

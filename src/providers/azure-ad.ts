@@ -1,5 +1,6 @@
 // Azure Active Directory: Microsoft Entra ID under its former name and id (`azure-ad`), kept for existing apps.
 import MicrosoftEntraID, { type MicrosoftEntraIDOptions, type MicrosoftEntraIDProfile } from "./microsoft-entra-id.js"
+import { readEnv } from "../lib/env.js"
 import type { OAuthConfigBase } from "./types.js"
 
 /** The claims of a Microsoft identity platform v2.0 ID token. */
@@ -14,8 +15,7 @@ export default function AzureAD(
   options: MicrosoftEntraIDOptions<AzureADProfile> = {},
 ): OAuthConfigBase<AzureADProfile> {
   // AUTH_AZURE_AD_ISSUER first; MicrosoftEntraID falls back to AUTH_MICROSOFT_ENTRA_ID_ISSUER, then `common`.
-  const env = typeof process === "undefined" ? {} : process.env
-  const issuer = options.issuer ?? (env.AUTH_AZURE_AD_ISSUER || undefined)
+  const issuer = options.issuer ?? readEnv("AUTH_AZURE_AD_ISSUER")
   return { ...MicrosoftEntraID({ ...options, issuer }), id: "azure-ad", name: "Azure Active Directory" }
 }
 export { AzureAD }

@@ -1,4 +1,5 @@
 // Bungie.net (OAuth 2): the current user's Bungie.net account, read with the app's X-API-Key.
+import { readEnv } from "../lib/env.js"
 import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
 
 /** The body of `GET https://www.bungie.net/Platform/User/GetMembershipsForCurrentUser/` (the fields Gatehouse reads). */
@@ -39,7 +40,7 @@ export default function Bungie(
     userinfo: {
       url: `${ORIGIN}/Platform/User/GetMembershipsForCurrentUser/`,
       async request({ tokens, fetch, url }) {
-        const key = apiKey ?? process.env.BUNGIE_API_KEY ?? ""
+        const key = apiKey ?? readEnv("BUNGIE_API_KEY") ?? ""
         const response = await fetch(url, {
           headers: { Authorization: `Bearer ${String(tokens.access_token)}`, "X-API-Key": key },
         })

@@ -1,4 +1,5 @@
 // Microsoft Entra ID (OpenID Connect): the tenant's v2.0 issuer (default the multi-tenant `common`); the photo comes from Graph.
+import { readEnv } from "../lib/env.js"
 import { customFetch } from "../symbols.js"
 import type { OAuthConfigBase, OIDCUserConfig } from "./types.js"
 
@@ -76,9 +77,8 @@ function entraConfig<P extends MicrosoftEntraIDProfile>(
   all: MicrosoftEntraIDOptions<P>,
 ): OAuthConfigBase<P> {
   const { profilePhotoSize = 48, ...options } = all
-  const env = typeof process === "undefined" ? {} : process.env
   const issuer =
-    options.issuer ?? envIssuer.map((k) => env[k]).find(Boolean) ?? "https://login.microsoftonline.com/common/v2.0"
+    options.issuer ?? envIssuer.map(readEnv).find(Boolean) ?? "https://login.microsoftonline.com/common/v2.0"
   const userOptions = { ...options, issuer }
   return {
     id,

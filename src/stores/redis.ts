@@ -39,11 +39,13 @@ function toMilliseconds(ttlSeconds: number): number {
   return Math.max(1, Math.ceil(ttlSeconds * 1000))
 }
 
+const utf8Decoder = new TextDecoder()
+
 /** A reply as a string: clients set up to map replies to Buffers still work. */
 function replyText(reply: unknown): string | null {
   if (reply === null || reply === undefined) return null
   if (typeof reply === "string") return reply
-  if (reply instanceof Uint8Array) return Buffer.from(reply).toString("utf8")
+  if (reply instanceof Uint8Array) return utf8Decoder.decode(reply)
   return String(reply)
 }
 
