@@ -6,7 +6,14 @@ type Kind = "flag" | "number" | "value" | "optional-value"
 interface OptionSpec {
   readonly kind: Kind
   readonly help: string
+  /** The only values a "value" option takes. */
+  readonly choices?: readonly string[]
+  /** Only the Node bench has it (refused beside --runtime=edge|workerd|bun|deno). */
+  readonly nodeOnly?: true
 }
+
+/** Where `--runtime` measures: node is the full bench of bench/run.ts; the others run bench/runtimes.ts. */
+export const BENCH_RUNTIMES = ["node", "edge", "workerd", "bun", "deno"] as const
 
 /** Every option of `npm run bench` (bench/run.ts) and of its over-HTTP child (bench/http.ts). */
 const BENCH_OPTIONS: Readonly<Record<string, OptionSpec>> = {
@@ -19,15 +26,32 @@ const BENCH_OPTIONS: Readonly<Record<string, OptionSpec>> = {
     kind: "optional-value",
     help: "load Gatehouse from the tsc build (default ./dist; run `npm run build` first) instead of src/",
   },
+  runtime: {
+    kind: "value",
+    choices: BENCH_RUNTIMES,
+    help:
+      "node (default): this bench. edge (edge-runtime), workerd (miniflare), bun, deno: the JWT session check and " +
+      "/auth/csrf of both libraries beside a trivial handler, one script run inside that runtime (Gatehouse from " +
+      "--dist, default ./dist: `npm run build` first)",
+  },
   profile: {
     kind: "optional-value",
+    nodeOnly: true,
     help: "CPU profile of one measurement (default G1; G1u, G2 ... A1 ...) in a child process, with a self-time summary",
   },
-  analyze: { kind: "value", help: "summarise a .cpuprofile written by --profile again" },
-  "http-only": { kind: "flag", help: "only the over-HTTP cases (node:http, Express, getSession in a route)" },
-  "no-http": { kind: "flag", help: "skip the over-HTTP cases" },
-  "busy-neighbor": { kind: "flag", help: "keep the other core busy with a spinning process while measuring" },
-  "profile-child": { kind: "value", help: "(internal) the profiled child process of --profile" },
+  analyze: { kind: "value", nodeOnly: true, help: "summarise a .cpuprofile written by --profile again" },
+  "http-only": {
+    kind: "flag",
+    nodeOnly: true,
+    help: "only the over-HTTP cases (node:http, Express, getSession in a route)",
+  },
+  "no-http": { kind: "flag", nodeOnly: true, help: "skip the over-HTTP cases" },
+  "busy-neighbor": {
+    kind: "flag",
+    nodeOnly: true,
+    help: "keep the other core busy with a spinning process while measuring",
+  },
+  "profile-child": { kind: "value", nodeOnly: true, help: "(internal) the profiled child process of --profile" },
 }
 
 const BENCH_USAGE = [
@@ -35,6 +59,7 @@ const BENCH_USAGE = [
   "",
   "Gatehouse and @auth/core on the same requests in one process: interleaved rounds, medians, ratios.",
   "The full run takes about 6 minutes on 2 cores; --quick about 1.5 minutes. Method: docs/performance.md.",
+  "--runtime=edge|workerd|bun|deno measures the JWT session check inside that runtime instead (about 1 minute).",
   "",
   "Options:",
   ...Object.entries(BENCH_OPTIONS)
@@ -42,7 +67,7 @@ const BENCH_USAGE = [
     .map(([name, spec]) => {
       const arg =
         spec.kind === "number" ? "=N" : spec.kind === "value" ? "=X" : spec.kind === "optional-value" ? "[=X]" : ""
-      return `  --${(name + arg).padEnd(18)} ${spec.help}`
+      return `  --${(name + arg).padEnd(18)} ${spec.help}${spec.nodeOnly ? "; --runtime=node only" : ""}`
     }),
 ].join("\n")
 
@@ -66,8 +91,14 @@ export function parseBenchOptions(argv: readonly string[]): Map<string, string> 
       throw new BenchOptionError(`--${name} needs a value: --${name}=...`)
     if (spec.kind === "number" && !(Number(value) > 0 && Number.isFinite(Number(value))))
       throw new BenchOptionError(`--${name} must be a positive number, got ${JSON.stringify(value)}`)
+    if (spec.choices && !spec.choices.includes(value as string))
+      throw new BenchOptionError(`--${name} is one of ${spec.choices.join(", ")}, got ${JSON.stringify(value)}`)
     out.set(name, value ?? "true")
   }
+  const runtime = out.get("runtime") ?? "node"
+  const nodeOnly = [...out.keys()].filter((name) => BENCH_OPTIONS[name]?.nodeOnly)
+  if (runtime !== "node" && nodeOnly.length > 0)
+    throw new BenchOptionError(`--${nodeOnly[0]} is for the Node bench only, not with --runtime=${runtime}`)
   return out
 }
 

@@ -32,11 +32,33 @@ describe("npm run bench options", () => {
     }
   })
 
+  it("--runtime takes node, edge, workerd, bun or deno; the Node bench's own options are refused beside another runtime", () => {
+    for (const runtime of ["node", "edge", "workerd", "bun", "deno"])
+      expect(parseBenchOptions([`--runtime=${runtime}`, "--quick", "--rounds=5"]).get("runtime")).toBe(runtime)
+    expect(parseBenchOptions(["--runtime=workerd", "--dist=build"]).get("dist")).toBe("build")
+    expect(parseBenchOptions(["--runtime=node", "--no-http"]).has("no-http")).toBe(true)
+    for (const bad of [
+      ["--runtime"],
+      ["--runtime="],
+      ["--runtime=firefox"],
+      ["--runtime=Edge"],
+      ["--runtime=edge", "--profile"],
+      ["--runtime=bun", "--http-only"],
+      ["--runtime=deno", "--no-http"],
+      ["--busy-neighbor", "--runtime=workerd"],
+    ]) {
+      expect(() => parseBenchOptions(bad), bad.join(" ")).toThrow(BenchOptionError)
+    }
+    expect(() => parseBenchOptions(["--runtime=firefox"])).toThrow(/one of node, edge, workerd, bun, deno/)
+    expect(() => parseBenchOptions(["--runtime=edge", "--profile=G2"])).toThrow(/--profile is for the Node bench only/)
+  })
+
   it("--help prints the usage and exits 0 at once; a misspelled option exits 2 before anything is measured", () => {
     const help = tsx(["--help"])
     expect(help.status).toBe(0)
     expect(help.stdout).toContain("Usage: npm run bench")
     expect(help.stdout).toContain("--quick")
+    expect(help.stdout).toMatch(/--runtime=X +node \(default\).* edge .* workerd .* bun, deno:/)
     expect(help.stderr).not.toContain("[round")
     const typo = tsx(["--quik"])
     expect(typo.status).toBe(2)
