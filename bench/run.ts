@@ -7,6 +7,7 @@
 //   npm run bench -- --profile=G1u   # same for another measurement id (G1u, G2 ... G5, A1 ...)
 //   npm run bench -- --analyze=FILE.cpuprofile   # summarise a profile written by --profile again
 //   npm run bench -- --http-only     # only the over-HTTP cases (bench/http.ts); --no-http skips them
+//   npm run bench -- --runtime=edge  # the session check inside edge-runtime, workerd, bun or deno (bench/runtimes.ts)
 // Options: --rounds=3 --duration=2500 --warmup=500 (ms per measurement); --dist[=DIR] loads Gatehouse from
 // the tsc build (default ../dist; run `npm run build` first) instead of ../src. tsx transpiles with esbuild
 // (types stripped, plus a ~0.4 µs/op __name() helper for closures made per request), and src under tsx,
@@ -45,6 +46,18 @@ import { benchOptionsOrExit } from "./options.js"
 
 // ---------------------------------------------------------------- options and libraries
 const args = benchOptionsOrExit(process.argv.slice(2))
+if ((args.get("runtime") ?? "node") !== "node") {
+  // --runtime=edge|workerd|bun|deno: the session check inside that runtime (bench/runtimes.ts), nothing below.
+  const { runInRuntime } = await import("./runtimes.js")
+  const dist = args.get("dist")
+  await runInRuntime(args.get("runtime") as Parameters<typeof runInRuntime>[0], {
+    rounds: Number(args.get("rounds") ?? 3),
+    durationMs: Number(args.get("duration") ?? (args.has("quick") ? 200 : 2500)),
+    warmupMs: Number(args.get("warmup") ?? (args.has("quick") ? 80 : 500)),
+    distDir: dist === undefined || dist === "true" ? fileURLToPath(new URL("../dist/", import.meta.url)) : dist,
+  })
+  process.exit(0)
+}
 const QUICK = args.has("quick")
 const ROUNDS = Number(args.get("rounds") ?? 3)
 const DURATION_MS = Number(args.get("duration") ?? (QUICK ? 200 : 2500))
