@@ -46,8 +46,8 @@ interface SetupResult {
 }
 /** One runtime, started: runtime-inside.ts's calls (describe and setup answered together), and a way to stop it. */
 interface Driver {
-  /** Whether the bundle holds Gatehouse (false: dist/ is missing or does not bundle for this runtime). */
-  readonly gatehouse: boolean
+  /** The crypto backend of Gatehouse the bundle holds ("web" or "node"); undefined: no Gatehouse in it. */
+  readonly gatehouse: string | undefined
   readonly setup: (plan: Plan) => Promise<SetupResult & { inside: Described }>
   readonly round: (index: number) => Promise<Window[]>
   readonly close: () => Promise<void>
@@ -102,10 +102,10 @@ async function bundle(
   runtime: Runtime,
   wrapper: string,
   distDir: string | undefined,
-): Promise<{ code: string; gatehouse: boolean }> {
+): Promise<{ code: string; gatehouse: string | undefined }> {
   if (distDir) {
     try {
-      return { code: await bundleOnce(runtime, wrapper, distDir), gatehouse: true }
+      return await bundleOnce(runtime, wrapper, distDir)
     } catch (error) {
       const errors = (error as { errors?: { text: string; location?: { file: string } | null }[] }).errors
       if (!errors) throw error
@@ -118,10 +118,15 @@ async function bundle(
       )
     }
   }
-  return { code: await bundleOnce(runtime, wrapper, undefined), gatehouse: false }
+  return await bundleOnce(runtime, wrapper, undefined)
 }
 
-async function bundleOnce(runtime: Runtime, wrapper: string, distDir: string | undefined): Promise<string> {
+/** The bundle, and which of dist/crypto/{web,node}.js the export conditions put in it (read off esbuild's metafile). */
+async function bundleOnce(
+  runtime: Runtime,
+  wrapper: string,
+  distDir: string | undefined,
+): Promise<{ code: string; gatehouse: string | undefined }> {
   const esbuild = await import("esbuild")
   const result = await esbuild.build({
     stdin: { contents: wrapper, resolveDir: fileURLToPath(new URL(".", import.meta.url)), loader: "ts" },
@@ -133,9 +138,13 @@ async function bundleOnce(runtime: Runtime, wrapper: string, distDir: string | u
     conditions: CONDITIONS[runtime],
     target: "es2022",
     logLevel: "silent",
+    metafile: true,
     plugins: [distDir ? gatehouseFromDist(distDir) : gatehouseAbsent],
   })
-  return result.outputFiles[0]?.text ?? ""
+  const backend = Object.keys(result.metafile.inputs)
+    .map((input) => /(?:^|\/)dist\/crypto\/(web|node)\.js$/.exec(input)?.[1])
+    .find((b) => b !== undefined)
+  return { code: result.outputFiles[0]?.text ?? "", gatehouse: distDir ? (backend ?? "none") : undefined }
 }
 
 // ---------------------------------------------------------------- drivers
@@ -293,7 +302,7 @@ export async function runInRuntime(rt: Runtime, options: RuntimeBenchOptions): P
       : rt === "workerd"
         ? await workerdDriver(hasBuild ? distDir : undefined)
         : await processDriver(rt, hasBuild ? distDir : undefined, options.rounds)
-  const withGatehouse = driver.gatehouse
+  const withGatehouse = driver.gatehouse !== undefined
   const plan: Plan = {
     durationMs: options.durationMs,
     warmupMs: options.warmupMs,
@@ -323,7 +332,7 @@ export async function runInRuntime(rt: Runtime, options: RuntimeBenchOptions): P
     const ratios = (g: string, a: string) => perRound.map((r) => rate(r, g) / rate(r, a))
     const lines = [
       `Runtime: ${runtimeLabel(rt, inside)}; inside it: process ${inside.hasProcess ? "defined" : "undefined"}, ` +
-        `Buffer ${inside.hasBuffer ? "defined" : "undefined"}. Gatehouse ${withGatehouse ? `from ${distDir} (conditions ${CONDITIONS[rt].join(", ")})` : "NOT measured (see the note above the rounds)"}, ` +
+        `Buffer ${inside.hasBuffer ? "defined" : "undefined"}. Gatehouse ${withGatehouse ? `from ${distDir} (conditions ${CONDITIONS[rt].join(", ")}: #crypto is dist/crypto/${driver.gatehouse}.js)` : "NOT measured (see the note above the rounds)"}, ` +
         `@auth/core ${version("@auth/core")}; one bundle, one isolate.`,
       `${options.rounds} rounds; each window ~${options.durationMs} ms after ~${options.warmupMs} ms warm-up (op counts sized at setup); ` +
         `order alternates by round; medians over rounds, ratios inside a round. ` +
