@@ -5,7 +5,7 @@
  * A small key-value store with expiry, shared by every process of one deployment. Gatehouse keeps short-lived
  * coordination state here (the lock and sealed result of an access-token refresh, spent passkey challenges, the
  * lock on a passkey's counter), so an app scales out by configuration. Built in: `gatehouse/stores/memory` (the default: one process only),
- * `gatehouse/stores/postgres` and `gatehouse/stores/redis`; `gatehouse/stores/testing` checks your own.
+ * `gatehouse/stores/postgres`, `gatehouse/stores/redis` and `gatehouse/stores/d1` (Cloudflare Workers); `gatehouse/stores/testing` checks your own.
  *
  * Keys are short ASCII strings of the form `gatehouse:<feature>:<part>:…`; values are strings (Gatehouse seals anything
  * sensitive before it gets here). `ttlSeconds` is a positive number of seconds (Gatehouse passes whole
