@@ -37,8 +37,10 @@ function onMessage(event: MessageEvent<unknown>): void {
 /** The page's one channel, created on first use (never during server rendering, never where unsupported). */
 function sessionChannel(): BroadcastChannel | null {
   if (channel !== undefined) return channel
-  if (typeof BroadcastChannel === "undefined") return (channel = null)
-  channel = new BroadcastChannel(SESSION_CHANNEL)
+  // Read off globalThis: Next's Edge build warns about a bare BroadcastChannel in code it server-renders on Edge.
+  const Channel = (globalThis as { BroadcastChannel?: typeof BroadcastChannel }).BroadcastChannel
+  if (Channel === undefined) return (channel = null)
+  channel = new Channel(SESSION_CHANNEL)
   channel.addEventListener("message", onMessage)
   return channel
 }

@@ -1,6 +1,5 @@
 // gatehouse/next: next-auth v5's API for Next.js 15 and 16 (NextAuth → handlers, auth, signIn, signOut, unstable_update)
-// as a front door to the one pipeline. This entry loads nothing that needs Node.js: the core (node:crypto) is imported
-// on first use, after the Edge-runtime check. Edge bundles resolve next-edge.ts instead (the "edge-light" condition).
+// as a front door to the one pipeline, on Node.js and on Next's Edge runtime alike. The core is imported on first use.
 import { makeNextAuth } from "./next/api.js"
 
 export type { AuthRouteHandler, NextAuthAuth, NextAuthResult } from "./next/api.js"

@@ -1,15 +1,14 @@
-// The NextAuth factory of gatehouse/next (next-auth v5's API), shared by its Node.js entry (next.ts) and its Edge
-// entry (next-edge.ts). It imports nothing that needs Node.js: the core comes from the loader it is given.
+// The NextAuth factory of gatehouse/next (next-auth v5's API): which of auth()'s call forms a call is, and the core
+// (core.ts) loaded on first use. The same code runs on Node.js and on Next's Edge runtime.
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { NextRequest } from "next/server.js"
 import { AuthError } from "../../errors.js"
 import type { Session } from "../../types.js"
 import type { AuthorizationParams, SignInOptions, SignOutOptions } from "./actions.js"
 import type { NextAuthConfigInput } from "./config.js"
-import { assertNodeRuntime } from "./edge.js"
 import type { AuthHandler } from "./request-auth.js"
 
-/** The Node.js core of gatehouse/next (imported on first use). */
+/** The core of gatehouse/next (imported on first use). */
 export type Core = typeof import("./core.js")
 
 /** A route handler of the auth endpoints: `export const { GET, POST } = handlers` in app/api/auth/[...nextauth]/route.ts. */
@@ -65,22 +64,10 @@ function isNodeRequest(value: unknown): value is IncomingMessage {
   )
 }
 
-/**
- * Builds next-auth v5's NextAuth on a loader of the core: gatehouse/next's Node.js entry imports the core on first
- * use; its Edge entry (the "edge-light" export condition) has none and answers every call with the error that names
- * the fix, so an Edge bundle never contains node:crypto.
- */
+/** Builds next-auth v5's NextAuth on a loader of the core, which runs once, on the first call that needs it. */
 export function makeNextAuth(importCore: () => Promise<Core>): (config: NextAuthConfigInput) => NextAuthResult {
   let core: Promise<Core> | undefined
-  /** The core, after the runtime check: in the Edge runtime this rejects with the AuthError that names the fix. */
-  function loadCore(): Promise<Core> {
-    try {
-      assertNodeRuntime()
-    } catch (error) {
-      return Promise.reject(error)
-    }
-    return (core ??= importCore())
-  }
+  const loadCore = (): Promise<Core> => (core ??= importCore())
   return (config) => nextAuth(config, loadCore)
 }
 
@@ -91,8 +78,6 @@ function nextAuth(config: NextAuthConfigInput, loadCore: () => Promise<Core>): N
     const [first, second] = args
     if (args.length === 0) return loadCore().then((c) => c.sessionOfCurrentRequest(config))
     if (typeof first === "function") {
-      // Checked now too, so `export default auth(fn)` in an Edge middleware fails when it loads, naming the fix.
-      assertNodeRuntime()
       const handler = first as AuthHandler<unknown>
       return async (request: NextRequest, context: unknown) =>
         (await loadCore()).requestAuth(config, request, context, handler)

@@ -1,5 +1,6 @@
-// The Node.js side of gatehouse/next, imported lazily by next.ts once the runtime check passed: the route handlers,
-// the session reads (next/headers, a web Request, a pages-router node request) and the server actions.
+// The core of gatehouse/next, imported by next.ts on first use: the route handlers, the session reads (next/headers,
+// a web Request, a pages-router node request) and the server actions. Only the pages-router reads touch node:http
+// objects, and only when given one; everything else runs on the Edge runtime too.
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { NextRequest } from "next/server.js"
 import { Auth } from "../../auth.js"

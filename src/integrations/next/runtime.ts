@@ -1,5 +1,5 @@
-// What gatehouse/next needs of Next at run time: the Edge-runtime check, next/* modules imported lazily (so the entry
-// loads without next installed), the request's headers as a session source, and cookies written through next/headers.
+// What gatehouse/next needs of Next at run time: next/* modules imported lazily (so the entry loads without next
+// installed), the request's headers as a session source, and cookies written through next/headers.
 import type { ArrivalOrigin, HeaderReader } from "../../request/input.js"
 import type { Cookie, CookieSerializeOptions } from "../../types.js"
 import type { SessionSource } from "../session-read.js"
