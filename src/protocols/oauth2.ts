@@ -1,6 +1,7 @@
 // OAuth 2 / OIDC wire protocol on oauth4webapi: discovery, authorization URL, callback checks, code exchange, userinfo, refresh.
 // No config, cookies or adapters in here. @see RFC 6749, RFC 7636, RFC 9207, OIDC Core 1.0
 import * as o from "oauth4webapi"
+import { fromBase64Url, fromUtf8, toBase64 } from "#crypto"
 import { OAuthCallbackError, OAuthSignInError } from "../errors.js"
 import { SingleFlight } from "../lib/single-flight.js"
 import type { ResolvedOAuthProvider } from "../pipeline-types.js"
@@ -107,9 +108,9 @@ async function asForTokenResponse(
   if (typeof idToken !== "string") return as
   let value: unknown
   try {
-    value = (
-      JSON.parse(Buffer.from(idToken.split(".")[1] ?? "", "base64url").toString("utf8")) as Record<string, unknown>
-    )[p.issuerTemplate.claim]
+    value = (JSON.parse(fromUtf8(fromBase64Url(idToken.split(".")[1] ?? ""))) as Record<string, unknown>)[
+      p.issuerTemplate.claim
+    ]
   } catch {
     return as
   }
@@ -173,7 +174,7 @@ function clientAuthOf(p: ResolvedOAuthProvider): o.ClientAuth {
       // RFC 6749 §2.3.1 form-encoding, done the way Auth.js does it (encodeURIComponent, space as "+"), which
       // providers that do not URL-decode Basic credentials also accept.
       const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, "+")
-      const basic = `Basic ${Buffer.from(`${encode(p.clientId)}:${encode(p.clientSecret as string)}`).toString("base64")}`
+      const basic = `Basic ${toBase64(`${encode(p.clientId)}:${encode(p.clientSecret as string)}`)}`
       return (_as, _client, _body, headers) => {
         headers.set("authorization", basic)
       }

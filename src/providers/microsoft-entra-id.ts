@@ -1,4 +1,5 @@
 // Microsoft Entra ID (OpenID Connect): the tenant's v2.0 issuer (default the multi-tenant `common`); the photo comes from Graph.
+import { toBase64 } from "#crypto"
 import { readEnv } from "../lib/env.js"
 import { customFetch } from "../symbols.js"
 import type { OAuthConfigBase, OIDCUserConfig } from "./types.js"
@@ -100,7 +101,7 @@ function entraConfig<P extends MicrosoftEntraIDProfile>(
           // No photo is a 404; any failure leaves the image unset rather than failing the sign-in.
           if (res.ok) {
             const type = res.headers.get("content-type")?.split(";")[0] || "image/jpeg"
-            image = `data:${type};base64,${Buffer.from(await res.arrayBuffer()).toString("base64")}`
+            image = `data:${type};base64,${toBase64(new Uint8Array(await res.arrayBuffer()))}`
           }
         } catch {}
       }

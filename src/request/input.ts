@@ -24,7 +24,7 @@ export interface RequestInput {
   /** All headers, built on first use (for user hooks that get a web Request). */
   headers(): Headers
   /** The body up to `limit` bytes; undefined as soon as it is larger (then the rest is not read). */
-  readBody(limit: number): Promise<Buffer | undefined>
+  readBody(limit: number): Promise<Uint8Array | undefined>
   /** The peer's IP address as the socket reports it (node:http, Express, Hono on Node.js); unknown for a plain web Request. */
   readonly clientAddress?: string | undefined
   /**

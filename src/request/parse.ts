@@ -4,6 +4,7 @@ import type { AuthRequest, ClientAddress, ClientAddressRule, ResolvedConfig } fr
 import { actionsWithProvider, isAuthAction } from "../actions/table.js"
 import type { AuthAction } from "../types.js"
 import { isIP } from "../lib/ip.js"
+import { fromUtf8 } from "#crypto"
 import { parseCookieHeader } from "../cookies/parse.js"
 import { resolveOrigin } from "./host.js"
 import type { HeaderReader, RequestInput } from "./input.js"
@@ -41,7 +42,7 @@ export function parseActionPath(
 async function readBody(input: RequestInput, limit: number): Promise<string> {
   const bytes = await input.readBody(limit)
   if (!bytes) throw new InvalidRequest(`Request body is larger than ${limit} bytes.`, 413)
-  return bytes.toString("utf8")
+  return fromUtf8(bytes)
 }
 
 function safeRecord(entries: Iterable<[string, unknown]>): Record<string, unknown> {

@@ -1,5 +1,6 @@
 // Server-action signIn, signOut and unstable_update (next-auth v5): each runs the one pipeline in-process with the
 // current request's headers and cookies, writes the answer's cookies through next/headers, then redirects or returns.
+import { utf8 } from "#crypto"
 import { handle } from "../../pipeline.js"
 import type { RequestInput } from "../../request/input.js"
 import { resolveOrigin } from "../../request/host.js"
@@ -70,12 +71,12 @@ function actionHeaders(
 /** Runs one POST through the pipeline in-process (raw mode: AuthErrors are thrown to the server action). */
 async function post(source: SessionSource, derived: DerivedConfig, url: string, body: string, contentType: string) {
   const resolved = resolvedFor(derived.actionConfig)
-  const bytes = Buffer.from(body)
+  const bytes = utf8(body)
   const input: RequestInput = {
     method: "POST",
     url: new URL(url),
     ...actionHeaders(source, contentType),
-    readBody: async (limit) => (bytes.length > limit ? undefined : bytes),
+    readBody: async (limit) => (bytes.byteLength > limit ? undefined : bytes),
   }
   const answer = await handle(input, resolved)
   if (answer.cookies?.length) await setCookies(answer.cookies)
