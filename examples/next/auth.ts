@@ -33,9 +33,10 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth({
   // on your machine only; behind a proxy, set AUTH_URL, or keep this only if the proxy sets Host itself.
   trustHost: true,
   callbacks: {
-    // Runs in proxy.ts for the paths its matcher lists: signed-out visitors go to the sign-in page.
-    authorized({ auth }) {
-      return auth !== null
+    // Runs in proxy.ts on every page its matcher lets in: /protected needs a session (signed-out visitors go to the
+    // sign-in page); every other page is open.
+    authorized({ request, auth }) {
+      return request.nextUrl.pathname.startsWith("/protected") ? auth !== null : true
     },
     jwt({ token, trigger, session }) {
       const name = trigger === "update" ? updatedName(session) : undefined

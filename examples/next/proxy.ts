@@ -1,7 +1,8 @@
-// Next 16 proxy (Next 15: middleware.ts with `export const config = { runtime: "nodejs", matcher }` and
-// `export { auth as middleware }`): the pages it matches need a session, through callbacks.authorized in auth.ts.
+// Next 16 proxy: it runs on Node.js, before every page its matcher lets in (not /api, not Next's static files), and
+// callbacks.authorized in auth.ts decides: /protected needs a session. The same on Next's Edge runtime, as Next 15
+// and next-auth's example have it: a middleware.ts with `export { auth as middleware } from "./auth"` and this config.
 export { auth as proxy } from "./auth"
 
 export const config = {
-  matcher: ["/protected/:path*"],
+  matcher: ["/((?!api|_next/static|_next/image|favicon.ico).*)"],
 }

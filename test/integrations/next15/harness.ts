@@ -1,6 +1,7 @@
-// Builds examples/next as a Next 15 app in a scratch directory (proxy.ts swapped for a Node.js middleware, Next 15
-// from the `next15` dev dependency, gatehouse installed from dist/), runs `next build` / `next start`, and gives the
-// test a cookie-keeping HTTP client that can also submit server-action forms as a browser without JavaScript does.
+// Builds examples/next as a Next 15 app in a scratch directory (proxy.ts swapped for a Node.js middleware, or made the
+// Edge test app of next-edge/app.ts; Next 15 from the `next15` dev dependency, gatehouse installed from dist/), runs
+// `next build` / `next start`, and gives the test a cookie-keeping HTTP client that can also submit server-action
+// forms as a browser without JavaScript does.
 import { type ChildProcess, spawn } from "node:child_process"
 import {
   copyFileSync,
@@ -19,6 +20,7 @@ import { fileURLToPath } from "node:url"
 import { expect } from "vitest"
 import { CookieJar } from "../../support/cookies.js"
 import { ensureDist } from "../../support/dist.js"
+import { EDGE_MIDDLEWARE, installEdgeApp } from "../next-edge/app.js"
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))
 const exampleDir = join(root, "examples/next")
@@ -55,21 +57,23 @@ function matcherOf(file: string): string {
 }
 
 /**
- * A scratch copy of examples/next laid out as a Next 15 install would be, with `middleware` (middleware.ts of this
- * folder, or middleware-edge.ts for the Edge-runtime mistake) as its middleware.ts. Next 15 and gatehouse are real
- * directories (copies): Next requires its own files as `next/...`, and gatehouse/next imports `next/server` and
- * `next/headers`; from a symlink into the repository both would resolve to the repository's Next 16. The rest are
- * symlinks into the repository's node_modules.
+ * A scratch copy of examples/next laid out as a Next 15 install would be: "node" with this folder's middleware.ts
+ * (runtime nodejs), "edge" as the Edge test app (next-edge/app.ts). Next 15 and gatehouse are real directories
+ * (copies): Next requires its own files as `next/...`, and gatehouse/next imports `next/server` and `next/headers`;
+ * from a symlink into the repository both would resolve to the repository's Next 16. The rest are symlinks into the
+ * repository's node_modules.
  */
-export function prepareNext15App(middleware = "middleware.ts"): string {
-  const middlewareFile = fileURLToPath(new URL(`./${middleware}`, import.meta.url))
+export function prepareNext15App(variant: "node" | "edge" = "node"): string {
+  const middlewareFile =
+    variant === "edge" ? EDGE_MIDDLEWARE : fileURLToPath(new URL("./middleware.ts", import.meta.url))
   ensureDist()
   if (matcherOf(middlewareFile) !== matcherOf(join(exampleDir, "proxy.ts")))
-    throw new Error(`test/integrations/next15/${middleware}: its matcher differs from examples/next/proxy.ts`)
+    throw new Error(`${middlewareFile}: its matcher differs from examples/next/proxy.ts`)
   next15Version()
   const dir = mkdtempSync(join(tmpdir(), "gatehouse-next15-"))
   try {
     install(dir, middlewareFile)
+    if (variant === "edge") installEdgeApp(dir)
   } catch (error) {
     removeApp(dir)
     throw error
@@ -118,13 +122,16 @@ function nestedPackages(dir: string): string[] {
   return names
 }
 
-/** A `next` command of the scratch app's Next 15, in its own process group (so the whole group can be ended). */
+/**
+ * A `next` command in its own process group (so the whole group can be ended): the scratch app's Next 15 unless
+ * `bin` names another (the repository's Next 16 for a scratch app inside the repository).
+ */
 export class NextProcess {
   output = ""
   readonly child: ChildProcess
   readonly exited: Promise<number | null>
-  constructor(dir: string, args: string[], env: NodeJS.ProcessEnv) {
-    this.child = spawn(process.execPath, [join(dir, "node_modules/next/dist/bin/next"), ...args], {
+  constructor(dir: string, args: string[], env: NodeJS.ProcessEnv, bin = join(dir, "node_modules/next/dist/bin/next")) {
+    this.child = spawn(process.execPath, [bin, ...args], {
       cwd: dir,
       env,
       stdio: ["ignore", "pipe", "pipe"],
