@@ -21,7 +21,7 @@ import { allKinds, kindFor, kindOf, signInKinds } from "../flows/registry.js"
 import { withOptions } from "./oauth.js"
 import { guardAdapter } from "../adapters/guarded-adapter.js"
 import { trustHostRule } from "./env.js"
-import { readEnv } from "../lib/env.js"
+import { configEnv } from "../lib/env.js"
 import { trustedOriginMatcher } from "../security/origins.js"
 import { DEFAULT_MAX_AGE } from "../jwt/jwe.js"
 import { guardStore, missingStoreMethods } from "../stores/guarded-store.js"
@@ -41,7 +41,7 @@ function normalizeBasePath(basePath: string | undefined): string {
 }
 
 function resolveProviders(config: AuthConfig): { list: ResolvedProvider[]; error?: AuthError } {
-  const redirectProxyUrl = config.redirectProxyUrl ?? readEnv("AUTH_REDIRECT_PROXY_URL")
+  const redirectProxyUrl = config.redirectProxyUrl ?? configEnv(config)("AUTH_REDIRECT_PROXY_URL")
   const list: ResolvedProvider[] = []
   const seen = new Set<string>()
   if (!Array.isArray(config.providers))
@@ -171,14 +171,16 @@ function build(config: AuthConfig): ResolvedConfig {
     config,
     secrets.filter((s) => typeof s === "string"),
   )
-  const authUrl = readEnv("AUTH_URL")
+  // process.env, or the environment the front door read (Hono on Workers: the bindings).
+  const env = configEnv(config)
+  const authUrl = env("AUTH_URL")
   let canonicalUrl: URL | undefined
   try {
     canonicalUrl = authUrl ? new URL(authUrl) : undefined
   } catch {
     canonicalUrl = undefined
   }
-  const trustHost = trustHostRule(config.trustHost, readEnv, { platformDefaults: false })
+  const trustHost = trustHostRule(config.trustHost, env, { platformDefaults: false })
   const adapter = config.adapter
   const strategy = config.session?.strategy ?? (adapter ? "database" : "jwt")
   const maxAge = config.session?.maxAge ?? DEFAULT_MAX_AGE
@@ -192,7 +194,7 @@ function build(config: AuthConfig): ResolvedConfig {
   let isTrustedOrigin: (origin: string) => boolean = () => false
   const trustedOrigins =
     config.trustedOrigins ??
-    readEnv("AUTH_TRUSTED_ORIGINS")
+    env("AUTH_TRUSTED_ORIGINS")
       ?.split(",")
       .map((o) => o.trim())
       .filter(Boolean) ??

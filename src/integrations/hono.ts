@@ -4,6 +4,7 @@ import { env } from "hono/adapter"
 import { HTTPException } from "hono/http-exception"
 import type { AdapterUser } from "../adapters/index.js"
 import { basePathFromEnv, deriveConfig, setEnvDefaults as applyEnvDefaults } from "../config/env.js"
+import { setConfigEnv } from "../lib/env.js"
 import { reportConfigError } from "../config/report.js"
 import { resolveConfig } from "../config/resolve.js"
 import type { ResolvedConfig } from "../pipeline-types.js"
@@ -94,12 +95,18 @@ const resolvedByConfig = new WeakMap<AuthConfig, ResolvedConfig>()
 
 /**
  * A copy of the user's config with what @hono/auth-js takes from the environment: basePath (AUTH_URL's path, else
- * `/api/auth`), secret (AUTH_SECRET, AUTH_SECRET_1..3), trustHost (Auth.js's platform defaults) and the redirect proxy
- * URL; the providers' AUTH_<ID>_* are left to config resolution.
+ * `/api/auth`), secret (AUTH_SECRET, AUTH_SECRET_1..3), trustHost (Auth.js's platform defaults), the redirect proxy
+ * URL and the providers' AUTH_<ID>_* (on copies). Config resolution reads the rest (AUTH_URL as the origin,
+ * AUTH_TRUSTED_ORIGINS) from the same `env(c)`: on Cloudflare Workers that is the bindings, not `process.env`.
  */
 function honoConfig(config: AuthConfig, envObject: AuthEnv): CoreAuthConfig {
   const basePath = basePathFromEnv(config.basePath, envObject.AUTH_URL, DEFAULT_BASE_PATH)
-  return { ...deriveConfig<CoreAuthConfig>(config, envObject, basePath), raw: undefined }
+  const derived: CoreAuthConfig = { ...deriveConfig<CoreAuthConfig>(config, envObject, basePath, true), raw: undefined }
+  setConfigEnv(derived, (name) => {
+    const value: unknown = envObject[name]
+    return typeof value === "string" && value !== "" ? value : undefined
+  })
+  return derived
 }
 
 function resolveFromEnv(c: Context, config: AuthConfig): ResolvedConfig {

@@ -6,3 +6,22 @@
 export function readEnv(name: string): string | undefined {
   return typeof process !== "undefined" ? process.env[name] || undefined : undefined
 }
+
+/** Reads one variable of an environment; empty values count as unset. */
+export type EnvReader = (name: string) => string | undefined
+
+const configEnvs = new WeakMap<object, EnvReader>()
+
+/**
+ * Names the environment of a config a front door derived, when it is not `process.env`: Hono's `env(c)` is the
+ * Worker's bindings on Cloudflare. Config resolution then reads AUTH_URL, AUTH_TRUSTED_ORIGINS and the other
+ * variables of that config there.
+ */
+export function setConfigEnv(config: object, reader: EnvReader): void {
+  configEnvs.set(config, reader)
+}
+
+/** The environment config resolution reads for `config`: the one its front door named, else `process.env`. */
+export function configEnv(config: object): EnvReader {
+  return configEnvs.get(config) ?? readEnv
+}
