@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url"
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..")
 /** Files in src/providers that are not providers (shared types and helpers). */
-const INTERNAL = new Set(["types", "index", "vk-profile", "builtin", "ids", "oidc-claims", "mail-send"])
+const INTERNAL = new Set(["types", "index", "vk-profile", "builtin", "ids", "oidc-claims", "mail-send", "smtp-send"])
 /** Type-only modules at @auth/core's paths: exported, but not providers. */
 const TYPE_MODULES = new Set(["oauth", "provider-types", "email-message"])
 const ids = readdirSync(join(ROOT, "src", "providers"))
@@ -23,8 +23,22 @@ const manifest = JSON.parse(text)
 const exportsMap = {}
 for (const [key, value] of Object.entries(manifest.exports))
   if (!key.startsWith("./providers/")) exportsMap[key] = value
-for (const id of ids)
-  exportsMap[`./providers/${id}`] = { types: `./dist/providers/${id}.d.ts`, import: `./dist/providers/${id}.js` }
+/**
+ * Providers that need Node.js (nodemailer's SMTP): off it, under these export conditions, their subpath resolves to
+ * src/off-node/<id>.ts (the same names; types stay the Node.js module's).
+ */
+const OFF_NODE = new Set(["email", "nodemailer"])
+const OFF_NODE_CONDITIONS = ["edge-light", "workerd", "worker", "browser"]
+for (const id of ids) {
+  const offNode = OFF_NODE.has(id)
+    ? Object.fromEntries(OFF_NODE_CONDITIONS.map((condition) => [condition, `./dist/off-node/${id}.js`]))
+    : {}
+  exportsMap[`./providers/${id}`] = {
+    types: `./dist/providers/${id}.d.ts`,
+    ...offNode,
+    import: `./dist/providers/${id}.js`,
+  }
+}
 manifest.exports = exportsMap
 // typesVersions mirrors the exports' types for TypeScript's `moduleResolution: "node"` (which ignores "exports"), so
 // gatehouse/<subpath> type-checks there too; kept in order with the exports, one line per subpath.

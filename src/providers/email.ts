@@ -1,6 +1,8 @@
-// The generic e-mail (magic link) provider: you deliver the link in `sendVerificationRequest`; id `email`.
-import { AuthError } from "../errors.js"
-import { DEFAULT_FROM, type NodemailerServer, sendWithNodemailer } from "./mail-send.js"
+// The generic e-mail (magic link) provider: you deliver the link in `sendVerificationRequest`; id `email`. Off Node.js
+// (edge-light, workerd, worker, browser) package.json resolves gatehouse/providers/email to off-node/email.ts instead:
+// the same provider without the SMTP send.
+import { genericEmailProvider, type NodemailerServer } from "./mail-send.js"
+import { sendWithNodemailer } from "./smtp-send.js"
 import type { EmailConfig, EmailUserConfig } from "./types.js"
 
 export type {
@@ -22,21 +24,6 @@ export interface EmailProviderUserConfig extends Omit<EmailUserConfig, "server">
  * to deliver the link yourself; an Auth.js config that passes `server` instead sends the default mail over SMTP.
  */
 export default function Email(config: EmailProviderUserConfig): EmailConfig {
-  const send = config?.sendVerificationRequest ?? (config?.server ? sendWithNodemailer : undefined)
-  if (!send) {
-    throw new AuthError(
-      "Email() needs `sendVerificationRequest({ identifier, url, ... })` to deliver the sign-in link, or use Nodemailer({ server, from }) from gatehouse/providers/nodemailer to send over SMTP.",
-    )
-  }
-  return {
-    id: "email",
-    type: "email",
-    name: "Email",
-    from: DEFAULT_FROM,
-    maxAge: 24 * 60 * 60,
-    ...(config.server ? { server: config.server } : {}),
-    sendVerificationRequest: send,
-    options: config as EmailUserConfig,
-  }
+  return genericEmailProvider(config, () => sendWithNodemailer)
 }
 export { Email }

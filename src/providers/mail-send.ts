@@ -1,11 +1,12 @@
-// The send paths the e-mail providers share (internal: no package.json subpath exports this file): the POST to an
-// HTTP mail API (resend, sendgrid, postmark, forwardemail, mailgun, loops) and the Nodemailer send over SMTP (nodemailer,
-// and email with a `server`), both with the default message of email-message.ts.
-import { EmailSignInError } from "../errors.js"
+// The send path the e-mail providers share (internal: no package.json subpath exports this file): the POST to an
+// HTTP mail API (resend, sendgrid, postmark, forwardemail, mailgun, loops) with the default message of
+// email-message.ts, and the generic Email() provider, handed its SMTP send by the entry that builds it. Nothing here
+// loads nodemailer: the SMTP send is smtp-send.ts, which only the Node.js entries (nodemailer.ts, email.ts) import.
+import { AuthError, EmailSignInError } from "../errors.js"
 import { readLimited } from "../lib/read-limited.js"
 import { customFetch } from "../symbols.js"
 import { defaultMessage, type EmailMessage, type MailApiUserConfig } from "./email-message.js"
-import type { EmailConfig, EmailProviderSendVerificationRequestParams } from "./types.js"
+import type { EmailConfig, EmailProviderSendVerificationRequestParams, EmailUserConfig } from "./types.js"
 
 /** Auth.js's default sender; set `from` to an address the mail service or SMTP server may send as. */
 export const DEFAULT_FROM = "Auth.js <no-reply@authjs.dev>"
@@ -162,7 +163,7 @@ export function mailApiProvider(definition: MailApiDefinition, config: MailApiUs
   }
 }
 
-// ---- Nodemailer (SMTP) ----
+// ---- The generic e-mail provider ----
 
 /**
  * Where Nodemailer sends: an SMTP URL (`smtp://user:pass@smtp.example.com:587`, `smtps://…`) or a transport options
@@ -171,62 +172,31 @@ export function mailApiProvider(definition: MailApiDefinition, config: MailApiUs
  */
 export type NodemailerServer = string | object
 
-/** What this file uses of nodemailer, so the module loads lazily and typing needs no nodemailer types. */
-interface MailAddress {
-  address?: string
-}
-interface SentInfo {
-  rejected?: Array<string | MailAddress>
-  pending?: Array<string | MailAddress>
-}
-interface Transport {
-  sendMail(message: { to: string; from: string; subject: string; text: string; html: string }): Promise<SentInfo>
-  close?(): void
-}
-interface NodemailerModule {
-  createTransport(server: NodemailerServer): Transport
-}
-
-let loading: Promise<NodemailerModule> | undefined
-
-/** Imports nodemailer once, on the first send (an optional peer dependency: only apps that send over SMTP install it). */
-function loadNodemailer(): Promise<NodemailerModule> {
-  loading ??= import("nodemailer").then(
-    (mod) => ((mod as { default?: NodemailerModule }).default ?? mod) as unknown as NodemailerModule,
-    (cause: unknown) => {
-      loading = undefined
-      throw new EmailSignInError(
-        "The Nodemailer provider needs the `nodemailer` package: run `npm install nodemailer`.",
-        { cause },
-      )
-    },
-  )
-  return loading
-}
-
-function addressOf(entry: string | MailAddress): string {
-  return typeof entry === "string" ? entry : String(entry.address ?? "")
-}
+type SendVerificationRequest = EmailConfig["sendVerificationRequest"]
 
 /**
- * Sends the default sign-in e-mail (subject, HTML and text parts) through Nodemailer with the provider's `server` and
- * `from`. Throws when the transport refuses the message or leaves any recipient rejected or pending.
+ * `Email(config)` of gatehouse/providers/email (id `email`): `sendVerificationRequest` delivers the link, else a
+ * `server` sends the default mail over SMTP with what `smtp` returns (Node.js: the Nodemailer send; elsewhere it
+ * throws, naming what to use instead).
  */
-export async function sendWithNodemailer(params: EmailProviderSendVerificationRequestParams): Promise<void> {
-  const provider = params.provider as EmailConfig & { server?: NodemailerServer }
-  const server = provider.server ?? provider.options?.server
-  if (server === undefined || server === null || server === "")
-    throw new EmailSignInError(`Provider "${provider.id}": no \`server\` to send with.`)
-  const nodemailer = await loadNodemailer()
-  const { host } = new URL(params.url)
-  const message = defaultMessage({ url: params.url, host, theme: params.theme, expires: params.expires })
-  const transport = nodemailer.createTransport(server as NodemailerServer)
-  try {
-    const info = await transport.sendMail({ to: params.identifier, from: provider.from ?? DEFAULT_FROM, ...message })
-    const failed = [...(info.rejected ?? []), ...(info.pending ?? [])].map(addressOf).filter(Boolean)
-    if (failed.length)
-      throw new EmailSignInError(`The SMTP server did not accept the sign-in e-mail for ${failed.length} recipient(s).`)
-  } finally {
-    transport.close?.()
+export function genericEmailProvider(
+  config: Omit<EmailUserConfig, "server"> & { server?: NodemailerServer },
+  smtp: () => SendVerificationRequest,
+): EmailConfig {
+  const send = config?.sendVerificationRequest ?? (config?.server ? smtp() : undefined)
+  if (!send) {
+    throw new AuthError(
+      "Email() needs `sendVerificationRequest({ identifier, url, ... })` to deliver the sign-in link, or use Nodemailer({ server, from }) from gatehouse/providers/nodemailer to send over SMTP.",
+    )
+  }
+  return {
+    id: "email",
+    type: "email",
+    name: "Email",
+    from: DEFAULT_FROM,
+    maxAge: 24 * 60 * 60,
+    ...(config.server ? { server: config.server } : {}),
+    sendVerificationRequest: send,
+    options: config as EmailUserConfig,
   }
 }

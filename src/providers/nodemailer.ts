@@ -1,6 +1,9 @@
 // The Nodemailer provider: magic-link e-mails sent over SMTP (or any Nodemailer transport); nodemailer loads on first send.
+// Node.js only: off it (edge-light, workerd, worker, browser) package.json resolves this entry to off-node/nodemailer.ts,
+// which throws on import and names the HTTP mail API providers.
 import { AuthError } from "../errors.js"
-import { DEFAULT_FROM, type NodemailerServer, sendWithNodemailer } from "./mail-send.js"
+import { DEFAULT_FROM, type NodemailerServer } from "./mail-send.js"
+import { sendWithNodemailer } from "./smtp-send.js"
 import type { EmailConfig, EmailUserConfig } from "./types.js"
 
 export type { EmailConfig, EmailUserConfig } from "./types.js"
