@@ -36,14 +36,20 @@ function findProvider(req: AuthRequest, config: ResolvedConfig): ResolvedProvide
 }
 
 /** A POST that changes state must carry a valid CSRF token and must not come from another site. */
-function guardCsrf(req: AuthRequest, config: ResolvedConfig): ResponseInternal | undefined {
+async function guardCsrf(req: AuthRequest, config: ResolvedConfig): Promise<ResponseInternal | undefined> {
   if (config.skipCSRF) return undefined
   if (isCrossSite(req)) {
     config.logger.error(new MissingCSRF("A cross-site POST was refused (Origin / Sec-Fetch-Site)."))
     return { status: 403, headers: { "Content-Type": "application/json" }, body: { error: "MissingCSRF" } }
   }
-  if (!isCsrfValid(req, config)) throw new MissingCSRF("CSRF token was missing or did not match the CSRF cookie.")
+  if (!(await isCsrfValid(req, config)))
+    throw new MissingCSRF("CSRF token was missing or did not match the CSRF cookie.")
   return undefined
+}
+
+/** The step behind the CSRF guard. */
+function csrfGuarded(req: AuthRequest, config: ResolvedConfig, step: Handler): Handler {
+  return async () => (await guardCsrf(req, config)) ?? step()
 }
 
 /**
@@ -63,7 +69,7 @@ function guarded(
   if (limit) {
     return async () => {
       if (route.csrf) {
-        const refused = guardCsrf(req, config)
+        const refused = await guardCsrf(req, config)
         if (refused) return refused
       }
       const undo = await guardRateLimit(req, config, provider, limit)
@@ -72,7 +78,7 @@ function guarded(
       return response
     }
   }
-  if (route.csrf) return () => guardCsrf(req, config) ?? step()
+  if (route.csrf) return csrfGuarded(req, config, step)
   return step
 }
 
@@ -130,12 +136,12 @@ const handlers: Handlers = {
   csrf: (req, config) => () => csrf(req, config),
   session: (req, config) => {
     if (req.method === "GET") return () => session(req, config)
-    return () => guardCsrf(req, config) ?? session(req, config, { data: req.body.data })
+    return csrfGuarded(req, config, () => session(req, config, { data: req.body.data }))
   },
   signin: (req, config, provider) => {
     if (req.providerId === undefined) {
       if (req.method === "GET") return () => signInPageAction(req, config)
-      return () => guardCsrf(req, config) ?? signIn(req, config, undefined)
+      return csrfGuarded(req, config, () => signIn(req, config, undefined))
     }
     const found = provider ?? findProvider(req, config)
     return guarded(req, config, found, config.kindOf(found).routes.signin, () => signIn(req, config, found))
@@ -146,7 +152,7 @@ const handlers: Handlers = {
   },
   signout: (req, config) => {
     if (req.method === "GET") return () => signOutPageAction(req, config)
-    return () => guardCsrf(req, config) ?? signOut(req, config)
+    return csrfGuarded(req, config, () => signOut(req, config))
   },
   error: (req, config) => () => errorPageAction(req, config),
   "verify-request": (req, config) => () => verifyRequestPageAction(req, config),

@@ -20,7 +20,7 @@ const manifest = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as
 }
 const subpaths = Object.keys(manifest.exports)
 /** Library internals that no public entry may export (tests reach them by relative import). */
-const INTERNALS = ["encodeSync", "decodeSync", "DEFAULT_MAX_AGE", "clearDiscoveryCache", "clearJwksCache"]
+const INTERNALS = ["encodeToken", "decodeToken", "DEFAULT_MAX_AGE", "clearDiscoveryCache", "clearJwksCache"]
 /**
  * Optional peers some subpaths need (adapters/testing imports vitest; the postgres types mention pg; the framework
  * integrations and gatehouse/react import or mention their framework), linked from the repo.

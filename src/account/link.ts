@@ -1,7 +1,7 @@
 // The one place where users and accounts are found, created or linked, and where the signIn callback decides
 // (docs/wire-format.md §8.4). Every flow's verified identity goes through linkIdentity(); it dedupes concurrent first
 // sign-ins, retries a lost unique-constraint race, and writes in a transaction or undoes its own writes.
-import { randomUUID } from "node:crypto"
+import { randomUUID } from "#crypto"
 import { AccessDenied, AccountNotLinked, OAuthAccountNotLinked } from "../errors.js"
 import type { AdapterAccount, AdapterUser } from "../adapters/index.js"
 import { AdapterCallError, type GuardedAdapter } from "../adapters/guarded-adapter.js"

@@ -5,11 +5,11 @@ import { ensureCsrfToken } from "../security/csrf.js"
 import { expiredCookie } from "../cookies/policy.js"
 import type { ResponseInternal } from "../types.js"
 
-export function csrf(req: AuthRequest, config: ResolvedConfig): ResponseInternal {
+export async function csrf(req: AuthRequest, config: ResolvedConfig): Promise<ResponseInternal> {
   if (config.skipCSRF) {
     return { status: 404, cookies: [expiredCookie(config.cookies(req.secure).csrfToken)] }
   }
-  const { token, cookie } = ensureCsrfToken(req, config)
+  const { token, cookie } = await ensureCsrfToken(req, config)
   return {
     status: 200,
     headers: NO_STORE_JSON_HEADERS,

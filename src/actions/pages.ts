@@ -30,7 +30,7 @@ export async function signInPageAction(req: AuthRequest, config: ResolvedConfig)
     if (error) params.set("error", error)
     return { redirect: withQuery(config.pages.signIn, params) }
   }
-  const { token, cookie } = ensureCsrfToken(req, config)
+  const { token, cookie } = await ensureCsrfToken(req, config)
   const { locale, fromRequest } = localeOf(req, config)
   const page = signInPage({
     providers: config.providerList,
@@ -53,7 +53,7 @@ export async function signInPageAction(req: AuthRequest, config: ResolvedConfig)
 
 export async function signOutPageAction(req: AuthRequest, config: ResolvedConfig): Promise<ResponseInternal> {
   if (config.pages.signOut) return { redirect: config.pages.signOut }
-  const { token, cookie } = ensureCsrfToken(req, config)
+  const { token, cookie } = await ensureCsrfToken(req, config)
   // A `?callbackUrl=` (validated like every other) rides along in the form, so confirming lands there.
   const callbackUrl = req.query.has("callbackUrl") ? await resolveCallbackUrl(req, config) : undefined
   const { locale, fromRequest } = localeOf(req, config)

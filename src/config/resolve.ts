@@ -1,5 +1,5 @@
 // Resolves and checks a config once per config object (WeakMap memo); the result is frozen and shared by all requests.
-import { randomBytesPooled } from "../lib/random.js"
+import { randomBytes, toBase64Url } from "#crypto"
 import {
   type AuthError,
   InvalidEndpoints,
@@ -119,7 +119,7 @@ function checkSecrets(secret: AuthConfig["secret"]): { secrets: string[]; error?
 
 /** A database session token: 256 bits from the CSPRNG, base64url (URL-safe, like the UUIDs Auth.js issues). */
 function newSessionToken(): string {
-  return randomBytesPooled(32).toString("base64url")
+  return toBase64Url(randomBytes(32))
 }
 
 const databaseMethods = [

@@ -39,9 +39,14 @@ export declare function randomUUID(): string
 
 // --- Hashes, MACs, key derivation ---
 
-export type HashAlg = "SHA-1" | "SHA-256" | "SHA-512"
+export type HashAlg = "SHA-1" | "SHA-256" | "SHA-384" | "SHA-512"
 /** The digest of the data (a string is taken as UTF-8). */
 export declare function digest(alg: HashAlg, data: Uint8Array | string): Awaitable<Uint8Array>
+/**
+ * SHA-256 at once, for public text that is hashed where nothing can wait (the pages' CSP hashes of inline styles, at
+ * load and while a page renders). The web backend runs it in plain JS: use `digest` for anything else.
+ */
+export declare function sha256Sync(data: Uint8Array | string): Uint8Array
 /** HMAC of the data under the key (strings as UTF-8). The web backend imports each string key once and caches it. */
 export declare function hmac(alg: HashAlg, key: Uint8Array | string, data: Uint8Array | string): Awaitable<Uint8Array>
 /** HKDF (RFC 5869) with SHA-256. */
@@ -79,7 +84,12 @@ export declare function decryptContent(
 
 // --- Signatures (ID tokens and other JWS) ---
 
-/** Whether `signature` is a valid JWS signature (RFC 7518 §3, RFC 8037 EdDSA) of `data` under the public JWK. */
+/**
+ * Whether `signature` is a valid JWS signature of `data` under the public JWK: RS256/384/512, PS256/384/512,
+ * ES256/384/512 (raw r‖s, RFC 7518 §3.4) and EdDSA over Ed25519 (RFC 8037). The key is made from the JWK once per JWK
+ * object, so pass the same objects (a cached JWKS). Throws for another algorithm or a JWK that is no such key.
+ * (HS* is an HMAC: `hmac` and `timingSafeEqual`.)
+ */
 export declare function verifyJws(
   alg: string,
   jwk: JsonWebKey,

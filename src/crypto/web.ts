@@ -175,6 +175,82 @@ export async function digest(alg: HashAlg, data: Uint8Array | string): Promise<U
   return new Uint8Array(await subtle().digest(alg, source(bytesOf(data))))
 }
 
+/** SHA-256's round constants (FIPS 180-4 §4.2.2). */
+const K = new Uint32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
+  0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+  0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
+  0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+  0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
+  0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+  0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+  0xc67178f2,
+])
+
+/** SHA-256 in plain JS (FIPS 180-4 §6.2): the synchronous hash for public text; `digest` is the fast path. */
+export function sha256Sync(data: Uint8Array | string): Uint8Array {
+  const message = bytesOf(data)
+  // The message, a 1 bit, zeros, and its length in bits as a 64-bit big-endian number, in 64-byte blocks.
+  const blocks = Math.ceil((message.length + 9) / 64)
+  const padded = new Uint8Array(blocks * 64)
+  padded.set(message)
+  padded[message.length] = 0x80
+  const view = new DataView(padded.buffer)
+  view.setUint32(padded.length - 8, Math.floor(message.length / 0x20000000))
+  view.setUint32(padded.length - 4, (message.length * 8) >>> 0)
+  const h = new Uint32Array([
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+  ])
+  const w = new Uint32Array(64)
+  const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n))
+  for (let block = 0; block < blocks; block++) {
+    for (let t = 0; t < 16; t++) w[t] = view.getUint32(block * 64 + t * 4)
+    for (let t = 16; t < 64; t++) {
+      const x = w[t - 15] as number
+      const y = w[t - 2] as number
+      const s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >>> 3)
+      const s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10)
+      w[t] = (w[t - 16] as number) + s0 + (w[t - 7] as number) + s1
+    }
+    let a = h[0] as number
+    let b = h[1] as number
+    let c = h[2] as number
+    let d = h[3] as number
+    let e = h[4] as number
+    let f = h[5] as number
+    let g = h[6] as number
+    let k = h[7] as number
+    for (let t = 0; t < 64; t++) {
+      const sum1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+      const choose = (e & f) ^ (~e & g)
+      const t1 = (k + sum1 + choose + (K[t] as number) + (w[t] as number)) >>> 0
+      const sum0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+      const majority = (a & b) ^ (a & c) ^ (b & c)
+      const t2 = (sum0 + majority) >>> 0
+      k = g
+      g = f
+      f = e
+      e = (d + t1) >>> 0
+      d = c
+      c = b
+      b = a
+      a = (t1 + t2) >>> 0
+    }
+    h[0] = (h[0] as number) + a
+    h[1] = (h[1] as number) + b
+    h[2] = (h[2] as number) + c
+    h[3] = (h[3] as number) + d
+    h[4] = (h[4] as number) + e
+    h[5] = (h[5] as number) + f
+    h[6] = (h[6] as number) + g
+    h[7] = (h[7] as number) + k
+  }
+  const out = new Uint8Array(32)
+  const outView = new DataView(out.buffer)
+  for (let i = 0; i < 8; i++) outView.setUint32(i * 4, h[i] as number)
+  return out
+}
+
 const MAX_HMAC_KEYS = 256
 /** Imported HMAC keys for string keys (secrets), by algorithm and key; the oldest goes first past the bound. */
 const hmacKeysByText = new Map<string, Promise<CryptoKey>>()
@@ -365,15 +441,10 @@ export async function verifyJws(
   data: Uint8Array,
   signature: Uint8Array,
 ): Promise<boolean> {
-  const bits = Number(alg.slice(2))
-  if (alg === "HS256" || alg === "HS384" || alg === "HS512") {
-    if (jwk.kty !== "oct" || typeof jwk.k !== "string") throw new TypeError(`${alg} needs an oct JWK`)
-    const key = await verifyKey(alg, jwk, () => importHmacKey(`SHA-${bits}` as HashAlg, decodeBase64(jwk.k as string)))
-    return timingSafeEqual(new Uint8Array(await subtle().sign("HMAC", key, source(data))), signature)
-  }
   const params = importParams(alg, jwk)
   if (!params) throw new TypeError(`unsupported JWS algorithm ${alg}`)
   const key = await verifyKey(alg, jwk, () => subtle().importKey("jwk", publicMembers(jwk), params, false, ["verify"]))
+  const bits = Number(alg.slice(2))
   const verifyParams: Algorithm | RsaPssParams | EcdsaParams =
     params.name === "RSA-PSS"
       ? { name: "RSA-PSS", saltLength: bits / 8 }

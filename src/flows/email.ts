@@ -1,14 +1,13 @@
 // E-mail (magic link) sign-in: normalise the address, mint a token stored only as a hash, send the link; on the click,
 // use the token once and hand back the verified identity (docs/wire-format.md §8.1). Users and sessions are made by the
 // callback path.
-import { createHash, randomUUID } from "node:crypto"
+import { digest, randomBytes, randomUUID, toHex } from "#crypto"
 import { AdapterError, EmailSignInError, UntrustedHost, Verification } from "../errors.js"
 import { userByEmailAddress } from "../account/link.js"
 import type { GuardedAdapter } from "../adapters/guarded-adapter.js"
 import type { AdapterUser, VerificationToken } from "../adapters/index.js"
 import type { AuthRequest, ResolvedConfig, ResolvedProvider, VerifiedIdentity } from "../pipeline-types.js"
 import { normalizeEmailAddress } from "../lib/email-address.js"
-import { randomBytesPooled } from "../lib/random.js"
 import type { EmailConfig, EmailProviderSendVerificationRequestParams } from "../providers/types.js"
 import { bodyString } from "../lib/body-fields.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
@@ -60,8 +59,8 @@ function tokenSecrets(provider: EmailProvider, config: ResolvedConfig): string[]
 }
 
 /** What is stored for a token: SHA-256 of token + secret, hex (the same as Auth.js, so rows stay interchangeable). */
-function hashToken(token: string, secret: string): string {
-  return createHash("sha256").update(`${token}${secret}`).digest("hex")
+async function hashToken(token: string, secret: string): Promise<string> {
+  return toHex(await digest("SHA-256", `${token}${secret}`))
 }
 
 /** The user the signIn callback and the flow see: the adapter's user for the address, or a placeholder. */
@@ -129,12 +128,12 @@ export async function startEmail(
   const send = async (): Promise<string> => {
     const generated = provider.generateVerificationToken
       ? await provider.generateVerificationToken()
-      : randomBytesPooled(32).toString("hex")
+      : toHex(randomBytes(32))
     if (typeof generated !== "string" || generated === "")
       throw new EmailSignInError("`generateVerificationToken` must return a non-empty string.")
     const token = generated
     const secret = tokenSecrets(provider, config)[0] as string
-    const hashed = hashToken(token, secret)
+    const hashed = await hashToken(token, secret)
     const expires = new Date(Date.now() + (provider.maxAge ?? DEFAULT_EMAIL_MAX_AGE) * 1000)
     const callbackUrl = await resolveCallbackUrl(req, config)
     const url = `${origin}${config.basePath}/callback/${encodeURIComponent(provider.id)}?${new URLSearchParams({ callbackUrl, token, email })}`
@@ -206,7 +205,7 @@ export async function finishEmail(
   }
   let row: VerificationToken | null = null
   for (const secret of tokenSecrets(provider, config)) {
-    row = await useToken(adapter, email, hashToken(token, secret), config)
+    row = await useToken(adapter, email, await hashToken(token, secret), config)
     if (row) break
   }
   if (!row) throw new Verification("The sign-in link is unknown or was used already.")

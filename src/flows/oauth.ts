@@ -1,5 +1,5 @@
 // OAuth 2 / OIDC sign-in: start() -> redirect to the authorization endpoint; finish() -> VerifiedIdentity (or a proxy forward).
-import { randomUUID } from "node:crypto"
+import { randomUUID } from "#crypto"
 import { AccessDenied, InvalidCheck, OAuthCallbackError, OAuthProfileParseError, OAuthSignInError } from "../errors.js"
 import type { AuthRequest, ResolvedConfig, ResolvedOAuthProvider, VerifiedIdentity } from "../pipeline-types.js"
 import {
@@ -103,7 +103,7 @@ export async function finishOAuth(
   const params = callbackParams(req)
   const state = params.get("state")
   if (state && isOnRedirectProxy(req, p)) {
-    const { origin } = decodeState(state, config)
+    const { origin } = await decodeState(state, config)
     if (origin) {
       let target: URL
       try {
@@ -134,7 +134,7 @@ export async function finishOAuth(
   }
   assertClientCredentials(p)
   const redirectUri = redirectUriOf(req, config, p)
-  const checks = readChecks(p, req, config, redirectUri)
+  const checks = await readChecks(p, req, config, redirectUri)
   let as
   try {
     as = await getAuthorizationServer(p)

@@ -34,7 +34,7 @@ export async function startOAuth1(
   return {
     redirect: url.href,
     cookies: [
-      sealTemporaryCredentials(p, req, config, callback, temporary.token, temporary.tokenSecret),
+      await sealTemporaryCredentials(p, req, config, callback, temporary.token, temporary.tokenSecret),
       callbackUrlCookie(req, config, await resolveCallbackUrl(req, config), false),
     ],
   }
@@ -53,7 +53,7 @@ export async function finishOAuth1(req: AuthRequest, config: ResolvedConfig, p: 
     throw new OAuthCallbackError(`Provider "${p.id}": the callback lacks oauth_token or oauth_verifier.`)
   assertClientCredentials(p)
   const callback = callbackUrlOf(req, config, p)
-  const temporary = readTemporaryCredentials(p, req, config, callback, oauthToken)
+  const temporary = await readTemporaryCredentials(p, req, config, callback, oauthToken)
   const consumer = { consumerKey: p.clientId, consumerSecret: p.clientSecret as string }
   let tokens: Record<string, string>
   let profile: Record<string, unknown>

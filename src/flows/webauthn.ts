@@ -2,7 +2,7 @@
 // identity (docs/wire-format.md §8.3). Verification runs in @simplewebauthn/server, imported on first use; the
 // challenge is single-use (security/webauthn-challenge.ts), the counter never goes back, and the RP comes from the
 // canonical origin.
-import { randomBytes, randomUUID } from "node:crypto"
+import { fromBase64, fromBase64Url, fromUtf8, randomBytes, randomUUID, toBase64, toBase64Url, utf8 } from "#crypto"
 import { AdapterError, InvalidProvider, InvalidRequest, WebAuthnVerificationError } from "../errors.js"
 import type { AdapterAuthenticator, AdapterUser } from "../adapters/index.js"
 import type { AuthRequest, ResolvedConfig, VerifiedIdentity } from "../pipeline-types.js"
@@ -48,8 +48,8 @@ async function simpleWebAuthn(provider: Provider): Promise<SimpleWebAuthnMethods
 }
 
 /** Auth.js's credential id in the adapter: standard base64 with padding (the browser sends base64url). */
-const toStoredId = (base64url: string): string => Buffer.from(base64url, "base64url").toString("base64")
-const toWireId = (stored: string): string => Buffer.from(stored, "base64").toString("base64url")
+const toStoredId = (base64url: string): string => toBase64(fromBase64Url(base64url))
+const toWireId = (stored: string): string => toBase64Url(fromBase64(stored))
 const transportsOf = (stored: string | null | undefined): string[] | undefined =>
   stored ? stored.split(",") : undefined
 
@@ -134,7 +134,7 @@ export interface WebAuthnOptionsAnswer {
 /** The user handle Gatehouse gives a credential: its user's id, prefixed, so the callback can check it (WA-06). */
 const HANDLE_PREFIX = "gh1."
 function userHandleFor(userId: string): Uint8Array {
-  const bytes = Buffer.from(`${HANDLE_PREFIX}${userId}`, "utf8")
+  const bytes = utf8(`${HANDLE_PREFIX}${userId}`)
   // A user handle is at most 64 bytes (WebAuthn §5.4.3); an id too long for one gets an unchecked random handle.
   return bytes.length <= 64 ? bytes : randomBytes(32)
 }
@@ -171,7 +171,7 @@ export async function webAuthnOptions(
       rpID: rp.id,
       ...(credentials.length ? { allowCredentials: credentials } : {}),
     } as never)) as { challenge: string }
-    const cookie = challengeCookie(req, config, { challenge: options.challenge, action, provider: provider.id })
+    const cookie = await challengeCookie(req, config, { challenge: options.challenge, action, provider: provider.id })
     return { status: 200, body: { action, options }, cookies: [cookie] }
   }
   const email = info?.user.email
@@ -193,7 +193,12 @@ export async function webAuthnOptions(
     ...(user.name ? { userDisplayName: user.name } : {}),
     excludeCredentials: credentials,
   } as never)) as { challenge: string }
-  const cookie = challengeCookie(req, config, { challenge: options.challenge, action, provider: provider.id, user })
+  const cookie = await challengeCookie(req, config, {
+    challenge: options.challenge,
+    action,
+    provider: provider.id,
+    user,
+  })
   return { status: 200, body: { action, options }, cookies: [cookie] }
 }
 
@@ -285,11 +290,11 @@ const COUNTER_LOCK_POLL_MS = [5, 10, 20, 50, 100, 200]
  * died frees the key after its TTL). If the store itself fails, the error is logged and the order holds in this
  * process only, as before the store was asked.
  */
-function acrossProcesses<T>(config: ResolvedConfig, credentialID: string, run: () => Promise<T>): Promise<T> {
+async function acrossProcesses<T>(config: ResolvedConfig, credentialID: string, run: () => Promise<T>): Promise<T> {
   // The key's value is the one earlier versions used, so old and new processes exclude each other in a rolling upgrade.
   return withStoreLock(
     config.store,
-    storeKey("webauthn", "counter", keyDigest(credentialID)),
+    storeKey("webauthn", "counter", await keyDigest(credentialID)),
     {
       ttlSeconds: COUNTER_LOCK_TTL_S,
       waitMs: COUNTER_LOCK_WAIT_MS,
@@ -351,7 +356,7 @@ async function authenticateOnce(
       expectedRPID: rp.ids,
       credential: {
         id: data.id,
-        publicKey: new Uint8Array(Buffer.from(authenticator.credentialPublicKey, "base64")),
+        publicKey: fromBase64(authenticator.credentialPublicKey),
         counter: Number(authenticator.counter),
         transports: transportsOf(authenticator.transports),
       },
@@ -385,7 +390,7 @@ async function authenticateOnce(
  */
 async function checkUserHandle(handle: unknown, owner: AdapterUser, config: ResolvedConfig): Promise<void> {
   if (typeof handle !== "string" || handle === "") return
-  const text = Buffer.from(handle, "base64url").toString("utf8")
+  const text = fromUtf8(fromBase64Url(handle))
   if (!text.startsWith(HANDLE_PREFIX)) return
   const claimed = text.slice(HANDLE_PREFIX.length)
   if (claimed === owner.id) return
@@ -446,7 +451,7 @@ async function register(
   const authenticator: Omit<AdapterAuthenticator, "userId"> = {
     providerAccountId: credentialID,
     credentialID,
-    credentialPublicKey: Buffer.from(info.credential.publicKey).toString("base64"),
+    credentialPublicKey: toBase64(info.credential.publicKey),
     counter: info.credential.counter,
     credentialBackedUp: info.credentialBackedUp,
     credentialDeviceType: info.credentialDeviceType,

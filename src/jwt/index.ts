@@ -4,13 +4,13 @@ import { parseCookieHeader } from "../cookies/parse.js"
 import { readChunked } from "../cookies/chunks.js"
 import { defaultCookies } from "../cookies/policy.js"
 import type { JWT, JWTDecodeParams, JWTEncodeParams, LoggerInstance } from "../types.js"
-import { decodeSync, encodeSync } from "./jwe.js"
+import { decodeToken, encodeToken } from "./jwe.js"
 
 export type { DefaultJWT, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from "../types.js"
 
 /** Encrypts a token as Auth.js does (JWE `dir` + A256CBC-HS512, HKDF key, `kid`); adds `iat`, `exp` and `jti`. */
 export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): Promise<string> {
-  return encodeSync(params as JWTEncodeParams<Record<string, unknown>>)
+  return encodeToken(params as JWTEncodeParams<Record<string, unknown>>)
 }
 
 /**
@@ -19,7 +19,7 @@ export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): P
  * here with a `JWTSessionError` whose message gives the reason. A missing secret rejects with `MissingSecret`.
  */
 export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Payload | null> {
-  const result = decodeSync(params)
+  const result = await decodeToken(params)
   return result ? (result.payload as Payload) : null
 }
 

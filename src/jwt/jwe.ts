@@ -1,16 +1,22 @@
-// Internal session-token codec: JWE compact serialisation, `dir` + A256CBC-HS512 (and A256GCM on decode), on
-// synchronous node:crypto, and the sync encode/decode the library's hot path uses. Not a public entry: `gatehouse/jwt`
-// (index.ts) wraps it. Keys are HKDF-SHA256(secret, salt = cookie name) as Auth.js derives them, cached per (secret, salt).
+// Internal session-token codec: JWE compact serialisation, `dir` + A256CBC-HS512 (and A256GCM on decode), through the
+// crypto seam (#crypto: node:crypto on Node, Web Crypto elsewhere). Not a public entry: `gatehouse/jwt` (index.ts)
+// wraps it. Keys are HKDF-SHA256(secret, salt = cookie name) as Auth.js derives them, cached per (secret, salt) with the
+// content key made ready once, so the node backend answers every step synchronously and the web backend imports each
+// key once.
 import {
-  createCipheriv,
-  createDecipheriv,
-  createHash,
-  createHmac,
-  hkdfSync,
+  type ContentKey,
+  decryptContent,
+  digest,
+  encryptContent,
+  fromBase64Url,
+  fromUtf8,
+  hkdf,
+  importContentKey,
+  randomBytes,
   randomUUID,
-  timingSafeEqual,
-} from "node:crypto"
-import { randomBytesPooled } from "../lib/random.js"
+  toBase64Url,
+  utf8,
+} from "#crypto"
 import { JWTSessionError, MissingSecret } from "../errors.js"
 import type { JWT, JWTDecodeParams, JWTEncodeParams } from "../types.js"
 
@@ -20,69 +26,61 @@ export const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
 type Enc = "A256CBC-HS512" | "A256GCM"
 
 /** A derived content-encryption key with its RFC 7638 thumbprint (`kid`). */
-interface DerivedKey {
-  readonly key: Buffer
+export interface DerivedKey {
+  /** The HKDF output: 64 bytes for A256CBC-HS512, 32 for A256GCM. */
+  readonly raw: Uint8Array
+  /** The same key, made ready for the seam's content encryption. */
+  readonly key: ContentKey
   readonly kid: string
   /** base64url of the protected header `{"alg":"dir","enc":…,"kid":…}`, built once. */
   readonly protectedHeader: string
+  /** Its ASCII bytes, the AAD of every token this key seals. */
+  readonly aad: Uint8Array
 }
 
 const MAX_KEY_CACHE = 256
-const keyCache = new Map<string, DerivedKey>()
+/** Derived keys, or the derivation under way (so concurrent first uses derive once). */
+const keyCache = new Map<string, DerivedKey | Promise<DerivedKey>>()
+
+async function derive(secret: string, salt: string, enc: Enc): Promise<DerivedKey> {
+  const length = enc === "A256GCM" ? 32 : 64
+  const raw = await hkdf(secret, salt, `Auth.js Generated Encryption Key (${salt})`, length)
+  const jwk = `{"k":"${toBase64Url(raw)}","kty":"oct"}`
+  const kid = toBase64Url(await digest(length === 64 ? "SHA-512" : "SHA-256", jwk))
+  const protectedHeader = toBase64Url(`{"alg":"dir","enc":"${enc}","kid":"${kid}"}`)
+  return { raw, key: await importContentKey(enc, raw), kid, protectedHeader, aad: utf8(protectedHeader) }
+}
 
 /**
- * Derives (once) the key for a secret and salt. The cache is keyed only by (enc, secret, salt), so
- * garbage input can never grow it (docs/security.md DS-06).
+ * Derives (once) the key for a secret and salt: the cached key itself once derived (await it anyway). The cache is
+ * keyed only by (enc, secret, salt), so garbage input can never grow it (docs/security.md DS-06).
  * @see RFC 5869 (HKDF), RFC 7638 (JWK thumbprint)
  */
-export function deriveKey(secret: string, salt: string, enc: Enc = "A256CBC-HS512"): DerivedKey {
+export function deriveKey(secret: string, salt: string, enc: Enc = "A256CBC-HS512"): DerivedKey | Promise<DerivedKey> {
   const cacheKey = `${enc}\u0000${salt}\u0000${secret}`
   const hit = keyCache.get(cacheKey)
   if (hit) return hit
-  const length = enc === "A256GCM" ? 32 : 64
-  const info = `Auth.js Generated Encryption Key (${salt})`
-  const key = Buffer.from(hkdfSync("sha256", secret, salt, info, length))
-  const jwk = `{"k":"${key.toString("base64url")}","kty":"oct"}`
-  const kid = createHash(length === 64 ? "sha512" : "sha256")
-    .update(jwk)
-    .digest("base64url")
-  const protectedHeader = Buffer.from(`{"alg":"dir","enc":"${enc}","kid":"${kid}"}`).toString("base64url")
-  const derived: DerivedKey = { key, kid, protectedHeader }
   if (keyCache.size >= MAX_KEY_CACHE) keyCache.delete(keyCache.keys().next().value as string)
-  keyCache.set(cacheKey, derived)
-  return derived
-}
-
-function lengthBlock(aadLength: number): Buffer {
-  const al = Buffer.alloc(8)
-  al.writeBigUInt64BE(BigInt(aadLength) * 8n)
-  return al
-}
-
-/** The A256CBC-HS512 authentication tag. @see RFC 7518 §5.2.2.1 */
-function cbcTag(macKey: Buffer, aad: Buffer, iv: Buffer, ciphertext: Buffer): Buffer {
-  return createHmac("sha512", macKey)
-    .update(aad)
-    .update(iv)
-    .update(ciphertext)
-    .update(lengthBlock(aad.length))
-    .digest()
-    .subarray(0, 32)
-}
-
-/** 16 fresh random bytes for a CBC IV. */
-function nextIv(): Buffer {
-  return randomBytesPooled(16)
+  const pending = derive(secret, salt, enc).then(
+    (derived) => {
+      if (keyCache.get(cacheKey) === pending) keyCache.set(cacheKey, derived)
+      return derived
+    },
+    (error: unknown) => {
+      if (keyCache.get(cacheKey) === pending) keyCache.delete(cacheKey)
+      throw error
+    },
+  )
+  keyCache.set(cacheKey, pending)
+  return pending
 }
 
 /** Encrypts a claims object with `dir` + A256CBC-HS512 under the first secret. */
-export function encryptClaims(payload: Record<string, unknown>, secret: string, salt: string): string {
-  const { key, protectedHeader } = deriveKey(secret, salt)
-  const iv = nextIv()
-  const cipher = createCipheriv("aes-256-cbc", key.subarray(32, 64), iv)
-  const ciphertext = Buffer.concat([cipher.update(JSON.stringify(payload), "utf8"), cipher.final()])
-  const tag = cbcTag(key.subarray(0, 32), Buffer.from(protectedHeader, "ascii"), iv, ciphertext)
-  return `${protectedHeader}..${iv.toString("base64url")}.${ciphertext.toString("base64url")}.${tag.toString("base64url")}`
+export async function encryptClaims(payload: Record<string, unknown>, secret: string, salt: string): Promise<string> {
+  const { key, protectedHeader, aad } = await deriveKey(secret, salt)
+  const iv = randomBytes(16)
+  const { ciphertext, tag } = await encryptContent(key, iv, aad, utf8(JSON.stringify(payload)))
+  return `${protectedHeader}..${toBase64Url(iv)}.${toBase64Url(ciphertext)}.${toBase64Url(tag)}`
 }
 
 const B64URL = /^[A-Za-z0-9_-]*$/
@@ -98,7 +96,7 @@ interface Header {
 function parseHeader(encoded: string): Header {
   let header: unknown
   try {
-    header = JSON.parse(Buffer.from(encoded, "base64url").toString("utf8"))
+    header = JSON.parse(fromUtf8(fromBase64Url(encoded)))
   } catch {
     throw new JWTSessionError("protected header is not JSON")
   }
@@ -120,10 +118,14 @@ function parseHeader(encoded: string): Header {
  * Picks the secret for a token: with a `kid`, the one whose derived key has that thumbprint (no trial
  * decryption, docs/security.md CK-06); without, only the first secret (as Auth.js does).
  */
-function selectKey(header: Header, secrets: readonly string[], salt: string): { derived: DerivedKey; index: number } {
-  if (header.kid === undefined) return { derived: deriveKey(secrets[0] as string, salt, header.enc), index: 0 }
+async function selectKey(
+  header: Header,
+  secrets: readonly string[],
+  salt: string,
+): Promise<{ derived: DerivedKey; index: number }> {
+  if (header.kid === undefined) return { derived: await deriveKey(secrets[0] as string, salt, header.enc), index: 0 }
   for (let i = 0; i < secrets.length; i++) {
-    const derived = deriveKey(secrets[i] as string, salt, header.enc)
+    const derived = await deriveKey(secrets[i] as string, salt, header.enc)
     if (derived.kid === header.kid) return { derived, index: i }
   }
   throw new JWTSessionError("no secret matches the token's kid")
@@ -136,7 +138,7 @@ export interface Decrypted {
 }
 
 /** Decrypts and authenticates a compact JWE; throws `JWTSessionError` (the reason in its message, never token material) on any fault. Claims are not checked here. */
-export function decryptClaims(token: string, secrets: readonly string[], salt: string): Decrypted {
+export async function decryptClaims(token: string, secrets: readonly string[], salt: string): Promise<Decrypted> {
   if (token.length > MAX_TOKEN_LENGTH) throw new JWTSessionError("token too large")
   const parts = token.split(".")
   if (parts.length !== 5) throw new JWTSessionError("not a compact JWE")
@@ -145,33 +147,23 @@ export function decryptClaims(token: string, secrets: readonly string[], salt: s
   if (!B64URL.test(h) || !B64URL.test(ivPart) || !B64URL.test(ctPart) || !B64URL.test(tagPart))
     throw new JWTSessionError("bad base64url")
   const header = parseHeader(h)
-  const { derived, index } = selectKey(header, secrets, salt)
-  const iv = Buffer.from(ivPart, "base64url")
-  const ciphertext = Buffer.from(ctPart, "base64url")
-  const tag = Buffer.from(tagPart, "base64url")
-  const aad = Buffer.from(h, "ascii")
-  let plaintext: Buffer
+  const { derived, index } = await selectKey(header, secrets, salt)
+  const iv = fromBase64Url(ivPart)
+  const tag = fromBase64Url(tagPart)
+  const cbc = header.enc === "A256CBC-HS512"
+  if (iv.length !== (cbc ? 16 : 12) || tag.length !== (cbc ? 32 : 16)) throw new JWTSessionError("bad iv or tag length")
+  let plaintext: Uint8Array
   try {
-    if (header.enc === "A256CBC-HS512") {
-      if (iv.length !== 16 || tag.length !== 32) throw new JWTSessionError("bad iv or tag length")
-      const expected = cbcTag(derived.key.subarray(0, 32), aad, iv, ciphertext)
-      if (!timingSafeEqual(expected, tag)) throw new JWTSessionError("authentication tag mismatch")
-      const decipher = createDecipheriv("aes-256-cbc", derived.key.subarray(32, 64), iv)
-      plaintext = Buffer.concat([decipher.update(ciphertext), decipher.final()])
-    } else {
-      if (iv.length !== 12 || tag.length !== 16) throw new JWTSessionError("bad iv or tag length")
-      const decipher = createDecipheriv("aes-256-gcm", derived.key, iv)
-      decipher.setAAD(aad)
-      decipher.setAuthTag(tag)
-      plaintext = Buffer.concat([decipher.update(ciphertext), decipher.final()])
-    }
+    const aad = h === derived.protectedHeader ? derived.aad : utf8(h)
+    plaintext = await decryptContent(derived.key, iv, aad, fromBase64Url(ctPart), tag)
   } catch (error) {
-    if (error instanceof JWTSessionError) throw error
-    throw new JWTSessionError("decryption failed")
+    throw new JWTSessionError(
+      error instanceof Error && error.message === "authentication tag mismatch" ? error.message : "decryption failed",
+    )
   }
   let payload: unknown
   try {
-    payload = JSON.parse(plaintext.toString("utf8"))
+    payload = JSON.parse(fromUtf8(plaintext))
   } catch {
     throw new JWTSessionError("payload is not JSON")
   }
@@ -216,8 +208,8 @@ function assertSalt(salt: unknown): asserts salt is string {
     throw new JWTSessionError("A `salt` is required: pass the session cookie name (e.g. `authjs.session-token`).")
 }
 
-/** Synchronous encode: adds `iat`, `exp`, `jti` and encrypts under the first secret. */
-export function encodeSync(params: JWTEncodeParams<Record<string, unknown>>): string {
+/** Encodes as `gatehouse/jwt`'s encode: adds `iat`, `exp`, `jti` and encrypts under the first secret. */
+export async function encodeToken(params: JWTEncodeParams<Record<string, unknown>>): Promise<string> {
   const { token = {}, secret, maxAge = DEFAULT_MAX_AGE, salt } = params
   assertSalt(salt)
   const secrets = secretList(secret)
@@ -225,16 +217,16 @@ export function encodeSync(params: JWTEncodeParams<Record<string, unknown>>): st
 }
 
 /**
- * Synchronous decode: null for an empty token (checked first, as Auth.js does), else the claims and which secret
- * opened them; throws JWTSessionError for a bad, foreign or expired token and MissingSecret without a secret.
+ * Decodes: null for an empty token (checked first, as Auth.js does), else the claims and which secret opened them;
+ * rejects with JWTSessionError for a bad, foreign or expired token and MissingSecret without a secret.
  */
-export function decodeSync(params: JWTDecodeParams): { payload: JWT; secretIndex: number } | null {
+export async function decodeToken(params: JWTDecodeParams): Promise<{ payload: JWT; secretIndex: number } | null> {
   const { token, secret, salt } = params
   if (!token) return null
   assertSalt(salt)
   const secrets = secretList(secret)
   if (typeof token !== "string") throw new JWTSessionError("The token is not a string.")
-  const { payload, secretIndex } = decryptClaims(token, secrets, salt)
+  const { payload, secretIndex } = await decryptClaims(token, secrets, salt)
   assertTimeClaims(payload, nowSeconds())
   return { payload: payload as JWT, secretIndex }
 }

@@ -1,6 +1,6 @@
 // The pages' CSS: one static sheet (its CSP hash computed once, at load) and the small theme sheet built from the
 // checked theme and provider colours (its hash cached per distinct text).
-import { createHash } from "node:crypto"
+import { sha256Sync, toBase64 } from "#crypto"
 
 /**
  * Colours: light by default; `.__next-auth-theme-dark` always dark, `.__next-auth-theme-auto` dark when the system
@@ -75,7 +75,7 @@ input:focus-visible{outline-offset:0;border-color:var(--focus)}
 
 /** The CSP source of an inline <style>'s exact text. */
 function sha256Source(text: string): string {
-  return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`
+  return `'sha256-${toBase64(sha256Sync(text))}'`
 }
 
 export const BASE_CSS_HASH = sha256Source(BASE_CSS)

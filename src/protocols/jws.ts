@@ -1,6 +1,7 @@
-// ID token signature verification on node:crypto with a cached JWKS: OIDC Core §3.1.3.7 steps 6-8, checked even for
-// ID tokens from the token endpoint (our policy, ASVS 6.8.2).
-import { type KeyObject, createHmac, createPublicKey, timingSafeEqual, verify, constants } from "node:crypto"
+// ID token signature verification through the crypto seam with a cached JWKS: OIDC Core §3.1.3.7 steps 6-8, checked
+// even for ID tokens from the token endpoint (our policy, ASVS 6.8.2). The seam makes each JWK's key once (per JWK
+// object, and the cache keeps the objects).
+import { fromBase64Url, fromUtf8, hmac, timingSafeEqual, utf8, verifyJws } from "#crypto"
 import { OAuthCallbackError } from "../errors.js"
 import { SingleFlight } from "../lib/single-flight.js"
 
@@ -12,7 +13,7 @@ interface Jwk {
   [k: string]: unknown
 }
 interface JwksEntry {
-  keys: { jwk: Jwk; key: KeyObject | undefined }[]
+  keys: Jwk[]
   fetchedAt: number
 }
 
@@ -31,21 +32,24 @@ function fetchJwks(uri: string, fetchFn: typeof fetch): Promise<JwksEntry> {
     if (response.status !== 200) throw new OAuthCallbackError(`JWKS request answered ${response.status}.`)
     const body = (await response.json().catch(() => undefined)) as { keys?: unknown } | undefined
     if (!body || !Array.isArray(body.keys)) throw new OAuthCallbackError("JWKS response has no keys array.")
-    const keys = (body.keys as Jwk[])
-      .filter((k) => typeof k === "object" && k !== null && k.use !== "enc")
-      .map((jwk) => {
-        let key: KeyObject | undefined
-        try {
-          key = createPublicKey({ key: jwk as import("node:crypto").JsonWebKey, format: "jwk" })
-        } catch {
-          key = undefined
-        }
-        return { jwk, key }
-      })
+    const keys = (body.keys as unknown[]).filter(isPublicKeyJwk)
     const entry = { keys, fetchedAt: Date.now() }
     jwksCache.set(uri, entry)
     return entry
   })
+}
+
+/** A JWK with the members of an RSA, EC or OKP public key, not marked for encryption. */
+function isPublicKeyJwk(k: unknown): k is Jwk {
+  if (typeof k !== "object" || k === null) return false
+  const jwk = k as Jwk
+  if (jwk.use === "enc") return false
+  const has = (...names: string[]): boolean => names.every((name) => typeof jwk[name] === "string")
+  return jwk.kty === "RSA"
+    ? has("n", "e")
+    : jwk.kty === "EC"
+      ? has("crv", "x", "y")
+      : jwk.kty === "OKP" && has("crv", "x")
 }
 
 const KTY: Record<string, string> = { RS: "RSA", PS: "RSA", ES: "EC", Ed: "OKP" }
@@ -57,42 +61,24 @@ function ktyFor(alg: string): string | undefined {
 function candidates(entry: JwksEntry, kid: string | undefined, alg: string): JwksEntry["keys"] {
   const kty = ktyFor(alg)
   return entry.keys.filter(
-    (k) =>
-      k.key &&
-      k.jwk.kty === kty &&
-      (kid === undefined || k.jwk.kid === kid) &&
-      (k.jwk.alg === undefined || k.jwk.alg === alg),
+    (jwk) => jwk.kty === kty && (kid === undefined || jwk.kid === kid) && (jwk.alg === undefined || jwk.alg === alg),
   )
 }
 
-function verifyWith(alg: string, key: KeyObject, data: Buffer, signature: Buffer): boolean {
-  const bits = alg.slice(2)
-  const hash = `sha${bits}`
-  switch (alg) {
-    case "RS256":
-    case "RS384":
-    case "RS512":
-      return verify(hash, data, key, signature)
-    case "PS256":
-    case "PS384":
-    case "PS512":
-      return verify(
-        hash,
-        data,
-        { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: Number(bits) / 8 },
-        signature,
-      )
-    case "ES256":
-    case "ES384":
-    case "ES512":
-      return verify(hash, data, { key, dsaEncoding: "ieee-p1363" }, signature)
-    case "EdDSA":
-    case "Ed25519":
-      return verify(null, data, key, signature)
-    default:
-      throw new OAuthCallbackError(`Unsupported algorithm ${alg}.`)
-  }
-}
+const ALGS = new Set([
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+  "Ed25519",
+])
+const HMAC_HASH = { HS256: "SHA-256", HS384: "SHA-384", HS512: "SHA-512" } as const
 
 export interface VerifySignatureOptions {
   /** The only algorithm accepted (the registered `id_token_signed_response_alg`, default RS256). */
@@ -113,7 +99,7 @@ export async function verifyJwsSignature(jws: string, options: VerifySignatureOp
   const [h = "", p = "", s = ""] = parts
   let header: { alg?: unknown; kid?: unknown; crit?: unknown }
   try {
-    header = JSON.parse(Buffer.from(h, "base64url").toString("utf8"))
+    header = JSON.parse(fromUtf8(fromBase64Url(h)))
   } catch {
     throw new OAuthCallbackError("JWS header is not JSON.")
   }
@@ -122,17 +108,17 @@ export async function verifyJwsSignature(jws: string, options: VerifySignatureOp
     throw new OAuthCallbackError(`ID token alg must be ${options.expectedAlg}.`)
   if (header.crit !== undefined) throw new OAuthCallbackError("Unsupported crit header.")
   const kid = typeof header.kid === "string" ? header.kid : undefined
-  const data = Buffer.from(`${h}.${p}`, "ascii")
-  const signature = Buffer.from(s, "base64url")
+  const data = utf8(`${h}.${p}`)
+  const signature = fromBase64Url(s)
   if (alg.startsWith("HS")) {
+    const hash = HMAC_HASH[alg as keyof typeof HMAC_HASH]
+    if (!hash) throw new OAuthCallbackError(`Unsupported algorithm ${alg}.`)
     if (!options.clientSecret) throw new OAuthCallbackError("HMAC ID tokens need a client secret.")
-    const expected = createHmac(`sha${alg.slice(2)}`, options.clientSecret)
-      .update(data)
-      .digest()
-    if (expected.length !== signature.length || !timingSafeEqual(expected, signature))
+    if (!timingSafeEqual(await hmac(hash, options.clientSecret, data), signature))
       throw new OAuthCallbackError("ID token signature is invalid.")
     return
   }
+  if (!ALGS.has(alg)) throw new OAuthCallbackError(`Unsupported algorithm ${alg}.`)
   if (!options.jwksUri) throw new OAuthCallbackError("The provider publishes no jwks_uri to verify ID tokens with.")
   let entry = jwksCache.get(options.jwksUri)
   if (!entry || Date.now() - entry.fetchedAt > JWKS_MAX_AGE_MS) entry = await fetchJwks(options.jwksUri, options.fetch)
@@ -144,8 +130,13 @@ export async function verifyJwsSignature(jws: string, options: VerifySignatureOp
   if (keys.length === 0) throw new OAuthCallbackError("No JWKS key matches the ID token.")
   if (kid === undefined && keys.length > 1)
     throw new OAuthCallbackError("The ID token has no kid and the JWKS has several keys.")
-  if (!verifyWith(alg, keys[0]!.key as KeyObject, data, signature))
-    throw new OAuthCallbackError("ID token signature is invalid.")
+  let valid: boolean
+  try {
+    valid = await verifyJws(alg, keys[0] as JsonWebKey, data, signature)
+  } catch (cause) {
+    throw new OAuthCallbackError("The JWKS key for the ID token is not a usable key.", { cause })
+  }
+  if (!valid) throw new OAuthCallbackError("ID token signature is invalid.")
 }
 
 /** Test hook: forget cached key sets. */

@@ -1,6 +1,6 @@
 // OAuth 1.0a (RFC 5849) client: parameter encoding, signature base string, HMAC-SHA1, and the three-legged requests.
 // No config, cookies or adapters in here.
-import { createHmac, randomBytes } from "node:crypto"
+import { hmac, randomBytes, toBase64, toHex } from "#crypto"
 import { OAuthCallbackError, OAuthSignInError } from "../errors.js"
 
 /** Percent-encoding of RFC 5849 §3.6: everything but unreserved characters, UTF-8, uppercase hex. */
@@ -35,10 +35,8 @@ export function signatureBaseString(method: string, url: URL, params: readonly (
 }
 
 /** HMAC-SHA1 signature of RFC 5849 §3.4.2: key = encode(client secret) & encode(token secret). */
-export function hmacSha1Signature(baseString: string, clientSecret: string, tokenSecret = ""): string {
-  return createHmac("sha1", `${percentEncode(clientSecret)}&${percentEncode(tokenSecret)}`)
-    .update(baseString)
-    .digest("base64")
+export async function hmacSha1Signature(baseString: string, clientSecret: string, tokenSecret = ""): Promise<string> {
+  return toBase64(await hmac("SHA-1", `${percentEncode(clientSecret)}&${percentEncode(tokenSecret)}`, baseString))
 }
 
 export interface OAuth1Credentials {
@@ -50,7 +48,7 @@ export interface OAuth1Credentials {
 
 /** A nonce of 128 random bits (RFC 5849 §3.3: unique per timestamp). */
 export function makeNonce(): string {
-  return randomBytes(16).toString("hex")
+  return toHex(randomBytes(16))
 }
 
 /**
@@ -58,7 +56,7 @@ export function makeNonce(): string {
  * form-encoded body parameters are part of the signature; `extra` holds protocol parameters such as
  * oauth_callback or oauth_verifier.
  */
-export function authorizationHeader(
+export async function authorizationHeader(
   method: string,
   url: URL,
   credentials: OAuth1Credentials,
@@ -66,7 +64,7 @@ export function authorizationHeader(
   body?: URLSearchParams,
   now = Math.floor(Date.now() / 1000),
   nonce = makeNonce(),
-): string {
+): Promise<string> {
   const oauth: Record<string, string> = {
     oauth_consumer_key: credentials.consumerKey,
     oauth_nonce: nonce,
@@ -77,7 +75,7 @@ export function authorizationHeader(
     ...extra,
   }
   const params: [string, string][] = [...url.searchParams, ...Object.entries(oauth), ...(body ? [...body] : [])]
-  const signature = hmacSha1Signature(
+  const signature = await hmacSha1Signature(
     signatureBaseString(method, url, params),
     credentials.consumerSecret,
     credentials.tokenSecret,
@@ -109,7 +107,7 @@ export async function requestTemporaryCredentials(
 ): Promise<{ token: string; tokenSecret: string }> {
   const response = await fetchFn(url.href, {
     method: "POST",
-    headers: { authorization: authorizationHeader("POST", url, credentials, { oauth_callback: callback }) },
+    headers: { authorization: await authorizationHeader("POST", url, credentials, { oauth_callback: callback }) },
   })
   const params = await formResponse(response, "request-token", OAuthSignInError)
   const token = params.get("oauth_token")
@@ -130,7 +128,7 @@ export async function requestTokenCredentials(
 ): Promise<Record<string, string>> {
   const response = await fetchFn(url.href, {
     method: "POST",
-    headers: { authorization: authorizationHeader("POST", url, credentials, { oauth_verifier: verifier }) },
+    headers: { authorization: await authorizationHeader("POST", url, credentials, { oauth_verifier: verifier }) },
   })
   const params = await formResponse(response, "access-token", OAuthCallbackError)
   if (!params.get("oauth_token") || !params.get("oauth_token_secret"))
@@ -145,7 +143,7 @@ export async function signedGetJson(
   credentials: OAuth1Credentials,
 ): Promise<Record<string, unknown>> {
   const response = await fetchFn(url.href, {
-    headers: { authorization: authorizationHeader("GET", url, credentials), accept: "application/json" },
+    headers: { authorization: await authorizationHeader("GET", url, credentials), accept: "application/json" },
   })
   if (response.status !== 200) throw new OAuthCallbackError(`The profile request answered ${response.status}.`)
   const body: unknown = await response.json().catch(() => undefined)

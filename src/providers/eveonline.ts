@@ -1,5 +1,5 @@
 // EVE Online (EVE SSO v2, OAuth 2): the character read from the JWT access token, checked against SSO's JWKS; state only.
-import { createPublicKey, verify, type JsonWebKey } from "node:crypto"
+import { fromBase64Url, fromUtf8, utf8, verifyJws } from "#crypto"
 import type { OAuthConfigBase, OAuthUserConfig } from "./types.js"
 
 /** The character the token was issued for, in the shape of SSO v1's `/oauth/verify` body (built from the v2 JWT). */
@@ -18,7 +18,7 @@ const SSO = "https://login.eveonline.com"
 /** EVE SSO writes `iss` with or without the scheme. */
 const ISSUERS = new Set([SSO, "login.eveonline.com"])
 const b64json = (part: string | undefined): Record<string, unknown> =>
-  JSON.parse(Buffer.from(part ?? "", "base64url").toString("utf8")) as Record<string, unknown>
+  JSON.parse(fromUtf8(fromBase64Url(part ?? ""))) as Record<string, unknown>
 
 /**
  * The v2 access token is an RS256 JWT; SSO v2 retired `/oauth/verify` and asks clients to check the token against
@@ -37,16 +37,8 @@ async function characterFromToken(
   const jwk = jwks.keys?.find((k) => k.kid === header.kid && k.kty === "RSA")
   if (header.alg !== "RS256" || !jwk || !sig)
     throw new Error("EVE SSO access token: no RS256 key in the JWKS for its kid")
-  if (
-    !verify(
-      "RSA-SHA256",
-      Buffer.from(`${h}.${p}`),
-      createPublicKey({ key: jwk, format: "jwk" }),
-      Buffer.from(sig, "base64url"),
-    )
-  ) {
+  if (!(await verifyJws("RS256", jwk, utf8(`${h}.${p}`), fromBase64Url(sig))))
     throw new Error("EVE SSO access token: bad signature")
-  }
   const claims = b64json(p)
   const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud]
   if (!ISSUERS.has(String(claims.iss))) throw new Error(`EVE SSO access token: unexpected issuer ${String(claims.iss)}`)

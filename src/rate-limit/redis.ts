@@ -1,5 +1,5 @@
 // `gatehouse/rate-limit/redis`: the RateLimitStore on a Redis client the app passes (node-redis v4+ / @redis/client, or ioredis); no dependency of its own.
-import { createHash, randomBytes } from "node:crypto"
+import { digest, randomBytes, toBase64Url, toHex } from "#crypto"
 import { AdapterError } from "../errors.js"
 import { storeKey } from "../stores/keys.js"
 import type { RateLimitHit, RateLimitStore } from "./index.js"
@@ -65,12 +65,17 @@ const UNDO_SCRIPT = `if redis.call('HGET', KEYS[1], 'w') == ARGV[1] and tonumber
 end
 return 0`
 
-const sha1 = (script: string): string => createHash("sha1").update(script).digest("hex")
-const SCRIPTS = {
-  hit: { source: SCRIPT, sha: sha1(SCRIPT) },
-  undo: { source: UNDO_SCRIPT, sha: sha1(UNDO_SCRIPT) },
-} as const
-type Script = (typeof SCRIPTS)[keyof typeof SCRIPTS]
+/** A script and its SHA-1 (EVALSHA's name for it), hashed on first use. */
+interface Script {
+  readonly source: string
+  sha?: Promise<string>
+}
+const SCRIPTS = { hit: { source: SCRIPT }, undo: { source: UNDO_SCRIPT } } satisfies Record<string, Script>
+
+function shaOf(script: Script): Promise<string> {
+  script.sha ??= Promise.resolve(digest("SHA-1", script.source)).then(toHex)
+  return script.sha
+}
 
 function isNoScript(error: unknown): boolean {
   return error instanceof Error && error.message.startsWith("NOSCRIPT")
@@ -95,9 +100,9 @@ export function RedisRateLimitStore(
 ): RateLimitStore {
   const prefix = (options.prefix ?? DEFAULT_PREFIX) + LAYOUT
   // Window ids: this store's random tag and a counter, so no two windows of a key, from any process, share one.
-  const tag = randomBytes(9).toString("base64url")
+  const tag = toBase64Url(randomBytes(9))
   let windows = 0
-  let send: (bySha: boolean, script: Script, key: string, args: string[]) => Promise<unknown>
+  let send: (sha: string | undefined, script: Script, key: string, args: string[]) => Promise<unknown>
   if (
     client &&
     typeof client === "object" &&
@@ -109,9 +114,9 @@ export function RedisRateLimitStore(
       "evalSha" | "eval",
       (s: string, o: { keys: string[]; arguments: string[] }) => Promise<unknown>
     >
-    send = (bySha, script, key, args) =>
-      bySha
-        ? node.evalSha(script.sha, { keys: [key], arguments: args })
+    send = (sha, script, key, args) =>
+      sha !== undefined
+        ? node.evalSha(sha, { keys: [key], arguments: args })
         : node.eval(script.source, { keys: [key], arguments: args })
   } else if (
     client &&
@@ -124,8 +129,8 @@ export function RedisRateLimitStore(
       "evalsha" | "eval",
       (s: string, n: number, ...a: string[]) => Promise<unknown>
     >
-    send = (bySha, script, key, args) =>
-      bySha ? io.evalsha(script.sha, 1, key, ...args) : io.eval(script.source, 1, key, ...args)
+    send = (sha, script, key, args) =>
+      sha !== undefined ? io.evalsha(sha, 1, key, ...args) : io.eval(script.source, 1, key, ...args)
   } else {
     throw new AdapterError(
       "RedisRateLimitStore: pass a connected Redis client: node-redis `createClient()` (it has `evalSha`) or ioredis `new Redis()` (it has `evalsha`).",
@@ -134,10 +139,10 @@ export function RedisRateLimitStore(
   // EVALSHA first; the script's source goes over the wire only when Redis lacks it (after a restart or SCRIPT FLUSH).
   const run = async (script: Script, key: string, args: string[]): Promise<unknown> => {
     try {
-      return await send(true, script, key, args)
+      return await send(await shaOf(script), script, key, args)
     } catch (error) {
       if (!isNoScript(error)) throw error
-      return send(false, script, key, args)
+      return send(undefined, script, key, args)
     }
   }
 

@@ -1,7 +1,7 @@
 // Internal: the sign-in rate-limit guard the router runs after the CSRF guard on the routes a sign-in kind has counted
 // (e-mail sign-in requests and credentials callbacks), the resolution of the `rateLimit` option, and the client-address
 // rule it keys on.
-import { createHmac } from "node:crypto"
+import { hmac, toBase64Url } from "#crypto"
 import { isIP } from "../lib/ip.js"
 import { type AuthError, AdapterError, InvalidEndpoints, MissingStoreMethods, RateLimited } from "../errors.js"
 import type {
@@ -202,8 +202,9 @@ async function withStore<T>(
   }
 }
 
-function keyOf(kind: "id" | "ip", value: string, limit: ResolvedRateLimit): string {
-  return `${kind}:${limit.windowMs / 1000}:${createHmac("sha256", limit.keySecret).update(value).digest("base64url").slice(0, 27)}`
+async function keyOf(kind: "id" | "ip", value: string, limit: ResolvedRateLimit): Promise<string> {
+  const mac = toBase64Url(await hmac("SHA-256", limit.keySecret, value)).slice(0, 27)
+  return `${kind}:${limit.windowMs / 1000}:${mac}`
 }
 
 const warnedUndeclaredProxy = new WeakSet<ResolvedConfig>()
@@ -244,11 +245,11 @@ export async function guardRateLimit(
   const keys: string[] = []
   const maxima: number[] = []
   for (const identifier of identifiers) {
-    keys.push(keyOf("id", identifier, limit))
+    keys.push(await keyOf("id", identifier, limit))
     maxima.push(limit.max)
   }
   if (address !== undefined) {
-    keys.push(keyOf("ip", addressBucket(address), limit))
+    keys.push(await keyOf("ip", addressBucket(address), limit))
     maxima.push(limit.maxPerAddress)
   }
   if (keys.length === 0) return nothingToUndo

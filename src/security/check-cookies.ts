@@ -1,6 +1,6 @@
 // Sealed, short-lived, provider-bound check cookies for the authorization-code flow: state, PKCE verifier, nonce
 // (docs/wire-format.md §3.3).
-import { createHash } from "node:crypto"
+import { digest, toBase64Url } from "#crypto"
 import * as o from "oauth4webapi"
 import { InvalidCheck } from "../errors.js"
 import type { AuthRequest, ResolvedConfig, ResolvedOAuthProvider } from "../pipeline-types.js"
@@ -12,32 +12,35 @@ import type { Cookie, CookieOption } from "../types.js"
 const STATE_SALT = "encodedState"
 
 /** Binds a check to one provider, issuer, client and redirect URI (docs/security.md OA-03). */
-function binding(p: ResolvedOAuthProvider, redirectUri: string): string {
-  return createHash("sha256")
-    .update(`${p.id}\u0000${p.issuer ?? ""}\u0000${p.clientId}\u0000${redirectUri}`)
-    .digest("base64url")
-    .slice(0, 22)
+async function binding(p: ResolvedOAuthProvider, redirectUri: string): Promise<string> {
+  const bound = await digest("SHA-256", `${p.id}\u0000${p.issuer ?? ""}\u0000${p.clientId}\u0000${redirectUri}`)
+  return toBase64Url(bound).slice(0, 22)
 }
 
 /** Seals a check value for as long as its cookie lives (the cookie policy's lifetime, user overrides included). */
-function seal(payload: Record<string, unknown>, config: ResolvedConfig, salt: string, lifetime: number): string {
+function seal(
+  payload: Record<string, unknown>,
+  config: ResolvedConfig,
+  salt: string,
+  lifetime: number,
+): Promise<string> {
   return encryptClaims(withTimeClaims(payload, lifetime, nowSeconds()), config.secrets[0] as string, salt)
 }
 
-function unseal(value: string, config: ResolvedConfig, salt: string): Record<string, unknown> {
-  const { payload } = decryptClaims(value, config.secrets, salt)
+async function unseal(value: string, config: ResolvedConfig, salt: string): Promise<Record<string, unknown>> {
+  const { payload } = await decryptClaims(value, config.secrets, salt)
   assertTimeClaims(payload, nowSeconds())
   return payload
 }
 
 /** A check cookie holding `payload` sealed under the cookie's own name (docs/security.md CK-04); SameSite=None for cross-site returns. */
-function checkCookie(
+async function checkCookie(
   option: CookieOption,
   payload: Record<string, unknown>,
   config: ResolvedConfig,
   sameSiteNone: boolean,
-): Cookie {
-  const cookie = flowCookie(option, seal(payload, config, option.name, lifetimeOf(option)))
+): Promise<Cookie> {
+  const cookie = flowCookie(option, await seal(payload, config, option.name, lifetimeOf(option)))
   if (sameSiteNone) {
     cookie.options.sameSite = "none"
     cookie.options.secure = true
@@ -63,28 +66,30 @@ export async function createChecks(
   proxyOrigin?: string,
 ): Promise<CreatedChecks> {
   const names = config.cookies(req.secure)
-  const bind = binding(p, redirectUri)
+  const bind = await binding(p, redirectUri)
   const params: AuthorizationChecks = {}
   const cookies: Cookie[] = []
   if (p.checks.has("state")) {
-    const state = seal(
+    const state = await seal(
       { ...(proxyOrigin ? { origin: proxyOrigin } : {}), random: o.generateRandomState() },
       config,
       STATE_SALT,
       lifetimeOf(names.state),
     )
     params.state = state
-    cookies.push(checkCookie(names.state, { value: state, provider: p.id, bind }, config, p.formPost))
+    cookies.push(await checkCookie(names.state, { value: state, provider: p.id, bind }, config, p.formPost))
   }
   if (p.checks.has("pkce")) {
     const verifier = o.generateRandomCodeVerifier()
     params.codeChallenge = await o.calculatePKCECodeChallenge(verifier)
-    cookies.push(checkCookie(names.pkceCodeVerifier, { value: verifier, provider: p.id, bind }, config, p.formPost))
+    cookies.push(
+      await checkCookie(names.pkceCodeVerifier, { value: verifier, provider: p.id, bind }, config, p.formPost),
+    )
   }
   if (p.checks.has("nonce")) {
     const nonce = o.generateRandomNonce()
     params.nonce = nonce
-    cookies.push(checkCookie(names.nonce, { value: nonce, provider: p.id, bind }, config, p.formPost))
+    cookies.push(await checkCookie(names.nonce, { value: nonce, provider: p.id, bind }, config, p.formPost))
   }
   return { params, cookies }
 }
@@ -96,20 +101,20 @@ export interface UsedChecks {
   nonce?: string
 }
 
-function readOne(
+async function readOne(
   req: AuthRequest,
   config: ResolvedConfig,
   option: CookieOption,
   p: ResolvedOAuthProvider,
   bind: string,
   what: string,
-): string {
+): Promise<string> {
   const raw = req.cookies[option.name]
   if (!raw)
     throw new InvalidCheck(`The ${what} cookie is missing (expired, or the sign-in started in another browser).`)
   let payload: Record<string, unknown>
   try {
-    payload = unseal(raw, config, option.name)
+    payload = await unseal(raw, config, option.name)
   } catch (cause) {
     throw new InvalidCheck(`The ${what} cookie could not be decrypted or has expired.`, { cause })
   }
@@ -121,19 +126,19 @@ function readOne(
 }
 
 /** Reads every configured check; any missing, expired, tampered or foreign cookie is InvalidCheck. A configured check is never skipped (docs/security.md OA-05). */
-export function readChecks(
+export async function readChecks(
   p: ResolvedOAuthProvider,
   req: AuthRequest,
   config: ResolvedConfig,
   redirectUri: string,
-): UsedChecks {
+): Promise<UsedChecks> {
   const names = config.cookies(req.secure)
-  const bind = binding(p, redirectUri)
+  const bind = await binding(p, redirectUri)
   const used: UsedChecks = {}
-  if (p.checks.has("state")) used.state = readOne(req, config, names.state, p, bind, "state")
+  if (p.checks.has("state")) used.state = await readOne(req, config, names.state, p, bind, "state")
   if (p.checks.has("pkce"))
-    used.codeVerifier = readOne(req, config, names.pkceCodeVerifier, p, bind, "PKCE code verifier")
-  if (p.checks.has("nonce")) used.nonce = readOne(req, config, names.nonce, p, bind, "nonce")
+    used.codeVerifier = await readOne(req, config, names.pkceCodeVerifier, p, bind, "PKCE code verifier")
+  if (p.checks.has("nonce")) used.nonce = await readOne(req, config, names.nonce, p, bind, "nonce")
   return used
 }
 
@@ -148,9 +153,9 @@ export function clearChecks(req: AuthRequest, config: ResolvedConfig): Cookie[] 
 }
 
 /** Decodes the `state` parameter's sealed payload (redirect proxy: where the flow started). Throws InvalidCheck. */
-export function decodeState(state: string, config: ResolvedConfig): { origin?: string } {
+export async function decodeState(state: string, config: ResolvedConfig): Promise<{ origin?: string }> {
   try {
-    const payload = unseal(state, config, STATE_SALT)
+    const payload = await unseal(state, config, STATE_SALT)
     return typeof payload.origin === "string" ? { origin: payload.origin } : {}
   } catch (cause) {
     throw new InvalidCheck("The state parameter could not be decrypted.", { cause })
@@ -161,31 +166,31 @@ export function decodeState(state: string, config: ResolvedConfig): { origin?: s
  * OAuth 1.0a: seals the temporary credentials (request token and its secret) into the state cookie, so the
  * second leg needs no server memory (RFC 5849 §2.1-2.3).
  */
-export function sealTemporaryCredentials(
+export async function sealTemporaryCredentials(
   p: ResolvedOAuthProvider,
   req: AuthRequest,
   config: ResolvedConfig,
   redirectUri: string,
   token: string,
   tokenSecret: string,
-): Cookie {
+): Promise<Cookie> {
   const option = config.cookies(req.secure).state
   return checkCookie(
     option,
-    { value: token, secret: tokenSecret, provider: p.id, bind: binding(p, redirectUri) },
+    { value: token, secret: tokenSecret, provider: p.id, bind: await binding(p, redirectUri) },
     config,
     false,
   )
 }
 
 /** Reads the temporary credentials back; the callback's oauth_token must be the one sealed (fixation, docs/security.md O1-02). */
-export function readTemporaryCredentials(
+export async function readTemporaryCredentials(
   p: ResolvedOAuthProvider,
   req: AuthRequest,
   config: ResolvedConfig,
   redirectUri: string,
   oauthToken: string,
-): { token: string; tokenSecret: string } {
+): Promise<{ token: string; tokenSecret: string }> {
   const option = config.cookies(req.secure).state
   const raw = req.cookies[option.name]
   if (!raw)
@@ -194,11 +199,11 @@ export function readTemporaryCredentials(
     )
   let payload: Record<string, unknown>
   try {
-    payload = unseal(raw, config, option.name)
+    payload = await unseal(raw, config, option.name)
   } catch (cause) {
     throw new InvalidCheck("The OAuth 1.0a request-token cookie could not be decrypted or has expired.", { cause })
   }
-  if (payload.provider !== p.id || payload.bind !== binding(p, redirectUri))
+  if (payload.provider !== p.id || payload.bind !== (await binding(p, redirectUri)))
     throw new InvalidCheck("The request-token cookie was made for another provider.")
   if (typeof payload.value !== "string" || typeof payload.secret !== "string" || payload.value !== oauthToken) {
     throw new InvalidCheck("The callback's oauth_token is not the request token of this browser.")

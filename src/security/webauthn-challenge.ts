@@ -34,7 +34,7 @@ export interface ChallengeRecord {
  * one of them spent is spent for the other, and no captured assertion can be replayed in between (WA-02).
  */
 async function spend(config: ResolvedConfig, challenge: string, ttlSeconds: number): Promise<boolean> {
-  const digest = keyDigest(challenge)
+  const digest = await keyDigest(challenge)
   const [fresh, freshForOlderVersions] = await Promise.all([
     config.store.claim(storeKey("webauthn", "challenge", digest), "1", ttlSeconds),
     config.store.claim(legacyChallengeKey(digest), "1", ttlSeconds),
@@ -43,13 +43,17 @@ async function spend(config: ResolvedConfig, challenge: string, ttlSeconds: numb
 }
 
 /** The challenge cookie for one ceremony, sealed under the cookie's name (docs/security.md CK-04) for the cookie's lifetime. */
-export function challengeCookie(req: AuthRequest, config: ResolvedConfig, record: ChallengeRecord): Cookie {
+export async function challengeCookie(
+  req: AuthRequest,
+  config: ResolvedConfig,
+  record: ChallengeRecord,
+): Promise<Cookie> {
   const option = config.cookies(req.secure).webauthnChallenge
   const lifetime = lifetimeOf(option)
   const payload = { purpose: "webauthn-challenge", ...record }
   return flowCookie(
     option,
-    encryptClaims(withTimeClaims(payload, lifetime, nowSeconds()), config.secrets[0] as string, option.name),
+    await encryptClaims(withTimeClaims(payload, lifetime, nowSeconds()), config.secrets[0] as string, option.name),
   )
 }
 
@@ -73,7 +77,7 @@ export async function spendChallenge(
   if (!raw) refuse("The WebAuthn challenge cookie is missing (expired, or the ceremony started in another browser).")
   let payload: Record<string, unknown>
   try {
-    payload = decryptClaims(raw, config.secrets, option.name).payload
+    payload = (await decryptClaims(raw, config.secrets, option.name)).payload
   } catch (cause) {
     refuse("The WebAuthn challenge cookie could not be decrypted.", cause)
   }

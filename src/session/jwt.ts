@@ -2,7 +2,7 @@
 // (docs/wire-format.md §2.2, §4).
 import { JWTSessionError, SignOutError } from "../errors.js"
 import type { AuthRequest, ResolvedConfig, SessionAnswer, SessionStrategy } from "../pipeline-types.js"
-import { decodeSync, encodeSync, nowSeconds } from "../jwt/jwe.js"
+import { decodeToken, encodeToken, nowSeconds } from "../jwt/jwe.js"
 import type { Cookie, JWT, JWTDecodeParams, Session } from "../types.js"
 import { clearChunked, readChunked, writeChunked } from "../cookies/chunks.js"
 import { emitEvent } from "../events.js"
@@ -57,7 +57,7 @@ async function readJwtSession(req: AuthRequest, config: ResolvedConfig): Promise
     const cache = cacheOf(config, option.name)
     const cached = cache.get(value)
     if (cached) return { status: "valid", token: cached.payload, names, secretIndex: cached.secretIndex }
-    const decoded = decodeSync({ token: value, secret: config.secrets as string[], salt: option.name })
+    const decoded = await decodeToken({ token: value, secret: config.secrets as string[], salt: option.name })
     if (!decoded) return { status: "invalid", names, error: new JWTSessionError("The session cookie is empty.") }
     cache.set(value, decoded.payload, decoded.secretIndex)
     return { status: "valid", token: decoded.payload, names, secretIndex: decoded.secretIndex }
@@ -93,7 +93,7 @@ async function writeToken(
   const maxAge = config.jwt.maxAge
   const value = config.jwt.encode
     ? await config.jwt.encode({ token, secret: config.source.secret as string | string[], salt: option.name, maxAge })
-    : encodeSync({ token, secret: config.secrets as string[], salt: option.name, maxAge })
+    : await encodeToken({ token, secret: config.secrets as string[], salt: option.name, maxAge })
   const expires = new Date(Date.now() + config.session.maxAge * 1000)
   const cookies = writeChunked(option, value, { ...option.options, maxAge: config.session.maxAge, expires }, seen)
   return { cookies, expires }

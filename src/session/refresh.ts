@@ -134,7 +134,7 @@ function isSessionAccount(value: unknown, providerId: string): value is SessionA
 }
 
 /** The outcome as the store keeps it: encrypted under the first secret, bound to its provider and refresh token. */
-function seal(outcome: Outcome, p: ResolvedOAuthProvider, keys: StoreKeys, config: ResolvedConfig): string {
+function seal(outcome: Outcome, p: ResolvedOAuthProvider, keys: StoreKeys, config: ResolvedConfig): Promise<string> {
   const payload = {
     provider: p.id,
     digest: keys.digest,
@@ -145,8 +145,13 @@ function seal(outcome: Outcome, p: ResolvedOAuthProvider, keys: StoreKeys, confi
 }
 
 /** Opens a stored outcome; throws when it is not ours or names another refresh token (a value moved between keys). */
-function unseal(value: string, p: ResolvedOAuthProvider, keys: StoreKeys, config: ResolvedConfig): Outcome {
-  const { payload } = decryptClaims(value, config.secrets, SEAL_SALT)
+async function unseal(
+  value: string,
+  p: ResolvedOAuthProvider,
+  keys: StoreKeys,
+  config: ResolvedConfig,
+): Promise<Outcome> {
+  const { payload } = await decryptClaims(value, config.secrets, SEAL_SALT)
   if (payload.provider !== p.id || payload.digest !== keys.digest)
     throw new AdapterError("the stored refresh result belongs to another refresh token")
   if (payload.ok === false) return { ok: false }
@@ -172,7 +177,7 @@ async function refreshAndShare(
     // The result is written before the lock goes: whoever claims the lock after us finds the result first.
     await config.store.set(
       keys.result,
-      seal(outcome, p, keys, config),
+      await seal(outcome, p, keys, config),
       (outcome.ok ? RESULT_TTL_MS : FAILURE_TTL_MS) / 1000,
     )
   } catch (cause) {
@@ -186,8 +191,12 @@ async function refreshAndShare(
  * and the others poll for its sealed result until the lock would have expired. Any store failure before the
  * refresh falls back to refreshing in this process (the in-process dedupe still holds).
  */
-function sharedRefresh(p: ResolvedOAuthProvider, current: SessionAccount, config: ResolvedConfig): Promise<Outcome> {
-  const digest = keyDigest(current.refresh_token as string)
+async function sharedRefresh(
+  p: ResolvedOAuthProvider,
+  current: SessionAccount,
+  config: ResolvedConfig,
+): Promise<Outcome> {
+  const digest = await keyDigest(current.refresh_token as string)
   const keys: StoreKeys = {
     digest,
     lock: storeKey("refresh", "lock", p.id, digest),

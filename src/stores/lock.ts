@@ -1,5 +1,5 @@
 // Internal: the one lock across app processes, a claimed key in the shared store, waited for with backoff.
-import { randomUUID } from "node:crypto"
+import { randomUUID } from "#crypto"
 import type { SharedStore } from "./index.js"
 
 /** How {@link withStoreLock} claims, waits and gives up; the callbacks decide what each way out returns. */

@@ -25,7 +25,7 @@ describe("secret rotation", () => {
     const { jar } = await tokenUnder(S1)
     const oldToken = sessionToken(jar)
     expect(JSON.parse(Buffer.from(oldToken.split(".")[0] as string, "base64url").toString()).kid).toBe(
-      deriveKey(S1, SESSION).kid,
+      (await deriveKey(S1, SESSION)).kid,
     )
     const { config } = setup({ secret: [S2, S1] })
     const res = await Auth(get("/auth/session", { cookie: jar.header() }), config)
@@ -33,7 +33,7 @@ describe("secret rotation", () => {
     expect(((await res.json()) as { user: { name: string } }).user.name).toBe("Alice")
     const fresh = expectSessionCookie(res)
     const header = JSON.parse(Buffer.from(fresh.split(".")[0] as string, "base64url").toString())
-    expect(header).toEqual({ alg: "dir", enc: "A256CBC-HS512", kid: deriveKey(S2, SESSION).kid })
+    expect(header).toEqual({ alg: "dir", enc: "A256CBC-HS512", kid: (await deriveKey(S2, SESSION)).kid })
     expect((await claims(fresh, S2)).sub).toBe("user-1")
     await expect(decode({ token: fresh, secret: S1, salt: SESSION })).rejects.toThrow()
   })
