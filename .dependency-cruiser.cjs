@@ -34,6 +34,8 @@ const LAYERS = [
   // Stores and adapters: interfaces and their implementations, which know nothing of the handler.
   ["adapters and stores", "^src/(adapters|stores)/|^src/rate-limit/(?!sign-in-limit\\.ts$)"],
   ["base", "^src/(errors|records|symbols)\\.ts$|^src/lib/"],
+  // The crypto seam (#crypto, resolved through tsconfig.json's paths to the contract, seam.ts) and its two backends.
+  ["crypto", "^src/crypto/"],
 ]
 
 /** Code that runs in the browser: gatehouse/client, /react, /webauthn and the sign-in page's scripts. */
@@ -83,6 +85,14 @@ module.exports = {
       to: { path: "^src/", pathNot: any([...LAYERS.map(([, path]) => path), BROWSER]) },
     },
     {
+      name: "crypto: node:crypto outside the node backend",
+      comment:
+        "Crypto, randomness and binary encodings go through #crypto (docs/contributing.md#rule-14); only src/crypto/node.ts uses node:crypto.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/crypto/node\\.ts$" },
+      to: { dependencyTypes: ["core"], path: "^(node:)?crypto$" },
+    },
+    {
       name: "browser: server import",
       comment: "Browser code (client, react, webauthn, pages/browser) imports no server code but the error classes.",
       severity: "error",
@@ -106,8 +116,8 @@ module.exports = {
     },
   ],
   options: {
-    // src/ only; unit tests beside the code may import anything.
-    includeOnly: "^src/",
+    // src/ only (and node:crypto, for the rule that keeps it in the node backend); unit tests may import anything.
+    includeOnly: "^src/|^(node:)?crypto$",
     exclude: { path: "\\.test\\.ts$" },
     doNotFollow: { path: "node_modules" },
     // `import type` counts: a type-only cycle still ties the modules together.
