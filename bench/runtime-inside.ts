@@ -67,6 +67,9 @@ const authjsConfig = {
   providers: [AuthJsCredentials({ authorize: async () => ({ ...USER }) })],
 }
 const gatehouse: Handler = (r) => GatehouseAuth(r, gatehouseConfig)
+// session.updateAge 0: re-encrypt and Set-Cookie on every read, as @auth/core always does (like for like).
+const gatehouseEveryReadConfig = { ...gatehouseConfig, session: { updateAge: 0 } }
+const gatehouseEveryRead: Handler = (r) => GatehouseAuth(r, gatehouseEveryReadConfig)
 const authjs: Handler = (r) => AuthJs(r, authjsConfig)
 // The reference: the least a handler can do for the same request (a fixed body of the same shape, read the same way).
 const trivialBody = JSON.stringify({
@@ -127,10 +130,10 @@ export async function setup(
 ): Promise<{ measurements: Measurement[]; opsPerSec: Record<string, number> }> {
   const token = { name: USER.name, email: USER.email, sub: USER.id }
   const ajCookie = `${COOKIE}=${await authjsEncode({ token, secret: SECRET, salt: COOKIE })}`
-  const session = (id: string, lib: Case["lib"], handler: Handler, cookie: string): Case => ({
+  const session = (id: string, lib: Case["lib"], handler: Handler, cookie: string, what = ""): Case => ({
     id,
     lib,
-    what: "GET /auth/session, valid JWT cookie",
+    what: `GET /auth/session, valid JWT cookie${what}`,
     handler,
     request: () => get("/auth/session", cookie),
     mustContain: USER.email,
@@ -155,12 +158,20 @@ export async function setup(
   const csrfGroup = [csrf("A3", "@auth/core", authjs)]
   if (!plan.withoutGatehouse) {
     const ghCookie = `${COOKIE}=${await gatehouseEncode({ token, secret: SECRET, salt: COOKIE })}`
-    sessionGroup.unshift(session("G1", "Gatehouse", gatehouse, ghCookie))
+    sessionGroup.unshift(
+      session("G1", "Gatehouse", gatehouse, ghCookie),
+      session("G1u", "Gatehouse", gatehouseEveryRead, ghCookie, ", session.updateAge 0 (re-encrypt + Set-Cookie)"),
+    )
     csrfGroup.unshift(csrf("G3", "Gatehouse", gatehouse))
   }
   groups = [[reference], sessionGroup, ...(plan.csrf ? [csrfGroup] : [])]
   cases = groups.flat()
   for (const c of cases) await op(c) // each answers 200 with the user (or the token) before anything is timed
+  // Who re-issues the session cookie on a read: @auth/core always, Gatehouse with updateAge 0, not by default.
+  for (const c of sessionGroup) {
+    const reissues = (await c.handler(c.request())).headers.get("set-cookie")?.includes(`${COOKIE}=`) ?? false
+    if (reissues !== (c.id !== "G1")) throw new Error(`${c.id}: Set-Cookie on a session read is ${reissues}`)
+  }
 
   const opsPerSec: Record<string, number> = {}
   for (const c of cases) {
