@@ -34,7 +34,7 @@ const LAYERS = [
   // Stores and adapters: interfaces and their implementations, which know nothing of the handler.
   ["adapters and stores", "^src/(adapters|stores)/|^src/rate-limit/(?!sign-in-limit\\.ts$)"],
   ["base", "^src/(errors|records|symbols)\\.ts$|^src/lib/"],
-  // The crypto seam (#crypto, resolved through tsconfig.json's paths to the contract, seam.ts) and its two backends.
+  // The crypto seam: the contract (seam.ts) and its two backends (#crypto resolves through tsconfig.json's paths).
   ["crypto", "^src/crypto/"],
 ]
 

@@ -14,7 +14,12 @@ import {
   timingSafeEqual as nodeTimingSafeEqual,
   verify,
 } from "node:crypto"
-import type { ContentEncryption, ContentKey, HashAlg } from "./seam.js"
+import type { Awaitable, ContentEncryption, ContentKey, HashAlg } from "./seam.js"
+
+// The contract's types, for code that imports #crypto: tsconfig.json maps it here (so tsx and tsc run and check the
+// source alike), and the signatures below are the contract's own (Awaitable results), so no caller can rely on this
+// backend answering synchronously. seam.test.ts checks that they match the contract both ways.
+export type { Awaitable, ContentEncryption, ContentKey, HashAlg } from "./seam.js"
 
 export const backend = "node" as const
 
@@ -95,7 +100,7 @@ export function randomUUID(): string {
 
 const HASH: Record<HashAlg, string> = { "SHA-1": "sha1", "SHA-256": "sha256", "SHA-384": "sha384", "SHA-512": "sha512" }
 
-export function digest(alg: HashAlg, data: Uint8Array | string): Uint8Array {
+export function digest(alg: HashAlg, data: Uint8Array | string): Awaitable<Uint8Array> {
   return createHash(HASH[alg]).update(bytesOf(data)).digest()
 }
 
@@ -103,7 +108,7 @@ export function sha256Sync(data: Uint8Array | string): Uint8Array {
   return createHash("sha256").update(bytesOf(data)).digest()
 }
 
-export function hmac(alg: HashAlg, key: Uint8Array | string, data: Uint8Array | string): Uint8Array {
+export function hmac(alg: HashAlg, key: Uint8Array | string, data: Uint8Array | string): Awaitable<Uint8Array> {
   return createHmac(HASH[alg], bytesOf(key)).update(bytesOf(data)).digest()
 }
 
@@ -112,7 +117,7 @@ export function hkdf(
   salt: Uint8Array | string,
   info: Uint8Array | string,
   length: number,
-): Uint8Array {
+): Awaitable<Uint8Array> {
   return new Uint8Array(hkdfSync("sha256", bytesOf(ikm), bytesOf(salt), bytesOf(info), length))
 }
 
@@ -125,7 +130,7 @@ interface NodeContentKey extends ContentKey {
   readonly encKey: Buffer
 }
 
-export function importContentKey(enc: ContentEncryption, raw: Uint8Array): ContentKey {
+export function importContentKey(enc: ContentEncryption, raw: Uint8Array): Awaitable<ContentKey> {
   const bytes = Buffer.from(raw) // a private copy: the caller's array may change
   if (enc === "A256CBC-HS512") {
     if (bytes.length !== 64) throw new TypeError("A256CBC-HS512 takes a 64-byte key")
@@ -148,7 +153,7 @@ export function encryptContent(
   iv: Uint8Array,
   aad: Uint8Array,
   plaintext: Uint8Array,
-): { ciphertext: Uint8Array; tag: Uint8Array } {
+): Awaitable<{ ciphertext: Uint8Array; tag: Uint8Array }> {
   const { macKey, encKey } = key as NodeContentKey
   if (key.enc === "A256CBC-HS512") {
     const cipher = createCipheriv("aes-256-cbc", encKey, iv)
@@ -169,7 +174,7 @@ export function decryptContent(
   aad: Uint8Array,
   ciphertext: Uint8Array,
   tag: Uint8Array,
-): Uint8Array {
+): Awaitable<Uint8Array> {
   const { macKey, encKey } = key as NodeContentKey
   if (key.enc === "A256CBC-HS512") {
     if (iv.length !== 16 || tag.length !== 32) throw new Error("bad iv or tag length")
@@ -198,7 +203,7 @@ function publicKey(jwk: JsonWebKey): KeyObject {
   return key
 }
 
-export function verifyJws(alg: string, jwk: JsonWebKey, data: Uint8Array, signature: Uint8Array): boolean {
+export function verifyJws(alg: string, jwk: JsonWebKey, data: Uint8Array, signature: Uint8Array): Awaitable<boolean> {
   const bits = alg.slice(2)
   switch (alg) {
     case "RS256":
