@@ -171,8 +171,18 @@ const parentClock = async () => new Response(String(performance.now()))
 async function workerdDriver(distDir: string | undefined): Promise<Driver> {
   const worker = `
     import * as inside from "./runtime-inside.ts"
-    // The parent's clock: a loopback call, and also the I/O after which workerd lets its own clock move.
-    const clockOf = (env) => async () => Number(await (await env.CLOCK.fetch("http://clock/")).text())
+    // The parent's clock: a loopback call, and also the I/O after which workerd lets its own clock move. A window can
+    // outlast the loopback server's keep-alive, and the first call after it may then find its connection gone: the
+    // call is made again (a reconnect, about a millisecond, against windows of seconds).
+    const clockOf = (env) => async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return Number(await (await env.CLOCK.fetch("http://clock/")).text())
+        } catch (error) {
+          if (attempt === 3) throw error
+        }
+      }
+    }
     export default {
       async fetch(request, env) {
         try {
