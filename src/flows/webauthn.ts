@@ -1,5 +1,5 @@
 // WebAuthn (passkeys): ceremony options for GET /webauthn-options/<id>, and the callback's verification → a verified
-// identity (docs/wire-format.md §8.3). Verification runs in @simplewebauthn/server, imported on first use; the
+// identity (docs/wire-format.md §8.3). Verification runs in @simplewebauthn/server (the provider's); the
 // challenge is single-use (security/webauthn-challenge.ts), the counter never goes back, and the RP comes from the
 // canonical origin.
 import { fromBase64, fromBase64Url, fromUtf8, randomBytes, randomUUID, toBase64, toBase64Url, utf8 } from "#crypto"
@@ -29,22 +29,16 @@ import { normalizeEmailAddress } from "../lib/email-address.js"
 
 type Provider = Readonly<WebAuthnConfig>
 
-let library: Promise<SimpleWebAuthnMethods> | undefined
-
-/** The provider's @simplewebauthn/server functions, or the installed package's (imported once, on first use). */
+/**
+ * The provider's @simplewebauthn/server functions. WebAuthn() and Passkey() give the installed package's (imported on
+ * first use by providers/webauthn.ts, so the package is named only where a WebAuthn provider is imported).
+ */
 async function simpleWebAuthn(provider: Provider): Promise<SimpleWebAuthnMethods> {
   if (provider.simpleWebAuthn) return provider.simpleWebAuthn
-  library ??= import("@simplewebauthn/server").then(
-    (m) => m as unknown as SimpleWebAuthnMethods,
-    (cause: unknown) => {
-      library = undefined
-      throw new InvalidProvider(
-        "The WebAuthn provider needs the @simplewebauthn/server package: npm install @simplewebauthn/server",
-        { cause },
-      )
-    },
+  throw new InvalidProvider(
+    `The WebAuthn provider "${provider.id}" has no simpleWebAuthn: create it with WebAuthn() or Passkey() ` +
+      "(gatehouse/providers/webauthn, gatehouse/providers/passkey), or pass @simplewebauthn/server's functions.",
   )
-  return library
 }
 
 /** Auth.js's credential id in the adapter: standard base64 with padding (the browser sends base64url). */

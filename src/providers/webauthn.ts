@@ -1,5 +1,6 @@
 // The WebAuthn provider (Auth.js `WebAuthn`): passkeys and security keys. Data only; the ceremony is flows/webauthn.ts.
 import type { Adapter } from "../adapters/index.js"
+import { InvalidProvider } from "../errors.js"
 import type { Awaitable, CredentialInput, User } from "../records.js"
 import type { CommonProviderOptions } from "./types.js"
 
@@ -67,7 +68,7 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   type: WebAuthnProviderType
   /** Overrides of the relying party; by default id = host name, name = host, origin = origin of the request's canonical URL. */
   relayingParty?: RelayingPartyOption
-  /** @simplewebauthn/server's functions; imported on first use when absent (an optional peer dependency). */
+  /** @simplewebauthn/server's functions; by default the installed package's, imported on first use (an optional peer dependency). */
   simpleWebAuthn?: SimpleWebAuthnMethods
   /** Extra options for generateAuthenticationOptions (timeout, userVerification, ...). */
   authenticationOptions?: Record<string, unknown>
@@ -89,6 +90,37 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   getRelayingParty?: (options: WebAuthnContext, request: WebAuthnRequest) => RelayingParty
 }
 
+let installed: Promise<SimpleWebAuthnMethods> | undefined
+
+/**
+ * The installed @simplewebauthn/server, imported on first use. Only this module names the package, so the bundle of
+ * an app that has no WebAuthn provider (a Next.js Edge function, a Worker) never looks for it.
+ */
+function installedSimpleWebAuthn(): Promise<SimpleWebAuthnMethods> {
+  installed ??= import("@simplewebauthn/server").then(
+    (m) => m as unknown as SimpleWebAuthnMethods,
+    (cause: unknown) => {
+      installed = undefined
+      throw new InvalidProvider(
+        "The WebAuthn provider needs the @simplewebauthn/server package: npm install @simplewebauthn/server",
+        { cause },
+      )
+    },
+  )
+  return installed
+}
+
+/** The default `simpleWebAuthn`: the installed package's four functions, imported on the first call. */
+const installedMethods: SimpleWebAuthnMethods = {
+  generateAuthenticationOptions: async (options) =>
+    (await installedSimpleWebAuthn()).generateAuthenticationOptions(options),
+  generateRegistrationOptions: async (options) =>
+    (await installedSimpleWebAuthn()).generateRegistrationOptions(options),
+  verifyAuthenticationResponse: async (options) =>
+    (await installedSimpleWebAuthn()).verifyAuthenticationResponse(options),
+  verifyRegistrationResponse: async (options) => (await installedSimpleWebAuthn()).verifyRegistrationResponse(options),
+}
+
 /** What `WebAuthn()` accepts: every field optional. */
 export type WebAuthnUserConfig = Partial<Omit<WebAuthnConfig, "type">>
 
@@ -102,6 +134,7 @@ export default function WebAuthn(config: WebAuthnUserConfig = {}): WebAuthnConfi
     registrationOptions: { timeout: DEFAULT_WEBAUTHN_TIMEOUT },
     formFields: { email: { label: "Email", required: true, autocomplete: "username webauthn" } },
     simpleWebAuthnBrowserVersion: DEFAULT_SIMPLEWEBAUTHN_BROWSER_VERSION,
+    simpleWebAuthn: installedMethods,
     ...config,
     type: "webauthn",
   }
