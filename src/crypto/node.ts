@@ -14,12 +14,12 @@ import {
   timingSafeEqual as nodeTimingSafeEqual,
   verify,
 } from "node:crypto"
-import type { Awaitable, ContentEncryption, ContentKey, HashAlg } from "./seam.js"
+import type { Awaitable, ContentEncryption, ContentKey, HashAlg, TextEncoding } from "./seam.js"
 
 // The contract's types, for code that imports #crypto: tsconfig.json maps it here (so tsx and tsc run and check the
 // source alike), and the signatures below are the contract's own (Awaitable results), so no caller can rely on this
 // backend answering synchronously. seam.test.ts checks that they match the contract both ways.
-export type { Awaitable, ContentEncryption, ContentKey, HashAlg } from "./seam.js"
+export type { Awaitable, ContentEncryption, ContentKey, HashAlg, TextEncoding } from "./seam.js"
 
 export const backend = "node" as const
 
@@ -100,16 +100,44 @@ export function randomUUID(): string {
 
 const HASH: Record<HashAlg, string> = { "SHA-1": "sha1", "SHA-256": "sha256", "SHA-384": "sha384", "SHA-512": "sha512" }
 
-export function digest(alg: HashAlg, data: Uint8Array | string): Awaitable<Uint8Array> {
-  return createHash(HASH[alg]).update(bytesOf(data)).digest()
+// Strings go into the hash as they are and text comes out of it directly: a Buffer each way costs more than the hash
+// of a short input.
+export function digest(alg: HashAlg, data: Uint8Array | string): Awaitable<Uint8Array>
+export function digest(alg: HashAlg, data: Uint8Array | string, encoding: TextEncoding): Awaitable<string>
+export function digest(
+  alg: HashAlg,
+  data: Uint8Array | string,
+  encoding?: TextEncoding,
+): Awaitable<Uint8Array | string> {
+  const hash = createHash(HASH[alg])
+  if (typeof data === "string") hash.update(data, "utf8")
+  else hash.update(data)
+  return encoding === undefined ? hash.digest() : hash.digest(encoding)
 }
 
 export function sha256Sync(data: Uint8Array | string): Uint8Array {
-  return createHash("sha256").update(bytesOf(data)).digest()
+  return typeof data === "string"
+    ? createHash("sha256").update(data, "utf8").digest()
+    : createHash("sha256").update(data).digest()
 }
 
-export function hmac(alg: HashAlg, key: Uint8Array | string, data: Uint8Array | string): Awaitable<Uint8Array> {
-  return createHmac(HASH[alg], bytesOf(key)).update(bytesOf(data)).digest()
+export function hmac(alg: HashAlg, key: Uint8Array | string, data: Uint8Array | string): Awaitable<Uint8Array>
+export function hmac(
+  alg: HashAlg,
+  key: Uint8Array | string,
+  data: Uint8Array | string,
+  encoding: TextEncoding,
+): Awaitable<string>
+export function hmac(
+  alg: HashAlg,
+  key: Uint8Array | string,
+  data: Uint8Array | string,
+  encoding?: TextEncoding,
+): Awaitable<Uint8Array | string> {
+  const mac = createHmac(HASH[alg], key)
+  if (typeof data === "string") mac.update(data, "utf8")
+  else mac.update(data)
+  return encoding === undefined ? mac.digest() : mac.digest(encoding)
 }
 
 export function hkdf(

@@ -144,8 +144,17 @@ describe("the crypto seam", () => {
         fc.oneof(bytes(200), text),
         fc.oneof(bytes(200), text),
         async (alg, key, data) => {
-          expect(hex(await web.digest(alg, data))).toBe(hex(await node.digest(alg, data)))
-          expect(hex(await web.hmac(alg, key, data))).toBe(hex(await node.hmac(alg, key, data)))
+          const digested = await node.digest(alg, data)
+          const mac = await node.hmac(alg, key, data)
+          expect(hex(await web.digest(alg, data))).toBe(hex(digested))
+          expect(hex(await web.hmac(alg, key, data))).toBe(hex(mac))
+          // As text: the same bytes in each encoding.
+          for (const backend of [node, web]) {
+            expect(await backend.digest(alg, data, "hex")).toBe(hex(digested))
+            expect(await backend.digest(alg, data, "base64")).toBe(Buffer.from(digested).toString("base64"))
+            expect(await backend.hmac(alg, key, data, "base64url")).toBe(Buffer.from(mac).toString("base64url"))
+            expect(await backend.hmac(alg, key, data, "hex")).toBe(hex(mac))
+          }
         },
       ),
       { numRuns: 200 },

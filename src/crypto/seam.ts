@@ -40,15 +40,27 @@ export declare function randomUUID(): string
 // --- Hashes, MACs, key derivation ---
 
 export type HashAlg = "SHA-1" | "SHA-256" | "SHA-384" | "SHA-512"
-/** The digest of the data (a string is taken as UTF-8). */
+/** A text form of a digest or MAC: lower-case hex, padded base64, or unpadded base64url. */
+export type TextEncoding = "hex" | "base64" | "base64url"
+/** The digest of the data (a string is taken as UTF-8), as bytes or, with an encoding, as text. */
 export declare function digest(alg: HashAlg, data: Uint8Array | string): Awaitable<Uint8Array>
+export declare function digest(alg: HashAlg, data: Uint8Array | string, encoding: TextEncoding): Awaitable<string>
 /**
  * SHA-256 at once, for public text that is hashed where nothing can wait (the pages' CSP hashes of inline styles, at
  * load and while a page renders). The web backend runs it in plain JS: use `digest` for anything else.
  */
 export declare function sha256Sync(data: Uint8Array | string): Uint8Array
-/** HMAC of the data under the key (strings as UTF-8). The web backend imports each string key once and caches it. */
+/**
+ * HMAC of the data under the key (strings as UTF-8), as bytes or, with an encoding, as text. The web backend imports
+ * each string key once and caches it.
+ */
 export declare function hmac(alg: HashAlg, key: Uint8Array | string, data: Uint8Array | string): Awaitable<Uint8Array>
+export declare function hmac(
+  alg: HashAlg,
+  key: Uint8Array | string,
+  data: Uint8Array | string,
+  encoding: TextEncoding,
+): Awaitable<string>
 /** HKDF (RFC 5869) with SHA-256. */
 export declare function hkdf(
   ikm: Uint8Array | string,

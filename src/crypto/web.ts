@@ -3,7 +3,7 @@
 // getRandomValues); hashes, MACs, HKDF, content encryption and signatures answer with promises from crypto.subtle.
 // Every CryptoKey is imported once: HMAC keys per key (a bounded map for string keys), content keys by the caller
 // (importContentKey), public keys per JWK object. The contract is src/crypto/seam.ts.
-import type { ContentEncryption, ContentKey, HashAlg } from "./seam.js"
+import type { ContentEncryption, ContentKey, HashAlg, TextEncoding } from "./seam.js"
 
 export const backend = "web" as const
 
@@ -171,8 +171,20 @@ export function randomUUID(): string {
 
 // --- Hashes, MACs, key derivation ---
 
-export async function digest(alg: HashAlg, data: Uint8Array | string): Promise<Uint8Array> {
-  return new Uint8Array(await subtle().digest(alg, source(bytesOf(data))))
+/** Bytes as the text form asked for. */
+function encode(bytes: Uint8Array, encoding: TextEncoding): string {
+  return encoding === "hex" ? toHex(bytes) : encoding === "base64" ? toBase64(bytes) : toBase64Url(bytes)
+}
+
+export function digest(alg: HashAlg, data: Uint8Array | string): Promise<Uint8Array>
+export function digest(alg: HashAlg, data: Uint8Array | string, encoding: TextEncoding): Promise<string>
+export async function digest(
+  alg: HashAlg,
+  data: Uint8Array | string,
+  encoding?: TextEncoding,
+): Promise<Uint8Array | string> {
+  const bytes = new Uint8Array(await subtle().digest(alg, source(bytesOf(data))))
+  return encoding === undefined ? bytes : encode(bytes, encoding)
 }
 
 /** SHA-256's round constants (FIPS 180-4 §4.2.2). */
@@ -288,9 +300,22 @@ function hmacKey(alg: HashAlg, key: Uint8Array | string): Promise<CryptoKey> {
   return hit
 }
 
-export async function hmac(alg: HashAlg, key: Uint8Array | string, data: Uint8Array | string): Promise<Uint8Array> {
+export function hmac(alg: HashAlg, key: Uint8Array | string, data: Uint8Array | string): Promise<Uint8Array>
+export function hmac(
+  alg: HashAlg,
+  key: Uint8Array | string,
+  data: Uint8Array | string,
+  encoding: TextEncoding,
+): Promise<string>
+export async function hmac(
+  alg: HashAlg,
+  key: Uint8Array | string,
+  data: Uint8Array | string,
+  encoding?: TextEncoding,
+): Promise<Uint8Array | string> {
   const cryptoKey = await hmacKey(alg, key)
-  return new Uint8Array(await subtle().sign("HMAC", cryptoKey, source(bytesOf(data))))
+  const bytes = new Uint8Array(await subtle().sign("HMAC", cryptoKey, source(bytesOf(data))))
+  return encoding === undefined ? bytes : encode(bytes, encoding)
 }
 
 export async function hkdf(

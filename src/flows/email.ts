@@ -1,7 +1,7 @@
 // E-mail (magic link) sign-in: normalise the address, mint a token stored only as a hash, send the link; on the click,
 // use the token once and hand back the verified identity (docs/wire-format.md §8.1). Users and sessions are made by the
 // callback path.
-import { digest, randomBytes, randomUUID, toHex } from "#crypto"
+import { type Awaitable, digest, randomBytes, randomUUID, toHex } from "#crypto"
 import { AdapterError, EmailSignInError, UntrustedHost, Verification } from "../errors.js"
 import { userByEmailAddress } from "../account/link.js"
 import type { GuardedAdapter } from "../adapters/guarded-adapter.js"
@@ -59,8 +59,8 @@ function tokenSecrets(provider: EmailProvider, config: ResolvedConfig): string[]
 }
 
 /** What is stored for a token: SHA-256 of token + secret, hex (the same as Auth.js, so rows stay interchangeable). */
-async function hashToken(token: string, secret: string): Promise<string> {
-  return toHex(await digest("SHA-256", `${token}${secret}`))
+function hashToken(token: string, secret: string): Awaitable<string> {
+  return digest("SHA-256", `${token}${secret}`, "hex")
 }
 
 /** The user the signIn callback and the flow see: the adapter's user for the address, or a placeholder. */

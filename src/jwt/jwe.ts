@@ -114,23 +114,6 @@ function parseHeader(encoded: string): Header {
   return h as unknown as Header
 }
 
-/**
- * Picks the secret for a token: with a `kid`, the one whose derived key has that thumbprint (no trial
- * decryption, docs/security.md CK-06); without, only the first secret (as Auth.js does).
- */
-async function selectKey(
-  header: Header,
-  secrets: readonly string[],
-  salt: string,
-): Promise<{ derived: DerivedKey; index: number }> {
-  if (header.kid === undefined) return { derived: await deriveKey(secrets[0] as string, salt, header.enc), index: 0 }
-  for (let i = 0; i < secrets.length; i++) {
-    const derived = await deriveKey(secrets[i] as string, salt, header.enc)
-    if (derived.kid === header.kid) return { derived, index: i }
-  }
-  throw new JWTSessionError("no secret matches the token's kid")
-}
-
 /** The decrypted claims and which secret (index into the secrets) opened them. */
 export interface Decrypted {
   payload: Record<string, unknown>
@@ -147,7 +130,20 @@ export async function decryptClaims(token: string, secrets: readonly string[], s
   if (!B64URL.test(h) || !B64URL.test(ivPart) || !B64URL.test(ctPart) || !B64URL.test(tagPart))
     throw new JWTSessionError("bad base64url")
   const header = parseHeader(h)
-  const { derived, index } = await selectKey(header, secrets, salt)
+  // The secret for the token: with a `kid`, the one whose derived key has that thumbprint (no trial decryption,
+  // docs/security.md CK-06); without, only the first secret (as Auth.js does).
+  let derived: DerivedKey | undefined
+  let index = 0
+  if (header.kid === undefined) derived = await deriveKey(secrets[0] as string, salt, header.enc)
+  else
+    for (; index < secrets.length; index++) {
+      const candidate = await deriveKey(secrets[index] as string, salt, header.enc)
+      if (candidate.kid === header.kid) {
+        derived = candidate
+        break
+      }
+    }
+  if (derived === undefined) throw new JWTSessionError("no secret matches the token's kid")
   const iv = fromBase64Url(ivPart)
   const tag = fromBase64Url(tagPart)
   const cbc = header.enc === "A256CBC-HS512"

@@ -1,6 +1,6 @@
 // OAuth 1.0a (RFC 5849) client: parameter encoding, signature base string, HMAC-SHA1, and the three-legged requests.
 // No config, cookies or adapters in here.
-import { hmac, randomBytes, toBase64, toHex } from "#crypto"
+import { type Awaitable, hmac, randomBytes, toHex } from "#crypto"
 import { OAuthCallbackError, OAuthSignInError } from "../errors.js"
 
 /** Percent-encoding of RFC 5849 §3.6: everything but unreserved characters, UTF-8, uppercase hex. */
@@ -35,8 +35,8 @@ export function signatureBaseString(method: string, url: URL, params: readonly (
 }
 
 /** HMAC-SHA1 signature of RFC 5849 §3.4.2: key = encode(client secret) & encode(token secret). */
-export async function hmacSha1Signature(baseString: string, clientSecret: string, tokenSecret = ""): Promise<string> {
-  return toBase64(await hmac("SHA-1", `${percentEncode(clientSecret)}&${percentEncode(tokenSecret)}`, baseString))
+export function hmacSha1Signature(baseString: string, clientSecret: string, tokenSecret = ""): Awaitable<string> {
+  return hmac("SHA-1", `${percentEncode(clientSecret)}&${percentEncode(tokenSecret)}`, baseString, "base64")
 }
 
 export interface OAuth1Credentials {

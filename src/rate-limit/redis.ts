@@ -1,5 +1,5 @@
 // `gatehouse/rate-limit/redis`: the RateLimitStore on a Redis client the app passes (node-redis v4+ / @redis/client, or ioredis); no dependency of its own.
-import { digest, randomBytes, toBase64Url, toHex } from "#crypto"
+import { digest, randomBytes, toBase64Url } from "#crypto"
 import { AdapterError } from "../errors.js"
 import { storeKey } from "../stores/keys.js"
 import type { RateLimitHit, RateLimitStore } from "./index.js"
@@ -73,7 +73,7 @@ interface Script {
 const SCRIPTS = { hit: { source: SCRIPT }, undo: { source: UNDO_SCRIPT } } satisfies Record<string, Script>
 
 function shaOf(script: Script): Promise<string> {
-  script.sha ??= Promise.resolve(digest("SHA-1", script.source)).then(toHex)
+  script.sha ??= Promise.resolve(digest("SHA-1", script.source, "hex"))
   return script.sha
 }
 

@@ -1,7 +1,7 @@
 // Internal: the sign-in rate-limit guard the router runs after the CSRF guard on the routes a sign-in kind has counted
 // (e-mail sign-in requests and credentials callbacks), the resolution of the `rateLimit` option, and the client-address
 // rule it keys on.
-import { hmac, toBase64Url } from "#crypto"
+import { hmac } from "#crypto"
 import { isIP } from "../lib/ip.js"
 import { type AuthError, AdapterError, InvalidEndpoints, MissingStoreMethods, RateLimited } from "../errors.js"
 import type {
@@ -203,7 +203,7 @@ async function withStore<T>(
 }
 
 async function keyOf(kind: "id" | "ip", value: string, limit: ResolvedRateLimit): Promise<string> {
-  const mac = toBase64Url(await hmac("SHA-256", limit.keySecret, value)).slice(0, 27)
+  const mac = (await hmac("SHA-256", limit.keySecret, value, "base64url")).slice(0, 27)
   return `${kind}:${limit.windowMs / 1000}:${mac}`
 }
 

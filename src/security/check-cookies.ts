@@ -1,6 +1,6 @@
 // Sealed, short-lived, provider-bound check cookies for the authorization-code flow: state, PKCE verifier, nonce
 // (docs/wire-format.md §3.3).
-import { digest, toBase64Url } from "#crypto"
+import { digest } from "#crypto"
 import * as o from "oauth4webapi"
 import { InvalidCheck } from "../errors.js"
 import type { AuthRequest, ResolvedConfig, ResolvedOAuthProvider } from "../pipeline-types.js"
@@ -13,8 +13,12 @@ const STATE_SALT = "encodedState"
 
 /** Binds a check to one provider, issuer, client and redirect URI (docs/security.md OA-03). */
 async function binding(p: ResolvedOAuthProvider, redirectUri: string): Promise<string> {
-  const bound = await digest("SHA-256", `${p.id}\u0000${p.issuer ?? ""}\u0000${p.clientId}\u0000${redirectUri}`)
-  return toBase64Url(bound).slice(0, 22)
+  const bound = await digest(
+    "SHA-256",
+    `${p.id}\u0000${p.issuer ?? ""}\u0000${p.clientId}\u0000${redirectUri}`,
+    "base64url",
+  )
+  return bound.slice(0, 22)
 }
 
 /** Seals a check value for as long as its cookie lives (the cookie policy's lifetime, user overrides included). */

@@ -1,23 +1,26 @@
 // CSRF double-submit cookie `token|SHA-256(token + secret)` (docs/wire-format.md §5); minted only by the actions that
 // need one.
-import { digest, randomBytes, timingSafeEqual, toHex } from "#crypto"
+import { type Awaitable, digest, randomBytes, timingSafeEqual, toHex } from "#crypto"
 import type { AuthRequest, ResolvedConfig } from "../pipeline-types.js"
 import type { Cookie } from "../types.js"
 
-async function hashToken(token: string, secret: string): Promise<string> {
-  return toHex(await digest("SHA-256", `${token}${secret}`))
+function hashToken(token: string, secret: string): Awaitable<string> {
+  return digest("SHA-256", `${token}${secret}`, "hex")
 }
 
 const COOKIE_VALUE = /^([0-9a-f]{64})\|([0-9a-f]{64})$/
 
-/** The token in the request's CSRF cookie when the cookie is authentic, else undefined. */
-async function readCsrfCookie(req: AuthRequest, config: ResolvedConfig): Promise<string | undefined> {
+/**
+ * The token and hash of the request's CSRF cookie when it has the cookie's form; whether it is authentic is the
+ * caller's check (`hash` against hashToken(token)), so each answer awaits one hash and nothing more.
+ */
+function csrfCookie(req: AuthRequest, config: ResolvedConfig): { token: string; hash: string } | undefined {
   const value = req.cookies[config.cookies(req.secure).csrfToken.name]
   if (value === undefined) return undefined
   const match = COOKIE_VALUE.exec(value)
   if (!match) return undefined
   const [, token = "", hash = ""] = match
-  return timingSafeEqual(hash, await hashToken(token, config.csrfSecret)) ? token : undefined
+  return { token, hash }
 }
 
 /** The CSRF token to show the client: the cookie's when authentic, else a new one plus its Set-Cookie. */
@@ -25,8 +28,9 @@ export async function ensureCsrfToken(
   req: AuthRequest,
   config: ResolvedConfig,
 ): Promise<{ token: string; cookie?: Cookie }> {
-  const existing = await readCsrfCookie(req, config)
-  if (existing) return { token: existing }
+  const cookie = csrfCookie(req, config)
+  if (cookie && timingSafeEqual(cookie.hash, await hashToken(cookie.token, config.csrfSecret)))
+    return { token: cookie.token }
   const token = toHex(randomBytes(32))
   const option = config.cookies(req.secure).csrfToken
   return {
@@ -46,8 +50,9 @@ export async function ensureCsrfToken(
 export async function isCsrfValid(req: AuthRequest, config: ResolvedConfig): Promise<boolean> {
   const sent = req.body.csrfToken
   if (typeof sent !== "string" || sent.length !== 64) return false
-  const token = await readCsrfCookie(req, config)
-  return token !== undefined && timingSafeEqual(sent, token)
+  const cookie = csrfCookie(req, config)
+  if (!cookie || !timingSafeEqual(cookie.hash, await hashToken(cookie.token, config.csrfSecret))) return false
+  return timingSafeEqual(sent, cookie.token)
 }
 
 /**

@@ -1,5 +1,5 @@
 // Internal: the one scheme for the keys Gatehouse writes to a shared store, `gatehouse:<feature>:<part>:…`.
-import { digest, toBase64Url } from "#crypto"
+import { type Awaitable, digest } from "#crypto"
 
 /**
  * A store key: `gatehouse`, the feature, then the parts, joined with `:`; e.g. `storeKey("webauthn", "challenge",
@@ -12,8 +12,8 @@ export function storeKey(feature: string, ...parts: string[]): string {
 }
 
 /** The part of a key that names a secret value (a challenge, a credential id, a refresh token): its SHA-256, base64url. */
-export async function keyDigest(value: string): Promise<string> {
-  return toBase64Url(await digest("SHA-256", value))
+export function keyDigest(value: string): Awaitable<string> {
+  return digest("SHA-256", value, "base64url")
 }
 
 /**
