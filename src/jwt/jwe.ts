@@ -4,7 +4,6 @@
 // content key made ready once, so the node backend answers every step synchronously and the web backend imports each
 // key once.
 import {
-  type Awaitable,
   type ContentKey,
   decryptContent,
   digest,
@@ -19,7 +18,6 @@ import {
   utf8,
 } from "#crypto"
 import { JWTSessionError, MissingSecret } from "../errors.js"
-import { whenReady } from "../lib/awaitable.js"
 import type { JWT, JWTDecodeParams, JWTEncodeParams } from "../types.js"
 
 /** 30 days, the default session and token lifetime. */
@@ -77,15 +75,12 @@ export function deriveKey(secret: string, salt: string, enc: Enc = "A256CBC-HS51
   return pending
 }
 
-/** Encrypts a claims object with `dir` + A256CBC-HS512 under the first secret (on Node, with no microtask). */
-export function encryptClaims(payload: Record<string, unknown>, secret: string, salt: string): Awaitable<string> {
-  return whenReady(deriveKey(secret, salt), ({ key, protectedHeader, aad }) => {
-    const iv = randomBytes(16)
-    return whenReady(
-      encryptContent(key, iv, aad, utf8(JSON.stringify(payload))),
-      ({ ciphertext, tag }) => `${protectedHeader}..${toBase64Url(iv)}.${toBase64Url(ciphertext)}.${toBase64Url(tag)}`,
-    )
-  })
+/** Encrypts a claims object with `dir` + A256CBC-HS512 under the first secret. */
+export async function encryptClaims(payload: Record<string, unknown>, secret: string, salt: string): Promise<string> {
+  const { key, protectedHeader, aad } = await deriveKey(secret, salt)
+  const iv = randomBytes(16)
+  const { ciphertext, tag } = await encryptContent(key, iv, aad, utf8(JSON.stringify(payload)))
+  return `${protectedHeader}..${toBase64Url(iv)}.${toBase64Url(ciphertext)}.${toBase64Url(tag)}`
 }
 
 const B64URL = /^[A-Za-z0-9_-]*$/

@@ -1,6 +1,6 @@
 // Sealed, short-lived, provider-bound check cookies for the authorization-code flow: state, PKCE verifier, nonce
 // (docs/wire-format.md §3.3).
-import { type Awaitable, digest } from "#crypto"
+import { digest } from "#crypto"
 import * as o from "oauth4webapi"
 import { InvalidCheck } from "../errors.js"
 import type { AuthRequest, ResolvedConfig, ResolvedOAuthProvider } from "../pipeline-types.js"
@@ -27,7 +27,7 @@ function seal(
   config: ResolvedConfig,
   salt: string,
   lifetime: number,
-): Awaitable<string> {
+): Promise<string> {
   return encryptClaims(withTimeClaims(payload, lifetime, nowSeconds()), config.secrets[0] as string, salt)
 }
 

@@ -2,7 +2,6 @@
 // need one.
 import { type Awaitable, digest, randomBytes, timingSafeEqual, toHex } from "#crypto"
 import type { AuthRequest, ResolvedConfig } from "../pipeline-types.js"
-import { whenReady } from "../lib/awaitable.js"
 import type { Cookie } from "../types.js"
 
 function hashToken(token: string, secret: string): Awaitable<string> {
@@ -13,7 +12,7 @@ const COOKIE_VALUE = /^([0-9a-f]{64})\|([0-9a-f]{64})$/
 
 /**
  * The token and hash of the request's CSRF cookie when it has the cookie's form; whether it is authentic is the
- * caller's check (`hash` against hashToken(token)), so each answer waits for one hash and nothing more.
+ * caller's check (`hash` against hashToken(token)), so each answer awaits one hash and nothing more.
  */
 function csrfCookie(req: AuthRequest, config: ResolvedConfig): { token: string; hash: string } | undefined {
   const value = req.cookies[config.cookies(req.secure).csrfToken.name]
@@ -25,39 +24,35 @@ function csrfCookie(req: AuthRequest, config: ResolvedConfig): { token: string; 
 }
 
 /** The CSRF token to show the client: the cookie's when authentic, else a new one plus its Set-Cookie. */
-export function ensureCsrfToken(
+export async function ensureCsrfToken(
   req: AuthRequest,
   config: ResolvedConfig,
-): Awaitable<{ token: string; cookie?: Cookie }> {
+): Promise<{ token: string; cookie?: Cookie }> {
   const cookie = csrfCookie(req, config)
-  if (!cookie) return mintCsrfToken(req, config)
-  return whenReady(hashToken(cookie.token, config.csrfSecret), (expected) =>
-    timingSafeEqual(cookie.hash, expected) ? { token: cookie.token } : mintCsrfToken(req, config),
-  )
-}
-
-function mintCsrfToken(req: AuthRequest, config: ResolvedConfig): Awaitable<{ token: string; cookie: Cookie }> {
+  if (cookie && timingSafeEqual(cookie.hash, await hashToken(cookie.token, config.csrfSecret)))
+    return { token: cookie.token }
   const token = toHex(randomBytes(32))
   const option = config.cookies(req.secure).csrfToken
-  return whenReady(hashToken(token, config.csrfSecret), (hash) => ({
+  return {
     token,
-    cookie: { name: option.name, value: `${token}|${hash}`, options: { ...option.options } },
-  }))
+    cookie: {
+      name: option.name,
+      value: `${token}|${await hashToken(token, config.csrfSecret)}`,
+      options: { ...option.options },
+    },
+  }
 }
 
 /**
  * Whether a POST carries a valid double-submit token: the body's `csrfToken` equals the token of an
  * authentic cookie. The token is read only from the body (never the query, docs/security.md CS-04).
  */
-export function isCsrfValid(req: AuthRequest, config: ResolvedConfig): Awaitable<boolean> {
+export async function isCsrfValid(req: AuthRequest, config: ResolvedConfig): Promise<boolean> {
   const sent = req.body.csrfToken
   if (typeof sent !== "string" || sent.length !== 64) return false
   const cookie = csrfCookie(req, config)
-  if (!cookie) return false
-  return whenReady(
-    hashToken(cookie.token, config.csrfSecret),
-    (expected) => timingSafeEqual(cookie.hash, expected) && timingSafeEqual(sent, cookie.token),
-  )
+  if (!cookie || !timingSafeEqual(cookie.hash, await hashToken(cookie.token, config.csrfSecret))) return false
+  return timingSafeEqual(sent, cookie.token)
 }
 
 /**

@@ -1,6 +1,5 @@
 // Keeps an OAuth access token fresh inside a JWT session: refresh once when expired, once per process (in-memory
 // fast path) and once across every process sharing the config's store (a lock key and a sealed result key).
-import type { Awaitable } from "#crypto"
 import { AdapterError, RefreshTokenError } from "../errors.js"
 import type { ResolvedConfig, ResolvedOAuthProvider } from "../pipeline-types.js"
 import { decryptClaims, encryptClaims } from "../jwt/jwe.js"
@@ -135,7 +134,7 @@ function isSessionAccount(value: unknown, providerId: string): value is SessionA
 }
 
 /** The outcome as the store keeps it: encrypted under the first secret, bound to its provider and refresh token. */
-function seal(outcome: Outcome, p: ResolvedOAuthProvider, keys: StoreKeys, config: ResolvedConfig): Awaitable<string> {
+function seal(outcome: Outcome, p: ResolvedOAuthProvider, keys: StoreKeys, config: ResolvedConfig): Promise<string> {
   const payload = {
     provider: p.id,
     digest: keys.digest,
