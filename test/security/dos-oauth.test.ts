@@ -367,11 +367,17 @@ function expectAllRejectedForUnknownKid(results: { res: Response }[], log: FlowL
   expect(log.messages().filter((m) => /No JWKS key matches/.test(m))).toHaveLength(results.length)
 }
 
+/**
+ * The provider timeout for the bulk DS-02 runs: 50 callbacks in flight on a loaded 2-core machine can keep a token
+ * exchange waiting past the default 3 s, which would reject it for the timeout instead of the kid under test.
+ */
+const BULK_TIMEOUT_MS = 15_000
+
 describe("DS-02 ID tokens with random unknown kids", () => {
   it("DS-02 1,000 callbacks whose ID tokens carry random unknown kids: at most one JWKS fetch per 30 s cooldown, every sign-in rejected, no session", async () => {
     const advance = useShiftedClock()
     op.kidMode = "unknown" // every ID token gets `unknown-<random hex>` as kid
-    const { config, log } = setup()
+    const { config, log } = setup({ timeout: BULK_TIMEOUT_MS })
 
     // t = 0 s, cold JWKS cache: 500 callbacks, 50 in flight. The cache fill is the only fetch.
     const first = await bulkCallbacks(config, 500, 50)
@@ -400,7 +406,7 @@ describe("DS-02 ID tokens with random unknown kids", () => {
 
   it("DS-02 concurrent callbacks share one in-flight JWKS fetch (cold cache, valid kid): 50 sign-ins, 1 JWKS request", async () => {
     const N = 50
-    const { config, log } = setup()
+    const { config, log } = setup({ timeout: BULK_TIMEOUT_MS })
     // The JWKS answer is held until all N token requests were served (+150 ms for the RP to process them), so all
     // N callbacks wait for the key set at the same time.
     faults.set("jwks", { kind: "gate", until: () => op.counts.token >= N, extraDelayMs: 150 })
