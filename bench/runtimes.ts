@@ -139,7 +139,7 @@ async function bundleOnce(
     target: "es2022",
     logLevel: "silent",
     metafile: true,
-    // No tsconfig.json from disk: the repo's maps #crypto to the seam's declaration (for tsc), and the bundle must
+    // No tsconfig.json from disk: the repo's maps #crypto to src/crypto/node.ts (for tsc), and the bundle must
     // take package.json "imports" instead, as an application's bundler would.
     tsconfigRaw: {},
     plugins: [distDir ? gatehouseFromDist(distDir) : gatehouseAbsent],

@@ -12,7 +12,7 @@ describe("Bun", () => {
   runtimeSuite(async (env) => {
     const bun = runtimeBinary("bun", ["@oven/bun-linux-x64/bin/bun", "@oven/bun-linux-aarch64/bin/bun"])
     // Bun applies the nearest tsconfig.json's paths to every file, dist/ included, and the repo's maps #crypto to the
-    // seam's declarations for type checking. An installed copy has no tsconfig.json beside it: an empty one stands in.
+    // node backend's source for type checking. An installed copy has no tsconfig.json beside it: an empty one stands in.
     const dir = mkdtempSync(join(tmpdir(), "gatehouse-bun-"))
     writeFileSync(join(dir, "tsconfig.json"), "{}\n")
     const removeDir = (): void => rmSync(dir, { recursive: true, force: true })

@@ -76,7 +76,7 @@ export async function bundleApp(entry: string, conditions: string[], format: "es
     target: "es2022",
     metafile: true,
     logLevel: "silent",
-    // Not the repo's tsconfig.json: its paths map #crypto to the seam's declarations for type checking, and esbuild
+    // Not the repo's tsconfig.json: its paths map #crypto to src/crypto/node.ts for type checking, and esbuild
     // would apply them to dist/ too. The package's own "imports" decide, as in an app that installed it.
     tsconfigRaw: {},
   })
