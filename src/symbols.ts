@@ -6,3 +6,8 @@ export const raw: unique symbol = Symbol("gatehouse.raw")
 export const skipCSRFCheck: unique symbol = Symbol("gatehouse.skipCSRFCheck")
 /** Set `[customFetch]` on a provider to replace `fetch` for direct requests to that provider. */
 export const customFetch: unique symbol = Symbol("gatehouse.customFetch")
+/**
+ * Internal (no public entry exports it): the v4 entry points (`gatehouse/v4`) put `[nextAuthV4]: nextAuthV4` in the
+ * config they hand to the pipeline, which then speaks next-auth 4's wire format (docs/wire-format.md).
+ */
+export const nextAuthV4: unique symbol = Symbol("gatehouse.nextAuthV4")

@@ -25,6 +25,14 @@ export const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
 
 type Enc = "A256CBC-HS512" | "A256GCM"
 
+/**
+ * How a token's key is derived and its header written (docs/wire-format.md §4): "authjs" is Auth.js v5 / @auth/core
+ * (HKDF info names the salt, the cookie name; a `kid` in the header); "next-auth-v4" is next-auth 4 (info
+ * "NextAuth.js Generated Encryption Key", with " (<salt>)" only for a non-empty salt, which session tokens leave
+ * empty; always A256GCM, 32 bytes; no `kid`).
+ */
+export type KeyScheme = "authjs" | "next-auth-v4"
+
 /** A derived content-encryption key with its RFC 7638 thumbprint (`kid`). */
 export interface DerivedKey {
   /** The HKDF output: 64 bytes for A256CBC-HS512, 32 for A256GCM. */
@@ -42,8 +50,13 @@ const MAX_KEY_CACHE = 256
 /** Derived keys, or the derivation under way (so concurrent first uses derive once). */
 const keyCache = new Map<string, DerivedKey | Promise<DerivedKey>>()
 
-async function derive(secret: string, salt: string, enc: Enc): Promise<DerivedKey> {
+async function derive(secret: string, salt: string, enc: Enc, scheme: KeyScheme): Promise<DerivedKey> {
   const length = enc === "A256GCM" ? 32 : 64
+  if (scheme === "next-auth-v4") {
+    const raw = await hkdf(secret, salt, `NextAuth.js Generated Encryption Key${salt ? ` (${salt})` : ""}`, length)
+    const protectedHeader = toBase64Url(`{"alg":"dir","enc":"${enc}"}`)
+    return { raw, key: await importContentKey(enc, raw), kid: "", protectedHeader, aad: utf8(protectedHeader) }
+  }
   const raw = await hkdf(secret, salt, `Auth.js Generated Encryption Key (${salt})`, length)
   const jwk = `{"k":"${toBase64Url(raw)}","kty":"oct"}`
   const kid = await digest(length === 64 ? "SHA-512" : "SHA-256", jwk, "base64url")
@@ -53,15 +66,21 @@ async function derive(secret: string, salt: string, enc: Enc): Promise<DerivedKe
 
 /**
  * Derives (once) the key for a secret and salt: the cached key itself once derived (await it anyway). The cache is
- * keyed only by (enc, secret, salt), so garbage input can never grow it (docs/security.md DS-06).
+ * keyed only by (scheme, enc, secret, salt), so garbage input can never grow it (docs/security.md DS-06). A
+ * "next-auth-v4" key has no `kid` (an empty string).
  * @see RFC 5869 (HKDF), RFC 7638 (JWK thumbprint)
  */
-export function deriveKey(secret: string, salt: string, enc: Enc = "A256CBC-HS512"): DerivedKey | Promise<DerivedKey> {
-  const cacheKey = `${enc}\u0000${salt}\u0000${secret}`
+export function deriveKey(
+  secret: string,
+  salt: string,
+  enc: Enc = "A256CBC-HS512",
+  scheme: KeyScheme = "authjs",
+): DerivedKey | Promise<DerivedKey> {
+  const cacheKey = `${scheme}\u0000${enc}\u0000${salt}\u0000${secret}`
   const hit = keyCache.get(cacheKey)
   if (hit) return hit
   if (keyCache.size >= MAX_KEY_CACHE) keyCache.delete(keyCache.keys().next().value as string)
-  const pending = derive(secret, salt, enc).then(
+  const pending = derive(secret, salt, enc, scheme).then(
     (derived) => {
       if (keyCache.get(cacheKey) === pending) keyCache.set(cacheKey, derived)
       return derived
@@ -75,10 +94,16 @@ export function deriveKey(secret: string, salt: string, enc: Enc = "A256CBC-HS51
   return pending
 }
 
-/** Encrypts a claims object with `dir` + A256CBC-HS512 under the first secret. */
-export async function encryptClaims(payload: Record<string, unknown>, secret: string, salt: string): Promise<string> {
-  const { key, protectedHeader, aad } = await deriveKey(secret, salt)
-  const iv = randomBytes(16)
+/** Encrypts a claims object with `dir` under the secret: A256CBC-HS512 ("authjs"), or A256GCM ("next-auth-v4"). */
+export async function encryptClaims(
+  payload: Record<string, unknown>,
+  secret: string,
+  salt: string,
+  scheme: KeyScheme = "authjs",
+): Promise<string> {
+  const v4 = scheme === "next-auth-v4"
+  const { key, protectedHeader, aad } = await deriveKey(secret, salt, v4 ? "A256GCM" : "A256CBC-HS512", scheme)
+  const iv = randomBytes(v4 ? 12 : 16)
   const { ciphertext, tag } = await encryptContent(key, iv, aad, utf8(JSON.stringify(payload)))
   return `${protectedHeader}..${toBase64Url(iv)}.${toBase64Url(ciphertext)}.${toBase64Url(tag)}`
 }
@@ -120,8 +145,17 @@ export interface Decrypted {
   secretIndex: number
 }
 
-/** Decrypts and authenticates a compact JWE; throws `JWTSessionError` (the reason in its message, never token material) on any fault. Claims are not checked here. */
-export async function decryptClaims(token: string, secrets: readonly string[], salt: string): Promise<Decrypted> {
+/**
+ * Decrypts and authenticates a compact JWE; throws `JWTSessionError` (the reason in its message, never token
+ * material) on any fault. Claims are not checked here. A "next-auth-v4" token carries no `kid` and opens with the
+ * first secret only; one with a `kid` is refused under that scheme.
+ */
+export async function decryptClaims(
+  token: string,
+  secrets: readonly string[],
+  salt: string,
+  scheme: KeyScheme = "authjs",
+): Promise<Decrypted> {
   if (token.length > MAX_TOKEN_LENGTH) throw new JWTSessionError("token too large")
   const parts = token.split(".")
   if (parts.length !== 5) throw new JWTSessionError("not a compact JWE")
@@ -130,14 +164,16 @@ export async function decryptClaims(token: string, secrets: readonly string[], s
   if (!B64URL.test(h) || !B64URL.test(ivPart) || !B64URL.test(ctPart) || !B64URL.test(tagPart))
     throw new JWTSessionError("bad base64url")
   const header = parseHeader(h)
+  if (scheme === "next-auth-v4" && header.kid !== undefined)
+    throw new JWTSessionError("next-auth v4 tokens have no kid")
   // The secret for the token: with a `kid`, the one whose derived key has that thumbprint (no trial decryption,
   // docs/security.md CK-06); without, only the first secret (as Auth.js does).
   let derived: DerivedKey | undefined
   let index = 0
-  if (header.kid === undefined) derived = await deriveKey(secrets[0] as string, salt, header.enc)
+  if (header.kid === undefined) derived = await deriveKey(secrets[0] as string, salt, header.enc, scheme)
   else
     for (; index < secrets.length; index++) {
-      const candidate = await deriveKey(secrets[index] as string, salt, header.enc)
+      const candidate = await deriveKey(secrets[index] as string, salt, header.enc, scheme)
       if (candidate.kid === header.kid) {
         derived = candidate
         break
@@ -199,30 +235,40 @@ function secretList(secret: string | string[] | undefined): string[] {
   return list
 }
 
-function assertSalt(salt: unknown): asserts salt is string {
-  if (typeof salt !== "string" || salt === "")
+function assertSalt(salt: unknown, scheme: KeyScheme): asserts salt is string {
+  // next-auth v4 session tokens use the empty salt; Auth.js requires the cookie name.
+  if (scheme === "next-auth-v4" ? typeof salt !== "string" : typeof salt !== "string" || salt === "")
     throw new JWTSessionError("A `salt` is required: pass the session cookie name (e.g. `authjs.session-token`).")
 }
 
-/** Encodes as `gatehouse/jwt`'s encode: adds `iat`, `exp`, `jti` and encrypts under the first secret. */
-export async function encodeToken(params: JWTEncodeParams<Record<string, unknown>>): Promise<string> {
+/**
+ * Encodes as `gatehouse/jwt`'s encode: adds `iat`, `exp`, `jti` and encrypts under the first secret. Under
+ * "next-auth-v4" the salt may be empty (a session token's), as next-auth 4's encode takes it.
+ */
+export async function encodeToken(
+  params: JWTEncodeParams<Record<string, unknown>>,
+  scheme: KeyScheme = "authjs",
+): Promise<string> {
   const { token = {}, secret, maxAge = DEFAULT_MAX_AGE, salt } = params
-  assertSalt(salt)
+  assertSalt(salt, scheme)
   const secrets = secretList(secret)
-  return encryptClaims(withTimeClaims(token, maxAge, nowSeconds()), secrets[0] as string, salt)
+  return encryptClaims(withTimeClaims(token, maxAge, nowSeconds()), secrets[0] as string, salt, scheme)
 }
 
 /**
  * Decodes: null for an empty token (checked first, as Auth.js does), else the claims and which secret opened them;
  * rejects with JWTSessionError for a bad, foreign or expired token and MissingSecret without a secret.
  */
-export async function decodeToken(params: JWTDecodeParams): Promise<{ payload: JWT; secretIndex: number } | null> {
+export async function decodeToken(
+  params: JWTDecodeParams,
+  scheme: KeyScheme = "authjs",
+): Promise<{ payload: JWT; secretIndex: number } | null> {
   const { token, secret, salt } = params
   if (!token) return null
-  assertSalt(salt)
+  assertSalt(salt, scheme)
   const secrets = secretList(secret)
   if (typeof token !== "string") throw new JWTSessionError("The token is not a string.")
-  const { payload, secretIndex } = await decryptClaims(token, secrets, salt)
+  const { payload, secretIndex } = await decryptClaims(token, secrets, salt, scheme)
   assertTimeClaims(payload, nowSeconds())
   return { payload: payload as JWT, secretIndex }
 }
