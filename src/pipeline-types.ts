@@ -99,9 +99,17 @@ export interface ResolvedOAuthProvider {
 /** A provider as the handler uses it: OAuth/OIDC providers fully normalised, others as configured. */
 export type ResolvedProvider = ResolvedOAuthProvider | Readonly<Exclude<ProviderConfig, OAuthConfigBase>>
 
+/**
+ * The wire format a config speaks: "authjs" (Auth.js v5, the default) or "next-auth-v4" (next-auth 4.24's cookie
+ * names, session JWE, `{}` for no session, origin and error rules), chosen by the `nextAuthV4` marker (symbols.ts).
+ */
+export type WireFormat = "authjs" | "next-auth-v4"
+
 /** The config after defaults, checks and derivations; built once per config object and frozen. */
 export interface ResolvedConfig {
   readonly source: AuthConfig
+  /** The wire format: next-auth 4's when the config carries the `nextAuthV4` marker, else Auth.js's. */
+  readonly wire: WireFormat
   readonly basePath: string
   readonly secrets: readonly string[]
   /** The secret as Auth.js stringifies it for CSRF hashes (arrays comma-joined). */

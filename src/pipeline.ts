@@ -4,16 +4,30 @@ import { AuthError } from "./errors.js"
 import { reportConfigError } from "./config/report.js"
 import type { AuthRequest, ResolvedConfig } from "./pipeline-types.js"
 import type { RequestInput } from "./request/input.js"
-import { parseRequest } from "./request/parse.js"
+import { isClientLogPath, parseRequest } from "./request/parse.js"
 import { route } from "./router.js"
+import { clientLog } from "./actions/log.js"
+import { v4Answer } from "./response/build.js"
 import { configurationErrorResponse, errorResponse } from "./response/error.js"
 import type { ResponseInternal } from "./types.js"
 
 /**
  * Answers one request. Never rejects, except in raw mode, where an AuthError is thrown to the caller as Auth.js does
- * (unless the client asked for a `{url}` answer).
+ * (unless the client asked for a `{url}` answer, or the config speaks next-auth 4's wire format).
  */
 export async function handle(input: RequestInput, config: ResolvedConfig): Promise<ResponseInternal> {
+  if (config.wire !== "next-auth-v4") return answer(input, config)
+  // next-auth 4's wire format: its redirects are 302, or `{ url }` with their status for a JSON client.
+  return answer(input, config, (res, req) =>
+    v4Answer(res, req?.returnRedirect ?? input.header.get("x-auth-return-redirect") !== null),
+  )
+}
+
+async function answer(
+  input: RequestInput,
+  config: ResolvedConfig,
+  finish: (res: ResponseInternal, req: AuthRequest | undefined) => ResponseInternal = (res) => res,
+): Promise<ResponseInternal> {
   let req: AuthRequest | undefined
   try {
     if (config.error) {
@@ -21,14 +35,23 @@ export async function handle(input: RequestInput, config: ResolvedConfig): Promi
       return configurationErrorResponse(input, config)
     }
     if (input.refusal) throw input.refusal
+    if (config.wire === "next-auth-v4" && isClientLogPath(input.url.pathname, config.basePath))
+      return await clientLog(input, config)
     req = await parseRequest(input, config)
-    return await route(req, config)()
+    return finish(await route(req, config)(), req)
   } catch (caught) {
     const error = caught instanceof Error ? caught : new Error(String(caught))
     config.logger.error(error)
-    if (config.raw && error instanceof AuthError && input.header.get("x-auth-return-redirect") === null) throw error
+    // next-auth 4 answers every failure (its handler never throws one at the caller), raw mode included.
+    if (
+      config.raw &&
+      config.wire !== "next-auth-v4" &&
+      error instanceof AuthError &&
+      input.header.get("x-auth-return-redirect") === null
+    )
+      throw error
     try {
-      return errorResponse(error, req, input, config)
+      return finish(errorResponse(error, req, input, config), req)
     } catch (failure) {
       // Even the error answer could not be built (e.g. a configured page URL that is not a valid header value).
       config.logger.error(failure instanceof Error ? failure : new Error(String(failure)))

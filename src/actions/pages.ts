@@ -87,8 +87,32 @@ async function continueUrlIfSignedIn(req: AuthRequest, config: ResolvedConfig): 
   return resolveCallbackUrl(req, config)
 }
 
+/** The `?error=` codes next-auth 4's error route sends on to the sign-in page, which shows them beside its form. */
+const V4_SIGN_IN_PAGE_CODES: ReadonlySet<string> = new Set([
+  "Signin",
+  "OAuthSignin",
+  "OAuthCallback",
+  "OAuthCreateAccount",
+  "EmailCreateAccount",
+  "Callback",
+  "OAuthAccountNotLinked",
+  "EmailSignin",
+  "CredentialsSignin",
+  "SessionRequired",
+])
+
 export async function errorPageAction(req: AuthRequest, config: ResolvedConfig): Promise<ResponseInternal> {
   const error = req.query.get("error")
+  if (config.wire === "next-auth-v4") {
+    // next-auth 4: the sign-in codes go on to the sign-in page (which redirects to `pages.signIn` when configured);
+    // the others to `pages.error` when configured, else this page.
+    if (error !== null && V4_SIGN_IN_PAGE_CODES.has(error))
+      return { redirect: `${req.origin}${config.basePath}/signin?error=${error}` }
+    if (config.pages.error && error !== null)
+      return {
+        redirect: `${config.pages.error}${config.pages.error.includes("?") ? "&" : "?"}error=${encodeURIComponent(error)}`,
+      }
+  }
   if (config.pages.error)
     return { redirect: withQuery(config.pages.error, new URLSearchParams(error ? { error } : {})) }
   const { locale, fromRequest } = localeOf(req, config)

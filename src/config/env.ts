@@ -41,6 +41,41 @@ export function trustHostRule(
   return env("VERCEL") !== undefined || env("CF_PAGES") !== undefined || env("NODE_ENV") !== "production"
 }
 
+/** next-auth 4's default base URL: where it builds every URL when NEXTAUTH_URL is unset and no host is trusted. */
+const V4_DEFAULT_URL = "http://localhost:3000/api/auth"
+
+/**
+ * next-auth 4's origin rule (docs/wire-format.md §7), for a config with the `nextAuthV4` marker. NEXTAUTH_URL wins (a
+ * value without a scheme gets `https://`, as next-auth 4 adds it); its path is the basePath, `/api/auth` when it has
+ * none. Else, when VERCEL is set or AUTH_TRUST_HOST says yes (or `trustHost` is configured true), the request's
+ * (forwarded) host; else `http://localhost:3000`. No configuration is refused for want of a trusted host.
+ */
+export function v4Origin(
+  configured: boolean | undefined,
+  env: (name: string) => string | undefined,
+): { canonicalUrl: URL | undefined; trustHost: boolean; basePath: string } {
+  const defaults = new URL(V4_DEFAULT_URL)
+  const raw = env("NEXTAUTH_URL")
+  if (raw !== undefined) {
+    let url: URL | undefined
+    try {
+      url = new URL(raw.startsWith("http") ? raw : `https://${raw}`)
+    } catch {
+      url = undefined
+    }
+    // An unparsable NEXTAUTH_URL leaves no canonical URL and no trusted host: config resolution reports it.
+    if (!url) return { canonicalUrl: undefined, trustHost: false, basePath: defaults.pathname }
+    const path = url.pathname === "/" ? defaults.pathname : url.pathname.replace(/\/$/, "")
+    return { canonicalUrl: new URL(url.origin), trustHost: true, basePath: path }
+  }
+  const trustHost = configured ?? (env("VERCEL") !== undefined || envFlag(env("AUTH_TRUST_HOST")) === true)
+  return {
+    canonicalUrl: trustHost ? undefined : new URL(defaults.origin),
+    trustHost,
+    basePath: defaults.pathname,
+  }
+}
+
 /**
  * Fills unset config fields from environment variables: basePath from AUTH_URL, secret from
  * AUTH_SECRET and AUTH_SECRET_1..3 (newest first), redirectProxyUrl, trustHost, and each provider's

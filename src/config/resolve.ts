@@ -14,13 +14,14 @@ import {
 import { createLogger } from "../logger.js"
 import { cookiePolicy } from "../cookies/policy.js"
 import { databaseStrategy, jwtStrategy } from "../session/index.js"
-import type { ResolvedConfig, ResolvedProvider, SignInKind } from "../pipeline-types.js"
-import { raw, skipCSRFCheck } from "../symbols.js"
+import { checkV4CookiesOption } from "../session/legacy-v4.js"
+import type { ResolvedConfig, ResolvedProvider, SignInKind, WireFormat } from "../pipeline-types.js"
+import { nextAuthV4, raw, skipCSRFCheck } from "../symbols.js"
 import type { AuthConfig } from "../types.js"
 import { allKinds, kindFor, kindOf, signInKinds } from "../flows/registry.js"
 import { withOptions } from "./oauth.js"
 import { guardAdapter } from "../adapters/guarded-adapter.js"
-import { trustHostRule } from "./env.js"
+import { trustHostRule, v4Origin } from "./env.js"
 import { configEnv } from "../lib/env.js"
 import { trustedOriginMatcher } from "../security/origins.js"
 import { DEFAULT_MAX_AGE } from "../jwt/jwe.js"
@@ -35,9 +36,25 @@ const memo = new WeakMap<AuthConfig, ResolvedConfig>()
 /** The default store: one per process, shared by every config in it (as one process shares its memory). */
 let processStore: SharedStore | undefined
 
-function normalizeBasePath(basePath: string | undefined): string {
-  const path = basePath ?? "/auth"
+function normalizeBasePath(basePath: string | undefined, fallback = "/auth"): string {
+  const path = basePath ?? fallback
   return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path
+}
+
+/** The wire format a config asks for: next-auth 4's when it carries the `nextAuthV4` marker (symbols.ts). */
+export function wireOf(config: AuthConfig): WireFormat {
+  return (config as { [nextAuthV4]?: unknown })[nextAuthV4] === nextAuthV4 ? "next-auth-v4" : "authjs"
+}
+
+/**
+ * The secret of a next-auth 4 config: `secret`, else `jwt.secret` (next-auth 4's older option), else NEXTAUTH_SECRET,
+ * else AUTH_SECRET, as next-auth 4's handlers fill it.
+ */
+function v4Secret(config: AuthConfig, env: (name: string) => string | undefined): AuthConfig["secret"] {
+  if (Array.isArray(config.secret) ? config.secret.length > 0 : config.secret) return config.secret
+  const jwtSecret = (config.jwt as { secret?: unknown } | undefined)?.secret
+  if (typeof jwtSecret === "string" && jwtSecret !== "") return jwtSecret
+  return env("NEXTAUTH_SECRET") ?? env("AUTH_SECRET")
 }
 
 function resolveProviders(config: AuthConfig): { list: ResolvedProvider[]; error?: AuthError } {
@@ -92,13 +109,13 @@ function resolveProviders(config: AuthConfig): { list: ResolvedProvider[]; error
   return { list }
 }
 
-function checkSecrets(secret: AuthConfig["secret"]): { secrets: string[]; error?: AuthError } {
+function checkSecrets(secret: AuthConfig["secret"], envName: string): { secrets: string[]; error?: AuthError } {
   const secrets = Array.isArray(secret) ? secret.filter((s) => s !== undefined) : secret ? [secret] : []
   if (secrets.length === 0) {
     return {
       secrets,
       error: new MissingSecret(
-        "Please define a `secret` (or set the AUTH_SECRET environment variable). Generate one with `openssl rand -base64 33`.",
+        `Please define a \`secret\` (or set the ${envName} environment variable). Generate one with \`openssl rand -base64 33\`.`,
       ),
     }
   }
@@ -165,22 +182,36 @@ function checkKind(
 }
 
 function build(config: AuthConfig): ResolvedConfig {
+  const wire = wireOf(config)
+  const v4 = wire === "next-auth-v4"
+  // process.env, or the environment the front door read (Hono on Workers: the bindings).
+  const env = configEnv(config)
+  const secret = v4 ? v4Secret(config, env) : config.secret
   const { list, error: providerError } = resolveProviders(config)
-  const { secrets, error: secretError } = checkSecrets(config.secret)
+  const { secrets, error: secretError } = checkSecrets(secret, v4 ? "NEXTAUTH_SECRET" : "AUTH_SECRET")
   const logger = createLogger(
     config,
     secrets.filter((s) => typeof s === "string"),
   )
-  // process.env, or the environment the front door read (Hono on Workers: the bindings).
-  const env = configEnv(config)
-  const authUrl = env("AUTH_URL")
   let canonicalUrl: URL | undefined
-  try {
-    canonicalUrl = authUrl ? new URL(authUrl) : undefined
-  } catch {
-    canonicalUrl = undefined
+  let trustHost: boolean
+  let basePath: string
+  if (v4) {
+    // next-auth 4 (docs/wire-format.md): NEXTAUTH_URL, else the forwarded host where trusted, else localhost:3000.
+    const origin = v4Origin(config.trustHost, env)
+    canonicalUrl = origin.canonicalUrl
+    trustHost = origin.trustHost
+    basePath = normalizeBasePath(config.basePath ?? origin.basePath)
+  } else {
+    const authUrl = env("AUTH_URL")
+    try {
+      canonicalUrl = authUrl ? new URL(authUrl) : undefined
+    } catch {
+      canonicalUrl = undefined
+    }
+    trustHost = trustHostRule(config.trustHost, env, { platformDefaults: false })
+    basePath = normalizeBasePath(config.basePath)
   }
-  const trustHost = trustHostRule(config.trustHost, env, { platformDefaults: false })
   const adapter = config.adapter
   const strategy = config.session?.strategy ?? (adapter ? "database" : "jwt")
   const maxAge = config.session?.maxAge ?? DEFAULT_MAX_AGE
@@ -219,6 +250,7 @@ function build(config: AuthConfig): ResolvedConfig {
     error = new MissingStoreMethods(
       `\`store\` lacks methods of a SharedStore (gatehouse/stores): ${missingStore.join(", ")}.`,
     )
+  error ??= checkV4CookiesOption(config)
   // Each kind's providers, in registry order, so the kinds' checks run in that order (the first error wins).
   const byKind = new Map<SignInKind, ResolvedProvider[]>()
   for (const kind of allKinds) {
@@ -228,9 +260,10 @@ function build(config: AuthConfig): ResolvedConfig {
   for (const [kind, ofKind] of byKind) error ??= checkKind(kind, ofKind, config, adapter)
   const resolved: ResolvedConfig = {
     source: config,
-    basePath: normalizeBasePath(config.basePath),
+    wire,
+    basePath,
     secrets,
-    csrfSecret: Array.isArray(config.secret) ? config.secret.join(",") : String(config.secret ?? ""),
+    csrfSecret: Array.isArray(secret) ? secret.join(",") : String(secret ?? ""),
     providers: new Map(list.map((p) => [p.id, p])),
     providerList: list,
     session: Object.freeze({
@@ -260,7 +293,7 @@ function build(config: AuthConfig): ResolvedConfig {
     canonicalUrl,
     useSecureCookies: config.useSecureCookies,
     error,
-    cookies: cookiePolicy(config.cookies),
+    cookies: cookiePolicy(config.cookies, wire),
   }
   for (const kind of byKind.keys()) {
     const warning = kind.warning?.({ canonicalUrl, trustedOrigins })

@@ -5,6 +5,8 @@ import { expiredCookie, isCookieName } from "./policy.js"
 
 /** Browsers allow 4096 bytes per cookie; Auth.js reserves 160 for name and attributes. */
 export const CHUNK_SIZE = 4096 - 160
+/** next-auth 4 reserves 163 bytes, so its chunks hold 3,933 characters. */
+export const V4_CHUNK_SIZE = 4096 - 163
 /** More chunks than this are treated as an attack, not a session (docs/security.md DS-01). */
 export const MAX_CHUNKS = 50
 
@@ -55,24 +57,26 @@ export function readChunked(cookies: Record<string, string>, name: string): Sess
 
 /**
  * The Set-Cookie list that replaces whatever session cookie the request had with `value`
- * (chunked when longer than CHUNK_SIZE); stale chunk names are expired.
+ * (chunked when longer than `chunkSize`, CHUNK_SIZE unless the wire format says V4_CHUNK_SIZE); stale chunk names are
+ * expired.
  */
 export function writeChunked(
   option: CookieOption,
   value: string,
   options: CookieSerializeOptions,
   seen: readonly string[],
+  chunkSize: number = CHUNK_SIZE,
 ): Cookie[] {
   const out: Cookie[] = []
   const written = new Set<string>()
-  if (value.length <= CHUNK_SIZE) {
+  if (value.length <= chunkSize) {
     out.push({ name: option.name, value, options })
     written.add(option.name)
   } else {
-    const count = Math.ceil(value.length / CHUNK_SIZE)
+    const count = Math.ceil(value.length / chunkSize)
     for (let i = 0; i < count; i++) {
       const name = `${option.name}.${i}`
-      out.push({ name, value: value.slice(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE), options })
+      out.push({ name, value: value.slice(i * chunkSize, (i + 1) * chunkSize), options })
       written.add(name)
     }
   }

@@ -1,23 +1,29 @@
 // The one cookie policy: names, __Secure-/__Host- prefixes, attributes, per-cookie lifetimes with the user's
 // `cookies.<name>` overrides applied, and Set-Cookie serialisation (docs/wire-format.md §3).
 import { InvalidEndpoints } from "../errors.js"
+import type { WireFormat } from "../pipeline-types.js"
 import type { AuthConfig, Cookie, CookieOption, CookiesOptions } from "../types.js"
 
 /** How long the short-lived flow cookies (state, PKCE, nonce, WebAuthn challenge) live unless overridden: 15 minutes, as in Auth.js. */
 export const FLOW_COOKIE_MAX_AGE = 900
 
-/** The default cookie names and attributes for a secure (https) or plain origin. */
-export function defaultCookies(secure: boolean): CookiesOptions {
+/**
+ * The default cookie names and attributes for a secure (https) or plain origin. The names start `authjs.` (Auth.js v5),
+ * or `next-auth.` for next-auth 4's wire format, with the same prefixes and attributes (next-auth 4 has no WebAuthn:
+ * its challenge cookie is named after the others).
+ */
+export function defaultCookies(secure: boolean, wire: WireFormat = "authjs"): CookiesOptions {
   const prefix = secure ? "__Secure-" : ""
+  const lib = wire === "next-auth-v4" ? "next-auth" : "authjs"
   const base = { httpOnly: true, sameSite: "lax" as const, path: "/", secure }
   return {
-    sessionToken: { name: `${prefix}authjs.session-token`, options: { ...base } },
-    callbackUrl: { name: `${prefix}authjs.callback-url`, options: { ...base } },
-    csrfToken: { name: `${secure ? "__Host-" : ""}authjs.csrf-token`, options: { ...base } },
-    pkceCodeVerifier: { name: `${prefix}authjs.pkce.code_verifier`, options: { ...base, maxAge: FLOW_COOKIE_MAX_AGE } },
-    state: { name: `${prefix}authjs.state`, options: { ...base, maxAge: FLOW_COOKIE_MAX_AGE } },
-    nonce: { name: `${prefix}authjs.nonce`, options: { ...base } },
-    webauthnChallenge: { name: `${prefix}authjs.challenge`, options: { ...base, maxAge: FLOW_COOKIE_MAX_AGE } },
+    sessionToken: { name: `${prefix}${lib}.session-token`, options: { ...base } },
+    callbackUrl: { name: `${prefix}${lib}.callback-url`, options: { ...base } },
+    csrfToken: { name: `${secure ? "__Host-" : ""}${lib}.csrf-token`, options: { ...base } },
+    pkceCodeVerifier: { name: `${prefix}${lib}.pkce.code_verifier`, options: { ...base, maxAge: FLOW_COOKIE_MAX_AGE } },
+    state: { name: `${prefix}${lib}.state`, options: { ...base, maxAge: FLOW_COOKIE_MAX_AGE } },
+    nonce: { name: `${prefix}${lib}.nonce`, options: { ...base } },
+    webauthnChallenge: { name: `${prefix}${lib}.challenge`, options: { ...base, maxAge: FLOW_COOKIE_MAX_AGE } },
   }
 }
 
@@ -73,12 +79,15 @@ export function expiredCookie(option: CookieOption, name = option.name): Cookie 
  * The cookie policy of a config: for a secure (https) or plain origin, the default names and attributes with the
  * user's `cookies.<name>` overrides merged in (name and every option, maxAge included). Computed once per origin kind.
  */
-export function cookiePolicy(overrides: AuthConfig["cookies"] = {}): (secure: boolean) => Readonly<CookiesOptions> {
+export function cookiePolicy(
+  overrides: AuthConfig["cookies"] = {},
+  wire: WireFormat = "authjs",
+): (secure: boolean) => Readonly<CookiesOptions> {
   const cache = new Map<boolean, Readonly<CookiesOptions>>()
   return (secure) => {
     let hit = cache.get(secure)
     if (!hit) {
-      const defaults = defaultCookies(secure)
+      const defaults = defaultCookies(secure, wire)
       const merged = { ...defaults }
       for (const key of Object.keys(defaults) as (keyof CookiesOptions)[]) {
         const o = overrides[key]

@@ -63,19 +63,42 @@ export function credentialInput(
   return out
 }
 
+/**
+ * What next-auth 4's `authorize(credentials, req)` gets: the whole parsed body (csrfToken, callbackUrl and json
+ * included) as credentials, and a request of `{ body, query, headers, method }` (plain objects, header names in lower
+ * case). The app's authorize picks its fields, as it did under next-auth 4.
+ */
+function v4AuthorizeArguments(req: AuthRequest): [Record<string, unknown>, Record<string, unknown>] {
+  const body = { ...req.body }
+  const headers: Record<string, string> = {}
+  req.headers.forEach((value, name) => {
+    headers[name] = value
+  })
+  return [body, { body: { ...req.body }, query: Object.fromEntries(req.query), headers, method: req.method }]
+}
+
 /** Calls the provider's `authorize`; null, a throw or a user without `id` end the sign-in with a typed error. */
 export async function verifyCredentials(
   req: AuthRequest,
   config: ResolvedConfig,
   provider: CredentialsConfig,
 ): Promise<VerifiedIdentity> {
-  const credentials = credentialInput(req.body, provider)
-  // Building a Request costs more than the rest of a sign-in; only make it for an authorize that declares a second
-  // (or rest) parameter.
-  const request =
-    declaredParameters(provider.authorize) >= 2
-      ? new Request(req.url, { method: "POST", headers: req.headers, body: JSON.stringify(credentials) })
-      : (undefined as unknown as Request)
+  let credentials: Record<string, string>
+  let request: Request
+  if (config.wire === "next-auth-v4") {
+    const [body, v4Request] = v4AuthorizeArguments(req)
+    // The body's values as parsed (strings from a form), typed as the credentials parameter Gatehouse declares.
+    credentials = body as Record<string, string>
+    request = v4Request as unknown as Request
+  } else {
+    credentials = credentialInput(req.body, provider)
+    // Building a Request costs more than the rest of a sign-in; only make it for an authorize that declares a second
+    // (or rest) parameter.
+    request =
+      declaredParameters(provider.authorize) >= 2
+        ? new Request(req.url, { method: "POST", headers: req.headers, body: JSON.stringify(credentials) })
+        : (undefined as unknown as Request)
+  }
   let user: User | null
   try {
     user = await provider.authorize(credentials, request)

@@ -13,7 +13,8 @@ function firstListValue(value: string | null): string | undefined {
 const HOST = /^[A-Za-z0-9.\-[\]:_]+$/
 
 /**
- * The request's origin and whether cookies are Secure. AUTH_URL (when set) wins over every header (docs/security.md HT-02). With
+ * The request's origin and whether cookies are Secure. AUTH_URL (when set; NEXTAUTH_URL or next-auth 4's default
+ * origin for the next-auth 4 wire format, config/env.ts v4Origin) wins over every header (docs/security.md HT-02). With
  * `trustHost`, a proxy in front describes the public origin: `X-Forwarded-Host` (first value) replaces the host and
  * `X-Forwarded-Proto` (first value) may upgrade the scheme to https, with or without a forwarded host, but never
  * downgrades one (docs/security.md HT-03). Otherwise the request URL.
@@ -31,7 +32,9 @@ export function resolveOrigin(
   } else {
     const forwardedHost = firstListValue(headers.get("x-forwarded-host"))
     const forwardedProto = firstListValue(headers.get("x-forwarded-proto"))?.toLowerCase()
-    const protocol = url.protocol === "https:" || forwardedProto === "https" ? "https:" : url.protocol
+    // next-auth 4 takes https unless the proxy says http; an https arrival is never downgraded in either format.
+    const upgrade = config.wire === "next-auth-v4" ? forwardedProto !== "http" : forwardedProto === "https"
+    const protocol = url.protocol === "https:" || upgrade ? "https:" : url.protocol
     if (forwardedHost === undefined) {
       origin = protocol === url.protocol ? url.origin : `${protocol}//${url.host}`
     } else {

@@ -1,6 +1,6 @@
 // The only code that reads a request (through RequestInput): path -> action and provider, origin, cookies, query and (for POST) a bounded body.
 import { InvalidRequest, UnknownAction } from "../errors.js"
-import type { AuthRequest, ClientAddress, ClientAddressRule, ResolvedConfig } from "../pipeline-types.js"
+import type { AuthRequest, ClientAddress, ClientAddressRule, ResolvedConfig, WireFormat } from "../pipeline-types.js"
 import { actionsWithProvider, isAuthAction } from "../actions/table.js"
 import type { AuthAction } from "../types.js"
 import { isIP } from "../lib/ip.js"
@@ -36,6 +36,11 @@ export function parseActionPath(
   if (providerId !== undefined && !withProvider.has(action))
     throw new UnknownAction(`The "${action}" action takes no provider id.`)
   return { action, providerId: providerId === "undefined" ? undefined : providerId }
+}
+
+/** Whether the path is next-auth 4's client log route, `<basePath>/_log` (answered in its wire format only). */
+export function isClientLogPath(pathname: string, basePath: string): boolean {
+  return pathname === `${basePath === "/" ? "" : basePath}/_log`
 }
 
 /** Reads at most `limit` bytes of the body; 413 as soon as there is more (the rest is not read). */
@@ -106,6 +111,7 @@ export async function parseRequest(input: RequestInput, config: ResolvedConfig):
     parseCookieHeader(cookieHeader),
     body,
     form,
+    config.wire,
   )
 }
 
@@ -127,10 +133,13 @@ class ParsedRequest implements AuthRequest {
     readonly cookies: Record<string, string>,
     readonly body: Readonly<Record<string, unknown>>,
     readonly form: URLSearchParams | undefined,
+    wire: WireFormat,
   ) {
     this.header = input.header
     this.query = url.searchParams
-    this.returnRedirect = input.header.get("x-auth-return-redirect") !== null
+    // next-auth 4's clients ask for `{ url }` with a `json=true` field in the POST body.
+    this.returnRedirect =
+      input.header.get("x-auth-return-redirect") !== null || (wire === "next-auth-v4" && body.json === "true")
   }
 
   get headers(): Headers {

@@ -21,6 +21,23 @@ export interface RenderedResponse {
 const RETURN_REDIRECT_HEADERS: Readonly<Record<string, string>> = JSON_HEADERS
 
 /**
+ * An answer as next-auth 4 sends it: a redirect is a 302 whatever status the action gave it, unless the client asked
+ * for JSON (`json=true` in the body, or X-Auth-Return-Redirect), then `{ url }` with that status (200 unless the
+ * action gave one: a failed credentials sign-in answers 401, a refused one 403) and no Location.
+ */
+export function v4Answer(res: ResponseInternal, json: boolean): ResponseInternal {
+  if (res.redirect === undefined) return res
+  const { redirect, status, headers, cookies } = res
+  if (!json) return { redirect, ...(headers ? { headers } : {}), ...(cookies ? { cookies } : {}) }
+  return {
+    status: status ?? 200,
+    headers: { ...headers, ...JSON_HEADERS },
+    body: { url: redirect },
+    ...(cookies ? { cookies } : {}),
+  }
+}
+
+/**
  * Renders the internal response once, for every front door. With `returnRedirect` (the X-Auth-Return-Redirect
  * header) a redirect becomes 200 JSON `{url}` that keeps its other headers, as Auth.js clients expect.
  */

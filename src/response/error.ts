@@ -3,11 +3,20 @@
 import {
   AccessDenied,
   AuthError,
+  CallbackRouteError,
   CredentialsSignin,
+  EmailSignInError,
+  InvalidCheck,
   InvalidRequest,
+  MissingCSRF,
+  OAuthAccountNotLinked,
+  OAuthCallbackError,
+  OAuthProfileParseError,
+  OAuthSignInError,
   RateLimited,
   UnknownAction,
   UntrustedHost,
+  Verification,
 } from "../errors.js"
 import { actionRule } from "../actions/table.js"
 import type { AuthRequest, ResolvedConfig } from "../pipeline-types.js"
@@ -65,7 +74,9 @@ export function errorResponse(
 ): ResponseInternal {
   if (error instanceof UnknownAction) return requestError(error, error.allow ? 405 : UnknownAction.status, error.allow)
   if (error instanceof InvalidRequest) return requestError(error, error.status)
-  if (req?.method === "POST" && req.action === "session") return { status: 400, headers: JSON_HEADERS, body: null }
+  if (req?.method === "POST" && req.action === "session")
+    return { status: 400, headers: JSON_HEADERS, body: config.wire === "next-auth-v4" ? {} : null }
+  if (config.wire === "next-auth-v4") return v4ErrorResponse(error, req, input, config)
   const kind = error instanceof AuthError ? error.kind : "error"
   const params = new URLSearchParams({ error: policyOf(error).pageCode })
   if (error instanceof CredentialsSignin) params.set("code", error.code)
@@ -80,6 +91,69 @@ export function errorResponse(
   // A failed callback still expires the check cookies it carried: they are single-use.
   const cookies = req?.action === "callback" ? clearChecks(req, config) : undefined
   return { redirect: `${origin}${page}?${params}`, ...(cookies?.length ? { cookies } : {}) }
+}
+
+/** next-auth 4's `?error=` code for a failure it names by a fixed code (the others: see v4ErrorResponse). */
+function v4Code(error: unknown, req: AuthRequest | undefined): string {
+  if (error instanceof OAuthSignInError) return "OAuthSignin"
+  if (error instanceof OAuthCallbackError || error instanceof InvalidCheck || error instanceof OAuthProfileParseError)
+    return "OAuthCallback"
+  if (error instanceof OAuthAccountNotLinked) return "OAuthAccountNotLinked"
+  if (error instanceof EmailSignInError) return "EmailSignin"
+  if (error instanceof Verification) return "Verification"
+  // next-auth 4 reports a user's Cancel at the provider, and any other failure of a callback, as `Callback`.
+  if (error instanceof AccessDenied && error.code === "access_denied") return "Callback"
+  if (error instanceof AccessDenied) return "AccessDenied"
+  if (req?.action === "callback") return "Callback"
+  return policyOf(error).pageCode
+}
+
+/** The message an app's own code threw (authorize, the signIn callback): next-auth 4 puts it in `?error=` as it is. */
+function thrownMessage(error: AuthError): string | undefined {
+  const cause = error.cause
+  if (cause === undefined) return undefined
+  return cause instanceof Error ? cause.message : String(cause)
+}
+
+/**
+ * A failed request in next-auth 4's wire format: every failure goes to `<base>/error?error=<code>` (whose route sends
+ * the sign-in codes on to the sign-in page, actions/pages.ts), as next-auth 4 does. Wrong credentials carry
+ * `&provider=<id>` and status 401, a message thrown by `authorize` or the signIn callback is the code itself (never a
+ * stack), a refused credentials sign-in is 403; the status reaches the client only in a `{ url }` answer (json=true),
+ * a redirect is always 302 (response/build.ts v4Answer). A missing CSRF token goes back to the page with `?csrf=true`.
+ */
+function v4ErrorResponse(
+  error: unknown,
+  req: AuthRequest | undefined,
+  input: RequestInput,
+  config: ResolvedConfig,
+): ResponseInternal {
+  const base = `${req?.origin ?? config.canonicalUrl?.origin ?? input.url.origin}${config.basePath}`
+  if (error instanceof MissingCSRF)
+    return { redirect: `${base}/${req?.action === "signout" ? "signout" : "signin"}?csrf=true` }
+  if (error instanceof RateLimited) return rateLimitedResponse(error, req, `${base}/signin?error=RateLimited`)
+  const credentialsPost = req?.action === "callback" && req.method === "POST"
+  let status: number | undefined
+  let query: string
+  if (error instanceof CredentialsSignin) {
+    status = 401
+    query = new URLSearchParams({ error: CredentialsSignin.pageCode, provider: req?.providerId ?? "" }).toString()
+  } else if (error instanceof CallbackRouteError && credentialsPost && thrownMessage(error) !== undefined) {
+    status = 401
+    query = `error=${encodeURIComponent(thrownMessage(error) as string)}`
+  } else if (error instanceof AccessDenied && error.code === undefined && thrownMessage(error) !== undefined) {
+    query = `error=${encodeURIComponent(thrownMessage(error) as string)}`
+  } else {
+    const code = v4Code(error, req)
+    if (error instanceof AccessDenied && code === "AccessDenied" && credentialsPost) status = 403
+    query = `error=${encodeURIComponent(code)}`
+  }
+  const cookies = req?.action === "callback" ? clearChecks(req, config) : undefined
+  return {
+    redirect: `${base}/error?${query}`,
+    ...(status !== undefined ? { status } : {}),
+    ...(cookies?.length ? { cookies } : {}),
+  }
 }
 
 /**

@@ -2,9 +2,9 @@
 // (docs/wire-format.md §2.2, §4).
 import { JWTSessionError, SignOutError } from "../errors.js"
 import type { AuthRequest, ResolvedConfig, SessionAnswer, SessionStrategy } from "../pipeline-types.js"
-import { decodeToken, encodeToken, nowSeconds } from "../jwt/jwe.js"
-import type { Cookie, JWT, JWTDecodeParams, Session } from "../types.js"
-import { clearChunked, readChunked, writeChunked } from "../cookies/chunks.js"
+import { decodeToken, encodeToken, type KeyScheme, nowSeconds } from "../jwt/jwe.js"
+import type { Cookie, JWT, JWTDecodeParams, JWTEncodeParams, Session } from "../types.js"
+import { CHUNK_SIZE, clearChunked, readChunked, V4_CHUNK_SIZE, writeChunked } from "../cookies/chunks.js"
 import { emitEvent } from "../events.js"
 import { applyJwtCallback, applySessionCallback } from "./callbacks.js"
 import { refreshIfDue, refreshingProvider, sessionAccountOf } from "./refresh.js"
@@ -20,15 +20,33 @@ type JwtSessionRead =
       secretIndex: number
     }
 
-/** One cache of decrypted tokens per config and cookie name (the name is the key-derivation salt). */
+/** One cache of decrypted tokens per config, key scheme and salt: a v4 and a v5 token never share an entry. */
 const caches = new WeakMap<ResolvedConfig, Map<string, DecodedTokenCache>>()
 
-function cacheOf(config: ResolvedConfig, salt: string): DecodedTokenCache {
+function cacheOf(config: ResolvedConfig, scheme: KeyScheme, salt: string): DecodedTokenCache {
   let bySalt = caches.get(config)
   if (!bySalt) caches.set(config, (bySalt = new Map()))
-  let cache = bySalt.get(salt)
-  if (!cache) bySalt.set(salt, (cache = new DecodedTokenCache()))
+  const key = `${scheme}\u0000${salt}`
+  let cache = bySalt.get(key)
+  if (!cache) bySalt.set(key, (cache = new DecodedTokenCache()))
   return cache
+}
+
+/**
+ * How the config's session tokens are sealed: Auth.js derives the key from the cookie name; next-auth 4 from the
+ * empty salt, with its own HKDF info and no `kid` (jwt/jwe.ts "next-auth-v4"), whatever the cookie is called.
+ */
+function sessionKey(config: ResolvedConfig, cookieName: string): { scheme: KeyScheme; salt: string } {
+  return config.wire === "next-auth-v4" ? { scheme: "next-auth-v4", salt: "" } : { scheme: "authjs", salt: cookieName }
+}
+
+/**
+ * The parameters a `jwt.encode` / `jwt.decode` override gets: Auth.js's (secret as configured, the cookie name as
+ * salt), or next-auth 4's (`{ token, secret, maxAge }`, the secret a string).
+ */
+function overrideParams(config: ResolvedConfig, cookieName: string, maxAge: number) {
+  if (config.wire === "next-auth-v4") return { secret: config.secrets[0] as string, maxAge }
+  return { secret: config.source.secret as string | string[], salt: cookieName, maxAge }
 }
 
 /** Reads and decrypts the session cookie (chunks joined; a token decrypted before comes from the cache). Never throws. */
@@ -46,18 +64,17 @@ async function readJwtSession(req: AuthRequest, config: ResolvedConfig): Promise
     if (config.jwt.decode) {
       const token = await config.jwt.decode({
         token: value,
-        secret: config.source.secret as string | string[],
-        salt: option.name,
-        maxAge: config.jwt.maxAge,
+        ...overrideParams(config, option.name, config.jwt.maxAge),
       } as JWTDecodeParams)
       if (!token)
         return { status: "invalid", names, error: new JWTSessionError("The jwt.decode override returned no token.") }
       return { status: "valid", token, names, secretIndex: 0 }
     }
-    const cache = cacheOf(config, option.name)
+    const { scheme, salt } = sessionKey(config, option.name)
+    const cache = cacheOf(config, scheme, salt)
     const cached = cache.get(value)
     if (cached) return { status: "valid", token: cached.payload, names, secretIndex: cached.secretIndex }
-    const decoded = await decodeToken({ token: value, secret: config.secrets as string[], salt: option.name })
+    const decoded = await decodeToken({ token: value, secret: config.secrets as string[], salt }, scheme)
     if (!decoded) return { status: "invalid", names, error: new JWTSessionError("The session cookie is empty.") }
     cache.set(value, decoded.payload, decoded.secretIndex)
     return { status: "valid", token: decoded.payload, names, secretIndex: decoded.secretIndex }
@@ -91,11 +108,15 @@ async function writeToken(
 ): Promise<{ cookies: Cookie[]; expires: Date }> {
   const option = config.cookies(req.secure).sessionToken
   const maxAge = config.jwt.maxAge
+  const { scheme, salt } = sessionKey(config, option.name)
   const value = config.jwt.encode
-    ? await config.jwt.encode({ token, secret: config.source.secret as string | string[], salt: option.name, maxAge })
-    : await encodeToken({ token, secret: config.secrets as string[], salt: option.name, maxAge })
+    ? await config.jwt.encode({ token, ...overrideParams(config, option.name, maxAge) } as JWTEncodeParams)
+    : await encodeToken({ token, secret: config.secrets as string[], salt, maxAge }, scheme)
   const expires = new Date(Date.now() + config.session.maxAge * 1000)
-  const cookies = writeChunked(option, value, { ...option.options, maxAge: config.session.maxAge, expires }, seen)
+  // next-auth 4 dates its session cookie with Expires alone, and cuts it into smaller chunks.
+  const v4 = config.wire === "next-auth-v4"
+  const options = v4 ? { ...option.options, expires } : { ...option.options, maxAge: config.session.maxAge, expires }
+  const cookies = writeChunked(option, value, options, seen, v4 ? V4_CHUNK_SIZE : CHUNK_SIZE)
   return { cookies, expires }
 }
 
