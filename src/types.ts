@@ -282,6 +282,21 @@ export interface AuthConfig {
   theme?: Theme
   trustHost?: boolean
   useSecureCookies?: boolean
+  /**
+   * `"accept"`: keep users of a next-auth v4 app (or of `gatehouse/v4`) signed in after the move to this API. A request
+   * without this app's session cookie but with next-auth v4's (`next-auth.session-token`, `__Secure-` on https, or its
+   * chunks) is read once through the normal session read (the `jwt` and `session` callbacks run), answered with the
+   * session, and its cookie re-issued as this app's session cookie while every v4 cookie name is expired in the same
+   * response. JWT sessions: the v4 token is decrypted as next-auth 4 encrypted it, under each `secret` in turn (or
+   * through a custom `jwt.decode` with the salt `""`). Database sessions: the v4 cookie holds the token of a row in
+   * the same sessions table, looked up through the adapter. An unreadable or expired v4 cookie reads as signed out and
+   * is expired; a present session cookie of this app always wins. Sign-out ends a v4 session too.
+   *
+   * Remove it once the v4 session cookie's lifetime (its `session.maxAge`, 30 days by default) has passed since the
+   * switch: any v4 cookie left by then has expired. Without it a v4 cookie is ignored. Any other value is a
+   * configuration error. Gatehouse only (docs/migration.md).
+   */
+  v4Cookies?: "accept"
 }
 
 /** One cookie to set, as the raw response carries it. */

@@ -8,6 +8,7 @@ import type { Cookie, Session } from "../types.js"
 import { expiredCookie } from "../cookies/policy.js"
 import { emitEvent } from "../events.js"
 import { applySessionCallback } from "./callbacks.js"
+import { v4CookiesCleared, v4SessionToken } from "./legacy-v4.js"
 
 type DatabaseSessionRead =
   | { status: "absent" }
@@ -25,7 +26,8 @@ function adapterOf(config: ResolvedConfig): GuardedAdapter {
 }
 
 function sessionTokenOf(req: AuthRequest, config: ResolvedConfig): string | undefined {
-  return req.cookies[config.cookies(req.secure).sessionToken.name] || undefined
+  // Under `v4Cookies: "accept"`, else the token of a next-auth v4 session cookie (legacy-v4.ts).
+  return req.cookies[config.cookies(req.secure).sessionToken.name] || v4SessionToken(req, config)
 }
 
 /** Looks the session up. Expired rows are deleted; malformed rows count as no session (docs/security.md DB-06). Never throws. */
@@ -64,7 +66,7 @@ function sessionCookie(req: AuthRequest, config: ResolvedConfig, sessionToken: s
 }
 
 function clearCookie(req: AuthRequest, config: ResolvedConfig): Cookie[] {
-  return [expiredCookie(config.cookies(req.secure).sessionToken)]
+  return [expiredCookie(config.cookies(req.secure).sessionToken), ...v4CookiesCleared(req, config)]
 }
 
 /**
@@ -114,7 +116,7 @@ export const databaseStrategy: SessionStrategy = {
       }
     }
     const sessionExpires = isValidDate(session.expires) ? session.expires : expires
-    return [sessionCookie(req, config, session.sessionToken, sessionExpires)]
+    return [sessionCookie(req, config, session.sessionToken, sessionExpires), ...v4CookiesCleared(req, config)]
   },
 
   /**
@@ -150,7 +152,12 @@ export const databaseStrategy: SessionStrategy = {
       config,
     )
     await emitEvent(config, "session", { session } as Parameters<typeof emitEvent<"session">>[2])
-    return { session, cookies: extended ? [sessionCookie(req, config, row.sessionToken, extended)] : undefined, user }
+    // A session read from a next-auth v4 cookie is re-issued under this app's name, and the v4 cookie expired.
+    const cleared = v4CookiesCleared(req, config)
+    const fromV4 = cleared.length > 0 && !req.cookies[config.cookies(req.secure).sessionToken.name]
+    const reissue = extended ?? (fromV4 ? row.expires : undefined)
+    const cookies = reissue ? [sessionCookie(req, config, row.sessionToken, reissue), ...cleared] : cleared
+    return { session, cookies: cookies.length > 0 ? cookies : undefined, user }
   },
 
   /** Deletes the row (a failure is logged; the cookie is expired anyway, docs/security.md DB-05) and fires signOut. */

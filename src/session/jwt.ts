@@ -9,6 +9,7 @@ import { emitEvent } from "../events.js"
 import { applyJwtCallback, applySessionCallback } from "./callbacks.js"
 import { refreshIfDue, refreshingProvider, sessionAccountOf } from "./refresh.js"
 import { DecodedTokenCache } from "./token-cache.js"
+import { v4CookieNames, withV4Jwt } from "./legacy-v4.js"
 
 type JwtSessionRead =
   | { status: "absent" }
@@ -87,6 +88,12 @@ async function readJwtSession(req: AuthRequest, config: ResolvedConfig): Promise
   }
 }
 
+/** readJwtSession; under `v4Cookies: "accept"` with the request's next-auth v4 session cookie too (legacy-v4.ts). */
+function readSession(req: AuthRequest, config: ResolvedConfig): Promise<JwtSessionRead> {
+  const read = readJwtSession(req, config)
+  return config.source.v4Cookies === "accept" ? read.then((r) => withV4Jwt(r, req, config)) : read
+}
+
 /**
  * Whether a valid token must be re-issued on a read: an old rotation secret, no `iat`, or `updateAge`
  * passed since `iat`. The update age is capped at half of `maxAge`, so a session in use always slides
@@ -139,14 +146,17 @@ export const jwtStrategy: SessionStrategy = {
 
   async currentUser(req, config) {
     if (!config.adapter) return undefined
-    const read = await readJwtSession(req, config)
+    const read = await readSession(req, config)
     if (read.status !== "valid" || typeof read.token.sub !== "string") return undefined
     return (await config.adapter.getUser(read.token.sub)) ?? undefined
   },
 
   /** Default token `{name, email, picture, sub}` (plus the provider tokens when it refreshes them), then the `jwt` callback. */
   async issue({ user, isNewUser }, identity, req, config) {
-    const seen = readChunked(req.cookies, config.cookies(req.secure).sessionToken.name).names
+    const seen = [
+      ...readChunked(req.cookies, config.cookies(req.secure).sessionToken.name).names,
+      ...v4CookieNames(req, config),
+    ]
     const { account, profile } = identity
     const token: JWT = { name: user.name, email: user.email, picture: user.image, sub: String(user.id) }
     if (refreshingProvider(config, account.provider)) {
@@ -163,7 +173,7 @@ export const jwtStrategy: SessionStrategy = {
 
   /** Re-issues the cookie only when the token changed (refresh, `jwt` callback, update) or the re-issue age passed. */
   async read(req, config, update): Promise<SessionAnswer> {
-    const read = await readJwtSession(req, config)
+    const read = await readSession(req, config)
     if (read.status === "absent") return { session: null }
     if (read.status === "invalid") {
       config.logger.error(read.error)
@@ -212,7 +222,7 @@ export const jwtStrategy: SessionStrategy = {
   },
 
   async revoke(req, config) {
-    const read = await readJwtSession(req, config)
+    const read = await readSession(req, config)
     if (read.status === "absent") return []
     if (read.status === "valid") await emitEvent(config, "signOut", { token: read.token })
     else
