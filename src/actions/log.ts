@@ -4,7 +4,6 @@
 import { fromUtf8 } from "#crypto"
 import { UnknownAction } from "../errors.js"
 import type { ResolvedConfig } from "../pipeline-types.js"
-import type { RequestInput } from "../request/input.js"
 import type { ResponseInternal } from "../types.js"
 
 /** A client message's body is a short form; a larger one is answered the same, unread. */
@@ -17,7 +16,13 @@ function token(value: string | null): string | undefined {
   return clean === "" ? undefined : clean
 }
 
-export async function clientLog(input: RequestInput, config: ResolvedConfig): Promise<ResponseInternal> {
+/** What the route reads of the request (the pipeline hands it the front door's RequestInput, before any parsing). */
+interface LogRequest {
+  readonly method: string
+  readBody(limit: number): Promise<Uint8Array | undefined>
+}
+
+export async function clientLog(input: LogRequest, config: ResolvedConfig): Promise<ResponseInternal> {
   if (input.method !== "POST")
     throw new UnknownAction("This method is not allowed on /_log; use POST.", { allow: ["POST"] })
   const bytes = await input.readBody(MAX_LOG_BYTES)

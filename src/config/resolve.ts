@@ -42,7 +42,7 @@ function normalizeBasePath(basePath: string | undefined, fallback = "/auth"): st
 }
 
 /** The wire format a config asks for: next-auth 4's when it carries the `nextAuthV4` marker (symbols.ts). */
-export function wireOf(config: AuthConfig): WireFormat {
+function wireOf(config: AuthConfig): WireFormat {
   return (config as { [nextAuthV4]?: unknown })[nextAuthV4] === nextAuthV4 ? "next-auth-v4" : "authjs"
 }
 

@@ -60,3 +60,13 @@ export function nextAuthV4Module<T>(subpath: string): T {
   const mod = require(`next-auth/${subpath}`) as { default?: T }
   return (mod.default ?? mod) as T
 }
+
+/** `serialize` of the `cookie` package next-auth 4 writes its Set-Cookie headers with (resolved from next-auth). */
+export function nextAuthV4SerializeCookie(): (
+  name: string,
+  value: string,
+  options?: Record<string, unknown>,
+) => string {
+  const fromNextAuth = createRequire(join(packageDir, "package.json"))
+  return (fromNextAuth("cookie") as { serialize: never }).serialize
+}
