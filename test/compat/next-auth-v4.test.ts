@@ -452,6 +452,63 @@ describe("next-auth 4 wire format: the same answers as next-auth 4.24.15", () =>
     expect(shape(cb)).toStrictEqual(shape(ca))
   })
 
+  it("the signIn callback: false is 403 AccessDenied for credentials, a thrown message is the code, as next-auth 4", async () => {
+    const refuse = { callbacks: { signIn: () => false } }
+    const thrower = {
+      callbacks: {
+        signIn: () => {
+          throw new Error("Not on the list")
+        },
+      },
+    }
+    for (const [extra, status, url] of [
+      [refuse, 403, `${BASE}/error?error=AccessDenied`],
+      [thrower, 200, `${BASE}/error?error=Not%20on%20the%20list`],
+    ] as const) {
+      for (const app of [v4App(extra), gatehouseApp(extra as Partial<AuthConfig>)]) {
+        const res = await signIn(app, new Jar(), { username: "alice", password: "password", json: "true" })
+        expect(res.status).toBe(status)
+        expect(await res.json()).toStrictEqual({ url })
+        expect(cookiesOf(res).has("next-auth.session-token")).toBe(false)
+      }
+    }
+  })
+
+  it("the secret from NEXTAUTH_SECRET, or jwt.secret; jwt.encode/decode overrides get next-auth 4's parameters", async () => {
+    process.env.NEXTAUTH_SECRET = SECRET
+    const fromEnv = gatehouseApp({ secret: undefined })
+    const fromJwt = gatehouseApp({ secret: undefined, jwt: { secret: SECRET } as never })
+    for (const app of [fromEnv, fromJwt]) {
+      const jar = new Jar()
+      expect((await signIn(app, jar)).status).toBe(302)
+      const token = jar.cookies.get("next-auth.session-token") as string
+      expect(await v4Jwt.decode({ token, secret: SECRET })).toMatchObject({ sub: alice.id })
+      delete process.env.NEXTAUTH_SECRET
+    }
+    // With neither, the config is refused (a 500 on every route but the pages).
+    expect((await get(gatehouseApp({ secret: undefined }), new Jar(), "/api/auth/session")).status).toBe(500)
+    // Overrides: next-auth 4 calls them with { token, secret, maxAge } (its own spread adds the encode/decode
+    // functions themselves, of no use to them); no salt.
+    const seen: Record<string, string[]> = {}
+    const jwt = {
+      encode: async (params: Record<string, unknown>) => {
+        seen.encode = Object.keys(params).sort()
+        expect(params.secret).toBe(SECRET)
+        return v4Jwt.encode(params as never)
+      },
+      decode: async (params: Record<string, unknown>) => {
+        seen.decode = Object.keys(params).sort()
+        return v4Jwt.decode(params as never)
+      },
+    }
+    const jar = new Jar()
+    const app = gatehouseApp({ jwt: jwt as never })
+    await signIn(app, jar)
+    const read = (await get(app, jar, "/api/auth/session").then((r) => r.json())) as { user?: { name?: string } }
+    expect(read.user?.name).toBe(alice.name)
+    expect(seen).toStrictEqual({ encode: ["maxAge", "secret", "token"], decode: ["maxAge", "secret", "token"] })
+  })
+
   it("POST /_log answers 200 with no body", async () => {
     const { v4, gatehouse } = apps()
     for (const app of [v4, gatehouse]) {
