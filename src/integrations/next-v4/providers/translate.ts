@@ -10,7 +10,7 @@ import type {
 import type { TokenSet } from "../../../records.js"
 import { v4Client, v4TokenSet } from "./client.js"
 import type { OAuthProviderButtonStyles, OAuthUserConfig } from "./oauth.js"
-import { isTranslated, markTranslated as mark } from "./marks.js"
+import { isTranslated, markTranslated } from "./marks.js"
 import { v4CredentialsConfig } from "./v4-credentials.js"
 
 type Options = Record<string, unknown>
@@ -23,7 +23,7 @@ function isObject(value: unknown): value is Options {
 const WELL_KNOWN = /\/\.well-known\/(openid-configuration|oauth-authorization-server)$/
 
 /** The issuer of a `<issuer>/.well-known/openid-configuration` URL (query ignored, as Azure AD's `?appid=`). */
-export function issuerOfWellKnown(wellKnown: string): string | undefined {
+function issuerOfWellKnown(wellKnown: string): string | undefined {
   let url: URL
   try {
     url = new URL(wellKnown)
@@ -116,7 +116,7 @@ function endpoint(option: unknown, kind: "authorization" | "token" | "userinfo")
  * object-valued authorization params → JSON, the token / userinfo `request` hooks given v4's `client` and `provider`,
  * and `wellKnown` with the `issuer` it names (Gatehouse discovers from an issuer). Other options pass as they are.
  */
-export function fromV4OAuthOptions(v4: Options): Options {
+function fromV4OAuthOptions(v4: Options): Options {
   const { httpOptions, checks, ...out } = v4
   if (isObject(httpOptions) && typeof httpOptions.timeout === "number" && out.timeout === undefined)
     out.timeout = httpOptions.timeout
@@ -130,9 +130,6 @@ export function fromV4OAuthOptions(v4: Options): Options {
   }
   return out
 }
-
-/** What a catalogue provider function looks like to the translator. */
-type CatalogueProvider = (options?: never) => OAuthConfigBase<object>
 
 /** The v4 name of an option the catalogue spells differently, per provider id (docs/migration.md lists them). */
 interface Rename {
@@ -187,7 +184,20 @@ const RENAMES: Record<string, Rename> = {
   },
 }
 
-/** What a v4 module of a catalogue provider accepts: the catalogue's options with next-auth 4's shapes and names. */
+/**
+ * A catalogue provider function. Its parameter is `any` in the constraint: with `never` there, TypeScript reads
+ * `Parameters<F>[0]` of a generic F from the constraint and every option becomes `never`.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: see above; F itself keeps the catalogue function's own parameter type
+type CatalogueProvider = (options?: any) => OAuthConfigBase<object>
+
+type ProfileOf<F extends CatalogueProvider> =
+  ReturnType<F> extends OAuthConfigBase<infer P> ? P : Record<string, unknown>
+
+/**
+ * What a v4 module of a catalogue provider accepts: the catalogue's options with next-auth 4's shapes and names of
+ * the options they share.
+ */
 export type V4ProviderOptions<F extends CatalogueProvider> = Omit<
   GatehouseOAuthUserConfig<ProfileOf<F>> & NonNullable<Parameters<F>[0]>,
   "authorization" | "token" | "userinfo" | "checks" | "style"
@@ -207,9 +217,6 @@ export type V4ProviderOptions<F extends CatalogueProvider> = Omit<
     headers?: Record<string, string>
   }
 
-type ProfileOf<F extends CatalogueProvider> =
-  ReturnType<F> extends OAuthConfigBase<infer P> ? P : Record<string, unknown>
-
 /** The default export of gatehouse/v4/providers/<id> for a catalogue OAuth provider. */
 export function v4OAuthProvider<F extends CatalogueProvider>(
   id: string,
@@ -221,7 +228,7 @@ export function v4OAuthProvider<F extends CatalogueProvider>(
     const provider = (catalogue as unknown as (options: Options) => OAuthConfigBase<object>)(
       rename?.options ? rename.options(v4) : v4,
     )
-    return mark(rename?.provider ? rename.provider(provider, v4) : provider) as ReturnType<F>
+    return markTranslated(rename?.provider ? rename.provider(provider, v4) : provider) as ReturnType<F>
   }
 }
 
@@ -261,7 +268,7 @@ function fromV4OAuthProvider(v4: Options): OAuthConfigBase {
  */
 export function fromV4Provider<T>(provider: T): T {
   if (!isObject(provider) || isTranslated(provider)) return provider
-  if (provider.type === "oauth") return mark(fromV4OAuthProvider(provider)) as T
-  if (provider.type === "credentials") return mark(v4CredentialsConfig(provider)) as T
+  if (provider.type === "oauth") return markTranslated(fromV4OAuthProvider(provider)) as T
+  if (provider.type === "credentials") return markTranslated(v4CredentialsConfig(provider)) as T
   return provider
 }

@@ -6,7 +6,7 @@ import type { Awaitable, CredentialInput, User } from "../../../records.js"
 import { markTranslated } from "./marks.js"
 
 /** The request next-auth 4 passed as `authorize`'s second argument. */
-export interface V4CredentialsRequest {
+interface V4CredentialsRequest {
   /** The callback URL's query parameters. */
   query: Record<string, string>
   /** The POST body as `authorize` got it as `credentials` (the whole form under gatehouse/v4). */
@@ -17,7 +17,7 @@ export interface V4CredentialsRequest {
 }
 
 /** next-auth 4's `authorize`. */
-export type V4Authorize<C extends Record<string, CredentialInput>> = (
+type V4Authorize<C extends Record<string, CredentialInput>> = (
   credentials: Record<keyof C, string> | undefined,
   req: V4CredentialsRequest,
 ) => Awaitable<User | null>
