@@ -147,7 +147,8 @@ export function useStage(dir: string, stage: Stage): void {
 }
 
 /**
- * The move to gatehouse/next: authOptions leave the pages-router route for auth-options.ts (the same object; the v4
+ * The move to gatehouse/next: authOptions leave the pages-router route for auth-options.ts (the same object, typed
+ * as gatehouse/next's NextAuthConfig instead of v4's AuthOptions, whose callback and jwt types are v4's; the v4
  * handler's lines go), and the files of v5/ replace or join the app's (auth.ts, the app-router route, the
  * middleware, the pages and API routes that read the session with auth(), getToken of gatehouse/jwt); the other
  * pages only change `gatehouse/v4/react` for `gatehouse/react`.
@@ -157,10 +158,11 @@ function moveToV5(dir: string): void {
   const options = route
     .replace(
       /^import NextAuth, \{ type AuthOptions \} from "gatehouse\/v4"$/m,
-      'import type { AuthOptions } from "gatehouse/v4"',
+      'import type { NextAuthConfig } from "gatehouse/next"',
     )
+    .replace(/^export const authOptions: AuthOptions = /m, "export const authOptions: NextAuthConfig = ")
     .replace(/^export default NextAuth\(authOptions\)\n/m, "")
-  if (options === route || /NextAuth\(/.test(options))
+  if (/^import NextAuth\b|^export default|\bAuthOptions\b/m.test(options))
     throw new Error(`${NEXTAUTH_ROUTE}: not the shape the v5 move expects`)
   rmSync(join(dir, NEXTAUTH_ROUTE))
   writeFileSync(join(dir, "auth-options.ts"), options)
