@@ -1,7 +1,12 @@
 // gatehouse/v4/providers/oauth: next-auth 4's OAuth provider option shapes (its `next-auth/providers/oauth` module),
-// types only. The v4 provider modules (gatehouse/v4/providers/<id>) and a custom provider object in this shape are
-// turned into Gatehouse providers by translate.ts; docs/migration.md ("From next-auth v4") lists what differs.
-import type { OAuthClientOptions } from "../../../providers/types.js"
+// types only, and the option types of the gatehouse/v4/providers modules. The v4 provider modules
+// (gatehouse/v4/providers/<id>) and a custom provider object in this shape are turned into Gatehouse providers by
+// translate.ts; docs/migration.md ("From next-auth v4") lists what differs.
+import type {
+  OAuthClientOptions,
+  OAuthConfigBase,
+  OAuthUserConfig as GatehouseOAuthUserConfig,
+} from "../../../providers/types.js"
 import type { Awaitable, Profile, TokenSet, User } from "../../../records.js"
 
 /** The checks a v4 provider may ask for; `"none"` turns them off. */
@@ -58,7 +63,8 @@ export interface V4Client {
   ): Promise<Profile>
 }
 
-type UrlParams = Record<string, unknown>
+/** Endpoint parameters. */
+export type UrlParams = Record<string, unknown>
 
 type EndpointRequest<C, R, P> = (
   context: C & {
@@ -150,3 +156,39 @@ export type OAuthUserConfig<P> = Omit<Partial<OAuthConfig<P>>, "options" | "type
 
 /** A v4 OAuth provider function. */
 export type OAuthProvider = <P extends Record<string, unknown>>(options: Partial<OAuthConfig<P>>) => OAuthConfig<P>
+
+/**
+ * A catalogue provider function. Its parameter is `any` in the constraint: with `never` there, TypeScript reads
+ * `Parameters<F>[0]` of a generic F from the constraint and every option becomes `never`.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: see above; F itself keeps the catalogue function's own parameter type
+export type CatalogueProvider = (options?: any) => OAuthConfigBase<object>
+
+type ProfileOf<F extends CatalogueProvider> =
+  ReturnType<F> extends OAuthConfigBase<infer P> ? P : Record<string, unknown>
+
+/**
+ * What a v4 module of a catalogue provider accepts: the catalogue's options with next-auth 4's shapes and names of
+ * the options they share.
+ */
+export type V4ProviderOptions<F extends CatalogueProvider> = Omit<
+  GatehouseOAuthUserConfig<ProfileOf<F>> & NonNullable<Parameters<F>[0]>,
+  "authorization" | "token" | "userinfo" | "checks" | "style"
+> &
+  Partial<
+    Pick<
+      OAuthUserConfig<ProfileOf<F>>,
+      "authorization" | "token" | "userinfo" | "checks" | "httpOptions" | "wellKnown" | "jwks_endpoint" | "region"
+    >
+  > & {
+    style?: OAuthProviderButtonStyles
+    /** Azure AD and Azure AD B2C: the tenant (Azure AD default "common"); FusionAuth: the tenant's discovery. */
+    tenantId?: string
+    /** Azure AD B2C: the user flow (policy) that names the issuer with `tenantId`. */
+    primaryUserFlow?: string
+    /** Bungie: `{ "X-API-Key": … }` (the catalogue's `apiKey`). */
+    headers?: Record<string, string>
+  }
+
+export type { V4CredentialsUserConfig } from "./v4-credentials.js"
+export type { V4EmailUserConfig } from "./v4-email.js"

@@ -2,14 +2,10 @@
 // module (each is the catalogue provider of src/providers/<id>.ts called with translated options, plus the renames
 // below) and behind custom provider objects in a gatehouse/v4 config (fromV4Provider). No provider data lives here.
 import { InvalidEndpoints } from "../../../errors.js"
-import type {
-  OAuthConfigBase,
-  OAuthUserConfig as GatehouseOAuthUserConfig,
-  TokenRequestContext,
-} from "../../../providers/types.js"
+import type { OAuthConfigBase, TokenRequestContext } from "../../../providers/types.js"
 import type { TokenSet } from "../../../records.js"
 import { v4Client, v4TokenSet } from "./client.js"
-import type { OAuthProviderButtonStyles, OAuthUserConfig } from "./oauth.js"
+import type { CatalogueProvider, V4ProviderOptions } from "./oauth.js"
 import { isTranslated, markTranslated } from "./marks.js"
 import { v4CredentialsConfig } from "./v4-credentials.js"
 
@@ -183,39 +179,6 @@ const RENAMES: Record<string, Rename> = {
     provider: (provider) => (provider.version === "2.0" ? provider : { ...provider, name: "Twitter (Legacy)" }),
   },
 }
-
-/**
- * A catalogue provider function. Its parameter is `any` in the constraint: with `never` there, TypeScript reads
- * `Parameters<F>[0]` of a generic F from the constraint and every option becomes `never`.
- */
-// biome-ignore lint/suspicious/noExplicitAny: see above; F itself keeps the catalogue function's own parameter type
-type CatalogueProvider = (options?: any) => OAuthConfigBase<object>
-
-type ProfileOf<F extends CatalogueProvider> =
-  ReturnType<F> extends OAuthConfigBase<infer P> ? P : Record<string, unknown>
-
-/**
- * What a v4 module of a catalogue provider accepts: the catalogue's options with next-auth 4's shapes and names of
- * the options they share.
- */
-export type V4ProviderOptions<F extends CatalogueProvider> = Omit<
-  GatehouseOAuthUserConfig<ProfileOf<F>> & NonNullable<Parameters<F>[0]>,
-  "authorization" | "token" | "userinfo" | "checks" | "style"
-> &
-  Partial<
-    Pick<
-      OAuthUserConfig<ProfileOf<F>>,
-      "authorization" | "token" | "userinfo" | "checks" | "httpOptions" | "wellKnown" | "jwks_endpoint" | "region"
-    >
-  > & {
-    style?: OAuthProviderButtonStyles
-    /** Azure AD and Azure AD B2C: the tenant (Azure AD default "common"); FusionAuth: the tenant's discovery. */
-    tenantId?: string
-    /** Azure AD B2C: the user flow (policy) that names the issuer with `tenantId`. */
-    primaryUserFlow?: string
-    /** Bungie: `{ "X-API-Key": … }` (the catalogue's `apiKey`). */
-    headers?: Record<string, string>
-  }
 
 /** The default export of gatehouse/v4/providers/<id> for a catalogue OAuth provider. */
 export function v4OAuthProvider<F extends CatalogueProvider>(
