@@ -402,6 +402,21 @@ describe("Credentials and Email configured the v4 way", () => {
     expect((await sessionOf(s.config, jar))?.user?.name).toBe("ada")
   })
 
+  it("v4's req from the flow (gatehouse/v4's wire format passes it already) is handed on as it is", async () => {
+    const seen: unknown[] = []
+    const provider = CredentialsProvider({
+      credentials: {},
+      authorize(_credentials, req) {
+        seen.push(req)
+        return { id: "u-9" }
+      },
+    })
+    const v4Request = { query: {}, body: { csrfToken: "t", username: "x" }, headers: { host: "h" }, method: "POST" }
+    expect(await provider.authorize({ username: "x" }, v4Request as never)).toEqual({ id: "u-9" })
+    expect(seen).toEqual([v4Request])
+    expect(seen[0]).toBe(v4Request)
+  })
+
   it("an authorize that declares one parameter is called with one; a rest parameter gets v4's req", async () => {
     const seen: number[] = []
     const s = setup([

@@ -27,7 +27,15 @@ export type V4CredentialsUserConfig<C extends Record<string, CredentialInput>> =
   Omit<CredentialsConfig<C>, "type" | "authorize" | "credentials">
 > & { credentials: C; authorize: V4Authorize<C> }
 
-function requestOf(credentials: Record<string, unknown>, request: Request): V4CredentialsRequest {
+/**
+ * v4's `req` from what Gatehouse passed: a web Request outside gatehouse/v4; under it (next-auth 4's wire format)
+ * the credentials flow already passes v4's `{ query, body, headers, method }`, handed on as it is.
+ */
+function requestOf(
+  credentials: Record<string, unknown>,
+  request: Request | V4CredentialsRequest,
+): V4CredentialsRequest {
+  if (!(request instanceof Request)) return request
   return {
     query: Object.fromEntries(new URL(request.url).searchParams),
     body: { ...credentials },
