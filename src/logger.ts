@@ -25,12 +25,23 @@ const warningHints: Partial<Record<WarningCode, string>> = {
     "origin in trustedOrigins (docs/providers/email.md).",
 }
 
+/** The hint of a warning code: a fixed one, or the retired short secret's, which names its index. */
+function hintOf(code: WarningCode): string | undefined {
+  const short = /^secret-(\d+)-short$/.exec(code)
+  if (short)
+    return (
+      `secret[${short[1]}] is shorter than 32 characters. It is only used to read cookies and links made under it ` +
+      "(new ones use secret[0]); remove it from the list once session.maxAge has passed since you stopped signing with it."
+    )
+  return warningHints[code]
+}
+
 const defaultLogger: LoggerInstance = {
   error(error) {
     console.error(`${red}[gatehouse][error]${reset} ${describeError(error)}`)
   },
   warn(code) {
-    const hint = warningHints[code]
+    const hint = hintOf(code)
     console.warn(`${yellow}[gatehouse][warn]${reset} ${code}${hint ? `: ${hint}` : ""}`)
   },
   debug(message, metadata) {
@@ -42,6 +53,19 @@ const defaultLogger: LoggerInstance = {
 }
 
 const noop = (): void => {}
+
+/** The provider a failed request named, kept beside the error logged for it (next-auth 4's logger reports it). */
+const errorProviders = new WeakMap<Error, string>()
+
+/** Notes which provider's request an error ended (the pipeline, before it logs the error). */
+export function noteErrorProvider(error: Error, providerId: string): void {
+  errorProviders.set(error, providerId)
+}
+
+/** The provider id noted for an error, if its request named one. */
+export function errorProviderOf(error: Error): string | undefined {
+  return errorProviders.get(error)
+}
 
 function redactText(text: string, secrets: readonly string[]): string {
   let out = text

@@ -9,6 +9,7 @@ import { route } from "./router.js"
 import { clientLog } from "./actions/log.js"
 import { v4Answer } from "./response/build.js"
 import { configurationErrorResponse, errorResponse } from "./response/error.js"
+import { noteErrorProvider } from "./logger.js"
 import type { ResponseInternal } from "./types.js"
 
 /**
@@ -41,6 +42,7 @@ async function answer(
     return finish(await route(req, config)(), req)
   } catch (caught) {
     const error = caught instanceof Error ? caught : new Error(String(caught))
+    if (req?.providerId !== undefined) noteErrorProvider(error, req.providerId)
     config.logger.error(error)
     // next-auth 4 answers every failure (its handler never throws one at the caller), raw mode included.
     if (

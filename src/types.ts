@@ -179,6 +179,8 @@ export type WarningCode =
   | "rate-limit-proxy-untrusted"
   // An e-mail provider with neither AUTH_URL nor trustedOrigins: its sign-ins are refused (docs/providers/email.md).
   | "email-link-origin-missing"
+  // secret[N] (N >= 1, a retired secret) is shorter than 32 characters: it only opens what it sealed before.
+  | `secret-${number}-short`
 
 /** Methods (not function properties), so an Auth.js logger object fits as it is. */
 export interface LoggerInstance {

@@ -44,8 +44,9 @@ const badConfigs: { name: string; config: () => AnyConfig; type?: string; field:
     field: [/secret/i],
   },
   {
-    name: "a short rotation secret in an array",
-    config: () => ({ ...makeConfig(), secret: [SECRET, "short"] }) as AnyConfig,
+    // A short secret after the first only reads what it sealed (a warning, not an error); first, it would seal.
+    name: "a short first secret in an array",
+    config: () => ({ ...makeConfig(), secret: ["short", SECRET] }) as AnyConfig,
     type: "MissingSecret",
     field: [/secret/i],
   },
@@ -142,6 +143,25 @@ describe("configuration errors", () => {
     }
     expect(log.warnings.length).toBe(warnings1)
     expect(factoryCalls).toBe(calls1)
+    expect(log.errors).toEqual([])
+  })
+
+  it("a short secret after the first (a retired one) is accepted with one warning naming its index, and reads its tokens", async () => {
+    const { encode } = await import("../src/jwt/index.js")
+    const retired = "short-secret"
+    const token = await encode({
+      token: { sub: alice.id, email: alice.email },
+      secret: retired,
+      salt: "authjs.session-token",
+    })
+    const log = spyLogger()
+    const config = makeConfig({ secret: [SECRET, "x".repeat(40), retired], logger: log.logger })
+    for (let i = 0; i < 2; i++) {
+      const res = await Auth(get("/auth/session", { cookie: `authjs.session-token=${token}` }), config)
+      expect(res.status).toBe(200)
+      expect(await res.json()).toMatchObject({ user: { email: alice.email } })
+    }
+    expect(log.warnings).toEqual([["secret-2-short"]])
     expect(log.errors).toEqual([])
   })
 

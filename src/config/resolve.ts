@@ -109,11 +109,21 @@ function resolveProviders(config: AuthConfig): { list: ResolvedProvider[]; error
   return { list }
 }
 
-function checkSecrets(secret: AuthConfig["secret"], envName: string): { secrets: string[]; error?: AuthError } {
+/**
+ * The secret list and its check. The first secret signs everything new and must have MIN_SECRET_LENGTH characters.
+ * A later one only opens what an earlier secret sealed (cookies, links), so a shorter one is let through, for an app
+ * that moves off a short secret without signing anyone out (next-auth 4 took any length); `short` lists their indexes.
+ */
+function checkSecrets(
+  secret: AuthConfig["secret"],
+  envName: string,
+): { secrets: string[]; short: number[]; error?: AuthError } {
   const secrets = Array.isArray(secret) ? secret.filter((s) => s !== undefined) : secret ? [secret] : []
+  const short: number[] = []
   if (secrets.length === 0) {
     return {
       secrets,
+      short,
       error: new MissingSecret(
         `Please define a \`secret\` (or set the ${envName} environment variable). Generate one with \`openssl rand -base64 33\`.`,
       ),
@@ -121,17 +131,19 @@ function checkSecrets(secret: AuthConfig["secret"], envName: string): { secrets:
   }
   for (const [i, s] of secrets.entries()) {
     const where = Array.isArray(secret) ? `secret[${i}]` : "secret"
-    if (typeof s !== "string") return { secrets, error: new MissingSecret(`\`${where}\` must be a string.`) }
-    if (s.length < MIN_SECRET_LENGTH) {
+    if (typeof s !== "string") return { secrets, short, error: new MissingSecret(`\`${where}\` must be a string.`) }
+    if (i > 0 && s !== "" && s.length < MIN_SECRET_LENGTH) short.push(i)
+    else if (s.length < MIN_SECRET_LENGTH) {
       return {
         secrets,
+        short,
         error: new MissingSecret(
           `\`${where}\` is too short (${s.length} characters); use at least ${MIN_SECRET_LENGTH}, e.g. from \`openssl rand -base64 33\`.`,
         ),
       }
     }
   }
-  return { secrets }
+  return { secrets, short }
 }
 
 /** A database session token: 256 bits from the CSPRNG, base64url (URL-safe, like the UUIDs Auth.js issues). */
@@ -188,7 +200,7 @@ function build(config: AuthConfig): ResolvedConfig {
   const env = configEnv(config)
   const secret = v4 ? v4Secret(config, env) : config.secret
   const { list, error: providerError } = resolveProviders(config)
-  const { secrets, error: secretError } = checkSecrets(secret, v4 ? "NEXTAUTH_SECRET" : "AUTH_SECRET")
+  const { secrets, short, error: secretError } = checkSecrets(secret, v4 ? "NEXTAUTH_SECRET" : "AUTH_SECRET")
   const logger = createLogger(
     config,
     secrets.filter((s) => typeof s === "string"),
@@ -299,6 +311,7 @@ function build(config: AuthConfig): ResolvedConfig {
     const warning = kind.warning?.({ canonicalUrl, trustedOrigins })
     if (warning) logger.warn(warning)
   }
+  if (!error) for (const index of short) logger.warn(`secret-${index}-short`)
   if (config.experimental?.enableWebAuthn) logger.warn("experimental-webauthn")
   if (config.debug) logger.warn("debug-enabled")
   return Object.freeze(resolved)

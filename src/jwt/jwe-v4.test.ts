@@ -35,6 +35,19 @@ describe("jwe next-auth-v4 scheme", () => {
     )
   })
 
+  it("opens a kid-less v4 token under each secret of a list in order, and says which one", async () => {
+    const session = await v4Encode({ token: { sub: "u6" }, secret: "twelve-chars" })
+    const read = await decodeToken(
+      { token: session, secret: [SECRET, OTHER, "twelve-chars"], salt: "" },
+      "next-auth-v4",
+    )
+    expect(read).toMatchObject({ payload: { sub: "u6" }, secretIndex: 2 })
+    await expect(decodeToken({ token: session, secret: [SECRET, OTHER], salt: "" }, "next-auth-v4")).rejects.toThrow(
+      JWTSessionError,
+    )
+    // (Auth.js's scheme keeps its rule, a kid-less token under the first secret only: jwe.test.ts.)
+  })
+
   it("refuses another secret, a tampered token, and the other scheme's tokens", async () => {
     const session = await v4Encode({ token: { sub: "u4" }, secret: SECRET })
     await expect(decodeToken({ token: session, secret: OTHER, salt: "" }, "next-auth-v4")).rejects.toThrow(

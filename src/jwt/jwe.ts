@@ -147,8 +147,9 @@ export interface Decrypted {
 
 /**
  * Decrypts and authenticates a compact JWE; throws `JWTSessionError` (the reason in its message, never token
- * material) on any fault. Claims are not checked here. A "next-auth-v4" token carries no `kid` and opens with the
- * first secret only; one with a `kid` is refused under that scheme.
+ * material) on any fault. Claims are not checked here. An "authjs" token without a `kid` opens with the first secret
+ * only (as Auth.js does). A "next-auth-v4" token carries no `kid` (one with a `kid` is refused): each secret is tried
+ * in order, at most once each, so a list `[new, oldV4Secret]` reads the cookies next-auth 4 sealed under the old one.
  */
 export async function decryptClaims(
   token: string,
@@ -164,35 +165,33 @@ export async function decryptClaims(
   if (!B64URL.test(h) || !B64URL.test(ivPart) || !B64URL.test(ctPart) || !B64URL.test(tagPart))
     throw new JWTSessionError("bad base64url")
   const header = parseHeader(h)
-  if (scheme === "next-auth-v4" && header.kid !== undefined)
-    throw new JWTSessionError("next-auth v4 tokens have no kid")
-  // The secret for the token: with a `kid`, the one whose derived key has that thumbprint (no trial decryption,
-  // docs/security.md CK-06); without, only the first secret (as Auth.js does).
-  let derived: DerivedKey | undefined
-  let index = 0
-  if (header.kid === undefined) derived = await deriveKey(secrets[0] as string, salt, header.enc, scheme)
-  else
-    for (; index < secrets.length; index++) {
-      const candidate = await deriveKey(secrets[index] as string, salt, header.enc, scheme)
-      if (candidate.kid === header.kid) {
-        derived = candidate
-        break
-      }
-    }
-  if (derived === undefined) throw new JWTSessionError("no secret matches the token's kid")
+  const v4 = scheme === "next-auth-v4"
+  if (v4 && header.kid !== undefined) throw new JWTSessionError("next-auth v4 tokens have no kid")
   const iv = fromBase64Url(ivPart)
   const tag = fromBase64Url(tagPart)
   const cbc = header.enc === "A256CBC-HS512"
   if (iv.length !== (cbc ? 16 : 12) || tag.length !== (cbc ? 32 : 16)) throw new JWTSessionError("bad iv or tag length")
-  let plaintext: Uint8Array
-  try {
-    const aad = h === derived.protectedHeader ? derived.aad : utf8(h)
-    plaintext = await decryptContent(derived.key, iv, aad, fromBase64Url(ctPart), tag)
-  } catch (error) {
-    throw new JWTSessionError(
-      error instanceof Error && error.message === "authentication tag mismatch" ? error.message : "decryption failed",
-    )
+  const ciphertext = fromBase64Url(ctPart)
+  // The secret for the token: with a `kid`, the one whose derived key has that thumbprint (no trial decryption,
+  // docs/security.md CK-06); without, the first secret, or under "next-auth-v4" each in turn (the list bounds it).
+  let plaintext: Uint8Array | undefined
+  let index = 0
+  let failure = "no secret matches the token's kid"
+  for (; index < secrets.length; index++) {
+    const derived = await deriveKey(secrets[index] as string, salt, header.enc, scheme)
+    if (header.kid !== undefined && derived.kid !== header.kid) continue
+    try {
+      const aad = h === derived.protectedHeader ? derived.aad : utf8(h)
+      plaintext = await decryptContent(derived.key, iv, aad, ciphertext, tag)
+      break
+    } catch (error) {
+      failure =
+        error instanceof Error && error.message === "authentication tag mismatch" ? error.message : "decryption failed"
+      // A token with a kid has one candidate key; one without opens under the first secret unless it is next-auth 4's.
+      if (header.kid !== undefined || !v4) break
+    }
   }
+  if (plaintext === undefined) throw new JWTSessionError(failure)
   let payload: unknown
   try {
     payload = JSON.parse(fromUtf8(plaintext))

@@ -85,9 +85,10 @@ export function v4SessionToken(req: AuthRequest, config: ResolvedConfig): string
 
 /**
  * Decodes a v4 session token. A custom `jwt.decode` gets it with next-auth 4's session salt, "". Otherwise each
- * configured secret is tried in turn: next-auth 4 had one secret and its tokens carry no `kid` to pick one by, and the
- * move to the v5-style API is when an app may also rotate it (`secret: [newSecret, oldV4Secret]`); the list is short
- * and a v4 cookie is read once, then expired. Throws JWTSessionError when nothing opens it or it has expired.
+ * configured secret is tried in turn (jwe.ts's "next-auth-v4" scheme): next-auth 4 had one secret and its tokens carry
+ * no `kid` to pick one by, and the move to the v5-style API is when an app may also rotate it (`secret: [newSecret,
+ * oldV4Secret]`); the list is short and a v4 cookie is read once, then expired. Throws JWTSessionError when nothing
+ * opens it or it has expired.
  */
 async function decodeV4(value: string, config: ResolvedConfig): Promise<JWT> {
   if (config.jwt.decode) {
@@ -100,16 +101,9 @@ async function decodeV4(value: string, config: ResolvedConfig): Promise<JWT> {
     if (!token) throw new JWTSessionError("The jwt.decode override returned no token.")
     return token
   }
-  let failure: unknown
-  for (const secret of config.secrets) {
-    try {
-      const decoded = await decodeToken({ token: value, secret, salt: "" }, "next-auth-v4")
-      if (decoded) return decoded.payload
-    } catch (error) {
-      failure ??= error
-    }
-  }
-  throw failure ?? new JWTSessionError("The next-auth v4 session cookie is empty.")
+  const decoded = await decodeToken({ token: value, secret: config.secrets as string[], salt: "" }, "next-auth-v4")
+  if (!decoded) throw new JWTSessionError("The next-auth v4 session cookie is empty.")
+  return decoded.payload
 }
 
 async function v4Read(value: string | undefined, names: string[], config: ResolvedConfig): Promise<JwtRead> {

@@ -3,12 +3,14 @@
 // re-issued when due). `(req, res, options)` in pages-router API routes and getServerSideProps writes the re-issued
 // cookie to `res`; `(options)` in the app router reads the request through next/headers and drops `expires`.
 import type { IncomingMessage, ServerResponse } from "node:http"
+import { reportConfigError } from "../../config/report.js"
+import { resolveConfig } from "../../config/resolve.js"
 import { readEnv } from "../../lib/env.js"
 import type { Session } from "../../types.js"
 import { currentRequestSource, setSerializedCookies } from "../next/runtime.js"
 import { appendSetCookies, nodeArrival, nodeHeaderReader, nodeHeaders } from "../node-io.js"
 import { readServerSession } from "../session-read.js"
-import { type PartialAuthOptions, v4Config } from "./config.js"
+import { type PartialAuthOptions, type V4Config, v4Config } from "./config.js"
 import type { NextApiRequest, NextApiResponse } from "./handler.js"
 import type { AuthOptions, CallbacksOptions } from "./types.js"
 
@@ -41,6 +43,25 @@ type SessionOf<O extends GetServerSessionOptions> = O["callbacks"] extends {
 /** Options for the no-argument form; one object, so its derived config is made once. */
 const NO_OPTIONS: PartialAuthOptions = {}
 
+/** What next-auth 4's getServerSession rejects with when its config is refused (the reason goes to the log). */
+const CONFIGURATION_MESSAGE =
+  "There is a problem with the server configuration. Check the server logs for more information."
+
+/**
+ * The config for a read. A refused one (no secret, say) is logged once, as the routes log it (`NO_SECRET` through a
+ * v4 logger), and rejects as next-auth 4's getServerSession does: an Error with its generic message, whose `cause` is
+ * Gatehouse's typed error.
+ */
+function configFor(options: PartialAuthOptions): V4Config {
+  const config = v4Config(options)
+  const resolved = resolveConfig(config)
+  if (resolved.error) {
+    reportConfigError(resolved)
+    throw new Error(CONFIGURATION_MESSAGE, { cause: resolved.error })
+  }
+  return config
+}
+
 /** next-auth 4 answers null for a session object without fields (a session callback that returned `{}`). */
 function nonEmpty(session: Session | null): Session | null {
   return session !== null && typeof session === "object" && Object.keys(session).length > 0 ? session : null
@@ -49,13 +70,14 @@ function nonEmpty(session: Session | null): Session | null {
 /**
  * The session of the current request, or null when signed out. Pages router: `getServerSession(req, res,
  * authOptions)`; app router (server components, route handlers, server actions): `getServerSession(authOptions)`,
- * which leaves `expires` out, as next-auth 4 does. Throws only for a broken config.
+ * which leaves `expires` out, as next-auth 4 does. Rejects only for a broken config, with next-auth 4's generic
+ * configuration message (the Gatehouse error as its `cause`, and in the log).
  */
 export async function getServerSession<O extends GetServerSessionOptions, R = SessionOf<O>>(
   ...args: GetServerSessionParams<O>
 ): Promise<R | null> {
   if (args.length <= 1) {
-    const config = v4Config((args[0] as PartialAuthOptions | undefined) ?? NO_OPTIONS)
+    const config = configFor((args[0] as PartialAuthOptions | undefined) ?? NO_OPTIONS)
     const read = await readServerSession(await currentRequestSource(), config)
     // next-auth 4 drops a re-issued cookie here; a route handler or server action can set it, so it is set there.
     await setSerializedCookies(read.setCookies)
@@ -67,7 +89,7 @@ export async function getServerSession<O extends GetServerSessionOptions, R = Se
   const [req, res, options] = args as [IncomingMessage, ServerResponse, PartialAuthOptions]
   const read = await readServerSession(
     { url: nodeArrival(req), header: nodeHeaderReader(req), headers: () => nodeHeaders(req) },
-    v4Config(options),
+    configFor(options),
   )
   if (read.setCookies.length && !res.headersSent) appendSetCookies(res, read.setCookies)
   return nonEmpty(read.session) as R | null
