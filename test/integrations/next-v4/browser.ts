@@ -117,3 +117,29 @@ export async function signOutFromHome(page: Page, origin: string): Promise<void>
   await Promise.all([page.waitForEvent("load"), page.click("text=Sign out")])
   await expect.poll(() => homeSession(page, origin), { timeout: 10_000 }).toBe("useSession: unauthenticated")
 }
+
+/** What /api/session shows for the OP's first user after a Keycloak sign-in (the session callback's id is the sub). */
+export const OP_USER_SESSION: ApiAnswer = {
+  status: 200,
+  body: { name: "Olivia Provider", email: "olivia@op.example", id: "op-user-1" },
+}
+
+/**
+ * From the built-in sign-in page's Keycloak button to the OP (test/support/oidc-op.ts on `opUrl`): its login and
+ * consent pages when it shows them (it skips both for a browser it knows), and back to the app's home page.
+ */
+export async function signInWithOp(page: Page, origin: string, opUrl: string): Promise<void> {
+  await page.goto(`${origin}/api/auth/signin?callbackUrl=${encodeURIComponent(`${origin}/`)}`)
+  await Promise.all([page.waitForEvent("load"), page.click('form[action$="/signin/keycloak"] button[type="submit"]')])
+  for (let step = 0; page.url().startsWith(`${opUrl}/`); step++) {
+    expect(step, "OP pages before the way back").toBeLessThan(3)
+    const form = await page.waitForSelector('form[data-interaction="login"], form[data-interaction="consent"]')
+    if ((await form.getAttribute("data-interaction")) === "login") {
+      await page.fill('form[data-interaction="login"] input[name="login"]', "op-user-1")
+      await page.fill('form[data-interaction="login"] input[name="password"]', "correct horse")
+    }
+    await Promise.all([page.waitForEvent("load"), form.$eval("button", (button) => (button as HTMLElement).click())])
+  }
+  await page.waitForURL(`${origin}/`)
+  expect(await homeSession(page, origin)).toBe("useSession: authenticated as Olivia Provider (id op-user-1)")
+}

@@ -2,6 +2,7 @@
 // getServerSession can read the session elsewhere) and the catch-all API route NextAuth(authOptions).
 import NextAuth, { type AuthOptions } from "gatehouse/v4"
 import CredentialsProvider from "gatehouse/v4/providers/credentials"
+import KeycloakProvider from "gatehouse/v4/providers/keycloak"
 
 /** The one account of this example: sign in with demo / demo. */
 const DEMO_USER = { id: "1", name: "Demo User", email: "demo@example.com", image: null }
@@ -18,6 +19,16 @@ export const authOptions: AuthOptions = {
         return credentials?.username === "demo" && credentials.password === "demo" ? DEMO_USER : null
       },
     }),
+    // An OpenID Provider too, when one is configured: Keycloak, or any OP at KEYCLOAK_ISSUER (the test runs one).
+    ...(process.env.KEYCLOAK_ISSUER
+      ? [
+          KeycloakProvider({
+            clientId: process.env.KEYCLOAK_ID ?? "",
+            clientSecret: process.env.KEYCLOAK_SECRET ?? "",
+            issuer: process.env.KEYCLOAK_ISSUER,
+          }),
+        ]
+      : []),
   ],
   // The secret is NEXTAUTH_SECRET from the environment; the canonical URL NEXTAUTH_URL.
   session: { strategy: "jwt" },
