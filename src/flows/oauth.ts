@@ -1,7 +1,13 @@
 // OAuth 2 / OIDC sign-in: start() -> redirect to the authorization endpoint; finish() -> VerifiedIdentity (or a proxy forward).
 import { randomUUID } from "#crypto"
 import { AccessDenied, InvalidCheck, OAuthCallbackError, OAuthProfileParseError, OAuthSignInError } from "../errors.js"
-import type { AuthRequest, ResolvedConfig, ResolvedOAuthProvider, VerifiedIdentity } from "../pipeline-types.js"
+import type {
+  AuthRequest,
+  ResolvedConfig,
+  ResolvedOAuthProvider,
+  VerifiedIdentity,
+  WireFormat,
+} from "../pipeline-types.js"
 import {
   buildAuthorizationUrl,
   exchangeCode,
@@ -161,7 +167,7 @@ export async function finishOAuth(
   const tokens: TokenSet = { ...tokenResponse }
   if (typeof tokenResponse.expires_in === "number")
     tokens.expires_at = Math.floor(Date.now() / 1000) + tokenResponse.expires_in
-  const identity = await identityFromProfile(p, profile, tokens, p.type)
+  const identity = await identityFromProfile(p, profile, tokens, p.type, config.wire)
   config.logger.debug("oauth: signed in", { provider: p.id })
   return { kind: "identity", identity, cookies: clearChecks(req, config) }
 }
@@ -194,13 +200,16 @@ function withCallbackFields(
 /**
  * Maps a provider profile to the verified identity, for OAuth 1 and 2 alike: `profile()` must return an `id`
  * (the account's stable key, docs/security.md OA-16); the user gets a fresh id (the adapter decides the real one) and a
- * lower-cased e-mail; the account is the token set plus provider, type and providerAccountId.
+ * lower-cased e-mail; the account is the token set plus provider, type and providerAccountId. Under next-auth 4's wire
+ * format the user keeps the profile's id, as next-auth 4 does: without an adapter it is the session token's `sub`, so
+ * a v4 app's `session.user.id` (and what it stored under it) stays the provider's id after the switch.
  */
 export async function identityFromProfile(
   p: ResolvedOAuthProvider,
   profile: Record<string, unknown>,
   tokens: TokenSet,
   type: ResolvedOAuthProvider["type"],
+  wire: WireFormat,
 ): Promise<VerifiedIdentity> {
   let mapped
   try {
@@ -225,7 +234,8 @@ export async function identityFromProfile(
     type,
     providerAccountId: String(mapped.id),
   }
-  return { user: userOfProfile(mapped), account, profile }
+  const user = userOfProfile(mapped)
+  return { user: wire === "next-auth-v4" ? { ...user, id: String(mapped.id) } : user, account, profile }
 }
 
 /**

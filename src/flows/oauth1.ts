@@ -72,7 +72,7 @@ export async function finishOAuth1(req: AuthRequest, config: ResolvedConfig, p: 
   }
   return {
     kind: "identity",
-    identity: await identityFromProfile(p, profile, tokens as TokenSet, "oauth"),
+    identity: await identityFromProfile(p, profile, tokens as TokenSet, "oauth", config.wire),
     cookies: clearChecks(req, config),
   }
 }
