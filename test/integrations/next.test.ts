@@ -87,6 +87,18 @@ describe("handlers", () => {
     })
   })
 
+  it("read next-auth v4's NEXTAUTH_URL and NEXTAUTH_SECRET when AUTH_URL and AUTH_SECRET are unset, as next-auth v5 does", async () => {
+    await withEnv({ NEXTAUTH_SECRET: SECRET, NEXTAUTH_URL: "https://app.example.test/v4/auth" }, async () => {
+      const { handlers } = NextAuth(nextConfig({ secret: undefined, trustHost: undefined }))
+      // The request arrives at another host: every URL still comes from NEXTAUTH_URL, and its path is the basePath.
+      const res = await handlers.GET(request("/v4/auth/signin"))
+      expect(res.status).toBe(200)
+      const page = await handlers.GET(request("/v4/auth/signout"))
+      expect(await page.text()).toContain('action="https://app.example.test/v4/auth/signout"')
+      expect((await handlers.GET(request("/api/auth/session"))).status).toBe(400)
+    })
+  })
+
   it("call a config function with the request, once per request", async () => {
     const seen: (string | undefined)[] = []
     const config = nextConfig()

@@ -2,7 +2,7 @@
 // config object (the user's object is never changed), and the copy server actions run with (raw, skipCSRFCheck).
 import type { NextRequest } from "next/server.js"
 import { basePathFromEnv, deriveConfig } from "../../config/env.js"
-import { readEnv } from "../../lib/env.js"
+import { readEnv, setConfigEnv } from "../../lib/env.js"
 import { resolvedOrThrow } from "../session-read.js"
 import type { ResolvedConfig } from "../../pipeline-types.js"
 import { raw, skipCSRFCheck } from "../../symbols.js"
@@ -31,18 +31,18 @@ const derived = new WeakMap<NextAuthConfig, DerivedConfig>()
 
 /**
  * next-auth's environment, read through lib/env.ts (an empty variable counts as unset, and there may be no `process`):
- * AUTH_SECRET falls back to NEXTAUTH_SECRET.
+ * AUTH_SECRET falls back to NEXTAUTH_SECRET and AUTH_URL to NEXTAUTH_URL, as next-auth v5 reads them, so an app that
+ * kept next-auth v4's variables keeps its origin and basePath.
  */
+function nextEnvRead(name: string): string | undefined {
+  if (name === "AUTH_SECRET") return readEnv("AUTH_SECRET") ?? readEnv("NEXTAUTH_SECRET")
+  if (name === "AUTH_URL") return readEnv("AUTH_URL") ?? readEnv("NEXTAUTH_URL")
+  return readEnv(name)
+}
+
 const nextEnv: Record<string, string | undefined> = new Proxy(
   {},
-  {
-    get: (_, name) =>
-      typeof name !== "string"
-        ? undefined
-        : name === "AUTH_SECRET"
-          ? (readEnv("AUTH_SECRET") ?? readEnv("NEXTAUTH_SECRET"))
-          : readEnv(name),
-  },
+  { get: (_, name) => (typeof name === "string" ? nextEnvRead(name) : undefined) },
 )
 
 /**
@@ -57,10 +57,13 @@ function derivedFor(config: NextAuthConfig): DerivedConfig {
   const fromEnv = deriveConfig<AuthConfig>(
     config,
     nextEnv,
-    basePathFromEnv(config.basePath, readEnv("AUTH_URL"), "/api/auth"),
+    basePathFromEnv(config.basePath, nextEnvRead("AUTH_URL"), "/api/auth"),
   )
   const filled: AuthConfig = { ...fromEnv, secret: config.secret ?? fromEnv.secret }
   const actionConfig: AuthConfig = { ...filled, raw, skipCSRFCheck }
+  // Config resolution reads AUTH_URL (the canonical origin, the trust rule) through the config's environment.
+  setConfigEnv(filled, nextEnvRead)
+  setConfigEnv(actionConfig, nextEnvRead)
   const made: DerivedConfig = Object.freeze({ source: config, config: filled, actionConfig })
   derived.set(config, made)
   return made
