@@ -162,3 +162,29 @@ describe("the v4 logger through the pipeline", () => {
     expect(warnings).toEqual([])
   })
 })
+
+describe("v4Config: custom next-auth 4 provider objects", () => {
+  it("translates a custom v4 OIDC object (wellKnown + idToken) as the provider modules are, and reports one it cannot", async () => {
+    const { v4Resolved } = await import("./config.js")
+    const custom = {
+      id: "corp",
+      name: "Corp SSO",
+      type: "oauth",
+      wellKnown: "https://sso.corp.example/.well-known/openid-configuration",
+      idToken: true,
+      clientId: "id",
+      clientSecret: "secret",
+      checks: "pkce",
+    }
+    const resolved = v4Resolved({ secret: "s".repeat(40), providers: [custom] } as never)
+    expect(resolved.error).toBeUndefined()
+    const provider = resolved.providers.get("corp") as { type: string; issuer?: string; checks?: Iterable<string> }
+    expect(provider.type).toBe("oidc")
+    expect(provider.issuer).toBe("https://sso.corp.example")
+    expect([...(provider.checks ?? [])]).toEqual(["pkce"])
+    // A wellKnown that names no issuer cannot be translated: a configuration error of the config, not a throw.
+    const broken = { ...custom, id: "odd", wellKnown: "https://sso.corp.example/discovery.json" }
+    const bad = v4Resolved({ secret: "s".repeat(40), providers: [broken] } as never)
+    expect(bad.error?.type).toBe("InvalidEndpoints")
+  })
+})

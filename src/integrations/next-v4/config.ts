@@ -7,6 +7,7 @@ import { readEnv } from "../../lib/env.js"
 import { errorProviderOf } from "../../logger.js"
 import type { ResolvedConfig } from "../../pipeline-types.js"
 import { nextAuthV4 } from "../../symbols.js"
+import { fromV4Provider } from "./providers/translate.js"
 import type { AuthConfig, LoggerInstance as GatehouseLogger } from "../../types.js"
 import type { AuthOptions, LoggerInstance } from "./types.js"
 
@@ -109,7 +110,12 @@ export function v4Config(options: PartialAuthOptions): V4Config {
   const { logger, ...rest } = options
   const config = {
     ...(rest as unknown as Omit<AuthConfig, "providers">),
-    providers: (options.providers ?? []) as AuthConfig["providers"],
+    // Custom next-auth 4 provider objects (`{ id, type: "oauth", wellKnown, idToken, … }`) are translated as the
+    // gatehouse/v4/providers modules' are; made lazily, so a provider that cannot be translated is a configuration
+    // error of this config (config resolution calls the function inside its checks), not a throw here.
+    providers: (options.providers ?? []).map(
+      (entry: unknown) => () => fromV4Provider(typeof entry === "function" ? (entry as () => unknown)() : entry),
+    ) as AuthConfig["providers"],
     secret: v4Secret(options),
     ...(logger ? { logger: adaptLogger(logger) } : {}),
     [nextAuthV4]: nextAuthV4,
