@@ -33,6 +33,11 @@ const NOT_FOR_WORKERS = new Set([
   "./node",
   "./express",
   "./providers/nodemailer",
+  // next-auth 4's NextAuth and getServerSession serve pages-router API routes and getServerSideProps, which run on
+  // Node.js (so did next-auth 4's own: its core needs node:crypto). Their pages-router path reads the node request
+  // (node-io.ts). The v4 parts that run on the Edge runtime are /v4/jwt, /v4/middleware and /v4/react, checked here.
+  "./v4",
+  "./v4/next",
 ])
 
 const manifest = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8")) as { exports: Record<string, unknown> }
