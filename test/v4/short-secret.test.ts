@@ -172,3 +172,19 @@ describe("a short next-auth v4 secret kept as a retired one", () => {
     }
   })
 })
+
+describe("getToken and withAuth take the rotated list too", () => {
+  it("a v4 cookie sealed under the retired short secret is a token for getToken and withAuth given [long, short]", async () => {
+    const { getToken } = await import("../../src/integrations/next-v4/jwt.js")
+    const { withAuth } = await import("../../src/integrations/next-v4/middleware.js")
+    const token = await v4SessionCookie()
+    const req = new Request(`${PUBLIC_ORIGIN}/protected`, { headers: { cookie: `${SESSION}=${token}` } })
+    expect(await getToken({ req: req as never, secret: [LONG, SHORT] })).toMatchObject({ sub: ALICE.id })
+    expect(await getToken({ req: req as never, secret: LONG })).toBeNull()
+    // withAuth lets the request on (nothing returned) with the list, and redirects to sign in with the long one alone.
+    const nextRequest = Object.assign(req, { nextUrl: new URL(req.url) })
+    expect(await withAuth(nextRequest as never, { secret: [LONG, SHORT] })).toBeUndefined()
+    const refused = (await withAuth(nextRequest as never, { secret: LONG })) as Response
+    expect(refused.status).toBe(307)
+  })
+})

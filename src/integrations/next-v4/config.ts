@@ -20,7 +20,7 @@ export type PartialAuthOptions = Partial<AuthOptions>
 const derived = new WeakMap<object, V4Config>()
 
 /** next-auth 4's secret rule: `secret`, else `jwt.secret`, else NEXTAUTH_SECRET, else AUTH_SECRET. */
-function v4Secret(options: PartialAuthOptions): string | undefined {
+function v4Secret(options: PartialAuthOptions): string | string[] | undefined {
   return options.secret ?? options.jwt?.secret ?? readEnv("NEXTAUTH_SECRET") ?? readEnv("AUTH_SECRET")
 }
 

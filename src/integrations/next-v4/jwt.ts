@@ -40,7 +40,9 @@ export async function encode(params: JWTEncodeParams): Promise<string> {
 export async function decode(params: JWTDecodeParams): Promise<JWT | null> {
   const { token, secret, salt = "" } = params
   if (!token) return null
-  const result = await decodeToken({ token, secret: secretText(secret), salt }, "next-auth-v4")
+  // A list (Gatehouse's secret rotation: the new secret first, an old one after it) is tried in order.
+  const secrets = Array.isArray(secret) ? secret.map((s: string | Uint8Array) => secretText(s)) : secretText(secret)
+  const result = await decodeToken({ token, secret: secrets, salt }, "next-auth-v4")
   return result ? result.payload : null
 }
 
@@ -69,8 +71,11 @@ export interface GetTokenParams<R extends boolean = false> {
   cookieName?: string
   /** Resolve the token as it is (the encrypted string), not decoded. */
   raw?: R
-  /** Default: NEXTAUTH_SECRET, then AUTH_SECRET. */
-  secret?: string
+  /**
+   * Default: NEXTAUTH_SECRET, then AUTH_SECRET. A list (`[new, old]`, as the NextAuth options may rotate) is tried in
+   * order, so a cookie sealed under the old secret still reads until it is re-issued.
+   */
+  secret?: string | string[]
   /** Custom decoder, as set in `jwt.decode` of the NextAuth options. */
   decode?: JWTOptions["decode"]
   logger?: LoggerInstance | Console
@@ -135,7 +140,7 @@ export async function getToken<R extends boolean = false>(
   const secret = params.secret ?? readEnv("NEXTAUTH_SECRET") ?? readEnv("AUTH_SECRET")
   try {
     const decoder = params.decode ?? decode
-    return ((await decoder({ token, secret: secret as string })) ?? null) as Out
+    return ((await decoder({ token, secret: secret as JWTDecodeParams["secret"] })) ?? null) as Out
   } catch {
     return null as Out
   }

@@ -25,8 +25,8 @@ export interface NextAuthMiddlewareOptions {
     /** Default: whether the request carries a valid session token. */
     authorized?: AuthorizedCallback
   }
-  /** Default: NEXTAUTH_SECRET, then AUTH_SECRET. */
-  secret?: string
+  /** Default: NEXTAUTH_SECRET, then AUTH_SECRET. A list (`[new, old]`) is tried in order, as getToken does. */
+  secret?: string | string[]
 }
 
 /** What a middleware may return (nothing: Next goes on with the request). */
@@ -97,7 +97,7 @@ async function handleMiddleware(
     return undefined
 
   const secret = options?.secret ?? readEnv("NEXTAUTH_SECRET") ?? readEnv("AUTH_SECRET")
-  if (!secret) {
+  if (!secret || secret.length === 0) {
     console.error("[gatehouse/v4] withAuth has no secret: set NEXTAUTH_SECRET (or pass `secret`).")
     const errorUrl = new URL(`${basePath}${errorPage}`, origin)
     errorUrl.searchParams.append("error", "Configuration")

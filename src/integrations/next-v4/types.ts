@@ -168,8 +168,8 @@ export type AuthAction =
 export interface AuthOptions {
   /** Providers, from `gatehouse/v4/providers/<id>` (or Gatehouse's own provider configs). */
   providers: Provider[]
-  /** Default: `jwt.secret`, then NEXTAUTH_SECRET, then AUTH_SECRET. */
-  secret?: string
+  /** Default: `jwt.secret`, then NEXTAUTH_SECRET, then AUTH_SECRET. A list rotates: the first seals, each reads. */
+  secret?: string | string[]
   session?: Partial<SessionOptions>
   jwt?: Partial<JWTOptions>
   pages?: Partial<PagesOptions>
