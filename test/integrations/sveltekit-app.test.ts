@@ -1,0 +1,278 @@
+// examples/sveltekit as a user builds and runs it: SvelteKit's own `vite build` with adapter-node, ONCE, then the built
+// server (`node build`) driven in headless Chromium. The scratch app installs gatehouse from dist/ (built on first need
+// by test/support/dist.ts) and links the frameworks from the repository's node_modules. One origin,
+// http://localhost:<port>, given to adapter-node as ORIGIN; the host is trusted through AUTH_TRUST_HOST alone (no
+// AUTH_URL), in the production build, where @auth/sveltekit 1.11.3 ignores the variable (Auth.js #12284).
+// The OpenID Provider of the example's Keycloak sign-in is the local OP (test/support/oidc-op.ts).
+import { type ChildProcess, spawn } from "node:child_process"
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { encode } from "@auth/core/jwt"
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { launchChromium, skipReason } from "../e2e/support/chromium.js"
+import { ensureDist } from "../support/dist.js"
+import { freePort } from "../support/listen.js"
+import { type OidcOp, startOidcProvider } from "../support/oidc-op.js"
+
+const root = fileURLToPath(new URL("../../", import.meta.url))
+const EXAMPLE_DIR = join(root, "examples/sveltekit")
+/** Example files that are a previous run's output, not the app's source. */
+const NOT_COPIED = new Set([".svelte-kit", "build", "node_modules"])
+/** The packages the example builds with, linked from the repository's node_modules. */
+const FRAMEWORK = ["@sveltejs/kit", "@sveltejs/adapter-node", "@sveltejs/vite-plugin-svelte", "svelte", "vite"]
+
+const SECRET = "sveltekit-example-test-secret-0123456789abcdef"
+const DEMO = { username: "demo", password: "demo" } as const
+
+/** Whether the example is on gatehouse (else on @auth/sveltekit, which needs no dist/). */
+const onGatehouse = /"gatehouse"/.test(readFileSync(join(EXAMPLE_DIR, "package.json"), "utf8"))
+
+function link(target: string, path: string): void {
+  if (!existsSync(target)) throw new Error(`${target} is missing: run \`npm install\``)
+  mkdirSync(dirname(path), { recursive: true })
+  symlinkSync(target, path, "dir")
+}
+
+/** The example copied to a scratch folder, with gatehouse as npm installs it (package.json and dist/). */
+function prepareApp(): string {
+  if (onGatehouse) ensureDist()
+  const dir = mkdtempSync(join(tmpdir(), "gatehouse-sveltekit-"))
+  try {
+    cpSync(EXAMPLE_DIR, dir, {
+      recursive: true,
+      filter: (src) => !NOT_COPIED.has(src.slice(EXAMPLE_DIR.length + 1).split("/")[0]!),
+    })
+    const modules = join(dir, "node_modules")
+    for (const name of [...FRAMEWORK, "@auth/sveltekit", "@auth/core"])
+      link(join(root, "node_modules", name), join(modules, name))
+    if (onGatehouse) {
+      mkdirSync(join(modules, "gatehouse"))
+      copyFileSync(join(root, "package.json"), join(modules, "gatehouse/package.json"))
+      cpSync(join(root, "dist"), join(modules, "gatehouse/dist"), { recursive: true })
+      const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { dependencies?: object }
+      for (const name of Object.keys(pkg.dependencies ?? {}))
+        if (!existsSync(join(modules, name))) link(join(root, "node_modules", name), join(modules, name))
+    }
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true })
+    throw error
+  }
+  return dir
+}
+
+/** A child process whose output is kept (for a failure message), stopped by its own pid. */
+class Child {
+  readonly process: ChildProcess
+  output = ""
+  readonly exited: Promise<number | null>
+
+  constructor(cwd: string, args: string[], env: NodeJS.ProcessEnv) {
+    this.process = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] })
+    const keep = (chunk: Buffer): void => {
+      this.output += chunk.toString()
+    }
+    this.process.stdout!.on("data", keep)
+    this.process.stderr!.on("data", keep)
+    this.exited = new Promise((resolve) => this.process.once("exit", (code) => resolve(code)))
+  }
+
+  /** Resolves once the output matches `pattern`; rejects when the process ends first or after 30 s. */
+  waitFor(pattern: RegExp): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => done(new Error(`no ${pattern} after 30 s:\n${this.output}`)), 30_000)
+      const check = (): void => {
+        if (pattern.test(this.output)) done()
+      }
+      const exit = (code: number | null): void => done(new Error(`exited (${code}):\n${this.output}`))
+      const done = (error?: Error): void => {
+        clearTimeout(timer)
+        this.process.stdout!.off("data", check)
+        this.process.off("exit", exit)
+        if (error) reject(error)
+        else resolve()
+      }
+      this.process.stdout!.on("data", check)
+      this.process.once("exit", exit)
+      check()
+    })
+  }
+
+  async stop(): Promise<void> {
+    if (this.process.exitCode === null && this.process.signalCode === null) {
+      this.process.kill("SIGTERM")
+      await this.exited
+    }
+  }
+}
+
+let dir: string | undefined
+let server: Child | undefined
+let browser: Browser | undefined
+let op: OidcOp | undefined
+let port = 0
+let origin = ""
+
+/** adapter-node's and the example's environment: nothing from the test run's shell that names a URL or a secret. */
+function serverEnv(listenOn: number, extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production" }
+  for (const name of Object.keys(env)) if (/^(AUTH_|NEXTAUTH_|ORIGIN$|VERCEL|CF_PAGES)/.test(name)) delete env[name]
+  return { ...env, HOST: "127.0.0.1", PORT: String(listenOn), ORIGIN: `http://localhost:${listenOn}`, ...extra }
+}
+
+/** Starts the built app (`node build`) on `listenOn`. */
+async function start(listenOn: number, extra: NodeJS.ProcessEnv): Promise<Child> {
+  const child = new Child(dir!, ["build"], serverEnv(listenOn, extra))
+  await child.waitFor(/Listening on/)
+  return child
+}
+
+const text = (page: Page, id: string): Promise<string | null> => page.textContent(`[data-testid="${id}"]`)
+
+/** The names of the session cookies a browser context holds for the app. */
+async function sessionCookies(context: BrowserContext): Promise<string[]> {
+  return (await context.cookies(origin)).map((c) => c.name).filter((name) => name.includes("session-token"))
+}
+
+/** What the home page says about the session. */
+async function home(page: Page): Promise<string | null> {
+  await page.goto(`${origin}/`)
+  return text(page, "session")
+}
+
+/** The sign-in page's credentials form, submitted with `password`; resolves once the next page has loaded. */
+async function signInWithPassword(page: Page, password: string): Promise<void> {
+  await page.fill('[data-testid="credentials-form"] input[name="username"]', DEMO.username)
+  await page.fill('[data-testid="credentials-form"] input[name="password"]', password)
+  await Promise.all([page.waitForEvent("load"), page.click('[data-testid="credentials-form"] button[type="submit"]')])
+}
+
+async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser!.newContext()
+  return { context, page: await context.newPage() }
+}
+
+describe.skipIf(skipReason)("examples/sveltekit: the production build (adapter-node) in headless Chromium", () => {
+  beforeAll(async () => {
+    const started = Date.now()
+    dir = prepareApp()
+    port = await freePort()
+    origin = `http://localhost:${port}`
+    const build = new Child(dir, [join(dir, "node_modules/vite/bin/vite.js"), "build"], {
+      ...process.env,
+      NODE_ENV: "production",
+    })
+    const code = await build.exited
+    console.log(`vite build of examples/sveltekit took ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    if (code !== 0) throw new Error(`vite build failed (${code}):\n${build.output}`)
+    op = await startOidcProvider({ rpOrigin: origin, basePath: "/auth", providerIds: ["keycloak"] })
+    server = await start(port, {
+      AUTH_SECRET: SECRET,
+      AUTH_TRUST_HOST: "true",
+      AUTH_KEYCLOAK_ISSUER: op.issuer,
+      AUTH_KEYCLOAK_ID: op.clients.basic.client_id,
+      AUTH_KEYCLOAK_SECRET: op.clients.basic.client_secret,
+    })
+    browser = await launchChromium()
+  }, 180_000)
+
+  afterAll(async () => {
+    await server?.stop()
+    await browser?.close()
+    await op?.stop()
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it("signed out: home says so, and the protected page sends the visitor to the sign-in page", async () => {
+    const { context, page } = await newPage()
+    expect(await home(page)).toBe("Signed out")
+    await page.goto(`${origin}/protected`)
+    expect(page.url()).toBe(`${origin}/signin?redirectTo=/protected`)
+    expect(await page.isVisible('[data-testid="credentials-form"]')).toBe(true)
+    expect(await page.isVisible('[data-testid="oidc-form"]')).toBe(true)
+    expect(await sessionCookies(context)).toEqual([])
+    await context.close()
+  })
+
+  it("credentials: a wrong password shows the error and sets nothing; the right one signs in, and sign-out ends it", async () => {
+    const { context, page } = await newPage()
+    await page.goto(`${origin}/protected`)
+
+    await signInWithPassword(page, "wrong")
+    expect(new URL(page.url()).pathname).toBe("/signin")
+    expect(await text(page, "signin-error")).toBe("Wrong username or password.")
+    expect(await sessionCookies(context)).toEqual([])
+    expect(await home(page)).toBe("Signed out")
+
+    // Back to the protected page, as the redirectTo of the sign-in page it sent the visitor to.
+    await page.goto(`${origin}/protected`)
+    await signInWithPassword(page, DEMO.password)
+    expect(page.url()).toBe(`${origin}/protected`)
+    expect(await text(page, "protected-user")).toBe("Welcome, Demo User.")
+    expect(await sessionCookies(context)).toEqual(["authjs.session-token"])
+    expect(await home(page)).toBe("Signed in as Demo User (demo@example.com)")
+
+    await Promise.all([page.waitForEvent("load"), page.click('nav form[action="/signout"] button')])
+    expect(page.url()).toBe(`${origin}/`)
+    expect(await text(page, "session")).toBe("Signed out")
+    expect(await sessionCookies(context)).toEqual([])
+    await page.goto(`${origin}/protected`)
+    expect(new URL(page.url()).pathname).toBe("/signin")
+    await context.close()
+  })
+
+  it("OpenID Connect: signs in at the local OP and comes back signed in", async () => {
+    const { context, page } = await newPage()
+    await page.goto(`${origin}/signin`)
+    await Promise.all([page.waitForEvent("load"), page.click('[data-testid="oidc-form"] button')])
+    for (let step = 0; page.url().startsWith(`${op!.url}/`); step++) {
+      expect(step, "OP pages before the way back").toBeLessThan(3)
+      const form = await page.waitForSelector('form[data-interaction="login"], form[data-interaction="consent"]')
+      if ((await form.getAttribute("data-interaction")) === "login") {
+        await page.fill('form[data-interaction="login"] input[name="login"]', "op-user-1")
+        await page.fill('form[data-interaction="login"] input[name="password"]', "correct horse")
+      }
+      await Promise.all([page.waitForEvent("load"), form.$eval("button", (button) => (button as HTMLElement).click())])
+    }
+    await page.waitForURL(`${origin}/`)
+    expect(await text(page, "session")).toBe("Signed in as Olivia Provider (olivia@op.example)")
+    expect(await sessionCookies(context)).toEqual(["authjs.session-token"])
+    await page.goto(`${origin}/protected`)
+    expect(await text(page, "protected-user")).toBe("Welcome, Olivia Provider.")
+    await context.close()
+  })
+
+  it("a session cookie sealed as @auth/core seals it (same secret) is a signed-in user", async () => {
+    const { context, page } = await newPage()
+    const value = await encode({
+      token: { sub: "carried-1", name: "Carried Over", email: "carried@example.com" },
+      secret: SECRET,
+      salt: "authjs.session-token",
+    })
+    await context.addCookies([{ name: "authjs.session-token", value, url: origin, httpOnly: true, sameSite: "Lax" }])
+    expect(await home(page)).toBe("Signed in as Carried Over (carried@example.com)")
+    await page.goto(`${origin}/protected`)
+    expect(await text(page, "protected-user")).toBe("Welcome, Carried Over.")
+    await context.close()
+  })
+
+  it.skipIf(!onGatehouse)(
+    "AUTH_TRUST_HOST is what trusts the host: the same build without it answers UntrustedHost",
+    async () => {
+      // The main server trusts the host through AUTH_TRUST_HOST alone; its session route answers.
+      const trusted = await fetch(`${origin}/auth/session`)
+      expect(trusted.status).toBe(200)
+      const otherPort = await freePort()
+      const untrusted = await start(otherPort, { AUTH_SECRET: SECRET })
+      try {
+        const res = await fetch(`http://localhost:${otherPort}/auth/session`)
+        expect(res.status).toBe(500)
+        expect(untrusted.output).toMatch(/UntrustedHost/)
+      } finally {
+        await untrusted.stop()
+      }
+    },
+  )
+})
