@@ -46,6 +46,19 @@ const BENCH_OPTIONS: Readonly<Record<string, OptionSpec>> = {
     help: "only the over-HTTP cases (node:http, Express, getSession in a route)",
   },
   "no-http": { kind: "flag", nodeOnly: true, help: "skip the over-HTTP cases" },
+  peers: {
+    kind: "flag",
+    nodeOnly: true,
+    help:
+      "Gatehouse, @auth/core and better-auth side by side (bench/peers.ts): in process, database read beside its SQL " +
+      "query, cold start, Express under autocannon; installs bench/peers/node_modules on first use",
+  },
+  "peers-part": {
+    kind: "value",
+    nodeOnly: true,
+    choices: ["in-process", "cold", "http", "callgrind"],
+    help: "with --peers: only that part (callgrind: instruction counts per request under valgrind, not in the full run)",
+  },
   "busy-neighbor": {
     kind: "flag",
     nodeOnly: true,

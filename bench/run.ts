@@ -46,6 +46,11 @@ import { benchOptionsOrExit } from "./options.js"
 
 // ---------------------------------------------------------------- options and libraries
 const args = benchOptionsOrExit(process.argv.slice(2))
+if (args.has("peers")) {
+  // --peers: Gatehouse, @auth/core and better-auth side by side (bench/peers.ts), nothing below.
+  const { runPeers } = await import("./peers.js")
+  process.exit(await runPeers(args))
+}
 if ((args.get("runtime") ?? "node") !== "node") {
   // --runtime=edge|workerd|bun|deno: the session check inside that runtime (bench/runtimes.ts), nothing below.
   const { runInRuntime } = await import("./runtimes.js")
