@@ -1,6 +1,7 @@
 // The browser scenarios of gatehouse/v4/react, run by test/e2e/v4-react.test.ts against next-auth 4.24.15's own
-// routes and by v4-react-gatehouse.test.ts against Gatehouse's v4 wire format. Each scenario runs twice, with the page
-// on gatehouse/v4/react and on next-auth/react, and both must give the answers written here (next-auth 4's).
+// routes and against Gatehouse's v4 wire format, in one browser and with the pages bundled once. Each scenario runs
+// twice per server, with the page on gatehouse/v4/react and on next-auth/react, and both must give the answers written
+// here (next-auth 4's).
 import type { BrowserContext, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { launchChromium, openPage, skipReason } from "./chromium.js"
@@ -12,8 +13,25 @@ import type { Browser } from "playwright-core"
 
 const LIBS: readonly V4ClientLib[] = ["gatehouse", "next-auth"]
 
-/** Defines the suite for one server; `label` names the server in the test titles. */
-export function v4ReactSuite(kind: V4ServerKind, label: string): void {
+/** The browser and the page bundles, made once per file for every server's suite. */
+let shared: Promise<{ browser: Browser; bundles: Map<string, string> }> | undefined
+
+function sharedSetUp(): Promise<{ browser: Browser; bundles: Map<string, string> }> {
+  shared ??= Promise.all([launchChromium(), bundleV4Pages()]).then(([browser, bundles]) => ({ browser, bundles }))
+  return shared
+}
+
+/** Defines the suite for each server, one after the other in one browser; `label` names a server in the test titles. */
+export function v4ReactSuites(servers: readonly { kind: V4ServerKind; label: string }[]): void {
+  for (const { kind, label } of servers) v4ReactSuite(kind, label)
+  afterAll(async () => {
+    const setUp = shared
+    shared = undefined
+    await (await setUp)?.browser.close()
+  })
+}
+
+function v4ReactSuite(kind: V4ServerKind, label: string): void {
   describe.skipIf(skipReason !== undefined)(
     `v4/react pages against ${label}${skipReason ? ` (skipped: ${skipReason})` : ""}`,
     () => {
@@ -22,12 +40,12 @@ export function v4ReactSuite(kind: V4ServerKind, label: string): void {
       let origin: string
 
       beforeAll(async () => {
-        server = await startV4Server(kind, await bundleV4Pages())
+        const setUp = await sharedSetUp()
+        browser = setUp.browser
+        server = await startV4Server(kind, setUp.bundles)
         origin = server.origin
-        browser = await launchChromium()
       })
       afterAll(async () => {
-        await browser?.close()
         await server?.stop()
       })
 
