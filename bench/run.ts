@@ -43,6 +43,7 @@ import { Auth as AuthJs } from "@auth/core"
 import AuthJsCredentials from "@auth/core/providers/credentials"
 import type { AuthConfig } from "../src/index.js"
 import { benchOptionsOrExit } from "./options.js"
+import { kitSessionRead } from "./sveltekit.js"
 
 // ---------------------------------------------------------------- options and libraries
 const args = benchOptionsOrExit(process.argv.slice(2))
@@ -369,7 +370,14 @@ async function buildMeasurements(): Promise<{ groups: Measurement[][]; byId: Map
   const G = "Gatehouse",
     A = "@auth/core",
     R = "reference"
+  // Case S: SvelteKit's locals.auth() on a cookie @auth/sveltekit minted (bench/sveltekit.ts).
+  const kit = await kitSessionRead({ origin: "http://localhost:3000", secret: SECRET, user: USER })
+  for (const read of [kit.gatehouse, kit.authjs]) check((await read()) === USER.email, "SvelteKit locals.auth()")
   const groups: Measurement[][] = [
+    [
+      { id: "GS", lib: G, what: "SvelteKit handle + locals.auth(), valid JWT cookie", fn: kit.gatehouse },
+      { id: "AS", lib: "@auth/sveltekit", what: "SvelteKit handle + locals.auth(), valid JWT cookie", fn: kit.authjs },
+    ],
     [
       {
         id: "G1",
@@ -613,6 +621,7 @@ function report(results: Map<string, Sample[]>, byId: Map<string, Measurement>):
     ["5", "G5", "A5"],
     ["6", "G6", "A6"],
     ["7", "G7", "A7"],
+    ["S", "GS", "AS"],
   ]
   lines.push(
     "",
@@ -662,6 +671,7 @@ function report(results: Map<string, Sample[]>, byId: Map<string, Measurement>):
     `| no-cookie session (case 2) Gatehouse ÷ @auth/core | ${fmt(ratio["2"] as number, 1)}x | >= 3x | ${verdict((ratio["2"] as number) >= 3)} |`,
     `| database session, memory adapter (case 6) Gatehouse ÷ @auth/core | ${fmt(ratio["6"] as number, 1)}x | >= 5x | ${verdict((ratio["6"] as number) >= 5)} |`,
     `| database session, PGlite (case 7) Gatehouse ÷ @auth/core, info | ${fmt(ratio["7"] as number, 1)}x | — | — |`,
+    `| SvelteKit locals.auth() (case S) gatehouse/sveltekit ÷ @auth/sveltekit | ${fmt(ratio["S"] as number, 1)}x | >= 50x | ${verdict((ratio["S"] as number) >= 50)} |`,
   )
   return lines.join("\n")
 }

@@ -24,8 +24,13 @@ const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"))
 
 /** Each subpath with a types file: its report's folder and base name, and the .d.ts API Extractor reads. */
 const entries = []
+const reported = new Set()
 for (const [subpath, target] of Object.entries(manifest.exports)) {
   if (typeof target !== "object" || typeof target.types !== "string") continue
+  // A subpath for the same module as an earlier one (gatehouse/sveltekit/providers/<id> is gatehouse/providers/<id>)
+  // is on record in that one's report.
+  if (reported.has(target.types)) continue
+  reported.add(target.types)
   const name = subpath === "." ? "index" : subpath.slice(2)
   entries.push({
     subpath,

@@ -11,7 +11,7 @@ import { parseCookieHeader } from "../cookies/parse.js"
 import { resolveOrigin } from "../request/host.js"
 import type { ArrivalOrigin, HeaderReader } from "../request/input.js"
 import { MAX_COOKIE_HEADER } from "../request/parse.js"
-import type { AuthConfig, JWT, Session } from "../types.js"
+import type { AuthConfig, Cookie, JWT, Session } from "../types.js"
 
 /** What a server-side read needs of a request: the origin it arrived on and its headers (Cookie, X-Forwarded-*). */
 export interface SessionSource {
@@ -31,6 +31,8 @@ export interface ServerSession {
   user?: AdapterUser
   /** Set-Cookie values the integration should send: a re-issued session cookie, or one that clears a bad cookie. */
   setCookies: string[]
+  /** The same cookies unserialised, for a framework that sets cookies through its own API (SvelteKit's `cookies.set`). */
+  cookies: Cookie[]
 }
 
 const EMPTY_QUERY: URLSearchParams = new URLSearchParams()
@@ -94,14 +96,12 @@ export async function readServerSession(
   const resolved = resolvedOrThrow(config)
   const cookieHeader = source.header.get("cookie")
   if (cookieHeader === null || cookieHeader === "" || cookieHeader.length > MAX_COOKIE_HEADER)
-    return { session: null, setCookies: [] }
+    return { session: null, setCookies: [], cookies: [] }
   const { origin, secure } = resolveOrigin(source.url, source.header, resolved)
   const req = new SessionReadRequest(origin, secure, resolved.basePath, update !== undefined, source, cookieHeader)
   const answer = await resolved.sessionStrategy.read(req, resolved, update)
-  const result: ServerSession = {
-    session: answer.session,
-    setCookies: answer.cookies ? answer.cookies.map(serializeCookie) : [],
-  }
+  const cookies = answer.cookies ?? []
+  const result: ServerSession = { session: answer.session, setCookies: cookies.map(serializeCookie), cookies }
   if (answer.token) result.token = answer.token
   if (answer.user) result.user = answer.user
   return result
