@@ -65,7 +65,7 @@ beforeAll(async () => {
       await new Promise((r) => setTimeout(r, 200))
     }
   }
-}, 170_000)
+}, 300_000) // `next build` may share the two cores with another file's build (vitest runs a worker per core)
 
 afterAll(async () => {
   if (!server || server.exitCode !== null) return

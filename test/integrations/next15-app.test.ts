@@ -42,7 +42,7 @@ describe("examples/next on Next 15 (middleware.ts, runtime nodejs)", () => {
     if (code !== 0) throw new Error(`next build (Next 15) failed (${code}):\n${build.output}`)
     server = new NextProcess(dir, ["start", "-p", "0", "-H", "127.0.0.1"], env)
     origin = await server.origin(30_000)
-  }, 170_000)
+  }, 300_000) // `next build` may share the two cores with another file's build (vitest runs a worker per core)
 
   afterAll(async () => {
     await build?.stop() // still running only when beforeAll timed out
