@@ -161,3 +161,32 @@ export function gatehouseDb(queryable: unknown): Handler {
 export function authjsDb(pool: PoolLike): Handler {
   return authjs("plain", { adapter: PgAdapterAuthJs(pool as never) })
 }
+
+// ---------------------------------------------------------------- requests
+const get = (path: string, cookie?: string) =>
+  new Request(`${ORIGIN}${path}`, cookie ? { headers: { cookie } } : undefined)
+const pairs = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";", 1)[0] as string)
+
+/** Auth.js-style browser flow (GET /auth/csrf, POST /auth/callback/credentials): requests for sign-in and sign-out. */
+export async function authJsStyleFlow(handle: Handler) {
+  const csrf = await handle(get("/auth/csrf"))
+  const csrfCookies = pairs(csrf).join("; ")
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+  const form = (extra: Record<string, string>) =>
+    new URLSearchParams({ csrfToken, callbackUrl: ORIGIN, ...extra }).toString()
+  const post = (path: string, body: string, cookie: string) =>
+    new Request(`${ORIGIN}/auth${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie, origin: ORIGIN },
+      body,
+    })
+  const signInRequest = () => post("/callback/credentials", form({ email: USER.email, password: PASSWORD }), csrfCookies)
+  const res = await handle(signInRequest())
+  if (res.status !== 302) throw new Error(`sign-in status ${res.status}`)
+  const session = pairs(res).find((p) => p.startsWith("authjs.session-token="))
+  if (!session) throw new Error("sign-in set no session cookie")
+  const cookie = `${csrfCookies}; ${session}`
+  const signOutRequest = () => post("/signout", form({}), cookie)
+  return { signInRequest, signOutRequest, sessionCookie: session }
+}
+

@@ -20,6 +20,7 @@ import pg from "pg"
 import { migrate } from "../../src/adapters/postgres.js"
 import { benchOptionsOrExit } from "../options.js"
 import {
+  authJsStyleFlow,
   authjs,
   authjsDb,
   betterAuthInstance,
@@ -64,7 +65,6 @@ function check(ok: unknown, what: string): asserts ok {
 }
 const get = (path: string, cookie?: string) =>
   new Request(`${ORIGIN}${path}`, cookie ? { headers: { cookie } } : undefined)
-const pairs = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";", 1)[0] as string)
 
 /** One op: the handler's answer, its body read, status and (when given) a body fragment checked. */
 async function op(handle: Handler, request: Request, status: number, mustContain?: string): Promise<Response> {
@@ -73,29 +73,6 @@ async function op(handle: Handler, request: Request, status: number, mustContain
   if (res.status !== status || (mustContain !== undefined && !text.includes(mustContain)))
     throw new Error(`bad response ${res.status}: ${text.slice(0, 120)}`)
   return res
-}
-
-/** Auth.js-style browser flow (GET /auth/csrf, POST /auth/callback/credentials): requests for sign-in and sign-out. */
-async function authJsStyleFlow(handle: Handler) {
-  const csrf = await handle(get("/auth/csrf"))
-  const csrfCookies = pairs(csrf).join("; ")
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string }
-  const form = (extra: Record<string, string>) =>
-    new URLSearchParams({ csrfToken, callbackUrl: ORIGIN, ...extra }).toString()
-  const post = (path: string, body: string, cookie: string) =>
-    new Request(`${ORIGIN}/auth${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie, origin: ORIGIN },
-      body,
-    })
-  const signInRequest = () => post("/callback/credentials", form({ email: USER.email, password: PASSWORD }), csrfCookies)
-  const res = await handle(signInRequest())
-  check(res.status === 302, `sign-in status ${res.status}`)
-  const session = pairs(res).find((p) => p.startsWith("authjs.session-token="))
-  check(session, "sign-in set no session cookie")
-  const cookie = `${csrfCookies}; ${session}`
-  const signOutRequest = () => post("/signout", form({}), cookie)
-  return { signInRequest, signOutRequest, sessionCookie: session }
 }
 
 interface Sample {
