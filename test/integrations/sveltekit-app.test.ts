@@ -2,8 +2,10 @@
 // server (`node build`) driven in headless Chromium. The scratch app installs gatehouse from dist/ (built on first need
 // by test/support/dist.ts) and links the frameworks from the repository's node_modules. One origin,
 // http://localhost:<port>, given to adapter-node as ORIGIN; the host is trusted through AUTH_TRUST_HOST alone (no
-// AUTH_URL), in the production build, where @auth/sveltekit 1.11.3 ignores the variable (Auth.js #12284).
-// The OpenID Provider of the example's Keycloak sign-in is the local OP (test/support/oidc-op.ts).
+// AUTH_URL), in the production build, where @auth/sveltekit 1.11.3 ignores the variable (Auth.js #12284), and a
+// second server from the same build, without it, refuses the host. The OpenID Provider of the example's Keycloak
+// sign-in is the local OP (test/support/oidc-op.ts). A session cookie sealed by @auth/core under the same secret (what
+// an @auth/sveltekit app's users hold) is a signed-in user of the gatehouse build.
 import { type ChildProcess, spawn } from "node:child_process"
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -27,9 +29,6 @@ const FRAMEWORK = ["@sveltejs/kit", "@sveltejs/adapter-node", "@sveltejs/vite-pl
 const SECRET = "sveltekit-example-test-secret-0123456789abcdef"
 const DEMO = { username: "demo", password: "demo" } as const
 
-/** Whether the example is on gatehouse (else on @auth/sveltekit, which needs no dist/). */
-const onGatehouse = /"gatehouse"/.test(readFileSync(join(EXAMPLE_DIR, "package.json"), "utf8"))
-
 function link(target: string, path: string): void {
   if (!existsSync(target)) throw new Error(`${target} is missing: run \`npm install\``)
   mkdirSync(dirname(path), { recursive: true })
@@ -38,7 +37,7 @@ function link(target: string, path: string): void {
 
 /** The example copied to a scratch folder, with gatehouse as npm installs it (package.json and dist/). */
 function prepareApp(): string {
-  if (onGatehouse) ensureDist()
+  ensureDist()
   const dir = mkdtempSync(join(tmpdir(), "gatehouse-sveltekit-"))
   try {
     cpSync(EXAMPLE_DIR, dir, {
@@ -46,16 +45,13 @@ function prepareApp(): string {
       filter: (src) => !NOT_COPIED.has(src.slice(EXAMPLE_DIR.length + 1).split("/")[0]!),
     })
     const modules = join(dir, "node_modules")
-    for (const name of [...FRAMEWORK, "@auth/sveltekit", "@auth/core"])
-      link(join(root, "node_modules", name), join(modules, name))
-    if (onGatehouse) {
-      mkdirSync(join(modules, "gatehouse"))
-      copyFileSync(join(root, "package.json"), join(modules, "gatehouse/package.json"))
-      cpSync(join(root, "dist"), join(modules, "gatehouse/dist"), { recursive: true })
-      const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { dependencies?: object }
-      for (const name of Object.keys(pkg.dependencies ?? {}))
-        if (!existsSync(join(modules, name))) link(join(root, "node_modules", name), join(modules, name))
-    }
+    for (const name of FRAMEWORK) link(join(root, "node_modules", name), join(modules, name))
+    mkdirSync(join(modules, "gatehouse"))
+    copyFileSync(join(root, "package.json"), join(modules, "gatehouse/package.json"))
+    cpSync(join(root, "dist"), join(modules, "gatehouse/dist"), { recursive: true })
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { dependencies?: object }
+    for (const name of Object.keys(pkg.dependencies ?? {}))
+      if (!existsSync(join(modules, name))) link(join(root, "node_modules", name), join(modules, name))
   } catch (error) {
     rmSync(dir, { recursive: true, force: true })
     throw error
@@ -156,10 +152,10 @@ async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
 
 describe.skipIf(skipReason)("examples/sveltekit: the production build (adapter-node) in headless Chromium", () => {
   beforeAll(async () => {
-    const started = Date.now()
     dir = prepareApp()
     port = await freePort()
     origin = `http://localhost:${port}`
+    const started = Date.now()
     const build = new Child(dir, [join(dir, "node_modules/vite/bin/vite.js"), "build"], {
       ...process.env,
       NODE_ENV: "production",
@@ -258,21 +254,18 @@ describe.skipIf(skipReason)("examples/sveltekit: the production build (adapter-n
     await context.close()
   })
 
-  it.skipIf(!onGatehouse)(
-    "AUTH_TRUST_HOST is what trusts the host: the same build without it answers UntrustedHost",
-    async () => {
-      // The main server trusts the host through AUTH_TRUST_HOST alone; its session route answers.
-      const trusted = await fetch(`${origin}/auth/session`)
-      expect(trusted.status).toBe(200)
-      const otherPort = await freePort()
-      const untrusted = await start(otherPort, { AUTH_SECRET: SECRET })
-      try {
-        const res = await fetch(`http://localhost:${otherPort}/auth/session`)
-        expect(res.status).toBe(500)
-        expect(untrusted.output).toMatch(/UntrustedHost/)
-      } finally {
-        await untrusted.stop()
-      }
-    },
-  )
+  it("AUTH_TRUST_HOST is what trusts the host: the same build without it answers UntrustedHost", async () => {
+    // The main server trusts the host through AUTH_TRUST_HOST alone; its session route answers.
+    const trusted = await fetch(`http://127.0.0.1:${port}/auth/session`)
+    expect(trusted.status).toBe(200)
+    const otherPort = await freePort()
+    const untrusted = await start(otherPort, { AUTH_SECRET: SECRET })
+    try {
+      const res = await fetch(`http://127.0.0.1:${otherPort}/auth/session`)
+      expect(res.status).toBe(500)
+      expect(untrusted.output).toMatch(/UntrustedHost/)
+    } finally {
+      await untrusted.stop()
+    }
+  })
 })

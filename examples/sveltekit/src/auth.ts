@@ -1,11 +1,11 @@
 // The example's auth setup: a credentials provider with one demo user, and an OpenID Connect provider (Keycloak, or
 // any OP) when AUTH_KEYCLOAK_ISSUER names one. SvelteKitAuth gives the hook that answers /auth/* and sets
 // locals.auth(), and the two form actions the sign-in and sign-out pages export.
-import { SvelteKitAuth } from "@auth/sveltekit"
-import Credentials from "@auth/sveltekit/providers/credentials"
-import Keycloak from "@auth/sveltekit/providers/keycloak"
 import { dev } from "$app/environment"
 import { env } from "$env/dynamic/private"
+import { SvelteKitAuth } from "gatehouse/sveltekit"
+import Credentials from "gatehouse/providers/credentials"
+import Keycloak from "gatehouse/providers/keycloak"
 
 /** The one account of this example: sign in with demo / demo. */
 const DEMO_USER = { id: "1", name: "Demo User", email: "demo@example.com" }
@@ -38,6 +38,4 @@ export const { handle, signIn, signOut } = SvelteKitAuth({
   secret: env.AUTH_SECRET || (dev ? DEV_SECRET : undefined),
   // The sign-in page is the app's own (src/routes/signin), and a failed sign-in comes back to it with ?error=.
   pages: { signIn: "/signin" },
-  // @auth/sveltekit 1.11.3 trusts no host in a production build unless the config says so (Auth.js #12284).
-  trustHost: true,
 })

@@ -1,5 +1,5 @@
-import { CredentialsSignin } from "@auth/sveltekit"
 import { fail } from "@sveltejs/kit"
+import { CredentialsSignin } from "gatehouse/sveltekit"
 import { oidcConfigured, signIn } from "../../auth"
 import type { Actions, PageServerLoad } from "./$types"
 
