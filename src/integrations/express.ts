@@ -3,11 +3,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { NextFunction, Request, Response } from "express"
 import { resolveConfig } from "../config/resolve.js"
-import { deriveConfig } from "../config/env.js"
+import { readEnv } from "../lib/env.js"
 import type { ResolvedConfig } from "../pipeline-types.js"
 import { InvalidEndpoints } from "../errors.js"
 import { handle } from "../pipeline.js"
 import type { AuthConfig, Session } from "../types.js"
+import { deriveFrontDoorConfig, PerConfig } from "./front-door.js"
 import {
   appendSetCookies,
   nodeArrival,
@@ -36,7 +37,7 @@ const DEFAULT_BASE_PATH = "/auth"
 const MAX_MOUNT_PATHS = 64
 
 /** One resolved config per (user config, basePath): the user's object is never changed, and each is resolved once. */
-const derived = new WeakMap<ExpressAuthConfig, Map<string, ResolvedConfig>>()
+const resolvedByMount = new PerConfig<ResolvedConfig>(MAX_MOUNT_PATHS)
 
 function trimSlash(path: string): string {
   return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path
@@ -47,17 +48,14 @@ function trimSlash(path: string): string {
  * mounted: that is answered as a configuration error (logged once per mount path by the pipeline).
  */
 function resolvedFor(config: ExpressAuthConfig, basePath: string, mismatch?: string): ResolvedConfig {
-  let byPath = derived.get(config)
-  if (!byPath) derived.set(config, (byPath = new Map()))
-  let resolved = byPath.get(basePath)
-  if (resolved) return resolved
-  // The env defaults on a copy (AUTH_SECRET, trust host, and each provider's AUTH_<ID>_* on copies of the providers).
-  resolved = resolveConfig(deriveConfig<AuthConfig>(config, process.env, basePath, true))
-  if (mismatch !== undefined && !resolved.error)
-    resolved = Object.freeze({ ...resolved, error: new InvalidEndpoints(mismatch) })
-  if (byPath.size >= MAX_MOUNT_PATHS) byPath.delete(byPath.keys().next().value as string)
-  byPath.set(basePath, resolved)
-  return resolved
+  return resolvedByMount.get(config, basePath, () => {
+    // The mount path is the basePath (AUTH_URL's path does not move it); each provider's AUTH_<ID>_* is filled on a
+    // copy, as @auth/express does.
+    const door = { env: readEnv, defaultBasePath: DEFAULT_BASE_PATH, basePath, fillProviders: true }
+    const resolved = resolveConfig(deriveFrontDoorConfig<AuthConfig>(config, door))
+    if (mismatch === undefined || resolved.error) return resolved
+    return Object.freeze({ ...resolved, error: new InvalidEndpoints(mismatch) })
+  })
 }
 
 function safeDecode(text: string): string | undefined {

@@ -23,6 +23,17 @@ export interface FrontDoor {
   readonly keepSecret?: boolean
 }
 
+/**
+ * A reader over an environment given as a record (Hono's `env(c)`, SvelteKit's `$env/dynamic/private`): a value that is
+ * not a non-empty string (a Worker's binding of another kind, an empty variable) reads as unset.
+ */
+export function envReader(record: Readonly<Record<string, unknown>>): EnvReader {
+  return (name) => {
+    const value = record[name]
+    return typeof value === "string" && value !== "" ? value : undefined
+  }
+}
+
 /** The environment as the record setEnvDefaults reads, over a reader (no copy of `process.env` is made). */
 export function envRecord(env: EnvReader): Record<string, string | undefined> {
   return new Proxy({}, { get: (_, name) => (typeof name === "string" ? env(name) : undefined) })

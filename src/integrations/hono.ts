@@ -3,8 +3,7 @@ import type { Context, MiddlewareHandler } from "hono"
 import { env } from "hono/adapter"
 import { HTTPException } from "hono/http-exception"
 import type { AdapterUser } from "../adapters/index.js"
-import { basePathFromEnv, deriveConfig, setEnvDefaults as applyEnvDefaults } from "../config/env.js"
-import { setConfigEnv } from "../lib/env.js"
+import { setEnvDefaults as applyEnvDefaults } from "../config/env.js"
 import { reportConfigError } from "../config/report.js"
 import { resolveConfig } from "../config/resolve.js"
 import type { ResolvedConfig } from "../pipeline-types.js"
@@ -15,6 +14,7 @@ import { type ArrivalOrigin, type RequestInput, webInput } from "../request/inpu
 import { toResponse } from "../response/build.js"
 import { configurationErrorResponse } from "../response/error.js"
 import type { AuthConfig as CoreAuthConfig, JWT, Session } from "../types.js"
+import { deriveFrontDoorConfig, envReader, PerConfig } from "./front-door.js"
 import { readServerSession } from "./session-read.js"
 
 /** The config `initAuthConfig` returns: Gatehouse's, without the `raw` marker; `basePath` defaults to `/api/auth`. */
@@ -91,36 +91,22 @@ export function reqWithEnvUrl(req: Request, authUrl?: string): Request {
 const DEFAULT_BASE_PATH = "/api/auth"
 
 /** The resolved config of each config object a ConfigHandler returned (derived from env once, never mutated). */
-const resolvedByConfig = new WeakMap<AuthConfig, ResolvedConfig>()
+const resolvedByConfig = new PerConfig<ResolvedConfig>()
 
 /**
- * A copy of the user's config with what @hono/auth-js takes from the environment: basePath (AUTH_URL's path, else
- * `/api/auth`), secret (AUTH_SECRET, AUTH_SECRET_1..3), trustHost (Auth.js's platform defaults), the redirect proxy
- * URL and the providers' AUTH_<ID>_* (on copies). Config resolution reads the rest (AUTH_URL as the origin,
- * AUTH_TRUSTED_ORIGINS) from the same `env(c)`: on Cloudflare Workers that is the bindings, not `process.env`.
+ * The resolved copy of the user's config with what @hono/auth-js takes from the environment: basePath (AUTH_URL's
+ * path, else `/api/auth`), secret (AUTH_SECRET, AUTH_SECRET_1..3), trustHost (Auth.js's platform defaults), the
+ * redirect proxy URL and the providers' AUTH_<ID>_* (on copies). Config resolution reads the rest (AUTH_URL as the
+ * origin, AUTH_TRUSTED_ORIGINS) from the same `env(c)`: on Cloudflare Workers that is the bindings, not `process.env`.
  */
-function honoConfig(config: AuthConfig, envObject: AuthEnv): CoreAuthConfig {
-  const basePath = basePathFromEnv(config.basePath, envObject.AUTH_URL, DEFAULT_BASE_PATH)
-  const derived: CoreAuthConfig = { ...deriveConfig<CoreAuthConfig>(config, envObject, basePath, true), raw: undefined }
-  setConfigEnv(derived, (name) => {
-    const value: unknown = envObject[name]
-    return typeof value === "string" && value !== "" ? value : undefined
-  })
-  return derived
-}
-
 function resolveFromEnv(c: Context, config: AuthConfig): ResolvedConfig {
-  return resolveConfig(honoConfig(config, env<AuthEnv>(c)))
+  const door = { env: envReader(env<AuthEnv>(c)), defaultBasePath: DEFAULT_BASE_PATH, fillProviders: true }
+  return resolveConfig(deriveFrontDoorConfig<CoreAuthConfig>(config, door, { raw: undefined }))
 }
 
 /** The memoized resolution (also for a config an app stored with `c.set("authConfig", …)` itself). */
 function resolveFor(c: Context, config: AuthConfig): ResolvedConfig {
-  let resolved = resolvedByConfig.get(config)
-  if (!resolved) {
-    resolved = resolveFromEnv(c, config)
-    resolvedByConfig.set(config, resolved)
-  }
-  return resolved
+  return resolvedByConfig.get(config, "", () => resolveFromEnv(c, config))
 }
 
 function sameError(a: Error | undefined, b: Error | undefined): boolean {
@@ -138,14 +124,12 @@ export function initAuthConfig(cb: ConfigHandler): MiddlewareHandler {
   return async (c, next) => {
     const config = await cb(c)
     c.set("authConfig", config)
-    if (!resolvedByConfig.has(config)) {
-      let resolved = resolveFromEnv(c, config)
-      if (resolved.error) {
-        if (lastBroken && sameError(lastBroken.error, resolved.error)) resolved = lastBroken
-        else lastBroken = resolved
-      }
-      resolvedByConfig.set(config, resolved)
-    }
+    resolvedByConfig.get(config, "", () => {
+      const resolved = resolveFromEnv(c, config)
+      if (!resolved.error) return resolved
+      if (lastBroken && sameError(lastBroken.error, resolved.error)) return lastBroken
+      return (lastBroken = resolved)
+    })
     await next()
   }
 }

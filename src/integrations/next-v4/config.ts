@@ -7,6 +7,7 @@ import { readEnv } from "../../lib/env.js"
 import { errorProviderOf } from "../../logger.js"
 import type { ResolvedConfig } from "../../pipeline-types.js"
 import { nextAuthV4 } from "../../symbols.js"
+import { PerConfig } from "../front-door.js"
 import { fromV4Provider } from "./providers/translate.js"
 import type { AuthConfig, LoggerInstance as GatehouseLogger } from "../../types.js"
 import type { AuthOptions, LoggerInstance } from "./types.js"
@@ -17,7 +18,7 @@ export type V4Config = AuthConfig & { [nextAuthV4]: typeof nextAuthV4 }
 /** What getServerSession accepts: AuthOptions whose `providers` may be left out. */
 export type PartialAuthOptions = Partial<AuthOptions>
 
-const derived = new WeakMap<object, V4Config>()
+const derived = new PerConfig<V4Config>()
 
 /** next-auth 4's secret rule: `secret`, else `jwt.secret`, else NEXTAUTH_SECRET, else AUTH_SECRET. */
 function v4Secret(options: PartialAuthOptions): string | string[] | undefined {
@@ -105,23 +106,21 @@ function adaptLogger(logger: Partial<LoggerInstance>): Partial<GatehouseLogger> 
 
 /** The pipeline config for an app's AuthOptions, made once per options object. */
 export function v4Config(options: PartialAuthOptions): V4Config {
-  const hit = derived.get(options)
-  if (hit) return hit
-  const { logger, ...rest } = options
-  const config = {
-    ...(rest as unknown as Omit<AuthConfig, "providers">),
-    // Custom next-auth 4 provider objects (`{ id, type: "oauth", wellKnown, idToken, … }`) are translated as the
-    // gatehouse/v4/providers modules' are; made lazily, so a provider that cannot be translated is a configuration
-    // error of this config (config resolution calls the function inside its checks), not a throw here.
-    providers: (options.providers ?? []).map(
-      (entry: unknown) => () => fromV4Provider(typeof entry === "function" ? (entry as () => unknown)() : entry),
-    ) as AuthConfig["providers"],
-    secret: v4Secret(options),
-    ...(logger ? { logger: adaptLogger(logger) } : {}),
-    [nextAuthV4]: nextAuthV4,
-  } as V4Config
-  derived.set(options, config)
-  return config
+  return derived.get(options, "", () => {
+    const { logger, ...rest } = options
+    return {
+      ...(rest as unknown as Omit<AuthConfig, "providers">),
+      // Custom next-auth 4 provider objects (`{ id, type: "oauth", wellKnown, idToken, … }`) are translated as the
+      // gatehouse/v4/providers modules' are; made lazily, so a provider that cannot be translated is a configuration
+      // error of this config (config resolution calls the function inside its checks), not a throw here.
+      providers: (options.providers ?? []).map(
+        (entry: unknown) => () => fromV4Provider(typeof entry === "function" ? (entry as () => unknown)() : entry),
+      ) as AuthConfig["providers"],
+      secret: v4Secret(options),
+      ...(logger ? { logger: adaptLogger(logger) } : {}),
+      [nextAuthV4]: nextAuthV4,
+    } as V4Config
+  })
 }
 
 /** The resolved config (resolution is memoised per config object). */

@@ -1,8 +1,8 @@
 // gatehouse/next's config: the NextAuthConfig type, next-auth's environment defaults applied to a copy made once per
 // config object (the user's object is never changed), and the copy server actions run with (raw, skipCSRFCheck).
 import type { NextRequest } from "next/server.js"
-import { basePathFromEnv, deriveConfig } from "../../config/env.js"
-import { readEnv, setConfigEnv } from "../../lib/env.js"
+import { readEnv } from "../../lib/env.js"
+import { deriveFrontDoorConfig, type FrontDoor, PerConfig } from "../front-door.js"
 import { resolvedOrThrow } from "../session-read.js"
 import type { ResolvedConfig } from "../../pipeline-types.js"
 import { raw, skipCSRFCheck } from "../../symbols.js"
@@ -27,7 +27,7 @@ export interface DerivedConfig {
   readonly actionConfig: AuthConfig
 }
 
-const derived = new WeakMap<NextAuthConfig, DerivedConfig>()
+const derived = new PerConfig<DerivedConfig>()
 
 /**
  * next-auth's environment, read through lib/env.ts (an empty variable counts as unset, and there may be no `process`):
@@ -40,33 +40,23 @@ function nextEnvRead(name: string): string | undefined {
   return readEnv(name)
 }
 
-const nextEnv: Record<string, string | undefined> = new Proxy(
-  {},
-  { get: (_, name) => (typeof name === "string" ? nextEnvRead(name) : undefined) },
-)
-
 /**
- * The derived configs of a user config, built on first use and cached: basePath `/api/auth` (or AUTH_URL's path),
- * trustHost by the platform rule next-auth uses (trusted outside production, on Vercel, or with AUTH_URL /
- * AUTH_TRUST_HOST), and the secrets from the environment when the config has no `secret` (a `secret` that is set,
- * even empty, is kept, as next-auth's `??=` keeps it). The user's object is copied, never changed.
+ * next-auth v5's config derivation: basePath `/api/auth` (or AUTH_URL's path), trustHost by the platform rule next-auth
+ * uses (trusted outside production, on Vercel, or with AUTH_URL / AUTH_TRUST_HOST), and the secrets from the
+ * environment when the config has no `secret` (a `secret` that is set, even empty, is kept, as next-auth's `??=` keeps
+ * it). Providers' AUTH_<ID>_* are read by config resolution, from the same environment.
  */
+const NEXT_DOOR: FrontDoor = { env: nextEnvRead, defaultBasePath: "/api/auth", keepSecret: true }
+
+/** The derived configs of a user config, built on first use and cached. The user's object is copied, never changed. */
 function derivedFor(config: NextAuthConfig): DerivedConfig {
-  const hit = derived.get(config)
-  if (hit) return hit
-  const fromEnv = deriveConfig<AuthConfig>(
-    config,
-    nextEnv,
-    basePathFromEnv(config.basePath, nextEnvRead("AUTH_URL"), "/api/auth"),
+  return derived.get(config, "", () =>
+    Object.freeze({
+      source: config,
+      config: deriveFrontDoorConfig<AuthConfig>(config, NEXT_DOOR),
+      actionConfig: deriveFrontDoorConfig<AuthConfig>(config, NEXT_DOOR, { raw, skipCSRFCheck }),
+    }),
   )
-  const filled: AuthConfig = { ...fromEnv, secret: config.secret ?? fromEnv.secret }
-  const actionConfig: AuthConfig = { ...filled, raw, skipCSRFCheck }
-  // Config resolution reads AUTH_URL (the canonical origin, the trust rule) through the config's environment.
-  setConfigEnv(filled, nextEnvRead)
-  setConfigEnv(actionConfig, nextEnvRead)
-  const made: DerivedConfig = Object.freeze({ source: config, config: filled, actionConfig })
-  derived.set(config, made)
-  return made
 }
 
 /** What the user passed to NextAuth: a config, or a function of the request (undefined outside a request). */
