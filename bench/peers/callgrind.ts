@@ -11,8 +11,12 @@ import { build } from "esbuild"
 
 const args = process.argv.slice(2)
 const QUICK = args.includes("--quick")
-const OPS = QUICK ? 50 : 200
-const WARMUP = QUICK ? 150 : 400
+// The JIT must have settled before counting: with 150 warm-up ops Gatehouse's session check counted 27 M instructions per
+// request, with 400 8 M (optimising compiles on V8's helper threads are counted too); bench/callgrind.ts settles after
+// about 1,000. Run directly (npx tsx bench/peers/callgrind.ts --ops=N --warmup-ops=N --cases=G-S,B-S) to change them.
+const opt = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
+const OPS = Number(opt("ops") ?? (QUICK ? 300 : 2000))
+const WARMUP = Number(opt("warmup-ops") ?? (QUICK ? 1000 : 2000))
 const HERE = fileURLToPath(new URL("./", import.meta.url))
 // Inside bench/peers/node_modules: bare imports resolve to better-auth here and to the root's packages further up.
 const OUT = `${HERE}node_modules/.cache/gatehouse-callgrind/`
