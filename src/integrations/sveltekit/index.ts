@@ -64,9 +64,10 @@ function derive(config: SvelteKitAuthConfig): Derived {
   return { basePath, resolved: resolveConfig(made), actions: resolveConfig(forActions) }
 }
 
-type ConfigInput = SvelteKitAuthConfig | ((event: RequestEvent) => PromiseLike<SvelteKitAuthConfig>)
-
-async function derivedFor(input: ConfigInput, event: RequestEvent): Promise<Derived> {
+async function derivedFor(
+  input: SvelteKitAuthConfig | ((event: RequestEvent) => PromiseLike<SvelteKitAuthConfig>),
+  event: RequestEvent,
+): Promise<Derived> {
   const config = typeof input === "function" ? await input(event) : input
   return derivedConfigs.get(config, "", () => derive(config))
 }
@@ -153,7 +154,9 @@ export interface SvelteKitAuthResult {
  * `config` may be a function of the request event (called per request); return the same object each time so it is
  * derived and resolved once.
  */
-export function SvelteKitAuth(config: ConfigInput): SvelteKitAuthResult {
+export function SvelteKitAuth(
+  config: SvelteKitAuthConfig | ((event: RequestEvent) => PromiseLike<SvelteKitAuthConfig>),
+): SvelteKitAuthResult {
   const signInAction: Action = async (event) => {
     if (building) return
     const derived = await derivedFor(config, event)

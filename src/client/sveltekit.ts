@@ -1,7 +1,7 @@
 // gatehouse/sveltekit/client: @auth/sveltekit/client's browser signIn and signOut, which are gatehouse/client's aimed
 // at the routes SvelteKitAuth serves (`${base}/auth`, `base` from SvelteKit's paths config).
 import { base } from "$app/paths"
-import { configure } from "../../client/config.js"
+import { configure } from "./config.js"
 import {
   signIn as clientSignIn,
   signOut as clientSignOut,
@@ -10,7 +10,7 @@ import {
   type SignInResponse,
   type SignOutParams,
   type SignOutResponse,
-} from "../../client/index.js"
+} from "./index.js"
 
 export type { SignInAuthorizationParams, SignInOptions, SignInResponse, SignOutParams, SignOutResponse }
 

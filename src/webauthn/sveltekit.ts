@@ -1,10 +1,10 @@
 // gatehouse/sveltekit/webauthn: @auth/sveltekit/webauthn's signIn, gatehouse/webauthn's passkey sign-in aimed at
 // `${base}/auth` (any other provider goes through the ordinary browser sign-in).
-import type { SignInAuthorizationParams, SignInResponse } from "../../client/index.js"
-import { signIn as webAuthnSignIn, type WebAuthnSignInOptions } from "../../webauthn/index.js"
-import { useKitBasePath } from "./client.js"
+import type { SignInAuthorizationParams, SignInResponse } from "../client/index.js"
+import { signIn as webAuthnSignIn, type WebAuthnAction, type WebAuthnSignInOptions } from "./index.js"
+import { useKitBasePath } from "../client/sveltekit.js"
 
-export type { SignInAuthorizationParams, SignInResponse, WebAuthnSignInOptions }
+export type { SignInAuthorizationParams, SignInResponse, WebAuthnAction, WebAuthnSignInOptions }
 
 /** Signs in with a passkey when `provider` is a WebAuthn provider (the ceremony in the browser), else as client.ts does. */
 export async function signIn(
