@@ -4,11 +4,12 @@ import { createContext, createElement, useCallback, useContext, useEffect, useMe
 import type { Context, ReactElement, ReactNode } from "react"
 import { AuthError } from "../errors.js"
 import type { Session } from "../types.js"
-import { authUrl, configure, navigate } from "../client/config.js"
+import { authUrl, configure } from "../client/config.js"
 import { subscribe } from "../client/events.js"
 import type { SessionChange } from "../client/events.js"
 import { fetchSession } from "../client/fetch-session.js"
 import { getSession, update as updateSession } from "../client/index.js"
+import { useRequiredSession } from "./required.js"
 
 export type { Session } from "../types.js"
 export { configure, getCsrfToken, getProviders, getSession, signIn, signOut } from "../client/index.js"
@@ -173,17 +174,7 @@ export function useSession<R extends boolean = false>(options?: UseSessionOption
     throw new AuthError(
       "useSession() was called outside a <SessionProvider>: wrap your app (or this component) in SessionProvider from gatehouse/react.",
     )
-  const mustLeave = options?.required === true && value.status === "unauthenticated"
-  const onUnauthenticated = useRef(options?.onUnauthenticated)
-  onUnauthenticated.current = options?.onUnauthenticated
-  useEffect(() => {
-    if (!mustLeave) return
-    if (onUnauthenticated.current) onUnauthenticated.current()
-    else
-      navigate(
-        `${authUrl("signin")}?${new URLSearchParams({ error: "SessionRequired", callbackUrl: window.location.href })}`,
-      )
-  }, [mustLeave])
+  const mustLeave = useRequiredSession(options, value.status, () => authUrl("signin"))
   if (mustLeave) return { data: null, status: "loading", update: value.update } as SessionContextValue<R>
   return value as SessionContextValue<R>
 }

@@ -6,9 +6,9 @@ import { createContext, createElement, useCallback, useContext, useEffect, useMe
 import type { Context, ReactElement } from "react"
 import { AuthError } from "../../errors.js"
 import type { Session } from "../../types.js"
-import { navigate } from "../../client/config.js"
 import { apiBaseUrl, postSessionUpdate, readSession, setBasePath } from "./client.js"
 import { postSessionMessage, receiveSessionMessages, registerLocalSession } from "./sync.js"
+import { useRequiredSession } from "../required.js"
 import type { SessionContextValue, SessionProviderProps, UpdateSession, UseSessionOptions } from "./types.js"
 
 /** The context SessionProvider fills; `useSession` reads it. */
@@ -164,17 +164,7 @@ export function useSession<R extends boolean>(options?: UseSessionOptions<R>): S
     throw new AuthError(
       "useSession() was called outside a <SessionProvider>: wrap your app (or this component) in SessionProvider from gatehouse/v4/react.",
     )
-  const mustLeave = options?.required === true && value.status === "unauthenticated"
-  const onUnauthenticated = useRef(options?.onUnauthenticated)
-  onUnauthenticated.current = options?.onUnauthenticated
-  useEffect(() => {
-    if (!mustLeave) return
-    if (onUnauthenticated.current) onUnauthenticated.current()
-    else
-      navigate(
-        `${apiBaseUrl()}/signin?${new URLSearchParams({ error: "SessionRequired", callbackUrl: window.location.href })}`,
-      )
-  }, [mustLeave])
+  const mustLeave = useRequiredSession(options, value.status, () => `${apiBaseUrl()}/signin`)
   if (mustLeave) return { data: value.data, status: "loading", update: value.update } as SessionContextValue<R>
   return value as SessionContextValue<R>
 }
