@@ -105,6 +105,7 @@ class Child {
 }
 
 let dir: string | undefined
+let build: Child | undefined
 let server: Child | undefined
 let browser: Browser | undefined
 let op: OidcOp | undefined
@@ -156,7 +157,7 @@ describe.skipIf(skipReason)("examples/sveltekit: the production build (adapter-n
     port = await freePort()
     origin = `http://localhost:${port}`
     const started = Date.now()
-    const build = new Child(dir, [join(dir, "node_modules/vite/bin/vite.js"), "build"], {
+    build = new Child(dir, [join(dir, "node_modules/vite/bin/vite.js"), "build"], {
       ...process.env,
       NODE_ENV: "production",
     })
@@ -175,8 +176,9 @@ describe.skipIf(skipReason)("examples/sveltekit: the production build (adapter-n
   }, 180_000)
 
   afterAll(async () => {
-    await server?.stop()
+    await build?.stop() // still running only when the build timed out
     await browser?.close()
+    await server?.stop()
     await op?.stop()
     if (dir) rmSync(dir, { recursive: true, force: true })
   })
