@@ -1,7 +1,7 @@
 /// <reference path="../../stress/lib/autocannon.d.ts" />
-// Over real HTTP (`npm run bench -- --peers --peers-part=http`): each library's Express integration answers GET session
-// with a signed-in cookie, under autocannon (50 connections, a discarded warm-up, then the timed window), beside a
-// trivial Express route in the same round. Servers in a child process (bench/peers/http-server.ts), autocannon here:
+// Over real HTTP (`npm run bench -- --peers --peers-part=http`): each library's Express integration, and the node:http
+// ones where a library has one, answer GET session with a signed-in cookie, under autocannon (50 connections, a discarded warm-up, then the timed window), beside a
+// trivial route of the same server kind in the same round. Servers in a child process (bench/peers/http-server.ts), autocannon here:
 // one core each on a 2-core machine. Rounds interleaved (order reversed every other round); each library's req/s is
 // taken as a share of the trivial route's in the same round; medians over rounds.
 import { spawn } from "node:child_process"
@@ -26,13 +26,21 @@ const line = await new Promise<string>((resolve, reject) => {
 })
 const { ports, cookies } = JSON.parse(line) as { ports: Record<string, number>; cookies: Record<string, string> }
 
-const cases = [
-  { id: "E0", key: "trivial", what: "trivial Express route (res.json), the reference", path: "/auth/session" },
-  { id: "EG", key: "gatehouse", what: "Gatehouse ExpressAuth, JWT (default)", path: "/auth/session" },
-  { id: "EA", key: "authjs", what: "@auth/express 0.12.3 (@auth/core 0.41.3), JWT (default)", path: "/auth/session" },
-  { id: "EB", key: "betterAuth", what: "better-auth toNodeHandler, default (database read, memory adapter)", path: "/api/auth/get-session" },
-  { id: "EBc", key: "betterAuthCached", what: "better-auth toNodeHandler, cookieCache on (memory adapter)", path: "/api/auth/get-session" },
-].map((c) => ({ ...c, url: `http://127.0.0.1:${ports[c.key]}${c.path}`, cookie: cookies[c.key]! }))
+const groups = [
+  [
+    { id: "E0", key: "trivial", what: "trivial Express route (res.json), the reference", path: "/auth/session" },
+    { id: "EG", key: "gatehouse", what: "Gatehouse ExpressAuth, JWT (default)", path: "/auth/session" },
+    { id: "EA", key: "authjs", what: "@auth/express 0.12.3 (@auth/core 0.41.3), JWT (default)", path: "/auth/session" },
+    { id: "EB", key: "betterAuth", what: "better-auth toNodeHandler in Express, default (database read, memory adapter)", path: "/api/auth/get-session" },
+    { id: "EBc", key: "betterAuthCached", what: "better-auth toNodeHandler in Express, cookieCache on (memory adapter)", path: "/api/auth/get-session" },
+  ],
+  [
+    { id: "N0", key: "trivialNode", what: "trivial node:http handler (writeHead + end), the reference", path: "/auth/session" },
+    { id: "NG", key: "gatehouseNode", what: "Gatehouse createHandler (gatehouse/node), JWT (default)", path: "/auth/session" },
+    { id: "NB", key: "betterAuthNode", what: "better-auth toNodeHandler on node:http, default (memory adapter)", path: "/api/auth/get-session" },
+  ],
+].map((g) => g.map((c) => ({ ...c, url: `http://127.0.0.1:${ports[c.key]}${c.path}`, cookie: cookies[c.key]! })))
+const cases = groups.flat()
 
 for (const c of cases) {
   const res = await fetch(c.url, { headers: { cookie: c.cookie } })
@@ -51,8 +59,9 @@ const rps = new Map<string, number[]>(),
   share = new Map<string, number[]>()
 const loadAtStart = os.loadavg()[0]!
 for (let round = 0; round < ROUNDS; round++) {
+  for (const group of groups) {
   const got = new Map<string, number>()
-  for (const c of round % 2 === 0 ? cases : [...cases].reverse()) {
+  for (const c of round % 2 === 0 ? group : [...group].reverse()) {
     await autocannon({ url: c.url, connections: CONNECTIONS, duration: WARMUP_S, headers: { cookie: c.cookie } })
     const r = await autocannon({ url: c.url, connections: CONNECTIONS, duration: DURATION_S, headers: { cookie: c.cookie } })
     const bad = r.non2xx + r.errors + r.timeouts
@@ -66,17 +75,18 @@ for (let round = 0; round < ROUNDS; round++) {
     p99.set(c.id, [...(p99.get(c.id) ?? []), r.latency.p99 ?? NaN])
     console.error(`[round ${round + 1}/${ROUNDS}] ${c.id.padEnd(3)} ${fmt(rate).padStart(7)} req/s  p99 ${r.latency.p99} ms  ${c.what}`)
   }
-  for (const c of cases) share.set(c.id, [...(share.get(c.id) ?? []), got.get(c.id)! / got.get("E0")!])
+  for (const c of group) share.set(c.id, [...(share.get(c.id) ?? []), got.get(c.id)! / got.get(group[0]!.id)!])
+  }
 }
 console.log(
   [
     `Express under autocannon: ${ROUNDS} rounds, ${CONNECTIONS} connections, ${DURATION_S} s after a ${WARMUP_S} s warm-up; load average ${loadAtStart.toFixed(2)} at start, ${os.loadavg()[0]!.toFixed(2)} at end.`,
     "",
-    "| id | GET session, signed in | req/s (median) | p99 ms (median) | share of E0 (median of rounds) | req/s per round |",
+    "| id | GET session, signed in | req/s (median) | p99 ms (median) | share of E0 / N0 (median of rounds) | req/s per round |",
     "|---|---|---:|---:|---:|---|",
     ...cases.map(
       (c) =>
-        `| ${c.id} | ${c.what} | ${fmt(median(rps.get(c.id)!))} | ${fmt(median(p99.get(c.id)!))} | ${c.id === "E0" ? "reference" : `${fmt(100 * median(share.get(c.id)!))} %`} | ${rps.get(c.id)!.map((x) => fmt(x)).join(" / ")} |`,
+        `| ${c.id} | ${c.what} | ${fmt(median(rps.get(c.id)!))} | ${fmt(median(p99.get(c.id)!))} | ${c.id === "E0" || c.id === "N0" ? "reference" : `${fmt(100 * median(share.get(c.id)!))} %`} | ${rps.get(c.id)!.map((x) => fmt(x)).join(" / ")} |`,
     ),
   ].join("\n"),
 )
