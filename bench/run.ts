@@ -375,8 +375,8 @@ async function buildMeasurements(): Promise<{ groups: Measurement[][]; byId: Map
   for (const read of [kit.gatehouse, kit.authjs]) check((await read()) === USER.email, "SvelteKit locals.auth()")
   const groups: Measurement[][] = [
     [
-      { id: "GS", lib: G, what: "SvelteKit handle + locals.auth(), valid JWT cookie", fn: kit.gatehouse },
-      { id: "AS", lib: "@auth/sveltekit", what: "SvelteKit handle + locals.auth(), valid JWT cookie", fn: kit.authjs },
+      { id: "GS", lib: G, what: "SvelteKit locals.auth(), valid JWT cookie", fn: kit.gatehouse },
+      { id: "AS", lib: "@auth/sveltekit", what: "SvelteKit locals.auth(), valid JWT cookie", fn: kit.authjs },
     ],
     [
       {

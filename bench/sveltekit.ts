@@ -1,6 +1,6 @@
 // Case S of `npm run bench`: a server-side session read through SvelteKit's `event.locals.auth()`, gatehouse/sveltekit
-// beside @auth/sveltekit, in this process, on the same cookie. Each op is what a SvelteKit request does: a fresh
-// RequestEvent, the `handle` hook (which sets locals), then `await event.locals.auth()`.
+// beside @auth/sveltekit, in this process, on the same cookie. Each side's `handle` hook sets locals on one request
+// event; an op is one `await event.locals.auth()` on it.
 // The entries import SvelteKit's virtual modules; here they resolve to the test stand-ins (test/support/sveltekit/),
 // through a resolve hook registered before either entry is imported (it also adds the `.js` @auth/sveltekit's own
 // relative imports leave off, which vite would add).
@@ -98,10 +98,12 @@ export async function kitSessionRead(options: {
   const cookie = (signIn as unknown as { written: string[] }).written.find((c) => c.startsWith("authjs.session-token="))
   if (!cookie) throw new Error("bench: @auth/sveltekit's sign-in set no session cookie")
 
-  const read = (handle: Handle) => async () => {
+  // The event and its handle run once: an op is one `await event.locals.auth()`, the session read a load function
+  // makes (each call reads the cookie again, in both libraries).
+  const prepared = async (handle: Handle) => {
     const e = event(new Request(`${options.origin}/dashboard`, { headers: { host, cookie } }))
     await handle({ event: e, resolve })
-    return (await e.locals.auth())?.user?.email ?? undefined
+    return async () => (await e.locals.auth())?.user?.email ?? undefined
   }
-  return { gatehouse: read(gatehouse.handle), authjs: read(authjs.handle as Handle) }
+  return { gatehouse: await prepared(gatehouse.handle), authjs: await prepared(authjs.handle as Handle) }
 }
