@@ -1,6 +1,7 @@
 // Every import an Auth.js app can have has a Gatehouse counterpart: each subpath of @auth/core, @auth/express,
-// @hono/auth-js and next-auth v5 maps to a gatehouse subpath (and is a row of docs/migration.md), and each name those
-// entries export (values and types) is exported by the gatehouse entry too, or is a gap listed here with its reason.
+// @hono/auth-js, @auth/qwik and next-auth v5 maps to a gatehouse subpath (and is a row of docs/migration.md), and each
+// name those entries export (values and types) is exported by the gatehouse entry too, or is a gap listed here with
+// its reason.
 // Installed packages are read from node_modules; next-auth (not installed) from a list recorded from its source.
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -91,6 +92,13 @@ const SUBPATHS: Record<string, Record<string, Target>> = {
   "@hono/auth-js": {
     ".": { gatehouse: "gatehouse/hono" },
     "./react": { gatehouse: "gatehouse/react" },
+  },
+  "@auth/qwik": {
+    ".": { gatehouse: "gatehouse/qwik" },
+    "./adapters": { gatehouse: "gatehouse/adapters" },
+    "./providers": { gatehouse: "gatehouse/providers" },
+    // @auth/qwik's provider modules re-export @auth/core's.
+    "./providers/*": { gatehouse: "gatehouse/providers/*", names: { from: "@auth/core/providers/*" } },
   },
   "next-auth": {
     ".": { gatehouse: "gatehouse/next", names: "own" },

@@ -46,7 +46,7 @@ const derived = new PerConfig<ResolvedConfig>(1)
  * URL, trust rule and the providers' AUTH_<ID>_* from the environment, as @auth/qwik's setEnvDefaults fills them. The
  * CSRF check stays on (@auth/qwik turns it off). Return the same object from the `QwikAuth$` function to resolve once.
  */
-export function resolvedFor(config: QwikAuthConfig, event: QwikEvent): ResolvedConfig {
+function resolvedFor(config: QwikAuthConfig, event: QwikEvent): ResolvedConfig {
   return derived.get(config, "qwik", () => resolvedOrThrow(qwikConfig(config, qwikEnv(event))))
 }
 
