@@ -93,6 +93,17 @@ const SUBPATHS: Record<string, Record<string, Target>> = {
     ".": { gatehouse: "gatehouse/hono" },
     "./react": { gatehouse: "gatehouse/react" },
   },
+  "@auth/sveltekit": {
+    ".": { gatehouse: "gatehouse/sveltekit" },
+    "./client": { gatehouse: "gatehouse/sveltekit/client" },
+    "./webauthn": { gatehouse: "gatehouse/sveltekit/webauthn" },
+    "./components": { gatehouse: "gatehouse/sveltekit/components" },
+    "./adapters": { gatehouse: "gatehouse/sveltekit/adapters" },
+    "./providers": { gatehouse: "gatehouse/providers" },
+    // @auth/sveltekit's provider modules re-export @auth/core's.
+    "./providers/*": { gatehouse: "gatehouse/sveltekit/providers/*", names: { from: "@auth/core/providers/*" } },
+    "./package.json": { none: "the package's own manifest; gatehouse/package.json is Gatehouse's" },
+  },
   "@auth/qwik": {
     ".": { gatehouse: "gatehouse/qwik" },
     "./adapters": { gatehouse: "gatehouse/adapters" },
@@ -154,7 +165,7 @@ const PROVIDER_GAPS: Record<string, string[]> = {
 }
 
 function gapsOf(pair: Pair): Record<string, string> {
-  const id = /^gatehouse\/providers\/(.+)$/.exec(pair.gatehouse)?.[1]
+  const id = /^gatehouse\/(?:sveltekit\/)?providers\/(.+)$/.exec(pair.gatehouse)?.[1]
   const providerGaps = id
     ? Object.fromEntries((PROVIDER_GAPS[id] ?? []).map((name) => [name, NESTED_PROFILE_TYPE]))
     : {}
