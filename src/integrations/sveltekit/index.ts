@@ -34,7 +34,11 @@ export { customFetch } from "../../symbols.js"
 export type { Account, DefaultSession, Profile, Session, User } from "../../types.js"
 export type { LocalsSignInOptions, LocalsSignOutOptions, SvelteKitAuthConfig } from "./types.js"
 
-/** `$env/dynamic/private`: the app's runtime environment (process.env under adapter-node, the platform's elsewhere). */
+/**
+ * `$env/dynamic/private`: the app's runtime environment (process.env under adapter-node, the platform's elsewhere).
+ * Read through the import binding on each call, not envReader(env): SvelteKit assigns a new object to that binding
+ * when its server starts, so an object taken at module load could be the empty one from before.
+ */
 function privateEnv(name: string): string | undefined {
   return env[name] || undefined
 }
