@@ -2,6 +2,7 @@
 // (the same requests, answers and redirects); `configure({ basePath })` points them at a route file outside /api/auth.
 export { configure, signIn, signOut } from "./index.js"
 export type {
+  ClientConfig,
   SignInAuthorizationParams,
   SignInOptions,
   SignInResponse,
