@@ -20,10 +20,11 @@ const manifest = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as
 }
 const subpaths = Object.keys(manifest.exports)
 /**
- * Entries that import SvelteKit's virtual modules ($env/dynamic/private, $app/paths): the app's vite bundles them
- * (their "svelte" condition), and node alone cannot resolve those imports.
+ * Entries that import SvelteKit's virtual modules ($env/dynamic/private, $app/paths), or Qwik City, which imports its
+ * own (@qwik-city-plan): the app's vite bundles them (the "svelte" condition; package.json's "qwik" field), and node
+ * alone cannot resolve those imports.
  */
-const BUNDLER_ONLY = ["./sveltekit", "./sveltekit/client", "./sveltekit/webauthn", "./sveltekit/components"]
+const BUNDLER_ONLY = ["./sveltekit", "./sveltekit/client", "./sveltekit/webauthn", "./sveltekit/components", "./qwik"]
 /** Library internals that no public entry may export (tests reach them by relative import). */
 const INTERNALS = ["encodeToken", "decodeToken", "DEFAULT_MAX_AGE", "clearDiscoveryCache", "clearJwksCache"]
 /**
@@ -31,6 +32,8 @@ const INTERNALS = ["encodeToken", "decodeToken", "DEFAULT_MAX_AGE", "clearDiscov
  * integrations and gatehouse/react import or mention their framework), linked from the repo.
  */
 const LINKED_PEERS = [
+  "@builder.io/qwik",
+  "@builder.io/qwik-city",
   "vitest",
   "pg",
   "@types/node",
@@ -164,7 +167,7 @@ describe("npm pack", { timeout: 120_000 }, () => {
     for (const subpath of subpaths) {
       if (BUNDLER_ONLY.includes(subpath))
         expect(results[subpath]?.error, `import ${subpath}`).toMatch(
-          /\$env|\$app|@sveltejs\/kit|\.svelte|ERR_PACKAGE_PATH_NOT_EXPORTED/,
+          /\$env|\$app|@sveltejs\/kit|\.svelte|@qwik-city-plan|ERR_PACKAGE_PATH_NOT_EXPORTED/,
         )
       else expect(results[subpath], `import ${subpath}`).toEqual({ exports: expect.any(Array) })
     }

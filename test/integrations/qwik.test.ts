@@ -130,6 +130,14 @@ describe("gatehouse/qwik handlers", () => {
     expect(ev.sharedMap.has("session")).toBe(true)
   })
 
+  it("a broken config: the auth routes answer its error page (500), a page request throws its AuthError", async () => {
+    const broken = { ...config(), secret: "short" }
+    const route = event("/auth/session")
+    await settle(onRequestFor(broken, route.ev))
+    expect(route.out.sent?.status).toBe(500)
+    await expect(onRequestFor(broken, event("/").ev)).rejects.toMatchObject({ type: "MissingSecret" })
+  })
+
   it("useSignIn: credentials sign in with a CSRF token fetched in-process, then redirect to options.redirectTo as a path", async () => {
     const { ev, jar, out } = event("/?qaction=x", { method: "POST", headers: { origin: ORIGIN } })
     await settle(

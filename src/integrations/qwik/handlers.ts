@@ -12,6 +12,7 @@ import { type ArrivalOrigin, type RequestInput, webInput } from "../../request/i
 import { renderResponse } from "../../response/build.js"
 import type { AuthConfig, Cookie, ResponseInternal, Session } from "../../types.js"
 import { deriveFrontDoorConfig, type FrontDoor, PerConfig } from "../front-door.js"
+import { resolveConfig } from "../../config/resolve.js"
 import { readServerSession, resolvedOrThrow } from "../session-read.js"
 
 /** The config `QwikAuth$` takes: Gatehouse's, without the `raw` marker; `basePath` is always `/auth`. */
@@ -47,7 +48,7 @@ const derived = new PerConfig<ResolvedConfig>(1)
  * CSRF check stays on (@auth/qwik turns it off). Return the same object from the `QwikAuth$` function to resolve once.
  */
 function resolvedFor(config: QwikAuthConfig, event: QwikEvent): ResolvedConfig {
-  return derived.get(config, "qwik", () => resolvedOrThrow(qwikConfig(config, qwikEnv(event))))
+  return derived.get(config, "qwik", () => resolveConfig(qwikConfig(config, qwikEnv(event))))
 }
 
 /** The derived (unresolved) config: what `setEnvDefaults` writes back for apps that call it themselves. */
@@ -144,9 +145,10 @@ export async function onRequestFor(config: QwikAuthConfig, event: QwikEvent): Pr
     const body = request.method === "HEAD" ? null : rendered.body
     throw event.send(new Response(body, { status: rendered.status, headers: rendered.headers }))
   }
+  // A broken config throws here (logged once, its message naming the fix); the auth routes answer its error page.
   const read = await readServerSession(
     { url: arrivalOf(event.url), header: event.request.headers, headers: () => event.request.headers },
-    resolved,
+    resolvedOrThrow(resolved),
   )
   event.sharedMap.set("session", read.session)
   for (const header of read.setCookies) appendEncoded(event, parseSetCookie(header))
@@ -255,7 +257,7 @@ function targetOf(answer: ResponseInternal, event: QwikEvent): string | undefine
  * else the current page) is the callbackUrl; the other `options` fields are the form's fields. Redirects (302).
  */
 export async function signInFor(config: QwikAuthConfig, input: SignInInput, event: QwikEvent): Promise<void> {
-  const resolved = resolvedFor(config, event)
+  const resolved = resolvedOrThrow(resolvedFor(config, event))
   const { redirectTo = input.redirectTo ?? currentPage(event), ...rest } = input.options ?? {}
   const form = new URLSearchParams({ callbackUrl: String(redirectTo) })
   for (const [key, value] of Object.entries(rest)) form.set(key, String(value))
@@ -279,7 +281,7 @@ export async function signOutFor(
   input: { redirectTo?: string | undefined },
   event: QwikEvent,
 ): Promise<void> {
-  const resolved = resolvedFor(config, event)
+  const resolved = resolvedOrThrow(resolvedFor(config, event))
   const form = new URLSearchParams({ callbackUrl: input.redirectTo ?? currentPage(event) })
   const answer = await postWithCsrf(event, resolved, "/signout", form)
   const target = targetOf(answer, event)
