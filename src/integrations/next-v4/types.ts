@@ -8,13 +8,16 @@ import type { Provider } from "../../providers/types.js"
 import type {
   Account,
   Awaitable,
-  CookieOption,
+  AuthAction as CoreAuthAction,
   CookieSerializeOptions,
+  CookiesOptions as CoreCookiesOptions,
   CredentialInput,
   DefaultSession,
   JWT,
+  PagesOptions,
   Profile,
   Session,
+  SessionOptions as CoreSessionOptions,
   Theme,
   User,
 } from "../../types.js"
@@ -25,6 +28,7 @@ export type {
   CookieOption,
   DefaultSession,
   DefaultUser,
+  PagesOptions,
   Profile,
   Session,
   Theme,
@@ -70,37 +74,18 @@ export interface JWTOptions {
 /** A secret as next-auth 4 takes it. */
 export type Secret = string | Buffer
 
-export type SessionStrategy = "jwt" | "database"
+export type SessionStrategy = CoreSessionOptions["strategy"]
 
-/** The `session` option of next-auth 4. */
-export interface SessionOptions {
-  strategy: SessionStrategy
-  /** Seconds until an idle session expires; default 30 days. */
-  maxAge: number
-  /** Seconds between session extensions (cookie re-issue / database write); default 1 day, 0 on every read. */
-  updateAge: number
+/**
+ * The `session` option of next-auth 4: Gatehouse's (maxAge: seconds until an idle session expires, default 30 days;
+ * updateAge: seconds between extensions, default 1 day, 0 on every read), whose token generator may be async.
+ */
+export interface SessionOptions extends Omit<CoreSessionOptions, "generateSessionToken"> {
   generateSessionToken: () => Awaitable<string>
 }
 
-/** Custom page URLs (next-auth 4's `pages`). */
-export interface PagesOptions {
-  signIn: string
-  signOut: string
-  /** The code arrives as `?error=`. */
-  error: string
-  verifyRequest: string
-  newUser: string
-}
-
-/** The cookies next-auth 4 lets an app rename or re-attribute. */
-export interface CookiesOptions {
-  sessionToken: CookieOption
-  callbackUrl: CookieOption
-  csrfToken: CookieOption
-  pkceCodeVerifier: CookieOption
-  state: CookieOption
-  nonce: CookieOption
-}
+/** The cookies next-auth 4 lets an app rename or re-attribute: Gatehouse's but the passkey challenge (v4 has none). */
+export interface CookiesOptions extends Omit<CoreCookiesOptions, "webauthnChallenge"> {}
 
 /** next-auth 4's callbacks (each one optional in AuthOptions through Partial). */
 export interface CallbacksOptions<P = Profile, A = Account> {
@@ -152,17 +137,8 @@ export interface EventCallbacks {
 
 export type EventType = keyof EventCallbacks
 
-/** The actions of next-auth 4's route (the first segment after `/api/auth`). */
-export type AuthAction =
-  | "providers"
-  | "session"
-  | "csrf"
-  | "signin"
-  | "signout"
-  | "callback"
-  | "verify-request"
-  | "error"
-  | "_log"
+/** The actions of next-auth 4's route (the first segment after `/api/auth`): Gatehouse's but passkeys, and `_log`. */
+export type AuthAction = Exclude<CoreAuthAction, "webauthn-options"> | "_log"
 
 /** The options of NextAuth, getServerSession and (their `pages`) withAuth: next-auth 4's AuthOptions. */
 export interface AuthOptions {
