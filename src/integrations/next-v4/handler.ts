@@ -3,16 +3,14 @@
 // with it. The pages-router request is read natively (node-io.ts, the body Next already parsed re-encoded); the
 // app-router one as a web Request. The action and provider come from the catch-all segments (`[...nextauth]`), as in
 // next-auth 4, so the route's own path does not matter. A POST with `json=true` (next-auth 4's client) gets the
-// redirect as `{ url }` JSON with the answer's status.
+// redirect as `{ url }` JSON with the answer's status: handle() answers so under next-auth 4's wire format.
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { NextRequest } from "next/server.js"
-import { fromUtf8, utf8 } from "#crypto"
-import { readLimited } from "../../lib/read-limited.js"
+import { utf8 } from "#crypto"
 import { handle } from "../../pipeline.js"
 import type { ResolvedConfig } from "../../pipeline-types.js"
-import type { RequestInput } from "../../request/input.js"
+import { webInput } from "../../request/input.js"
 import { toResponse } from "../../response/build.js"
-import type { ResponseInternal } from "../../types.js"
 import { nodeInput, readNodeBody, writeNodeResponse } from "../node-io.js"
 import { v4Resolved } from "./config.js"
 import type { AuthOptions, Awaitable } from "./types.js"
@@ -32,29 +30,12 @@ export interface RouteHandlerContext {
   params: Awaitable<{ nextauth: string[] }>
 }
 
-/** The largest body read from an app-router request: the JSON limit of the request parser (request/parse.ts). */
-const MAX_BODY = 1024 * 1024
-
 /** The path the pipeline parses: basePath plus the catch-all segments, else the request's own path. */
 function actionPath(basePath: string, segments: unknown): string | undefined {
   const list = typeof segments === "string" ? [segments] : segments
   if (!Array.isArray(list) || list.length === 0) return undefined
   const base = basePath === "/" ? "" : basePath
   return `${base}/${list.map((s) => encodeURIComponent(String(s))).join("/")}`
-}
-
-/**
- * A redirect as next-auth 4's route answers it: `{ url }` JSON with the answer's status when the client asked with
- * `json=true`, else a 302 whatever status the answer carried (a failed credentials sign-in's 401 included).
- */
-function v4Redirect(internal: ResponseInternal, json: boolean): ResponseInternal {
-  if (internal.redirect === undefined) return internal
-  if (!json) return internal.status === undefined || internal.status === 302 ? internal : { ...internal, status: 302 }
-  const { redirect, headers, ...rest } = internal
-  const kept: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers ?? {})) if (name.toLowerCase() !== "location") kept[name] = value
-  kept["Content-Type"] = "application/json"
-  return { ...rest, status: internal.status ?? 200, headers: kept, body: { url: redirect } }
 }
 
 function contentTypeOf(value: string | null | undefined): string {
@@ -100,28 +81,12 @@ async function pagesRouterHandler(req: NextApiRequest, res: NextApiResponse, opt
     const path = actionPath(resolved.basePath, req.query?.nextauth)
     const target = path === undefined ? url : `${path}${query === -1 ? "" : url.slice(query)}`
     const input = nodeInput(req, { target, readBody: pagesBodyReader(req, res), res })
-    const internal = await handle(input, resolved)
-    const json = (req.body as { json?: unknown } | undefined)?.json === "true"
-    writeNodeResponse(res, v4Redirect(internal, json), input)
+    writeNodeResponse(res, await handle(input, resolved), input)
   } catch {
     // Not an auth answer (handle() answers those): the response could not be written, or a broken `req`.
     if (res.headersSent) res.destroy()
     else res.writeHead(500, { "content-type": "application/json" }).end('{"error":"InternalError"}')
   }
-}
-
-/** Whether an app-router POST body asked for `{ url }` (next-auth 4 reads `json` from JSON and form bodies). */
-function asksForJson(bytes: Uint8Array | undefined, contentType: string | null): boolean {
-  if (!bytes || bytes.byteLength === 0) return false
-  const type = contentType ?? ""
-  try {
-    if (type.includes("application/json")) return (JSON.parse(fromUtf8(bytes)) as { json?: unknown })?.json === "true"
-    if (type.includes("application/x-www-form-urlencoded"))
-      return new URLSearchParams(fromUtf8(bytes)).get("json") === "true"
-  } catch {
-    // Not JSON: the pipeline answers the request itself.
-  }
-  return false
 }
 
 async function appRouterHandler(
@@ -130,31 +95,10 @@ async function appRouterHandler(
   options: AuthOptions,
 ): Promise<Response> {
   const resolved: ResolvedConfig = v4Resolved(options)
-  let url: URL
-  try {
-    url = new URL(request.url)
-  } catch {
-    url = new URL("http://localhost/")
-  }
+  const input = webInput(request)
   const path = actionPath(resolved.basePath, (await context.params)?.nextauth)
-  if (path !== undefined) url = new URL(`${path}${url.search}`, url.origin)
-  let body: Promise<Uint8Array | undefined> | undefined
-  const readBody = (): Promise<Uint8Array | undefined> => (body ??= readLimited(request, MAX_BODY))
-  const input: RequestInput = {
-    method: request.method,
-    url,
-    header: request.headers,
-    headers: () => request.headers,
-    readBody: async (limit) => {
-      const bytes = await readBody()
-      return bytes === undefined || bytes.byteLength > limit ? undefined : bytes
-    },
-  }
-  let internal = await handle(input, resolved)
-  if (internal.redirect !== undefined) {
-    const json = body !== undefined && asksForJson(await body, request.headers.get("content-type"))
-    internal = v4Redirect(internal, json)
-  }
+  const url = path === undefined ? input.url : new URL(`${path}${input.url.search}`, input.url.origin)
+  const internal = await handle({ ...input, url }, resolved)
   try {
     return toResponse(internal, request.headers.has("x-auth-return-redirect"), request.method === "HEAD")
   } catch (failure) {
