@@ -10,7 +10,7 @@ import Credentials from "../../src/providers/credentials.js"
 import GitHub from "../../src/providers/github.js"
 import { SvelteKitAuth, type SvelteKitAuthConfig } from "../../src/integrations/sveltekit/index.js"
 import { setDev } from "../support/sveltekit/environment.js"
-import { env } from "../support/sveltekit/env.js"
+import { setPrivateEnv } from "../support/sveltekit/env.js"
 import { setBase } from "../support/sveltekit/paths.js"
 import {
   cookieHeader,
@@ -94,7 +94,7 @@ beforeEach(() => {
 })
 
 afterEach(() => {
-  for (const name of Object.keys(env)) delete env[name]
+  setPrivateEnv({})
 })
 
 describe("gatehouse/sveltekit answers as @auth/sveltekit", () => {
@@ -268,7 +268,7 @@ describe("gatehouse/sveltekit answers as @auth/sveltekit", () => {
 describe("trusting the Host in a production build (next-auth #12284)", () => {
   it("AUTH_TRUST_HOST is honoured when `dev` is false; @auth/sveltekit ignores it", async () => {
     setDev(false)
-    env.AUTH_TRUST_HOST = "true"
+    setPrivateEnv({ AUTH_TRUST_HOST: "true" })
     const [g, o] = await onBoth(both(), () => get("/auth/providers"))
     expect(g.status).toBe(200)
     expect(JSON.parse(g.body).github.signinUrl).toBe(`${ORIGIN}/auth/signin/github`)
@@ -284,7 +284,7 @@ describe("trusting the Host in a production build (next-auth #12284)", () => {
 
   it("AUTH_URL gives the origin in production; @auth/sveltekit still wants trustHost there", async () => {
     setDev(false)
-    env.AUTH_URL = "https://app.example.com"
+    setPrivateEnv({ AUTH_URL: "https://app.example.com" })
     const [g, o] = await onBoth(both(), () => get("/auth/providers"))
     expect(g.status).toBe(200)
     expect(JSON.parse(g.body).github.signinUrl).toBe("https://app.example.com/auth/signin/github")
