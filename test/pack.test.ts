@@ -20,11 +20,6 @@ const manifest = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as
 }
 const subpaths = Object.keys(manifest.exports)
 /**
- * Entries that import SvelteKit's virtual modules ($env/dynamic/private, $app/paths): the app's vite bundles them
- * (their "svelte" condition), and node alone cannot resolve those imports.
- */
-const BUNDLER_ONLY = ["./sveltekit", "./sveltekit/client", "./sveltekit/webauthn", "./sveltekit/components"]
-/**
  * Entries that import SvelteKit's virtual modules ($env/dynamic/private, $app/paths), or Qwik City, which imports its
  * own (@qwik-city-plan): the app's vite bundles them (the "svelte" condition; package.json's "qwik" field), and node
  * alone cannot resolve those imports.
