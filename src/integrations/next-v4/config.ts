@@ -1,9 +1,8 @@
 // The config gatehouse/v4 hands the pipeline: the app's next-auth 4 AuthOptions, copied once per object, with the
-// nextAuthV4 marker (next-auth 4's wire format: cookie names, session JWE, NEXTAUTH_URL…), the secret next-auth 4
-// would use, and a v4-style logger adapted to Gatehouse's. The app's object is never changed (next-auth 4 wrote the
-// secret into it).
+// nextAuthV4 marker (next-auth 4's wire format: cookie names, session JWE, NEXTAUTH_URL, and the secret next-auth 4
+// would use, which config resolution picks: config/resolve.ts v4Secret) and a v4-style logger adapted to Gatehouse's.
+// The app's object is never changed (next-auth 4 wrote the secret into it).
 import { resolveConfig } from "../../config/resolve.js"
-import { readEnv } from "../../lib/env.js"
 import { errorProviderOf } from "../../logger.js"
 import type { ResolvedConfig } from "../../pipeline-types.js"
 import { nextAuthV4 } from "../../symbols.js"
@@ -19,11 +18,6 @@ export type V4Config = AuthConfig & { [nextAuthV4]: typeof nextAuthV4 }
 export type PartialAuthOptions = Partial<AuthOptions>
 
 const derived = new PerConfig<V4Config>()
-
-/** next-auth 4's secret rule: `secret`, else `jwt.secret`, else NEXTAUTH_SECRET, else AUTH_SECRET. */
-function v4Secret(options: PartialAuthOptions): string | string[] | undefined {
-  return options.secret ?? options.jwt?.secret ?? readEnv("NEXTAUTH_SECRET") ?? readEnv("AUTH_SECRET")
-}
 
 /**
  * Gatehouse's type in next-auth 4's code style, for the errors next-auth 4 has no code of its own for: `RateLimited`
@@ -116,7 +110,6 @@ export function v4Config(options: PartialAuthOptions): V4Config {
       providers: (options.providers ?? []).map(
         (entry: unknown) => () => fromV4Provider(typeof entry === "function" ? (entry as () => unknown)() : entry),
       ) as AuthConfig["providers"],
-      secret: v4Secret(options),
       ...(logger ? { logger: adaptLogger(logger) } : {}),
       [nextAuthV4]: nextAuthV4,
     } as V4Config
