@@ -35,7 +35,7 @@ export function envReader(record: Readonly<Record<string, unknown>>): EnvReader 
 }
 
 /** The environment as the record setEnvDefaults reads, over a reader (no copy of `process.env` is made). */
-export function envRecord(env: EnvReader): Record<string, string | undefined> {
+function envRecord(env: EnvReader): Record<string, string | undefined> {
   return new Proxy({}, { get: (_, name) => (typeof name === "string" ? env(name) : undefined) })
 }
 

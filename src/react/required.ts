@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react"
 import { navigate } from "../client/config.js"
 
 /** What useSession takes for a page that needs a session. */
-export interface RequiredOptions {
+interface RequiredOptions {
   required?: boolean
   onUnauthenticated?: () => void
 }
