@@ -89,6 +89,14 @@ const SUBPATHS: Record<string, Record<string, Target>> = {
     "./providers/*": { gatehouse: "gatehouse/providers/*" },
     "./package.json": { none: "the package's own manifest; gatehouse/package.json is Gatehouse's" },
   },
+  "@auth/solid-start": {
+    ".": { gatehouse: "gatehouse/solid-start" },
+    "./client": { gatehouse: "gatehouse/solid-start/client" },
+    "./adapters": { gatehouse: "gatehouse/solid-start/adapters" },
+    "./providers": { gatehouse: "gatehouse/providers" },
+    // @auth/solid-start's provider modules re-export @auth/core's.
+    "./providers/*": { gatehouse: "gatehouse/solid-start/providers/*" },
+  },
   "@hono/auth-js": {
     ".": { gatehouse: "gatehouse/hono" },
     "./react": { gatehouse: "gatehouse/react" },
@@ -165,7 +173,7 @@ const PROVIDER_GAPS: Record<string, string[]> = {
 }
 
 function gapsOf(pair: Pair): Record<string, string> {
-  const id = /^gatehouse\/(?:sveltekit\/)?providers\/(.+)$/.exec(pair.gatehouse)?.[1]
+  const id = /^gatehouse\/(?:sveltekit\/|solid-start\/)?providers\/(.+)$/.exec(pair.gatehouse)?.[1]
   const providerGaps = id
     ? Object.fromEntries((PROVIDER_GAPS[id] ?? []).map((name) => [name, NESTED_PROFILE_TYPE]))
     : {}
