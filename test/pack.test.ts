@@ -44,6 +44,9 @@ const LINKED_PEERS = [
   "next",
   "react",
   "@types/react",
+  // gatehouse/sveltekit's types import @sveltejs/kit's, which import svelte's (the `*.svelte` modules of /components).
+  "@sveltejs/kit",
+  "svelte",
 ]
 /** The oracle for Auth.js-shaped app code: the same code must compile against it (linked from the repo's dev dependencies). */
 const AUTHJS = "@auth/core"
