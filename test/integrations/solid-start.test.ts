@@ -253,6 +253,14 @@ describe("gatehouse/solid-start answers as @auth/solid-start does", () => {
     expect(g.cookies).toContainEqual(expect.objectContaining({ name: "authjs.session-token", deletes: true }))
   })
 
+  it("HEAD (which SolidStart hands to GET) is answered like the GET, without a body", async () => {
+    const { GET } = SolidAuth(gatehouseConfig())
+    const res = await answered(await GET({ request: new Request(`${ORIGIN}/api/auth/providers`, { method: "HEAD" }) }))
+    expect(res.status).toBe(200)
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/)
+    expect(await res.text()).toBe("")
+  })
+
   it("a path outside the prefix is not the route's: both answer undefined", async () => {
     for (const lib of LIBS) expect(await both[lib].onGet(get("/api/other/session")), lib).toBeUndefined()
   })
