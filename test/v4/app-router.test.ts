@@ -3,17 +3,16 @@
 // the app router, which reads the request through next/headers: outside a running Next app next/headers is replaced
 // here by the two calls it makes (headers() and cookies()), backed by a Headers object and a recorded cookie store.
 import { NextRequest } from "next/server.js"
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
+import { beforeEach, describe, expect, it, vi } from "vitest"
 import NextAuth, {
   getServerSession,
   type Session,
   unstable_getServerSession,
 } from "../../src/integrations/next-v4/index.js"
 import type { JWT } from "../../src/integrations/next-v4/jwt.js"
-import { isolateEnv } from "../support/env.js"
 import { nextAuthV4Jwt } from "../support/next-auth-v4.js"
 import { parseSetCookie } from "../support/set-cookie.js"
-import { ALICE, gatehouseOptions, PUBLIC_ORIGIN, V4_SECRET } from "./kit.js"
+import { ALICE, appAtPublicOrigin, gatehouseOptions, PUBLIC_ORIGIN, V4_SECRET } from "./kit.js"
 
 const scope = vi.hoisted(() => ({
   headers: new Headers(),
@@ -30,12 +29,7 @@ vi.mock("next/headers.js", () => ({
 }))
 
 const SESSION = "next-auth.session-token"
-let restoreEnv: () => void
-beforeAll(() => {
-  restoreEnv = isolateEnv()
-  process.env.NEXTAUTH_URL = PUBLIC_ORIGIN
-})
-afterAll(() => restoreEnv())
+appAtPublicOrigin()
 beforeEach(() => {
   scope.set = []
 })

@@ -9,10 +9,30 @@ import Credentials from "../../src/providers/credentials.js"
 import { nextAuthV4Module } from "../support/next-auth-v4.js"
 import { type Listening, listenLocal, readBody } from "../support/listen.js"
 import { parseSetCookie, type ParsedCookie } from "../support/set-cookie.js"
+import { afterAll, beforeAll } from "vitest"
+import { isolateEnv } from "../support/env.js"
 
 export const V4_SECRET = "a-next-auth-v4-secret-of-at-least-32-characters"
 export const PUBLIC_ORIGIN = "http://localhost:3000"
 export const ALICE = { id: "user-1", name: "Alice", email: "alice@example.com" }
+
+/**
+ * The set-up of a test file whose routes run as an app at PUBLIC_ORIGIN: a copy of process.env with NEXTAUTH_URL set,
+ * restored after the file, and the servers the file pushes on the list answered, stopped after it.
+ */
+export function appAtPublicOrigin(): Listening[] {
+  const servers: Listening[] = []
+  let restoreEnv = (): void => {}
+  beforeAll(() => {
+    restoreEnv = isolateEnv()
+    process.env.NEXTAUTH_URL = PUBLIC_ORIGIN
+  })
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()))
+    restoreEnv()
+  })
+  return servers
+}
 
 /** A pages-router API route (the shape both NextAuth handlers and getServerSession routes have). */
 export type ApiRoute = (req: any, res: any) => unknown

@@ -2,13 +2,13 @@
 // side with next-auth 4.24.15's own NextAuth under the same Next-like request handling: the same requests give the
 // same statuses, JSON bodies and cookie names; the session cookie each writes is one next-auth 4 decodes; and
 // getServerSession(req, res, options) in an API route answers the session and writes the re-issued cookie.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import NextAuth, { getServerSession } from "../../src/integrations/next-v4/index.js"
-import { isolateEnv } from "../support/env.js"
 import type { Listening } from "../support/listen.js"
 import { nextAuthV4Jwt } from "../support/next-auth-v4.js"
 import {
   ALICE,
+  appAtPublicOrigin,
   Client,
   cookieShape,
   gatehouseOptions,
@@ -22,17 +22,7 @@ import {
 const SESSION = "next-auth.session-token"
 const CSRF = "next-auth.csrf-token"
 
-let restoreEnv: () => void
-const servers: Listening[] = []
-
-beforeAll(() => {
-  restoreEnv = isolateEnv()
-  process.env.NEXTAUTH_URL = PUBLIC_ORIGIN
-})
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.stop()))
-  restoreEnv()
-})
+const servers = appAtPublicOrigin()
 
 type Impl = "gatehouse" | "next-auth"
 

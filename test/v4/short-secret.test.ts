@@ -4,13 +4,12 @@
 // gatehouse/v4's NextAuth and getServerSession read it, re-issue it under the long secret, and a server with the long
 // secret alone reads the new cookie. A short first secret (it would seal new cookies) is still refused: every route
 // answers 500 and getServerSession rejects as next-auth 4's does. The retired short secret is named once in a warning.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import NextAuth, { getServerSession } from "../../src/integrations/next-v4/index.js"
-import { isolateEnv } from "../support/env.js"
-import type { Listening } from "../support/listen.js"
 import { nextAuthV4Jwt } from "../support/next-auth-v4.js"
 import {
   ALICE,
+  appAtPublicOrigin,
   Client,
   gatehouseOptions,
   nextAuthOptions,
@@ -24,17 +23,7 @@ const LONG = "the-new-secret-of-at-least-32-characters!"
 const SESSION = "next-auth.session-token"
 const CONFIGURATION = "There is a problem with the server configuration. Check the server logs for more information."
 
-let restoreEnv: () => void
-const servers: Listening[] = []
-
-beforeAll(() => {
-  restoreEnv = isolateEnv()
-  process.env.NEXTAUTH_URL = PUBLIC_ORIGIN
-})
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.stop()))
-  restoreEnv()
-})
+const servers = appAtPublicOrigin()
 
 interface Logged {
   errors: unknown[][]
