@@ -57,7 +57,7 @@ const CASES: [string, string][] = [
 const only = args.find((a) => a.startsWith("--cases="))?.slice(8).split(",")
 const selected = CASES.filter(([id]) => !only || only.includes(id))
 
-async function count(id: string): Promise<{ main: number; all: number }> {
+async function count(id: string): Promise<number> {
   const dir = `${OUT}${id}/`
   mkdirSync(dir, { recursive: true })
   const code = await new Promise<number | null>((resolve) =>
@@ -69,8 +69,6 @@ async function count(id: string): Promise<{ main: number; all: number }> {
         "--zero-before=uv_os_getpriority",
         "--dump-before=uv_os_gethostname",
         "--dump-instr=no",
-        // One file per thread: the main thread (the library's own JavaScript) apart from V8's helpers and the libuv pool.
-        "--separate-threads=yes",
         "--compress-strings=no",
         process.execPath,
         `${OUT}child.mjs`,
@@ -82,30 +80,25 @@ async function count(id: string): Promise<{ main: number; all: number }> {
     ).on("exit", resolve),
   )
   if (code !== 0) throw new Error(`${id}: valgrind exited with ${code}`)
-  // The dump made at os.hostname() holds the measured ops: part 1, one file per thread (".1-01" is the main thread).
-  // Its "totals:" line is the part's cost; "summary:" counts from the program's start (the zeroing does not reach it).
-  const parts = readdirSync(dir).filter((f) => /callgrind\.out\.\d+\.1-\d+$/.test(f))
-  if (parts.length === 0) throw new Error(`${id}: no callgrind dump at os.hostname()`)
-  let main = 0,
-    all = 0
-  for (const f of parts) {
-    const totals = /^totals:\s+(\d+)/m.exec(readFileSync(`${dir}${f}`, "utf8"))
-    if (!totals) throw new Error(`${id}: no totals in ${f}`)
-    all += Number(totals[1])
-    if (f.endsWith(".1-01")) main = Number(totals[1])
-  }
-  return { main: main / OPS, all: all / OPS }
+  // The dump made at os.hostname() holds the measured ops, every thread summed: the part file ".1". Its "totals:" line
+  // is the part's cost; "summary:" counts from the program's start (the zeroing does not reach it). (With
+  // --separate-threads=yes only the main thread's file is dumped there, so the threads are not split.)
+  const part = readdirSync(dir).find((f) => /callgrind\.out\.\d+\.1$/.test(f))
+  if (!part) throw new Error(`${id}: no callgrind dump at os.hostname()`)
+  const totals = /^totals:\s+(\d+)/m.exec(readFileSync(`${dir}${part}`, "utf8"))
+  if (!totals) throw new Error(`${id}: no totals in ${part}`)
+  return Number(totals[1]) / OPS
 }
 
 const loadAtStart = os.loadavg()[0]!
-const results = new Map<string, { main: number; all: number }>()
+const results = new Map<string, number>()
 const queue = [...selected]
 await Promise.all(
   [0, 1].map(async () => {
     for (let c = queue.shift(); c; c = queue.shift()) {
       const n = await count(c[0])
       results.set(c[0], n)
-      console.error(`${c[0].padEnd(5)} main thread ${(n.main / 1000).toFixed(0).padStart(6)} k, all threads ${(n.all / 1000).toFixed(0).padStart(6)} k instructions/request  ${c[1]}`)
+      console.error(`${c[0].padEnd(5)} ${(n / 1000).toFixed(0).padStart(7)} k instructions/request  ${c[1]}`)
     }
   }),
 )
@@ -113,14 +106,13 @@ const k = (id: string) => results.get(id)
 console.log(
   [
     `Instructions per request (valgrind callgrind, ${OPS} requests after ${WARMUP} of warm-up), node ${process.version}; load average ${loadAtStart.toFixed(2)}.`,
-    "The main thread runs the library's JavaScript; all threads adds V8's helpers (GC, optimising compiles) and the libuv pool (WebCrypto, scrypt).",
+    "Every thread is counted: the library's JavaScript on the main thread, V8's helpers (GC, optimising compiles) and the libuv pool (WebCrypto, scrypt).",
     "",
-    "| id | case | main thread, k instructions / request | all threads, k / request | all threads ÷ Gatehouse's |",
-    "|---|---|---:|---:|---:|",
+    "| id | case | k instructions / request | ÷ Gatehouse's |",
+    "|---|---|---:|---:|",
     ...selected.map(([id, what]) => {
       const base = k(`G-${id.split("-")[1]}`)
-      const r = k(id)!
-      return `| ${id} | ${what} | ${(r.main / 1000).toFixed(0)} | ${(r.all / 1000).toFixed(0)} | ${base ? (r.all / base.all).toFixed(1) : "—"} |`
+      return `| ${id} | ${what} | ${(k(id)! / 1000).toFixed(0)} | ${base ? (k(id)! / base).toFixed(1) : "—"} |`
     }),
   ].join("\n"),
 )
