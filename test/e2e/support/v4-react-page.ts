@@ -1,14 +1,12 @@
 // Browser entry of the /v4/* test pages: a SessionProvider app on gatehouse/v4/react whose state the tests read from
 // the DOM. test/e2e/support/v4-react-kit.ts bundles it twice: as written, and with the import of gatehouse/v4/react
 // sent to next-auth 4.24.15's next-auth/react, so the same page runs on both libraries.
-// /v4/app shows useSession; /v4/required uses required (with onUnauthenticated when ?callback=1).
-// Query: basePath, refetchInterval (seconds), focus=0 (refetchOnWindowFocus off).
+// The app, its paths and query are session-page.ts's (/v4/app, /v4/required).
 import { createElement, useEffect } from "react"
 import type { ReactElement } from "react"
-import { createRoot } from "react-dom/client"
 import * as v4 from "../../../src/react/v4/index.js"
-import type { SessionProviderProps, UpdateSession } from "../../../src/react/v4/index.js"
-import "./page-globals.js"
+import type { UpdateSession } from "../../../src/react/v4/index.js"
+import { mountSessionPage } from "./session-page.js"
 
 declare global {
   interface Window {
@@ -21,11 +19,9 @@ declare global {
   }
 }
 
-const { SessionProvider, useSession } = v4
-const query = new URLSearchParams(window.location.search)
+const { useSession } = v4
 window.v4 = v4
 window.v4History = []
-window.unauthenticatedCalls = 0
 
 function useRecorded(session: ReturnType<typeof useSession>): ReactElement {
   const { status, data, update } = session
@@ -48,33 +44,4 @@ function useRecorded(session: ReturnType<typeof useSession>): ReactElement {
   )
 }
 
-function App(): ReactElement {
-  return useRecorded(useSession())
-}
-
-function Required(): ReactElement {
-  const withCallback = query.get("callback") === "1"
-  const session = useSession({
-    required: true,
-    ...(withCallback
-      ? { onUnauthenticated: () => void (window.unauthenticatedCalls = (window.unauthenticatedCalls ?? 0) + 1) }
-      : {}),
-  })
-  return useRecorded(session as ReturnType<typeof useSession>)
-}
-
-const view = window.location.pathname.startsWith("/v4/required") ? Required : App
-const basePath = query.get("basePath")
-const interval = query.get("refetchInterval")
-createRoot(document.getElementById("root")!).render(
-  createElement(
-    SessionProvider,
-    {
-      ...(basePath ? { basePath } : {}),
-      ...(interval ? { refetchInterval: Number(interval) } : {}),
-      refetchOnWindowFocus: query.get("focus") !== "0",
-    } as SessionProviderProps,
-    createElement(view),
-  ),
-)
-document.body.dataset.ready = "1"
+mountSessionPage(v4, "/v4/required", useRecorded)
