@@ -51,7 +51,7 @@ const LINKED_PEERS = [
 /** The oracle for Auth.js-shaped app code: the same code must compile against it (linked from the repo's dev dependencies). */
 const AUTHJS = "@auth/core"
 /** The entries a browser bundle imports: they must type-check with the DOM library and no Node types at all. */
-const BROWSER_ENTRIES = ["./client", "./react", "./v4/react", "./webauthn"]
+const BROWSER_ENTRIES = ["./client", "./react", "./v4/react", "./webauthn", "./solid-start/client"]
 /** What a React app without @types/node has: React's types (and csstype, which they import). */
 const BROWSER_PEERS = ["react", "@types/react", "csstype"]
 

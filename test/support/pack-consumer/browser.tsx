@@ -1,6 +1,6 @@
 // Browser code type-checked by test/pack.test.ts against the installed tarball as a React app without Node's types
-// would (lib dom + es2022, types [], skipLibCheck off): only gatehouse/client, gatehouse/react, gatehouse/v4/react and
-// gatehouse/webauthn.
+// would (lib dom + es2022, types [], skipLibCheck off): only gatehouse/client, gatehouse/react, gatehouse/v4/react,
+// gatehouse/webauthn and gatehouse/solid-start/client.
 import { getSession, signIn, signOut, subscribe, type Session, type SignInResponse } from "gatehouse/client"
 import { SessionProvider, useSession } from "gatehouse/react"
 import {
@@ -11,6 +11,12 @@ import {
   useSession as useV4Session,
   type SignInResponse as V4SignInResponse,
 } from "gatehouse/v4/react"
+import {
+  configure as solidConfigure,
+  signIn as solidSignIn,
+  signOut as solidSignOut,
+  type SignInResponse as SolidSignInResponse,
+} from "gatehouse/solid-start/client"
 import { browserSupportsWebAuthn, bufferToBase64URL, signIn as passkeySignIn } from "gatehouse/webauthn"
 
 function Greeting() {
@@ -63,4 +69,11 @@ export async function v4Flows(): Promise<string> {
   const session: Session | null = await v4GetSession({ broadcast: false })
   const out = await v4SignOut({ redirect: false, callbackUrl: "/" })
   return `${answer?.error ?? ""} ${session?.expires ?? ""} ${out.url}`
+}
+
+export async function solidStartFlows(): Promise<string> {
+  solidConfigure({ basePath: "/api/auth" })
+  const answer: SolidSignInResponse = await solidSignIn("credentials", { redirect: false, username: "demo" })
+  await solidSignOut({ redirectTo: "/" })
+  return `${answer.ok} ${answer.url ?? ""}`
 }
