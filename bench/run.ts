@@ -22,16 +22,6 @@
 // run back to back, Gatehouse first in even rounds and @auth/core first in odd rounds. Ratios are taken
 // inside a round (adjacent in time, same process) and the median over rounds is reported; the table shows
 // medians too. CPU µs/op is process.cpuUsage() (user+sys, all threads incl. the libuv pool) ÷ ops.
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHash,
-  createHmac,
-  hkdfSync,
-  randomBytes,
-  randomUUID,
-  timingSafeEqual,
-} from "node:crypto"
 import { spawn } from "node:child_process"
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import os from "node:os"
@@ -44,6 +34,21 @@ import AuthJsCredentials from "@auth/core/providers/credentials"
 import type { AuthConfig } from "../src/index.js"
 import { benchOptionsOrExit } from "./options.js"
 import { kitSessionRead } from "./sveltekit.js"
+import {
+  type Handler,
+  MAX_AGE,
+  SECRET,
+  SESSION_COOKIE,
+  USER,
+  ceilingHandler,
+  check,
+  csrfHash,
+  get,
+  nodeCryptoJwe,
+  op,
+  signInCeilingHandler,
+  signInFlow,
+} from "./reference.js"
 
 // ---------------------------------------------------------------- options and libraries
 const args = benchOptionsOrExit(process.argv.slice(2))
@@ -104,11 +109,6 @@ try {
 }
 
 // ---------------------------------------------------------------- configs (same requests for both libraries)
-const ORIGIN = "http://localhost:3000"
-const SECRET = "x".repeat(32) // Gatehouse requires >= 32 characters
-const USER = { id: "user-1", name: "Bench User", email: "bench@example.com" }
-const MAX_AGE = 30 * 24 * 60 * 60
-const SESSION_COOKIE = "authjs.session-token" // http origin: no __Secure- prefix
 
 // rateLimit off: @auth/core has no limiter, so both sides do the same work (and CR-01 makes many failed attempts).
 const gatehouseConfig = (extra: Partial<AuthConfig> = {}): AuthConfig => ({
@@ -120,6 +120,8 @@ const gatehouseConfig = (extra: Partial<AuthConfig> = {}): AuthConfig => ({
   ...extra,
 })
 const ghConfig = gatehouseConfig()
+// What users get: the default config, rate limits on (the memory store). The "d" rows; the targets are read on them.
+const { rateLimit: _off, ...ghDefaultConfig } = gatehouseConfig()
 const ghConfigEveryRead = gatehouseConfig({ session: { updateAge: 0 } }) // case 1u: re-encrypt + Set-Cookie on every read
 const ajConfig = {
   secret: SECRET,
@@ -158,8 +160,8 @@ const ghMemoryConfig = dbConfig(memoryGh),
 const ajMemoryConfig = ajDbConfig(memoryAj),
   ajPgliteConfig = ajDbConfig(pgliteAj)
 
-type Handler = (request: Request) => Promise<Response>
 const gatehouse: Handler = (r) => GatehouseAuth(r, ghConfig)
+const gatehouseDefault: Handler = (r) => GatehouseAuth(r, ghDefaultConfig)
 // CR-01: one user exists; an unknown e-mail and a wrong password both end in authorize returning null.
 const ghCr01Config = gatehouseConfig({
   providers: [
@@ -172,136 +174,6 @@ const ghCr01Config = gatehouseConfig({
 const gatehouseCr01: Handler = (r) => GatehouseAuth(r, ghCr01Config)
 const gatehouseEveryRead: Handler = (r) => GatehouseAuth(r, ghConfigEveryRead)
 const authjs: Handler = (r) => AuthJs(r, ajConfig)
-
-function check(ok: unknown, what: string): asserts ok {
-  if (!ok) throw new Error(`bench check failed: ${what}`)
-}
-const get = (path: string, cookie?: string) =>
-  new Request(`${ORIGIN}${path}`, cookie ? { headers: { cookie } } : undefined)
-const cookiePairs = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";", 1)[0] as string)
-
-/** The real browser flow: GET /auth/csrf, then the sign-in POST. Returns a request factory for that POST and the session cookie. */
-async function signInFlow(handle: Handler) {
-  const csrf = await handle(get("/auth/csrf"))
-  check(csrf.status === 200, "GET /auth/csrf")
-  const csrfCookies = cookiePairs(csrf).join("; ") // csrf-token (+ callback-url for @auth/core)
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string }
-  const body = new URLSearchParams({ csrfToken, email: USER.email, password: "pw", callbackUrl: ORIGIN }).toString()
-  const signInRequest = () =>
-    new Request(`${ORIGIN}/auth/callback/credentials`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookies },
-      body,
-    })
-  const res = await handle(signInRequest())
-  check(res.status === 302, `sign-in status ${res.status}`)
-  const sessionCookie = cookiePairs(res).find((p) => p.startsWith(`${SESSION_COOKIE}=`))
-  const token = sessionCookie?.slice(SESSION_COOKIE.length + 1)
-  check(sessionCookie && token?.split(".").length === 5, "sign-in set no JWE session cookie")
-  const failedSignIn = (email: string) =>
-    new Request(`${ORIGIN}/auth/callback/credentials`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookies },
-      body: new URLSearchParams({ csrfToken, email, password: "wrong", callbackUrl: ORIGIN }).toString(),
-    })
-  return { signInRequest, failedSignIn, sessionCookie, token, csrfToken }
-}
-
-/** The CSRF cookie hash both libraries compute: SHA-256(token + secret), hex. */
-const csrfHash = (token: string) => createHash("sha256").update(`${token}${SECRET}`).digest("hex")
-
-// ---------------------------------------------------------------- (F) node:crypto floor, written independently of src/
-// Same JWE as both libraries: "dir" + A256CBC-HS512, key = HKDF-SHA256(secret, salt = cookie name,
-// info = "Auth.js Generated Encryption Key (<salt>)", 64 bytes), kid = RFC 7638 SHA-512 thumbprint.
-// The key, kid and protected header are computed once, as a library with a key cache would.
-function nodeCryptoJwe(secret: string, salt = SESSION_COOKIE) {
-  const key = Buffer.from(hkdfSync("sha256", secret, salt, `Auth.js Generated Encryption Key (${salt})`, 64))
-  const macKey = key.subarray(0, 32)
-  const encKey = key.subarray(32, 64)
-  const kid = createHash("sha512")
-    .update(`{"k":"${key.toString("base64url")}","kty":"oct"}`)
-    .digest("base64url")
-  const header = Buffer.from(JSON.stringify({ alg: "dir", enc: "A256CBC-HS512", kid })).toString("base64url")
-  const tagOf = (h: string, iv: Buffer, ct: Buffer) => {
-    const aad = Buffer.from(h, "ascii")
-    const al = Buffer.alloc(8)
-    al.writeBigUInt64BE(BigInt(aad.length * 8))
-    return createHmac("sha512", macKey).update(aad).update(iv).update(ct).update(al).digest().subarray(0, 32)
-  }
-  return {
-    decrypt(token: string): Record<string, unknown> {
-      const [h = "", ek, ivB = "", ctB = "", tagB] = token.split(".")
-      if (ek !== "" || tagB === undefined) throw new Error("not a dir JWE")
-      if (h !== header) {
-        // byte-different header: check it the slow way
-        const hdr = JSON.parse(Buffer.from(h, "base64url").toString()) as Record<string, unknown>
-        if (hdr.alg !== "dir" || hdr.enc !== "A256CBC-HS512" || hdr.kid !== kid) throw new Error("bad header")
-      }
-      const iv = Buffer.from(ivB, "base64url")
-      const ct = Buffer.from(ctB, "base64url")
-      const tag = Buffer.from(tagB, "base64url")
-      if (iv.length !== 16 || tag.length !== 32 || !timingSafeEqual(tag, tagOf(h, iv, ct))) throw new Error("bad tag")
-      const d = createDecipheriv("aes-256-cbc", encKey, iv)
-      const claims = JSON.parse(Buffer.concat([d.update(ct), d.final()]).toString("utf8")) as Record<string, unknown>
-      if (typeof claims.exp !== "number" || claims.exp <= Date.now() / 1000 - 15) throw new Error("expired")
-      return claims
-    },
-    encrypt(claims: Record<string, unknown>): string {
-      const now = Math.floor(Date.now() / 1000)
-      const iv = randomBytes(16)
-      const c = createCipheriv("aes-256-cbc", encKey, iv)
-      const ct = Buffer.concat([
-        c.update(JSON.stringify({ ...claims, iat: now, exp: now + MAX_AGE, jti: randomUUID() }), "utf8"),
-        c.final(),
-      ])
-      return `${header}..${iv.toString("base64url")}.${ct.toString("base64url")}.${tagOf(header, iv, ct).toString("base64url")}`
-    },
-  }
-}
-
-// ---------------------------------------------------------------- (C) ceiling: same Request/Response work, no auth
-// Reads the cookie header, returns the /session JSON body, the same no-store headers and one Set-Cookie.
-const ceilingHandler: Handler = async (request) => {
-  const cookie = request.headers.get("cookie") ?? ""
-  const start = cookie.indexOf(`${SESSION_COOKIE}=`) + SESSION_COOKIE.length + 1
-  const end = cookie.indexOf(";", start)
-  const token = cookie.slice(start, end === -1 ? undefined : end)
-  const expires = new Date(Date.now() + MAX_AGE * 1000)
-  const body = JSON.stringify({ user: { name: USER.name, email: USER.email }, expires: expires.toISOString() })
-  return new Response(body, {
-    status: 200,
-    headers: [
-      ["Content-Type", "application/json"],
-      ["Cache-Control", "private, no-cache, no-store"],
-      ["Expires", "0"],
-      ["Pragma", "no-cache"],
-      [
-        "Set-Cookie",
-        `${SESSION_COOKIE}=${token}; Max-Age=${MAX_AGE}; Path=/; Expires=${expires.toUTCString()}; HttpOnly; SameSite=Lax`,
-      ],
-    ],
-  })
-}
-
-// (C5) sign-in ceiling handler: the same sign-in Request; reads the form body and the cookie header and answers 302
-// with a Location and one session Set-Cookie, doing no auth work. The sign-in ceiling is C5 + F5 (one JWE encrypt +
-// one CSRF hash with node:crypto).
-const signInCeilingHandler: Handler = async (request) => {
-  const form = new URLSearchParams(await request.text())
-  const cookie = request.headers.get("cookie") ?? ""
-  check(form.get("csrfToken") && cookie.length > 0, "ceiling sign-in request")
-  const expires = new Date(Date.now() + MAX_AGE * 1000)
-  return new Response(null, {
-    status: 302,
-    headers: [
-      ["Location", form.get("callbackUrl") ?? ORIGIN],
-      [
-        "Set-Cookie",
-        `${SESSION_COOKIE}=${"e".repeat(400)}; Max-Age=${MAX_AGE}; Path=/; Expires=${expires.toUTCString()}; HttpOnly; SameSite=Lax`,
-      ],
-    ],
-  })
-}
 
 // ---------------------------------------------------------------- measurements
 interface Measurement {
@@ -321,17 +193,9 @@ interface Sample {
   t1us: number
 }
 
-/** One op: new Request -> handler -> res.text() -> status (and body) check. */
-async function op(handle: Handler, request: Request, status: number, mustContain?: string): Promise<Response> {
-  const res = await handle(request)
-  const text = await res.text()
-  if (res.status !== status || (mustContain !== undefined && !text.includes(mustContain)))
-    throw new Error(`bad response ${res.status}: ${text.slice(0, 80)}`)
-  return res
-}
-
 async function buildMeasurements(): Promise<{ groups: Measurement[][]; byId: Map<string, Measurement> }> {
   const gh = await signInFlow(gatehouse)
+  const ghd = await signInFlow(gatehouseDefault)
   const aj = await signInFlow(authjs)
   const jwe = nodeCryptoJwe(SECRET)
   // Sanity checks outside timing: the floor opens both libraries' tokens, and both libraries accept its output.
@@ -386,6 +250,12 @@ async function buildMeasurements(): Promise<{ groups: Measurement[][]; byId: Map
         fn: () => op(gatehouse, get("/auth/session", gh.sessionCookie), 200, USER.email),
       },
       {
+        id: "G1d",
+        lib: G,
+        what: "same, default config (rate limits on)",
+        fn: () => op(gatehouseDefault, get("/auth/session", ghd.sessionCookie), 200, USER.email),
+      },
+      {
         id: "G1u",
         lib: G,
         what: "same, session.updateAge: 0 (re-encrypt + Set-Cookie)",
@@ -435,6 +305,12 @@ async function buildMeasurements(): Promise<{ groups: Measurement[][]; byId: Map
         fn: () => op(gatehouse, get("/auth/csrf"), 200, "csrfToken"),
       },
       {
+        id: "G3d",
+        lib: G,
+        what: "same, default config (rate limits on)",
+        fn: () => op(gatehouseDefault, get("/auth/csrf"), 200, "csrfToken"),
+      },
+      {
         id: "A3",
         lib: A,
         what: "GET /auth/csrf, no cookie",
@@ -461,6 +337,12 @@ async function buildMeasurements(): Promise<{ groups: Measurement[][]; byId: Map
         lib: G,
         what: "POST /auth/callback/credentials (sign-in)",
         fn: async () => signedIn(await op(gatehouse, gh.signInRequest(), 302)),
+      },
+      {
+        id: "G5d",
+        lib: G,
+        what: "same, default config (rate limits on, memory store)",
+        fn: async () => signedIn(await op(gatehouseDefault, ghd.signInRequest(), 302)),
       },
       {
         id: "A5",
@@ -614,11 +496,14 @@ function report(results: Map<string, Sample[]>, byId: Map<string, Measurement>):
   })
   const ratioRows: [string, string, string][] = [
     ["1", "G1", "A1"],
+    ["1d", "G1d", "A1"],
     ["1u", "G1u", "A1"],
     ["2", "G2", "A2"],
     ["3", "G3", "A3"],
+    ["3d", "G3d", "A3"],
     ["4", "G4", "A4"],
     ["5", "G5", "A5"],
+    ["5d", "G5d", "A5"],
     ["6", "G6", "A6"],
     ["7", "G7", "A7"],
     ["S", "GS", "AS"],
@@ -644,8 +529,10 @@ function report(results: Map<string, Sample[]>, byId: Map<string, Measurement>):
     median(perRound((s) => s(id).cpuUsPerOp / (s("C").cpuUsPerOp + s("F").cpuUsPerOp)))
   const c1 = overCeiling("G1")
   // Sign-in ceiling: trivial sign-in handler (C5) + one JWE encrypt and one CSRF hash (F5).
-  const signInOverCeiling = median(perRound((s) => s("G5").meanUs / (s("C5").meanUs + s("F5").meanUs)))
-  const signInOverCeilingCpu = median(perRound((s) => s("G5").cpuUsPerOp / (s("C5").cpuUsPerOp + s("F5").cpuUsPerOp)))
+  // Read on the default-config row (rate limits on); G5 (rateLimit false) is the like-for-like info row.
+  const signInOverCeilingOf = (id: string) => median(perRound((s) => s(id).meanUs / (s("C5").meanUs + s("F5").meanUs)))
+  const signInOverCeiling = signInOverCeilingOf("G5d")
+  const signInOverCeilingCpu = median(perRound((s) => s("G5d").cpuUsPerOp / (s("C5").cpuUsPerOp + s("F5").cpuUsPerOp)))
   const overTrivial = (id: string) => median(perRound((s) => s(id).meanUs / s("C").meanUs))
   const cr01Gap = median(
     perRound((s) => Math.abs(s("CRu").p50us - s("CRp").p50us) / Math.min(s("CRu").p50us, s("CRp").p50us)),
@@ -662,10 +549,13 @@ function report(results: Map<string, Sample[]>, byId: Map<string, Measurement>):
     `| Gatehouse case 1 cost/op ÷ ceiling (C + F) cost/op | ${fmt(c1, 2)} (CPU: ${fmt(overCeilingCpu("G1"), 2)}) | <= 1.5 | ${verdict(c1 <= 1.5)} |`,
     `| Gatehouse case 1u cost/op ÷ ceiling (C + F) | ${fmt(overCeiling("G1u"), 2)} (CPU: ${fmt(overCeilingCpu("G1u"), 2)}) | (<= 1.5) | ${verdict(overCeiling("G1u") <= 1.5)} |`,
     `| Gatehouse case 1 ÷ decrypt-only ceiling (C + F0), info | ${fmt(overCeiling("G1", "F0"), 2)} | — | — |`,
-    `| credentials sign-in (case 5) Gatehouse ÷ @auth/core | ${fmt(ratio["5"] as number, 1)}x | >= 8x (aim 15x) | ${verdict((ratio["5"] as number) >= 8)}${(ratio["5"] as number) >= 15 ? ", aim reached" : ""} |`,
-    `| sign-in cost/op ÷ its ceiling (C5 ${fmt(med("C5", "meanUs"), 1)} µs + F5 ${fmt(med("F5", "meanUs"), 1)} µs) | ${fmt(signInOverCeiling, 2)} (CPU: ${fmt(signInOverCeilingCpu, 2)}) | <= 1.5 | ${verdict(signInOverCeiling <= 1.5)} |`,
+    `| credentials sign-in, default config (case 5d) Gatehouse ÷ @auth/core | ${fmt(ratio["5d"] as number, 1)}x | >= 15x | ${verdict((ratio["5d"] as number) >= 15)} |`,
+    `| same, rateLimit false (case 5, like-for-like), info | ${fmt(ratio["5"] as number, 1)}x | — | — |`,
+    `| sign-in (5d) cost/op ÷ its ceiling (C5 ${fmt(med("C5", "meanUs"), 1)} µs + F5 ${fmt(med("F5", "meanUs"), 1)} µs) | ${fmt(signInOverCeiling, 2)} (CPU: ${fmt(signInOverCeilingCpu, 2)}) | <= 1.5 | ${verdict(signInOverCeiling <= 1.5)} |`,
+    `| rate limiter's share of a sign-in (G5d ÷ G5 − 1) | ${fmt((median(perRound((s) => s("G5d").meanUs / s("G5").meanUs)) - 1) * 100, 1)}% | <= 5% | ${verdict(median(perRound((s) => s("G5d").meanUs / s("G5").meanUs)) <= 1.05)} |`,
+    `| sign-in, rateLimit false (5) ÷ its ceiling, info | ${fmt(signInOverCeilingOf("G5"), 2)} | — | — |`,
     `| no-cookie session (case 2) cost ÷ trivial handler C | ${fmt(overTrivial("G2"), 2)} | <= 1.2 | ${verdict(overTrivial("G2") <= 1.2)} |`,
-    `| /csrf (case 3) cost ÷ trivial handler C | ${fmt(overTrivial("G3"), 2)} | <= 1.2 | ${verdict(overTrivial("G3") <= 1.2)} |`,
+    `| /csrf, default config (case 3d) cost ÷ trivial handler C | ${fmt(overTrivial("G3d"), 2)} | <= 1.2 | ${verdict(overTrivial("G3d") <= 1.2)} |`,
     `| /providers (case 4) cost ÷ trivial handler C | ${fmt(overTrivial("G4"), 2)} | <= 1.2 | ${verdict(overTrivial("G4") <= 1.2)} |`,
     `| CR-01 p50 gap, unknown user vs wrong password (CRu ${fmt(med("CRu", "p50us"), 1)} µs, CRp ${fmt(med("CRp", "p50us"), 1)} µs) | ${fmt(cr01Gap * 100, 1)}% | < 5% | ${verdict(cr01Gap < 0.05)} |`,
     `| no-cookie session (case 2) Gatehouse ÷ @auth/core | ${fmt(ratio["2"] as number, 1)}x | >= 3x | ${verdict((ratio["2"] as number) >= 3)} |`,

@@ -74,7 +74,10 @@ function guarded(
       }
       const undo = await guardRateLimit(req, config, provider, limit)
       const response = await step()
-      if (limit.undoOnSuccess) await undo()
+      if (limit.undoOnSuccess) {
+        const undone = undo()
+        if (undone) await undone
+      }
       return response
     }
   }

@@ -91,6 +91,13 @@ export interface MemoryRateLimitStore extends RateLimitStore {
   readonly size: number
 }
 
+/**
+ * Where a store in this process's memory keeps its synchronous methods (rate-limit/sign-in-limit.ts reads them): such
+ * a store answers at once, so the guard needs no promise, no timer and no timeout for it. A registered symbol, so it
+ * is not an export of this public entry.
+ */
+const IN_PROCESS = Symbol.for("gatehouse.rate-limit.in-process")
+
 /** How often (at most) a memory store walks its keys to drop expired windows, in milliseconds. */
 const SWEEP_INTERVAL_MS = 60_000
 
@@ -112,31 +119,39 @@ export function MemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
     for (const [key, entry] of windows) if (entry.resetAt <= now) windows.delete(key)
   }
 
-  return {
+  const hit = (key: string, windowMs: number): RateLimitHit => {
+    const now = Date.now()
+    if (now - lastSweep >= SWEEP_INTERVAL_MS) sweep(now)
+    const entry = windows.get(key)
+    if (entry && entry.resetAt > now) {
+      entry.count += 1
+      return { count: entry.count, resetAt: entry.resetAt }
+    }
+    if (entry) windows.delete(key)
+    else if (windows.size >= maxEntries) {
+      sweep(now)
+      if (windows.size >= maxEntries) windows.delete(windows.keys().next().value as string)
+    }
+    const fresh = { count: 1, resetAt: now + windowMs }
+    windows.set(key, fresh)
+    return { count: 1, resetAt: fresh.resetAt }
+  }
+  const undo = (key: string, hit: RateLimitHit | undefined): void => {
+    // A window of a key is named by its resetAt: the next window of the key ends strictly later.
+    const entry = windows.get(key)
+    if (entry && entry.resetAt === hit?.resetAt && entry.resetAt > Date.now() && entry.count > 0) entry.count -= 1
+  }
+  const store: MemoryRateLimitStore = {
     get size() {
       return windows.size
     },
     async hit(key, windowMs) {
-      const now = Date.now()
-      if (now - lastSweep >= SWEEP_INTERVAL_MS) sweep(now)
-      const entry = windows.get(key)
-      if (entry && entry.resetAt > now) {
-        entry.count += 1
-        return { count: entry.count, resetAt: entry.resetAt }
-      }
-      if (entry) windows.delete(key)
-      else if (windows.size >= maxEntries) {
-        sweep(now)
-        if (windows.size >= maxEntries) windows.delete(windows.keys().next().value as string)
-      }
-      const fresh = { count: 1, resetAt: now + windowMs }
-      windows.set(key, fresh)
-      return { count: 1, resetAt: fresh.resetAt }
+      return hit(key, windowMs)
     },
-    async undo(key, hit) {
-      // A window of a key is named by its resetAt: the next window of the key ends strictly later.
-      const entry = windows.get(key)
-      if (entry && entry.resetAt === hit?.resetAt && entry.resetAt > Date.now() && entry.count > 0) entry.count -= 1
+    async undo(key, hitToUndo) {
+      undo(key, hitToUndo)
     },
   }
+  Object.defineProperty(store, IN_PROCESS, { value: Object.freeze({ hit, undo }) })
+  return store
 }

@@ -13,7 +13,7 @@ import type {
 } from "../pipeline-types.js"
 import type { AuthConfig } from "../types.js"
 import { withTimeout } from "../lib/timeout.js"
-import { MemoryRateLimitStore, RATE_LIMIT_DEFAULTS, type RateLimitStore } from "./index.js"
+import { MemoryRateLimitStore, RATE_LIMIT_DEFAULTS, type RateLimitHit, type RateLimitStore } from "./index.js"
 
 /** The `rateLimit` option after defaults and checks. */
 export interface ResolvedRateLimit {
@@ -176,6 +176,22 @@ function storeCall<T>(call: () => Promise<T>): Promise<T> {
   )
 }
 
+/** Logs a store failure once per burst of failures (fail-open: the attempt goes through uncounted). */
+function storeFailed(limit: ResolvedRateLimit, config: ResolvedConfig, cause: unknown): undefined {
+  const now = Date.now()
+  const state = failing.get(limit.store)
+  if (!state || now - state.loggedAt >= FAILURE_LOG_INTERVAL_MS) {
+    failing.set(limit.store, { loggedAt: now })
+    config.logger.error(
+      new AdapterError(
+        "The rate-limit store failed; sign-in attempts are let through uncounted until it answers again (fail-open).",
+        { cause },
+      ),
+    )
+  }
+  return undefined
+}
+
 /** Runs store calls; a failure (or timeout) resolves undefined and is logged once per burst of failures (fail-open). */
 async function withStore<T>(
   limit: ResolvedRateLimit,
@@ -184,27 +200,40 @@ async function withStore<T>(
 ): Promise<T | undefined> {
   try {
     const result = await calls()
-    failing.delete(limit.store)
+    if (failing.has(limit.store)) failing.delete(limit.store)
     return result
   } catch (cause) {
-    const now = Date.now()
-    const state = failing.get(limit.store)
-    if (!state || now - state.loggedAt >= FAILURE_LOG_INTERVAL_MS) {
-      failing.set(limit.store, { loggedAt: now })
-      config.logger.error(
-        new AdapterError(
-          "The rate-limit store failed; sign-in attempts are let through uncounted until it answers again (fail-open).",
-          { cause },
-        ),
-      )
-    }
-    return undefined
+    return storeFailed(limit, config, cause)
   }
 }
 
-async function keyOf(kind: "id" | "ip", value: string, limit: ResolvedRateLimit): Promise<string> {
-  const mac = (await hmac("SHA-256", limit.keySecret, value, "base64url")).slice(0, 27)
-  return `${kind}:${limit.windowMs / 1000}:${mac}`
+/** The same for a store in this process's memory, whose calls return at once: no promise, no timer. */
+function withStoreNow<T>(limit: ResolvedRateLimit, config: ResolvedConfig, calls: () => T): T | undefined {
+  try {
+    const result = calls()
+    if (failing.has(limit.store)) failing.delete(limit.store)
+    return result
+  } catch (cause) {
+    return storeFailed(limit, config, cause)
+  }
+}
+
+/** The synchronous methods of a store in this process's memory (the memory store registers them, rate-limit/index.ts). */
+interface InProcessStore {
+  hit(key: string, windowMs: number): RateLimitHit
+  undo(key: string, hit: RateLimitHit): void
+}
+const IN_PROCESS = Symbol.for("gatehouse.rate-limit.in-process")
+
+function inProcess(store: RateLimitStore): InProcessStore | undefined {
+  return (store as { [IN_PROCESS]?: InProcessStore })[IN_PROCESS]
+}
+
+/** A store key: the kind, the window and a keyed hash of the value (one HMAC; synchronous where the backend is). */
+function keyOf(kind: "id" | "ip", value: string, limit: ResolvedRateLimit): string | Promise<string> {
+  const mac = hmac("SHA-256", limit.keySecret, value, "base64url")
+  const prefix = `${kind}:${limit.windowMs / 1000}:`
+  return typeof mac === "string" ? prefix + mac.slice(0, 27) : mac.then((m) => prefix + m.slice(0, 27))
 }
 
 const warnedUndeclaredProxy = new WeakSet<ResolvedConfig>()
@@ -219,10 +248,10 @@ function clientAddressFor(req: AuthRequest, limit: ResolvedRateLimit, config: Re
   return found?.address
 }
 
-/** Takes back the attempt a guard counted (a credentials sign-in that succeeded); never throws. */
-export type UndoAttempt = () => Promise<void>
+/** Takes back the attempt a guard counted (a credentials sign-in that succeeded); never throws. Synchronous for an in-process store. */
+export type UndoAttempt = () => Promise<void> | undefined
 
-const nothingToUndo: UndoAttempt = async () => {}
+const nothingToUndo: UndoAttempt = () => undefined
 
 /**
  * Counts a sign-in attempt per identifier (as the provider's kind names them: `counts`, flows/kinds/) and per client
@@ -245,30 +274,43 @@ export async function guardRateLimit(
   const keys: string[] = []
   const maxima: number[] = []
   for (const identifier of identifiers) {
-    keys.push(await keyOf("id", identifier, limit))
+    const key = keyOf("id", identifier, limit)
+    keys.push(typeof key === "string" ? key : await key)
     maxima.push(limit.max)
   }
   if (address !== undefined) {
-    keys.push(await keyOf("ip", addressBucket(address), limit))
+    const key = keyOf("ip", addressBucket(address), limit)
+    keys.push(typeof key === "string" ? key : await key)
     maxima.push(limit.maxPerAddress)
   }
   if (keys.length === 0) return nothingToUndo
   const store = limit.store
-  const hits = await withStore(limit, config, () =>
-    Promise.all(keys.map((key) => storeCall(() => store.hit(key, limit.windowMs)))),
-  )
+  const now = inProcess(store)
+  const hits = now
+    ? withStoreNow(limit, config, () => keys.map((key) => now.hit(key, limit.windowMs)))
+    : await withStore(limit, config, () =>
+        Promise.all(keys.map((key) => storeCall(() => store.hit(key, limit.windowMs)))),
+      )
   if (!hits) return nothingToUndo
   let retryAfter = 0
   const over: string[] = []
-  const now = Date.now()
+  let clock: number | undefined
   hits.forEach((hit, i) => {
     if (hit.count <= maxima[i]!) return
     const what = `${keys[i]!.startsWith("id:") ? "identifier" : "client address"} (${maxima[i]} per ${limit.windowMs / 1000} s)`
     if (!over.includes(what)) over.push(what)
-    retryAfter = Math.max(retryAfter, Math.max(1, Math.ceil((hit.resetAt - now) / 1000)))
+    clock ??= Date.now()
+    retryAfter = Math.max(retryAfter, Math.max(1, Math.ceil((hit.resetAt - clock) / 1000)))
   })
   if (retryAfter === 0) {
     // Each undo names its hit's window: one that ends before the action does must not take back the next window's attempts.
+    if (now)
+      return () => {
+        withStoreNow(limit, config, () => {
+          for (let i = 0; i < keys.length; i++) now.undo(keys[i]!, hits[i]!)
+        })
+        return undefined
+      }
     return async () => {
       await withStore(limit, config, () =>
         Promise.all(keys.map((key, i) => storeCall(() => store.undo(key, hits[i]!)))),

@@ -1,0 +1,332 @@
+// Instructions per op of Gatehouse's hot paths, counted by valgrind's callgrind: unlike wall-clock time, the count
+// repeats to within a fraction of a percent on a shared, noisy machine, so a before/after is one command.
+//
+//   npx tsx bench/callgrind.ts                    # every case below, one valgrind process each, as a table
+//   npx tsx bench/callgrind.ts --cases=G5d,G5     # some of them
+//   npx tsx bench/callgrind.ts --json             # { node, cases: { id: instructions per op } } on stdout
+// Options: --ops=N (measured ops per case; default per case), --warmup=N (ops before counting), --jobs=N (valgrind
+// processes at once, default 2). GATEHOUSE_GUARD_SELFTEST=1 makes every other Gatehouse op run twice (a deliberate
+// 50 % slowdown, to show scripts/instruction-guard.mjs failing).
+//
+// Method. This file is bundled with esbuild (Gatehouse from src/, #crypto the node backend, packages left to
+// node_modules) and each case runs in its own `valgrind --tool=callgrind node <bundle> --child=<id>`. The child does
+// the real flow (GET /csrf, then sign in), `warmup` ops (the JIT settles), then calls os.getPriority(), the ops,
+// and os.hostname(). Callgrind zeroes its counters on entering uv_os_getpriority and dumps them on entering
+// uv_os_gethostname, so the dump holds the measured ops alone: every instruction of every thread (the JIT's and GC's
+// helper threads included) between the two calls. Each op is what bench/run.ts times: a new Request, the handler,
+// res.text() and the status check. Counts are x86-64 instructions of this Node binary; compare runs of one Node version.
+import { spawn } from "node:child_process"
+import { mkdirSync, readFileSync, rmSync } from "node:fs"
+import os from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { Auth } from "../src/index.js"
+import Credentials from "../src/providers/credentials.js"
+import type { AuthConfig } from "../src/types.js"
+import {
+  type Handler,
+  SECRET,
+  SESSION_COOKIE,
+  USER,
+  ceilingHandler,
+  check,
+  csrfHash,
+  get,
+  nodeCryptoJwe,
+  op,
+  signInCeilingHandler,
+  signInFlow,
+} from "./reference.js"
+
+/** One measured case: its id (bench/run.ts's where it has one), what it is, and its op. */
+interface Case {
+  readonly what: string
+  /** Measured ops (the cheap cases get more, so the count per op is not dominated by a stray GC). */
+  readonly ops: number
+  readonly setup: () => Promise<() => Promise<unknown>>
+}
+
+// ---------------------------------------------------------------- the configs and ops (bench/run.ts's)
+const BASE = { secret: SECRET, trustHost: true, basePath: "/auth" } as const
+const provider = () => Credentials({ authorize: async () => ({ ...USER }) })
+/** What users get: rate limits on (the default memory store). */
+const defaultConfig = (extra: Partial<AuthConfig> = {}): AuthConfig => ({ ...BASE, providers: [provider()], ...extra })
+/** bench/run.ts's like-for-like config: @auth/core has no limiter. */
+const noLimitConfig = (): AuthConfig => defaultConfig({ rateLimit: false })
+
+/** GATEHOUSE_GUARD_SELFTEST: every other op runs the handler twice, a deliberate slowdown the guard must catch. */
+const SELFTEST = (process.env.GATEHOUSE_GUARD_SELFTEST ?? "") !== ""
+const gatehouse = (config: AuthConfig): Handler => {
+  const handle: Handler = (r) => Auth(r, config)
+  if (!SELFTEST) return handle
+  let n = 0
+  return async (r) => {
+    if (n++ % 2 === 0) await (await handle(r.clone())).text()
+    return handle(r)
+  }
+}
+
+const signedIn = (r: Response) =>
+  check(
+    r.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=ey`)),
+    "sign-in cookie",
+  )
+
+async function signInCase(config: AuthConfig, headers?: Record<string, string>): Promise<() => Promise<unknown>> {
+  const handle = gatehouse(config)
+  const flow = await signInFlow(handle)
+  const request = () => {
+    const r = flow.signInRequest()
+    if (!headers) return r
+    const h = new Headers(r.headers)
+    for (const [k, v] of Object.entries(headers)) h.set(k, v)
+    return new Request(r, { headers: h })
+  }
+  return async () => signedIn(await op(handle, request(), 302))
+}
+
+const CASES: Record<string, Case> = {
+  G5d: {
+    what: "sign-in POST /auth/callback/credentials, default config (rate limits on, memory store)",
+    ops: 500,
+    setup: () => signInCase(defaultConfig()),
+  },
+  G5: {
+    what: "sign-in, rateLimit: false (bench/run.ts's like-for-like G5)",
+    ops: 500,
+    setup: () => signInCase(noLimitConfig()),
+  },
+  G5a: {
+    what: "sign-in, default config, client address from X-Forwarded-For (two keys counted)",
+    ops: 500,
+    setup: () =>
+      signInCase(defaultConfig({ rateLimit: { clientAddress: { header: "x-forwarded-for" } } }), {
+        "x-forwarded-for": "203.0.113.7",
+      }),
+  },
+  G1: {
+    what: "session check GET /auth/session, valid JWT cookie, default config",
+    ops: 500,
+    setup: async () => {
+      const handle = gatehouse(defaultConfig())
+      const { sessionCookie } = await signInFlow(handle)
+      return () => op(handle, get("/auth/session", sessionCookie), 200, USER.email)
+    },
+  },
+  G3: {
+    what: "GET /auth/csrf, no cookie, default config",
+    ops: 500,
+    setup: async () => {
+      const handle = gatehouse(defaultConfig())
+      return () => op(handle, get("/auth/csrf"), 200, "csrfToken")
+    },
+  },
+  C: {
+    what: "reference: trivial handler, same Request as G1, JSON + Set-Cookie",
+    ops: 500,
+    setup: async () => {
+      const { sessionCookie } = await signInFlow(gatehouse(noLimitConfig()))
+      return () => op(ceilingHandler, get("/auth/session", sessionCookie), 200, USER.email)
+    },
+  },
+  F: {
+    what: "reference: node:crypto JWE decrypt + re-encrypt",
+    ops: 500,
+    setup: async () => {
+      const { token } = await signInFlow(gatehouse(noLimitConfig()))
+      const jwe = nodeCryptoJwe(SECRET)
+      return async () => jwe.encrypt(jwe.decrypt(token as string))
+    },
+  },
+  C5: {
+    what: "reference: trivial sign-in handler, same POST as G5, body read, 302 + Set-Cookie",
+    ops: 500,
+    setup: async () => {
+      const flow = await signInFlow(gatehouse(noLimitConfig()))
+      return () => op(signInCeilingHandler, flow.signInRequest(), 302)
+    },
+  },
+  F5: {
+    what: "reference: node:crypto JWE encrypt + CSRF SHA-256",
+    ops: 500,
+    setup: async () => {
+      const { csrfToken } = await signInFlow(gatehouse(noLimitConfig()))
+      const jwe = nodeCryptoJwe(SECRET)
+      return async () => [jwe.encrypt({ name: USER.name, email: USER.email, sub: USER.id }), csrfHash(csrfToken)]
+    },
+  },
+}
+
+// ---------------------------------------------------------------- child: one case under valgrind
+async function child(id: string, ops: number, warmup: number): Promise<void> {
+  const c = CASES[id]
+  check(c, `unknown case ${id}`)
+  const fn = await c.setup()
+  for (let i = 0; i < warmup; i++) await fn()
+  os.getPriority() // callgrind --zero-before=uv_os_getpriority
+  for (let i = 0; i < ops; i++) await fn()
+  os.hostname() // callgrind --dump-before=uv_os_gethostname
+}
+
+// ---------------------------------------------------------------- parent
+const HERE = dirname(fileURLToPath(import.meta.url))
+const OUT_DIR = join(HERE, "prof", "callgrind")
+
+/** This file as one ESM bundle beside bench/ (so its packages resolve from node_modules). */
+async function bundle(): Promise<string> {
+  const esbuild = await import("esbuild")
+  mkdirSync(OUT_DIR, { recursive: true })
+  const out = join(OUT_DIR, `driver-${process.pid}.mjs`)
+  await esbuild.build({
+    entryPoints: [fileURLToPath(import.meta.url)],
+    outfile: out,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    packages: "external",
+    logLevel: "silent",
+    tsconfigRaw: {},
+    plugins: [
+      {
+        name: "crypto-node-backend",
+        setup(build) {
+          build.onResolve({ filter: /^#crypto$/ }, () => ({ path: join(HERE, "../src/crypto/node.ts") }))
+        },
+      },
+    ],
+  })
+  return out
+}
+
+function valgrindMissing(): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const p = spawn("valgrind", ["--version"], { stdio: ["ignore", "pipe", "ignore"] })
+    p.on("error", () => resolve("valgrind is not installed"))
+    p.on("exit", (code) => resolve(code === 0 ? undefined : `valgrind --version exited with ${code}`))
+  })
+}
+
+/** Runs one case under callgrind; the measured instructions per op. */
+async function measureCase(driver: string, id: string, ops: number, warmup: number): Promise<number> {
+  const base = join(OUT_DIR, `cg.${id}.${process.pid}`)
+  const argv = [
+    "--tool=callgrind",
+    `--callgrind-out-file=${base}`,
+    "--zero-before=uv_os_getpriority",
+    "--dump-before=uv_os_gethostname",
+    "--dump-instr=no",
+    "--compress-strings=yes",
+    process.execPath,
+    // Every V8 thread's work on the main thread, so the JIT and GC run at the same op in every run, and functions
+    // tier up after a tenth of the usual work, so a short warm-up leaves no compilation in the measured ops.
+    "--single-threaded",
+    "--interrupt-budget=10000",
+    driver,
+    `--child=${id}`,
+    `--ops=${ops}`,
+    `--warmup=${warmup}`,
+  ]
+  const stderr: Buffer[] = []
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const p = spawn("valgrind", argv, { stdio: ["ignore", "inherit", "pipe"] })
+    p.stderr.on("data", (d: Buffer) => stderr.push(d))
+    p.on("error", reject)
+    p.on("exit", resolve)
+  })
+  if (code !== 0) throw new Error(`case ${id}: valgrind exited with ${code}\n${Buffer.concat(stderr).toString()}`)
+  const dump = readFileSync(`${base}.1`, "utf8")
+  rmSync(`${base}.1`, { force: true })
+  rmSync(base, { force: true })
+  const total = /^(?:summary|totals): (\d+)/m.exec(dump)?.[1]
+  check(total, `case ${id}: no totals in the callgrind dump`)
+  return Number(total) / ops
+}
+
+/** Instructions per op of each case, measured `jobs` at a time. */
+async function countInstructions(
+  ids: readonly string[],
+  options: { ops?: number; warmup?: number; jobs?: number } = {},
+): Promise<Map<string, number>> {
+  for (const id of ids) check(CASES[id], `unknown case ${id}; cases: ${Object.keys(CASES).join(", ")}`)
+  const driver = await bundle()
+  const results = new Map<string, number>()
+  const queue = [...ids]
+  const worker = async () => {
+    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+      const ops = options.ops ?? (CASES[id] as Case).ops
+      results.set(id, await measureCase(driver, id, ops, options.warmup ?? 1500))
+    }
+  }
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, options.jobs ?? 2) }, worker))
+  } finally {
+    rmSync(driver, { force: true })
+  }
+  return new Map(ids.map((id) => [id, results.get(id) as number]))
+}
+
+function flags(argv: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>()
+  for (const arg of argv) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(arg)
+    if (!m?.[1]) throw new Error(`unknown argument ${arg}`)
+    out.set(m[1], m[2] ?? "true")
+  }
+  return out
+}
+
+const fmt = (x: number) => Math.round(x).toLocaleString("en-US")
+
+async function main(): Promise<void> {
+  const args = flags(process.argv.slice(2))
+  const childId = args.get("child")
+  if (childId) return child(childId, Number(args.get("ops")), Number(args.get("warmup")))
+  const missing = await valgrindMissing()
+  if (missing) {
+    console.error(`bench/callgrind.ts: ${missing}; nothing measured.`)
+    process.exit(3)
+  }
+  const ids = (args.get("cases") ?? Object.keys(CASES).join(",")).split(",").filter(Boolean)
+  const ops = args.has("ops") ? Number(args.get("ops")) : undefined
+  const warmup = args.has("warmup") ? Number(args.get("warmup")) : undefined
+  const started = Date.now()
+  const counts = await countInstructions(ids, { ops, warmup, jobs: Number(args.get("jobs") ?? 2) })
+  if (args.has("json")) {
+    console.log(JSON.stringify({ node: process.version, selftest: SELFTEST, cases: Object.fromEntries(counts) }))
+    return
+  }
+  const lines = [
+    `Node ${process.version}, instructions per op (callgrind Ir, all threads)${SELFTEST ? ", GATEHOUSE_GUARD_SELFTEST on" : ""}`,
+    "",
+    "| id | case | instructions/op |",
+    "|---|---|---:|",
+    ...ids.map((id) => `| ${id} | ${(CASES[id] as Case).what} | ${fmt(counts.get(id) as number)} |`),
+  ]
+  const ratio = (a: string, ...b: string[]) =>
+    counts.has(a) && b.every((x) => counts.has(x))
+      ? (counts.get(a) as number) / b.reduce((s, x) => s + (counts.get(x) as number), 0)
+      : undefined
+  const rows: [string, number | undefined, string][] = [
+    ["sign-in, default config ÷ (C5 + F5)", ratio("G5d", "C5", "F5"), "<= 1.5"],
+    ["sign-in, rateLimit false ÷ (C5 + F5)", ratio("G5", "C5", "F5"), "—"],
+    ["rate limiter's share of a sign-in (G5d ÷ G5 − 1)", ratio("G5d", "G5"), "<= 5 %"],
+    ["same with a client address (G5a ÷ G5 − 1)", ratio("G5a", "G5"), "—"],
+    ["session check ÷ (C + F)", ratio("G1", "C", "F"), "<= 1.5"],
+    ["/csrf ÷ trivial handler C", ratio("G3", "C"), "<= 1.2"],
+  ]
+  const shown = rows.filter(([, r]) => r !== undefined)
+  if (shown.length) {
+    lines.push("", "| ratio | by instructions | target |", "|---|---:|---|")
+    for (const [what, r, target] of shown) {
+      const v = what.includes("− 1")
+        ? `${((r as number) - 1) * 100 >= 0 ? "+" : ""}${(((r as number) - 1) * 100).toFixed(1)} %`
+        : (r as number).toFixed(2)
+      lines.push(`| ${what} | ${v} | ${target} |`)
+    }
+  }
+  lines.push("", `(${((Date.now() - started) / 1000).toFixed(0)} s)`)
+  console.log(lines.join("\n"))
+}
+
+await main()
