@@ -7,6 +7,7 @@
 // sign-in is the local OP (test/support/oidc-op.ts). A session cookie sealed by @auth/core under the same secret (what
 // an @auth/sveltekit app's users hold) is a signed-in user of the gatehouse build.
 import { type ChildProcess, spawn } from "node:child_process"
+import { createServer, request } from "node:http"
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
@@ -16,7 +17,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launchChromium, skipReason } from "../e2e/support/chromium.js"
 import { ensureDist } from "../support/dist.js"
-import { freePort } from "../support/listen.js"
+import { freePort, listenLocal } from "../support/listen.js"
 import { type OidcOp, startOidcProvider } from "../support/oidc-op.js"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
@@ -146,6 +147,35 @@ async function signInWithPassword(page: Page, password: string): Promise<void> {
   await Promise.all([page.waitForEvent("load"), page.click('[data-testid="credentials-form"] button[type="submit"]')])
 }
 
+/** A form POST over raw HTTP (no browser rules), with the `Origin` header given: the status and the cookies set. */
+function postForm(
+  path: string,
+  fields: Record<string, string>,
+  from: string,
+): Promise<{ status: number; cookies: string[] }> {
+  const body = new URLSearchParams(fields).toString()
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `http://127.0.0.1:${port}${path}`,
+      {
+        method: "POST",
+        headers: {
+          origin: from,
+          "content-type": "application/x-www-form-urlencoded",
+          accept: "text/html", // a browser's form submission, not SvelteKit's enhance() fetch
+          "content-length": Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        res.resume()
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, cookies: res.headers["set-cookie"] ?? [] }))
+      },
+    )
+    req.on("error", reject)
+    req.end(body)
+  })
+}
+
 async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser!.newContext()
   return { context, page: await context.newPage() }
@@ -173,7 +203,7 @@ describe.skipIf(skipReason)("examples/sveltekit: the production build (adapter-n
       AUTH_KEYCLOAK_SECRET: op.clients.basic.client_secret,
     })
     browser = await launchChromium()
-  }, 180_000)
+  }, 300_000) // the build may share the two cores with another vitest worker
 
   afterAll(async () => {
     await build?.stop() // still running only when the build timed out
@@ -254,6 +284,51 @@ describe.skipIf(skipReason)("examples/sveltekit: the production build (adapter-n
     await page.goto(`${origin}/protected`)
     expect(await text(page, "protected-user")).toBe("Welcome, Carried Over.")
     await context.close()
+  })
+
+  // CS-06 under SvelteKit: the auth routes take no CSRF token (as @auth/sveltekit's), so SvelteKit's origin check
+  // (csrf.checkOrigin) is what stops a login CSRF, on the auth routes and on the sign-in page's form action alike.
+  it("CS-06: a cross-site form POST (foreign Origin) to the credentials callback or the sign-in page's action is refused with 403 and sets no cookie", async () => {
+    const fields = { ...DEMO, providerId: "credentials", redirectTo: "/", callbackUrl: `${origin}/` }
+    // The sign-in page's form has no action attribute: the browser posts it to the page, SvelteKit's default action.
+    for (const path of ["/auth/callback/credentials", "/signin"]) {
+      const foreign = await postForm(path, fields, "http://evil.example")
+      expect({ path, status: foreign.status, cookies: foreign.cookies }).toEqual({ path, status: 403, cookies: [] })
+      // The same POST from the app's own origin signs the demo user in: only the Origin made the difference.
+      const own = await postForm(path, fields, origin)
+      expect([302, 303], path).toContain(own.status)
+      expect(
+        own.cookies.some((c) => c.startsWith("authjs.session-token=")),
+        path,
+      ).toBe(true)
+    }
+  })
+
+  it("CS-06: a page on another origin that auto-submits the demo user's credentials to the callback leaves the visitor signed out", async () => {
+    const callbackUrl = `${origin}/auth/callback/credentials`
+    const attacker = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+      res.end(
+        `<!doctype html><title>prize</title><form method="POST" action="${callbackUrl}">` +
+          `<input name="username" value="${DEMO.username}"><input name="password" value="${DEMO.password}">` +
+          `<input name="callbackUrl" value="${origin}/"></form><script>document.forms[0].submit()</script>`,
+      )
+    })
+    const other = await listenLocal(attacker)
+    const { context, page } = await newPage()
+    try {
+      const answer = page.waitForResponse((res) => res.url() === callbackUrl)
+      await page.goto(`${other.origin}/`)
+      // The form was really sent (the browser names the attacker's origin) and SvelteKit refused it.
+      const res = await answer
+      expect(res.request().headers().origin).toBe(other.origin)
+      expect(res.status()).toBe(403)
+      expect(await sessionCookies(context)).toEqual([])
+      expect(await home(page)).toBe("Signed out")
+    } finally {
+      await context.close()
+      await other.stop()
+    }
   })
 
   it("AUTH_TRUST_HOST is what trusts the host: the same build without it answers UntrustedHost", async () => {
