@@ -61,6 +61,24 @@ export async function readJson(res: Response): Promise<unknown> {
   }
 }
 
+/**
+ * Marks signIn's options or signOut's params (an own symbol property, so never a form field nor a public type) for a
+ * front door whose server takes no CSRF token: gatehouse/sveltekit/client, as @auth/sveltekit/client, since SvelteKit
+ * checks the Origin of form POSTs itself and `/auth/csrf` answers 404 there. The POST then goes without `csrfToken`
+ * and `/csrf` is not fetched; every other caller keeps the double-submit token.
+ */
+const OMIT_CSRF_TOKEN = Symbol("gatehouse.omitCsrfToken")
+
+/** A copy of `options` with the mark above. */
+export function withoutCsrfToken<T extends object>(options: T | undefined): T {
+  return { ...options, [OMIT_CSRF_TOKEN]: true } as T
+}
+
+/** Whether `options` carries the mark (set by withoutCsrfToken). */
+export function omitsCsrfToken(options: object | undefined): boolean {
+  return options !== undefined && (options as Record<symbol, unknown>)[OMIT_CSRF_TOKEN] === true
+}
+
 /** A plain object (JSON object), narrowed from unknown. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value)

@@ -4,7 +4,7 @@ import type { ProviderType } from "../records.js"
 import type { Session } from "../types.js"
 import { webAuthnSignIn } from "../webauthn/sign-in.js"
 import { signInStart } from "./sign-in-start.js"
-import { authUrl, isRecord, navigate, readJson, reportClientError } from "./config.js"
+import { authUrl, isRecord, navigate, omitsCsrfToken, readJson, reportClientError } from "./config.js"
 import { broadcast, notifyLocal } from "./events.js"
 import { fetchSession, sessionFromBody } from "./fetch-session.js"
 import { chooseDestination, httpUrl } from "./url-rules.js"
@@ -166,6 +166,7 @@ export async function signIn(
 ): Promise<SignInResponse | void> {
   const { redirect = true, redirectTo, callbackUrl, ...fields } = options ?? {}
   const target = redirectTo ?? callbackUrl ?? window.location.href
+  const csrfToken = omitsCsrfToken(options) ? undefined : getCsrfToken
   const providers = await getProviders()
   if (!providers) {
     navigate(authUrl("error"))
@@ -189,7 +190,7 @@ export async function signIn(
       conditional: conditional === true,
       signal: signal instanceof AbortSignal ? signal : undefined,
       callbackUrl: target,
-      csrfToken: getCsrfToken,
+      csrfToken,
     })
     if (!attempt.posted) {
       // Nothing was sent (the user cancelled, or the server gave no options): stay on the page. With redirect the
@@ -207,7 +208,7 @@ export async function signIn(
     url = returnedUrl(attempt.body)
   } else {
     const body = new URLSearchParams(formFields(fields))
-    body.set("csrfToken", await getCsrfToken())
+    if (csrfToken) body.set("csrfToken", await csrfToken())
     body.set("callbackUrl", target)
     const query = new URLSearchParams(authorizationParams).toString()
     const route = `${start}/${encodeURIComponent(chosen.id)}`
@@ -267,11 +268,12 @@ export async function signOut(options?: SignOutParams<boolean>): Promise<SignOut
 export async function signOut(options?: SignOutParams<boolean>): Promise<SignOutResponse | void> {
   const { redirect = true, redirectTo, callbackUrl } = options ?? {}
   const target = redirectTo ?? callbackUrl ?? window.location.href
-  const csrfToken = await getCsrfToken()
+  const body = new URLSearchParams(omitsCsrfToken(options) ? {} : { csrfToken: await getCsrfToken() })
+  body.set("callbackUrl", target)
   const res = await fetch(authUrl("signout"), {
     method: "POST",
     headers: FORM_HEADERS,
-    body: new URLSearchParams({ csrfToken, callbackUrl: target }),
+    body,
     credentials: "same-origin",
   })
   const returned = returnedUrl(await readJson(res))

@@ -1,7 +1,8 @@
 // gatehouse/sveltekit/client: @auth/sveltekit/client's browser signIn and signOut, which are gatehouse/client's aimed
-// at the routes SvelteKitAuth serves (`${base}/auth`, `base` from SvelteKit's paths config).
+// at the routes SvelteKitAuth serves (`${base}/auth`, `base` from SvelteKit's paths config). Their POSTs carry no
+// CSRF token and `/auth/csrf` is not asked (it answers 404 there): SvelteKit's own origin check guards form POSTs.
 import { base } from "$app/paths"
-import { configure } from "./config.js"
+import { configure, withoutCsrfToken } from "./config.js"
 import {
   signIn as clientSignIn,
   signOut as clientSignOut,
@@ -39,7 +40,7 @@ export async function signIn(
   authorizationParams?: SignInAuthorizationParams,
 ): Promise<SignInResponse | void> {
   useKitBasePath()
-  return clientSignIn(provider, options, authorizationParams)
+  return clientSignIn(provider, withoutCsrfToken(options), authorizationParams)
 }
 
 /** Signs out from the browser; navigates to `redirectTo` (default: this page), or with `redirect: false` resolves. */
@@ -47,5 +48,5 @@ export async function signOut(options?: SignOutParams<true>): Promise<void>
 export async function signOut(options: SignOutParams<false>): Promise<SignOutResponse>
 export async function signOut(options?: SignOutParams<boolean>): Promise<SignOutResponse | void> {
   useKitBasePath()
-  return clientSignOut(options)
+  return clientSignOut(withoutCsrfToken(options))
 }

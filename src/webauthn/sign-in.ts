@@ -18,7 +18,8 @@ export interface WebAuthnSignInInput {
   conditional: boolean
   signal?: AbortSignal
   callbackUrl: string
-  csrfToken: () => Promise<string>
+  /** The CSRF token's source; none for a server that takes no token (gatehouse/sveltekit's). */
+  csrfToken?: () => Promise<string>
 }
 
 /**
@@ -87,7 +88,7 @@ export async function webAuthnSignIn(providerId: string, input: WebAuthnSignInIn
   const form = new URLSearchParams(input.fields)
   form.set("action", answer.action)
   form.set("data", data)
-  form.set("csrfToken", await input.csrfToken())
+  if (input.csrfToken) form.set("csrfToken", await input.csrfToken())
   form.set("callbackUrl", input.callbackUrl)
   const posted = await fetch(authUrl(`callback/${id}`), {
     method: "POST",

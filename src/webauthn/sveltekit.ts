@@ -1,7 +1,9 @@
 // gatehouse/sveltekit/webauthn: @auth/sveltekit/webauthn's signIn, gatehouse/webauthn's passkey sign-in aimed at
-// `${base}/auth` (any other provider goes through the ordinary browser sign-in).
+// `${base}/auth` (any other provider goes through the ordinary browser sign-in), without a CSRF token as
+// gatehouse/sveltekit/client's.
 import type { SignInAuthorizationParams, SignInResponse } from "../client/index.js"
 import { signIn as webAuthnSignIn, type WebAuthnAction, type WebAuthnSignInOptions } from "./index.js"
+import { withoutCsrfToken } from "../client/config.js"
 import { useKitBasePath } from "../client/sveltekit.js"
 
 export type { SignInAuthorizationParams, SignInResponse, WebAuthnAction, WebAuthnSignInOptions }
@@ -23,5 +25,5 @@ export async function signIn(
   authorizationParams?: SignInAuthorizationParams,
 ): Promise<SignInResponse | void> {
   useKitBasePath()
-  return webAuthnSignIn(provider, options, authorizationParams)
+  return webAuthnSignIn(provider, withoutCsrfToken(options), authorizationParams)
 }
