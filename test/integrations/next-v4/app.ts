@@ -11,14 +11,13 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
-  symlinkSync,
   writeFileSync,
 } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { ensureDist } from "../../support/dist.js"
-import { next15Version } from "../next15/harness.js"
+import { dependencyNames, link, nestedPackages, next15Version } from "../next15/harness.js"
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))
 export const EXAMPLE_DIR = join(root, "examples/next-v4")
@@ -31,31 +30,6 @@ const NOT_COPIED = new Set([".next", "node_modules", "next-env.d.ts"])
 const NEXTAUTH_ROUTE = "pages/api/auth/[...nextauth].ts"
 
 export type Stage = "next-auth" | "gatehouse-v4" | "gatehouse-next"
-
-function link(target: string, path: string): void {
-  if (!existsSync(target)) throw new Error(`${target} is missing: run \`npm install\``)
-  mkdirSync(dirname(path), { recursive: true })
-  symlinkSync(target, path, "dir")
-}
-
-function dependencyNames(pkgDir: string): string[] {
-  const pkg = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")) as {
-    dependencies?: Record<string, string>
-  }
-  return Object.keys(pkg.dependencies ?? {})
-}
-
-/** Package names in a node_modules folder, scoped ones as `@scope/name`. */
-function nestedPackages(dir: string): string[] {
-  if (!existsSync(dir)) return []
-  const names: string[] = []
-  for (const entry of readdirSync(dir)) {
-    if (entry.startsWith(".")) continue
-    if (entry.startsWith("@")) for (const inner of readdirSync(join(dir, entry))) names.push(`${entry}/${inner}`)
-    else names.push(entry)
-  }
-  return names
-}
 
 /**
  * A package copied into the scratch app's node_modules (so that what it imports, `next/server` above all, resolves

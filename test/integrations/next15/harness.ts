@@ -36,13 +36,15 @@ export function next15Version(): string {
   return (JSON.parse(readFileSync(join(next15Dir, "package.json"), "utf8")) as { version: string }).version
 }
 
-function link(target: string, path: string): void {
+/** Links `path` to `target` (a folder), its parent made first; a missing target asks for `npm install`. */
+export function link(target: string, path: string): void {
   if (!existsSync(target)) throw new Error(`${target} is missing: run \`npm install\``)
   mkdirSync(dirname(path), { recursive: true })
   symlinkSync(target, path, "dir")
 }
 
-function dependencyNames(pkgDir: string): string[] {
+/** The names in a package's `dependencies`. */
+export function dependencyNames(pkgDir: string): string[] {
   const pkg = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")) as {
     dependencies?: Record<string, string>
   }
@@ -111,7 +113,7 @@ function install(dir: string, middlewareFile: string): void {
 }
 
 /** Package names in a node_modules folder, scoped ones as `@scope/name`. */
-function nestedPackages(dir: string): string[] {
+export function nestedPackages(dir: string): string[] {
   if (!existsSync(dir)) return []
   const names: string[] = []
   for (const entry of readdirSync(dir)) {
