@@ -30,7 +30,7 @@ export const get = (path: string, cookie?: string) =>
 export const cookiePairs = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";", 1)[0] as string)
 
 /** The real browser flow: GET /auth/csrf, then the sign-in POST. Returns a request factory for that POST and the session cookie. */
-export async function signInFlow(handle: Handler) {
+export async function signInFlow(handle: Handler, extraHeaders: Record<string, string> = {}) {
   const csrf = await handle(get("/auth/csrf"))
   check(csrf.status === 200, "GET /auth/csrf")
   const csrfCookies = cookiePairs(csrf).join("; ") // csrf-token (+ callback-url for @auth/core)
@@ -39,7 +39,7 @@ export async function signInFlow(handle: Handler) {
   const signInRequest = () =>
     new Request(`${ORIGIN}/auth/callback/credentials`, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookies },
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookies, ...extraHeaders },
       body,
     })
   const res = await handle(signInRequest())
