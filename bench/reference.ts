@@ -13,7 +13,7 @@ import {
 } from "node:crypto"
 
 // ---------------------------------------------------------------- the requests both libraries get
-export const ORIGIN = "http://localhost:3000"
+const ORIGIN = "http://localhost:3000"
 export const SECRET = "x".repeat(32) // Gatehouse requires >= 32 characters
 export const USER = { id: "user-1", name: "Bench User", email: "bench@example.com" }
 export const MAX_AGE = 30 * 24 * 60 * 60
@@ -27,7 +27,7 @@ export function check(ok: unknown, what: string): asserts ok {
 }
 export const get = (path: string, cookie?: string) =>
   new Request(`${ORIGIN}${path}`, cookie ? { headers: { cookie } } : undefined)
-export const cookiePairs = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";", 1)[0] as string)
+const cookiePairs = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";", 1)[0] as string)
 
 /** The real browser flow: GET /auth/csrf, then the sign-in POST. Returns a request factory for that POST and the session cookie. */
 export async function signInFlow(handle: Handler, extraHeaders: Record<string, string> = {}) {
