@@ -5,7 +5,7 @@
 // subpaths: src/integrations/next-v4/providers/<id>.ts (a generated module each, the catalogue provider behind
 // next-auth 4's option shape) and their `./v4/providers/<id>` subpaths; and `./sveltekit/providers/<id>`, the same
 // modules as `./providers/<id>` at @auth/sveltekit's paths, and `./solid-start/providers/<id>` at
-// @auth/solid-start's. Idempotent: run it after adding a provider
+// @auth/solid-start's, and `./qwik/providers/<id>` at @auth/qwik's. Idempotent: run it after adding a provider
 // file. `--check` exits 1 when any of them is out of date (CI).
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -26,7 +26,7 @@ const text = readFileSync(path, "utf8")
 const manifest = JSON.parse(text)
 const exportsMap = {}
 for (const [key, value] of Object.entries(manifest.exports))
-  if (!/^\.\/(v4\/|sveltekit\/|solid-start\/)?providers\//.test(key)) exportsMap[key] = value
+  if (!/^\.\/(v4\/|sveltekit\/|solid-start\/|qwik\/)?providers\//.test(key)) exportsMap[key] = value
 /**
  * Providers that need Node.js (nodemailer's SMTP): off it, under these export conditions, their subpath resolves to
  * src/off-node/<id>.ts (the same names; types stay the Node.js module's).
@@ -162,6 +162,8 @@ for (const id of [...V4_PROVIDERS, ...V4_TYPE_MODULES].sort()) {
 for (const id of ids) exportsMap[`./sveltekit/providers/${id}`] = exportsMap[`./providers/${id}`]
 // @auth/solid-start's `providers/<id>` re-export @auth/core's too: gatehouse/solid-start/providers/<id>.
 for (const id of ids) exportsMap[`./solid-start/providers/${id}`] = exportsMap[`./providers/${id}`]
+// And @auth/qwik's: gatehouse/qwik/providers/<id>, so moving off @auth/qwik is one rename of the package prefix.
+for (const id of ids) exportsMap[`./qwik/providers/${id}`] = exportsMap[`./providers/${id}`]
 manifest.exports = exportsMap
 // typesVersions mirrors the exports' types for TypeScript's `moduleResolution: "node"` (which ignores "exports"), so
 // gatehouse/<subpath> type-checks there too; kept in order with the exports, one line per subpath.

@@ -114,10 +114,10 @@ const SUBPATHS: Record<string, Record<string, Target>> = {
   },
   "@auth/qwik": {
     ".": { gatehouse: "gatehouse/qwik" },
-    "./adapters": { gatehouse: "gatehouse/adapters" },
+    "./adapters": { gatehouse: "gatehouse/qwik/adapters" },
     "./providers": { gatehouse: "gatehouse/providers" },
     // @auth/qwik's provider modules re-export @auth/core's.
-    "./providers/*": { gatehouse: "gatehouse/providers/*", names: { from: "@auth/core/providers/*" } },
+    "./providers/*": { gatehouse: "gatehouse/qwik/providers/*", names: { from: "@auth/core/providers/*" } },
   },
   "next-auth": {
     ".": { gatehouse: "gatehouse/next", names: "own" },
@@ -173,7 +173,7 @@ const PROVIDER_GAPS: Record<string, string[]> = {
 }
 
 function gapsOf(pair: Pair): Record<string, string> {
-  const id = /^gatehouse\/(?:sveltekit\/|solid-start\/)?providers\/(.+)$/.exec(pair.gatehouse)?.[1]
+  const id = /^gatehouse\/(?:sveltekit\/|solid-start\/|qwik\/)?providers\/(.+)$/.exec(pair.gatehouse)?.[1]
   const providerGaps = id
     ? Object.fromEntries((PROVIDER_GAPS[id] ?? []).map((name) => [name, NESTED_PROFILE_TYPE]))
     : {}
