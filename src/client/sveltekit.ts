@@ -1,8 +1,7 @@
 // gatehouse/sveltekit/client: @auth/sveltekit/client's browser signIn and signOut, which are gatehouse/client's aimed
 // at the routes SvelteKitAuth serves (`${base}/auth`, `base` from SvelteKit's paths config). Their POSTs carry no
 // CSRF token and `/auth/csrf` is not asked (it answers 404 there): SvelteKit's own origin check guards form POSTs.
-import { base } from "$app/paths"
-import { configure, withoutCsrfToken } from "./config.js"
+import { withoutCsrfToken } from "./config.js"
 import {
   signIn as clientSignIn,
   signOut as clientSignOut,
@@ -12,36 +11,16 @@ import {
   type SignOutParams,
   type SignOutResponse,
 } from "./index.js"
+import { kitSignIn, useKitBasePath } from "./kit.js"
 
+export { useKitBasePath }
 export type { SignInAuthorizationParams, SignInOptions, SignInResponse, SignOutParams, SignOutResponse }
-
-/** Points the shared browser helpers at `${base}/auth` (set on each call: the module may be shared with gatehouse/client). */
-export function useKitBasePath(): void {
-  configure({ basePath: `${base}/auth` })
-}
 
 /**
  * Signs in from the browser: OAuth and e-mail through `/auth/signin/<id>`, credentials through `/auth/callback/<id>`,
  * no provider to the sign-in page. Navigates to the answer, or with `redirect: false` resolves to a SignInResponse.
  */
-export async function signIn(
-  provider?: string,
-  options?: SignInOptions<true>,
-  authorizationParams?: SignInAuthorizationParams,
-): Promise<void>
-export async function signIn(
-  provider: string | undefined,
-  options: SignInOptions<false>,
-  authorizationParams?: SignInAuthorizationParams,
-): Promise<SignInResponse>
-export async function signIn(
-  provider?: string,
-  options?: SignInOptions<boolean>,
-  authorizationParams?: SignInAuthorizationParams,
-): Promise<SignInResponse | void> {
-  useKitBasePath()
-  return clientSignIn(provider, withoutCsrfToken(options), authorizationParams)
-}
+export const signIn = kitSignIn(clientSignIn) as typeof clientSignIn
 
 /** Signs out from the browser; navigates to `redirectTo` (default: this page), or with `redirect: false` resolves. */
 export async function signOut(options?: SignOutParams<true>): Promise<void>
