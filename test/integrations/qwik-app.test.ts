@@ -5,28 +5,17 @@
 // login-CSRF attack. The same app on @auth/qwik 0.9.1 (its two imports swapped) is built beside it, in parallel, for
 // the attack only: @auth/qwik turns Auth.js's CSRF check off, so a page on another site signs its visitor in there.
 import { type ChildProcess, spawn } from "node:child_process"
-import {
-  copyFileSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs"
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { join } from "node:path"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launchChromium, skipReason } from "../e2e/support/chromium.js"
 import { ensureDist } from "../support/dist.js"
 import { freePort } from "../support/listen.js"
 import { type OidcOp, startOidcProvider } from "../support/oidc-op.js"
+import { installGatehouse, link, root } from "./app-kit.js"
 
-const root = fileURLToPath(new URL("../../", import.meta.url))
 const EXAMPLE = join(root, "examples/qwik")
 const VITE = join(root, "node_modules/vite/bin/vite.js")
 const SECRET = "qwik-app-test-secret-0123456789abcdefghijkl"
@@ -34,11 +23,6 @@ const SECRET = "qwik-app-test-secret-0123456789abcdefghijkl"
 const ATTACKER = "http://attacker.test"
 
 type Variant = "gatehouse" | "authjs"
-
-function link(target: string, path: string): void {
-  mkdirSync(dirname(path), { recursive: true })
-  symlinkSync(target, path, "dir")
-}
 
 /** The scratch app: the example's source, a package.json naming its dependencies, and node_modules as npm lays it out. */
 function prepare(variant: Variant): string {
@@ -58,14 +42,7 @@ function prepare(variant: Variant): string {
   for (const name of ["@builder.io/qwik", "@builder.io/qwik-city", "vite", "undici"])
     link(join(root, "node_modules", name), join(modules, name))
   if (variant === "gatehouse") {
-    mkdirSync(join(modules, "gatehouse"))
-    copyFileSync(join(root, "package.json"), join(modules, "gatehouse/package.json"))
-    cpSync(join(root, "dist"), join(modules, "gatehouse/dist"), { recursive: true })
-    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
-      dependencies?: Record<string, string>
-    }
-    for (const name of Object.keys(pkg.dependencies ?? {}))
-      if (!existsSync(join(modules, name))) link(join(root, "node_modules", name), join(modules, name))
+    installGatehouse(modules)
   } else {
     link(join(root, "node_modules/@auth/qwik"), join(modules, "@auth/qwik"))
     for (const file of ["src/routes/plugin@auth.ts", "src/routes/protected/index.tsx"]) {

@@ -3,21 +3,16 @@
 // gatehouse as npm would (package.json and dist/, built on first need by test/support/dist.ts) and links the
 // frameworks from the repository's node_modules. The production build trusts its host through AUTH_TRUST_HOST; the
 // OpenID Provider of the example's Keycloak sign-in is the local OP (test/support/oidc-op.ts).
-import { type ChildProcess, spawn } from "node:child_process"
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { rmSync } from "node:fs"
+import { join } from "node:path"
 import { encode } from "@auth/core/jwt"
-import type { Browser, BrowserContext, Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launchChromium, skipReason } from "../e2e/support/chromium.js"
-import { ensureDist } from "../support/dist.js"
 import { freePort } from "../support/listen.js"
 import { type OidcOp, startOidcProvider } from "../support/oidc-op.js"
+import { Child, pageHelpers, prepareExample, throughOp } from "./app-kit.js"
 
-const root = fileURLToPath(new URL("../../", import.meta.url))
-const EXAMPLE_DIR = join(root, "examples/solid-start")
 /** Example files that are a previous run's output or install, not the app's source. */
 const NOT_COPIED = new Set([".output", ".vinxi", "node_modules"])
 /** The packages the example builds with, linked from the repository's node_modules. */
@@ -26,104 +21,8 @@ const FRAMEWORK = ["@solidjs/start", "@solidjs/router", "solid-js", "vinxi"]
 const SECRET = "solid-start-example-test-secret-0123456789abcdef"
 const DEMO = { username: "demo", password: "demo" } as const
 
-function link(target: string, path: string): void {
-  if (!existsSync(target)) throw new Error(`${target} is missing: run \`npm install\``)
-  mkdirSync(dirname(path), { recursive: true })
-  symlinkSync(target, path, "dir")
-}
-
-/** The files package.json's "exports" name (what an app may import), relative to the package. */
-function exportedFiles(): string[] {
-  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
-    exports: Record<string, string | Record<string, string>>
-  }
-  return Object.values(pkg.exports).flatMap((entry) => (typeof entry === "string" ? [entry] : Object.values(entry)))
-}
-
-/**
- * dist/ copied into the scratch install. dist/ is shared: a build another process runs by hand (`rm -rf dist && tsc`)
- * may be half done, so the copy is checked for every exported file and taken again until it is whole.
- */
-function copyDist(to: string): void {
-  const deadline = Date.now() + 120_000
-  for (;;) {
-    rmSync(join(to, "dist"), { recursive: true, force: true })
-    ensureDist()
-    cpSync(join(root, "dist"), join(to, "dist"), { recursive: true })
-    const missing = exportedFiles().filter((file) => !existsSync(join(to, file)))
-    if (missing.length === 0) return
-    if (Date.now() > deadline) throw new Error(`dist/ stays incomplete (missing ${missing.slice(0, 5).join(", ")})`)
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2_000)
-  }
-}
-
 /** The example copied to a scratch folder, with gatehouse as npm installs it (package.json and dist/). */
-function prepareApp(): string {
-  const dir = mkdtempSync(join(tmpdir(), "gatehouse-solid-start-"))
-  try {
-    cpSync(EXAMPLE_DIR, dir, {
-      recursive: true,
-      filter: (src) => !NOT_COPIED.has(src.slice(EXAMPLE_DIR.length + 1).split("/")[0]!),
-    })
-    const modules = join(dir, "node_modules")
-    for (const name of FRAMEWORK) link(join(root, "node_modules", name), join(modules, name))
-    mkdirSync(join(modules, "gatehouse"))
-    copyFileSync(join(root, "package.json"), join(modules, "gatehouse/package.json"))
-    copyDist(join(modules, "gatehouse"))
-    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { dependencies?: object }
-    for (const name of Object.keys(pkg.dependencies ?? {}))
-      if (!existsSync(join(modules, name))) link(join(root, "node_modules", name), join(modules, name))
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true })
-    throw error
-  }
-  return dir
-}
-
-/** A child process whose output is kept for a failure message; stopped by its own pid. */
-class Child {
-  readonly process: ChildProcess
-  output = ""
-  readonly exited: Promise<number | null>
-
-  constructor(cwd: string, args: string[], env: NodeJS.ProcessEnv) {
-    this.process = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] })
-    const keep = (chunk: Buffer): void => {
-      this.output += chunk.toString()
-    }
-    this.process.stdout!.on("data", keep)
-    this.process.stderr!.on("data", keep)
-    this.exited = new Promise((resolve) => this.process.once("exit", (code) => resolve(code)))
-  }
-
-  /** Resolves once the output matches `pattern`; rejects when the process ends first or after 30 s. */
-  waitFor(pattern: RegExp): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const onData = (): void => {
-        if (pattern.test(this.output)) finish()
-      }
-      const onExit = (code: number | null): void => finish(new Error(`exited (${code}):\n${this.output}`))
-      const timer = setTimeout(() => finish(new Error(`no ${pattern} after 30 s:\n${this.output}`)), 30_000)
-      const finish = (error?: Error): void => {
-        clearTimeout(timer)
-        this.process.stdout!.off("data", onData)
-        this.process.off("exit", onExit)
-        if (error) reject(error)
-        else resolve()
-      }
-      this.process.stdout!.on("data", onData)
-      this.process.once("exit", onExit)
-      onData()
-    })
-  }
-
-  async stop(): Promise<void> {
-    if (this.process.exitCode === null && this.process.signalCode === null) {
-      this.process.kill("SIGTERM")
-      await this.exited
-    }
-  }
-}
+const prepareApp = (): string => prepareExample("solid-start", NOT_COPIED, FRAMEWORK)
 
 let dir: string | undefined
 let server: Child | undefined
@@ -138,29 +37,16 @@ function serverEnv(port: number, extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...env, HOST: "127.0.0.1", PORT: String(port), ...extra }
 }
 
-const text = (page: Page, id: string): Promise<string | null> => page.textContent(`[data-testid="${id}"]`)
-
-/** The names of the session cookies a browser context holds for the app. */
-async function sessionCookies(context: BrowserContext): Promise<string[]> {
-  return (await context.cookies(origin)).map((c) => c.name).filter((name) => name.includes("session-token"))
-}
-
-/** What the home page says about the session. */
-async function home(page: Page): Promise<string | null> {
-  await page.goto(`${origin}/`)
-  return text(page, "session")
-}
+const { text, sessionCookies, home, newPage } = pageHelpers(
+  () => origin,
+  () => browser!,
+)
 
 /** The built-in sign-in page's credentials form, submitted with `password`; resolves once the next page loaded. */
 async function signInWithPassword(page: Page, password: string): Promise<void> {
   await page.fill('form[data-provider="credentials"] input[name="username"]', DEMO.username)
   await page.fill('form[data-provider="credentials"] input[name="password"]', password)
   await Promise.all([page.waitForEvent("load"), page.click('form[data-provider="credentials"] button[type="submit"]')])
-}
-
-async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser!.newContext()
-  return { context, page: await context.newPage() }
 }
 
 const SIGN_IN_FROM_PROTECTED = () => `${origin}/api/auth/signin?callbackUrl=%2Fprotected`
@@ -259,15 +145,7 @@ describe.skipIf(skipReason)("examples/solid-start: the vinxi production build in
     const { context, page } = await newPage()
     await page.goto(`${origin}/protected`)
     await Promise.all([page.waitForEvent("load"), page.click('form[data-provider="keycloak"] button')])
-    for (let step = 0; page.url().startsWith(`${op!.url}/`); step++) {
-      expect(step, "OP pages before the way back").toBeLessThan(3)
-      const form = await page.waitForSelector('form[data-interaction="login"], form[data-interaction="consent"]')
-      if ((await form.getAttribute("data-interaction")) === "login") {
-        await page.fill('form[data-interaction="login"] input[name="login"]', "op-user-1")
-        await page.fill('form[data-interaction="login"] input[name="password"]', "correct horse")
-      }
-      await Promise.all([page.waitForEvent("load"), form.$eval("button", (button) => (button as HTMLElement).click())])
-    }
+    await throughOp(page, op!.url)
     await page.waitForURL(`${origin}/protected`)
     expect(await text(page, "protected-user")).toBe("Welcome, Olivia Provider.")
     expect(await sessionCookies(context)).toEqual(["authjs.session-token"])

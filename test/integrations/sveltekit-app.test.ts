@@ -6,22 +6,17 @@
 // second server from the same build, without it, refuses the host. The OpenID Provider of the example's Keycloak
 // sign-in is the local OP (test/support/oidc-op.ts). A session cookie sealed by @auth/core under the same secret (what
 // an @auth/sveltekit app's users hold) is a signed-in user of the gatehouse build.
-import { type ChildProcess, spawn } from "node:child_process"
+import { rmSync } from "node:fs"
 import { createServer, request } from "node:http"
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { join } from "node:path"
 import { encode } from "@auth/core/jwt"
-import type { Browser, BrowserContext, Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launchChromium, skipReason } from "../e2e/support/chromium.js"
-import { ensureDist } from "../support/dist.js"
 import { freePort, listenLocal } from "../support/listen.js"
 import { type OidcOp, startOidcProvider } from "../support/oidc-op.js"
+import { Child, pageHelpers, prepareExample, throughOp } from "./app-kit.js"
 
-const root = fileURLToPath(new URL("../../", import.meta.url))
-const EXAMPLE_DIR = join(root, "examples/sveltekit")
 /** Example files that are a previous run's output, not the app's source. */
 const NOT_COPIED = new Set([".svelte-kit", "build", "node_modules"])
 /** The packages the example builds with, linked from the repository's node_modules. */
@@ -30,80 +25,8 @@ const FRAMEWORK = ["@sveltejs/kit", "@sveltejs/adapter-node", "@sveltejs/vite-pl
 const SECRET = "sveltekit-example-test-secret-0123456789abcdef"
 const DEMO = { username: "demo", password: "demo" } as const
 
-function link(target: string, path: string): void {
-  if (!existsSync(target)) throw new Error(`${target} is missing: run \`npm install\``)
-  mkdirSync(dirname(path), { recursive: true })
-  symlinkSync(target, path, "dir")
-}
-
 /** The example copied to a scratch folder, with gatehouse as npm installs it (package.json and dist/). */
-function prepareApp(): string {
-  ensureDist()
-  const dir = mkdtempSync(join(tmpdir(), "gatehouse-sveltekit-"))
-  try {
-    cpSync(EXAMPLE_DIR, dir, {
-      recursive: true,
-      filter: (src) => !NOT_COPIED.has(src.slice(EXAMPLE_DIR.length + 1).split("/")[0]!),
-    })
-    const modules = join(dir, "node_modules")
-    for (const name of FRAMEWORK) link(join(root, "node_modules", name), join(modules, name))
-    mkdirSync(join(modules, "gatehouse"))
-    copyFileSync(join(root, "package.json"), join(modules, "gatehouse/package.json"))
-    cpSync(join(root, "dist"), join(modules, "gatehouse/dist"), { recursive: true })
-    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { dependencies?: object }
-    for (const name of Object.keys(pkg.dependencies ?? {}))
-      if (!existsSync(join(modules, name))) link(join(root, "node_modules", name), join(modules, name))
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true })
-    throw error
-  }
-  return dir
-}
-
-/** A child process whose output is kept (for a failure message), stopped by its own pid. */
-class Child {
-  readonly process: ChildProcess
-  output = ""
-  readonly exited: Promise<number | null>
-
-  constructor(cwd: string, args: string[], env: NodeJS.ProcessEnv) {
-    this.process = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] })
-    const keep = (chunk: Buffer): void => {
-      this.output += chunk.toString()
-    }
-    this.process.stdout!.on("data", keep)
-    this.process.stderr!.on("data", keep)
-    this.exited = new Promise((resolve) => this.process.once("exit", (code) => resolve(code)))
-  }
-
-  /** Resolves once the output matches `pattern`; rejects when the process ends first or after 30 s. */
-  waitFor(pattern: RegExp): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => done(new Error(`no ${pattern} after 30 s:\n${this.output}`)), 30_000)
-      const check = (): void => {
-        if (pattern.test(this.output)) done()
-      }
-      const exit = (code: number | null): void => done(new Error(`exited (${code}):\n${this.output}`))
-      const done = (error?: Error): void => {
-        clearTimeout(timer)
-        this.process.stdout!.off("data", check)
-        this.process.off("exit", exit)
-        if (error) reject(error)
-        else resolve()
-      }
-      this.process.stdout!.on("data", check)
-      this.process.once("exit", exit)
-      check()
-    })
-  }
-
-  async stop(): Promise<void> {
-    if (this.process.exitCode === null && this.process.signalCode === null) {
-      this.process.kill("SIGTERM")
-      await this.exited
-    }
-  }
-}
+const prepareApp = (): string => prepareExample("sveltekit", NOT_COPIED, FRAMEWORK)
 
 let dir: string | undefined
 let build: Child | undefined
@@ -127,18 +50,10 @@ async function start(listenOn: number, extra: NodeJS.ProcessEnv): Promise<Child>
   return child
 }
 
-const text = (page: Page, id: string): Promise<string | null> => page.textContent(`[data-testid="${id}"]`)
-
-/** The names of the session cookies a browser context holds for the app. */
-async function sessionCookies(context: BrowserContext): Promise<string[]> {
-  return (await context.cookies(origin)).map((c) => c.name).filter((name) => name.includes("session-token"))
-}
-
-/** What the home page says about the session. */
-async function home(page: Page): Promise<string | null> {
-  await page.goto(`${origin}/`)
-  return text(page, "session")
-}
+const { text, sessionCookies, home, newPage } = pageHelpers(
+  () => origin,
+  () => browser!,
+)
 
 /** The sign-in page's credentials form, submitted with `password`; resolves once the next page has loaded. */
 async function signInWithPassword(page: Page, password: string): Promise<void> {
@@ -174,11 +89,6 @@ function postForm(
     req.on("error", reject)
     req.end(body)
   })
-}
-
-async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser!.newContext()
-  return { context, page: await context.newPage() }
 }
 
 describe.skipIf(skipReason)("examples/sveltekit: the production build (adapter-node) in headless Chromium", () => {
@@ -255,15 +165,7 @@ describe.skipIf(skipReason)("examples/sveltekit: the production build (adapter-n
     const { context, page } = await newPage()
     await page.goto(`${origin}/signin`)
     await Promise.all([page.waitForEvent("load"), page.click('[data-testid="oidc-form"] button')])
-    for (let step = 0; page.url().startsWith(`${op!.url}/`); step++) {
-      expect(step, "OP pages before the way back").toBeLessThan(3)
-      const form = await page.waitForSelector('form[data-interaction="login"], form[data-interaction="consent"]')
-      if ((await form.getAttribute("data-interaction")) === "login") {
-        await page.fill('form[data-interaction="login"] input[name="login"]', "op-user-1")
-        await page.fill('form[data-interaction="login"] input[name="password"]', "correct horse")
-      }
-      await Promise.all([page.waitForEvent("load"), form.$eval("button", (button) => (button as HTMLElement).click())])
-    }
+    await throughOp(page, op!.url)
     await page.waitForURL(`${origin}/`)
     expect(await text(page, "session")).toBe("Signed in as Olivia Provider (olivia@op.example)")
     expect(await sessionCookies(context)).toEqual(["authjs.session-token"])
