@@ -2,6 +2,7 @@
 // @auth/sveltekit/client 1.11.3, their POSTs carry no CSRF token and `/auth/csrf` (a 404 under SvelteKit, whose own
 // origin check guards form POSTs) is never asked; gatehouse/client, on the same shared module, still sends the token.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import { assertionCredential, b64 } from "../../test/support/browser-credentials.js"
 import { setBase } from "../../test/support/sveltekit/paths.js"
 import { signIn as kitWebAuthnSignIn } from "../webauthn/sveltekit.js"
 import { configure, signIn as clientSignIn, signOut as clientSignOut } from "./index.js"
@@ -11,9 +12,6 @@ interface Sent {
   line: string
   body: URLSearchParams
 }
-
-const b64 = (text: string) => Buffer.from(text).toString("base64url")
-const buf = (text: string) => new Uint8Array(Buffer.from(text)).buffer
 
 describe("gatehouse/sveltekit/client: no CSRF token, as @auth/sveltekit/client", () => {
   let sent: Sent[]
@@ -57,19 +55,7 @@ describe("gatehouse/sveltekit/client: no CSRF token, as @auth/sveltekit/client",
         create: async () => {
           throw new Error("this test only authenticates")
         },
-        get: async () => ({
-          id: b64("cred-1"),
-          rawId: buf("cred-1"),
-          type: "public-key",
-          authenticatorAttachment: null,
-          getClientExtensionResults: () => ({}),
-          response: {
-            clientDataJSON: buf('{"type":"webauthn.get"}'),
-            authenticatorData: buf("auth-data"),
-            signature: buf("sig"),
-            userHandle: buf("user-1"),
-          },
-        }),
+        get: async () => assertionCredential(),
       },
     })
   })

@@ -2,14 +2,13 @@
 // minimal stub of navigator.credentials and fetch (Node has no WebAuthn; the Chromium tests live in test/e2e).
 import { randomBytes } from "node:crypto"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import { assertionCredential, b64, buf } from "../../test/support/browser-credentials.js"
 import { configure, subscribe } from "../client/index.js"
 import { base64URLToBuffer, bufferToBase64URL } from "./base64url.js"
 import { creationOptionsFromJSON, requestOptionsFromJSON, startAuthentication, startRegistration } from "./ceremony.js"
 import { signIn } from "./index.js"
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "./types.js"
 
-const b64 = (bytes: Uint8Array | string) => Buffer.from(bytes).toString("base64url")
-const buf = (text: string) => new Uint8Array(Buffer.from(text)).buffer
 const bytesOf = (value: unknown) => Buffer.from(value as ArrayBuffer).toString()
 
 describe("base64url", () => {
@@ -90,21 +89,6 @@ function attestationCredential(overrides: Record<string, unknown> = {}) {
       getPublicKey: () => buf("spki"),
       getAuthenticatorData: () => buf("auth-data"),
       ...overrides,
-    },
-  }
-}
-function assertionCredential(userHandle: ArrayBuffer | null = buf("user-1")) {
-  return {
-    id: b64("cred-1"),
-    rawId: buf("cred-1"),
-    type: "public-key",
-    authenticatorAttachment: null,
-    getClientExtensionResults: () => ({}),
-    response: {
-      clientDataJSON: buf('{"type":"webauthn.get"}'),
-      authenticatorData: buf("auth-data"),
-      signature: buf("sig"),
-      userHandle,
     },
   }
 }
