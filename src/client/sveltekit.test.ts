@@ -8,6 +8,15 @@ import { signIn as kitWebAuthnSignIn } from "../webauthn/sveltekit.js"
 import { configure, signIn as clientSignIn, signOut as clientSignOut } from "./index.js"
 import { signIn, signOut } from "./sveltekit.js"
 
+/** A `redirect: false` signIn's answer when the callback signed the user in and sends them to /dashboard. */
+const SIGNED_IN_TO_DASHBOARD = {
+  error: undefined,
+  code: undefined,
+  status: 200,
+  ok: true,
+  url: "http://localhost/dashboard",
+}
+
 interface Sent {
   line: string
   body: URLSearchParams
@@ -73,13 +82,7 @@ describe("gatehouse/sveltekit/client: no CSRF token, as @auth/sveltekit/client",
       redirect: false,
       redirectTo: "/dashboard",
     })
-    expect(result).toEqual({
-      error: undefined,
-      code: undefined,
-      status: 200,
-      ok: true,
-      url: "http://localhost/dashboard",
-    })
+    expect(result).toEqual(SIGNED_IN_TO_DASHBOARD)
     expect(sent.map((r) => r.line)).toEqual(["GET /app/auth/providers", "POST /app/auth/callback/credentials"])
     expect(Object.fromEntries(sent[1]!.body)).toEqual({ username: "demo", password: "demo", callbackUrl: "/dashboard" })
   })
@@ -93,13 +96,7 @@ describe("gatehouse/sveltekit/client: no CSRF token, as @auth/sveltekit/client",
 
   it("gatehouse/sveltekit/webauthn: the passkey callback form has no csrfToken either", async () => {
     const result = await kitWebAuthnSignIn("passkey", { redirect: false, redirectTo: "/dashboard" })
-    expect(result).toEqual({
-      error: undefined,
-      code: undefined,
-      status: 200,
-      ok: true,
-      url: "http://localhost/dashboard",
-    })
+    expect(result).toEqual(SIGNED_IN_TO_DASHBOARD)
     expect(sent.map((r) => r.line)).toEqual([
       "GET /auth/providers",
       "GET /auth/webauthn-options/passkey",
