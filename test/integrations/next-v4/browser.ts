@@ -3,6 +3,7 @@
 // redirect: false), sign out with its button, and a look at every place the app shows the session.
 import type { Page } from "playwright-core"
 import { expect } from "vitest"
+import { throughOp } from "../app-kit.js"
 
 /** The demo account of examples/next-v4. */
 export const DEMO = { username: "demo", password: "demo" } as const
@@ -131,15 +132,7 @@ export const OP_USER_SESSION: ApiAnswer = {
 export async function signInWithOp(page: Page, origin: string, opUrl: string): Promise<void> {
   await page.goto(`${origin}/api/auth/signin?callbackUrl=${encodeURIComponent(`${origin}/`)}`)
   await Promise.all([page.waitForEvent("load"), page.click('form[action$="/signin/keycloak"] button[type="submit"]')])
-  for (let step = 0; page.url().startsWith(`${opUrl}/`); step++) {
-    expect(step, "OP pages before the way back").toBeLessThan(3)
-    const form = await page.waitForSelector('form[data-interaction="login"], form[data-interaction="consent"]')
-    if ((await form.getAttribute("data-interaction")) === "login") {
-      await page.fill('form[data-interaction="login"] input[name="login"]', "op-user-1")
-      await page.fill('form[data-interaction="login"] input[name="password"]', "correct horse")
-    }
-    await Promise.all([page.waitForEvent("load"), form.$eval("button", (button) => (button as HTMLElement).click())])
-  }
+  await throughOp(page, opUrl)
   await page.waitForURL(`${origin}/`)
   expect(await homeSession(page, origin)).toBe("useSession: authenticated as Olivia Provider (id op-user-1)")
 }
