@@ -7,6 +7,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { encode } from "@auth/core/jwt"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { expect } from "vitest"
 import { ensureDist } from "../support/dist.js"
@@ -159,4 +160,18 @@ export async function throughOp(page: Page, opUrl: string): Promise<void> {
     }
     await Promise.all([page.waitForEvent("load"), form.$eval("button", (button) => (button as HTMLElement).click())])
   }
+}
+
+/**
+ * Gives `context` a session cookie for `origin` sealed by @auth/core under `secret` with `token`: what the users of an
+ * Auth.js app on that secret hold when the app moves to gatehouse.
+ */
+export async function addAuthCoreSession(
+  context: BrowserContext,
+  origin: string,
+  secret: string,
+  token: { sub: string; name: string; email: string },
+): Promise<void> {
+  const value = await encode({ token, secret, salt: "authjs.session-token" })
+  await context.addCookies([{ name: "authjs.session-token", value, url: origin, httpOnly: true, sameSite: "Lax" }])
 }

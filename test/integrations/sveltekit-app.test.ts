@@ -9,13 +9,12 @@
 import { rmSync } from "node:fs"
 import { createServer, request } from "node:http"
 import { join } from "node:path"
-import { encode } from "@auth/core/jwt"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launchChromium, skipReason } from "../e2e/support/chromium.js"
 import { freePort, listenLocal } from "../support/listen.js"
 import { type OidcOp, startOidcProvider } from "../support/oidc-op.js"
-import { Child, pageHelpers, prepareExample, throughOp } from "./app-kit.js"
+import { addAuthCoreSession, Child, pageHelpers, prepareExample, throughOp } from "./app-kit.js"
 
 /** Example files that are a previous run's output, not the app's source. */
 const NOT_COPIED = new Set([".svelte-kit", "build", "node_modules"])
@@ -176,12 +175,8 @@ describe.skipIf(skipReason)("examples/sveltekit: the production build (adapter-n
 
   it("a session cookie sealed as @auth/core seals it (same secret) is a signed-in user", async () => {
     const { context, page } = await newPage()
-    const value = await encode({
-      token: { sub: "carried-1", name: "Carried Over", email: "carried@example.com" },
-      secret: SECRET,
-      salt: "authjs.session-token",
-    })
-    await context.addCookies([{ name: "authjs.session-token", value, url: origin, httpOnly: true, sameSite: "Lax" }])
+    const token = { sub: "carried-1", name: "Carried Over", email: "carried@example.com" }
+    await addAuthCoreSession(context, origin, SECRET, token)
     expect(await home(page)).toBe("Signed in as Carried Over (carried@example.com)")
     await page.goto(`${origin}/protected`)
     expect(await text(page, "protected-user")).toBe("Welcome, Carried Over.")
