@@ -76,7 +76,8 @@ describe.skipIf(skipReason !== undefined)(
         "src/webauthn/sign-in.ts",
       ])
       const react = await bundleInputs("src/react/index.ts")
-      expect(react).toEqual([...client, "src/react/index.ts"].sort())
+      // required.ts: the `required` redirect both useSessions share (gatehouse/react and /v4/react).
+      expect(react).toEqual([...client, "src/react/index.ts", "src/react/required.ts"].sort())
       const webauthn = await bundleInputs("src/webauthn/index.ts")
       expect(webauthn).toEqual([...client, "src/webauthn/index.ts"].sort())
     })
