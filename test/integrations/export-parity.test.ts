@@ -1,7 +1,7 @@
 // Every import an Auth.js app can have has a Gatehouse counterpart: each subpath of @auth/core, @auth/express,
 // @hono/auth-js, @auth/sveltekit, @auth/solid-start, @auth/qwik and next-auth v5 maps to a gatehouse subpath (and is a
-// row of docs/migration.md), and each name those entries export (values and types) is exported by the gatehouse entry too, or is a gap listed here with
-// its reason.
+// row of docs/migration.md), and each name those entries export (values and types) is exported by the gatehouse
+// entry too, or is a gap listed here with its reason.
 // Installed packages are read from node_modules; next-auth (not installed) from a list recorded from its source.
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
