@@ -38,6 +38,14 @@ const NOT_FOR_WORKERS = new Set([
   // (node-io.ts). The v4 parts that run on the Edge runtime are /v4/jwt, /v4/middleware and /v4/react, checked here.
   "./v4",
   "./v4/next",
+  // Bundled only by the app's own vite, with the framework's virtual modules ($app/*, $env/dynamic/private, Qwik City's
+  // @qwik-city-plan) and .svelte files that esbuild cannot resolve alone: test/runtimes/frameworks.test.ts bundles them
+  // for workerd and the Edge runtime with stand-ins for those modules.
+  "./sveltekit",
+  "./sveltekit/client",
+  "./sveltekit/webauthn",
+  "./sveltekit/components",
+  "./qwik",
 ])
 
 const manifest = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8")) as { exports: Record<string, unknown> }
