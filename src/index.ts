@@ -28,6 +28,7 @@ export type {
   TokenSet,
   User,
 } from "./types.js"
+export type { InferJWT, InferSession } from "./infer.js"
 export type { Provider, ProviderType } from "./providers/types.js"
 export type { Adapter, AdapterAccount, AdapterSession, AdapterUser, VerificationToken } from "./adapters/index.js"
 export type { SharedStore } from "./stores/index.js"

@@ -83,14 +83,16 @@ const FORM_HEADERS = { "content-type": "application/x-www-form-urlencoded", "x-a
 
 /**
  * The current session, or null when signed out or when the server could not be asked (the failure is logged).
- * This page's SessionProviders take the result, so `useSession` shows it too.
+ * This page's SessionProviders take the result, so `useSession` shows it too. `T` is the session type, e.g.
+ * `getSession<InferSession<typeof config>>()` with the server config imported as a type only (`import type`); it is
+ * not checked at run time.
  */
-export async function getSession(params?: GetSessionParams): Promise<Session | null> {
+export async function getSession<T = Session>(params?: GetSessionParams): Promise<T | null> {
   const read = await fetchSession()
   if (!read.ok) return null
   await notifyLocal("getSession", read.session)
   if (params?.broadcast === true) broadcast("getSession")
-  return read.session
+  return read.session as T | null
 }
 
 /** The CSRF token the POST routes need (double-submit cookie); "" when it could not be fetched. */

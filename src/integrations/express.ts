@@ -7,6 +7,7 @@ import { readEnv } from "../lib/env.js"
 import type { ResolvedConfig } from "../pipeline-types.js"
 import { InvalidEndpoints } from "../errors.js"
 import { handle } from "../pipeline.js"
+import type { InferSession } from "../infer.js"
 import type { AuthConfig, Session } from "../types.js"
 import { deriveFrontDoorConfig, PerConfig } from "./front-door.js"
 import {
@@ -27,8 +28,8 @@ export type { Account, DefaultSession, Profile, Session, User } from "../types.j
 /** The config ExpressAuth and getSession take: an AuthConfig without `raw` (Express writes the answer itself). */
 export type ExpressAuthConfig = Omit<AuthConfig, "raw">
 
-/** What getSession resolves to: the session, or null when signed out. */
-export type GetSessionResult = Promise<Session | null>
+/** What getSession resolves to: the session (the config's `InferSession`), or null when signed out. */
+export type GetSessionResult<S = Session> = Promise<S | null>
 
 /** The basePath getSession uses when the config sets none (the path @auth/express documents mounting on). */
 const DEFAULT_BASE_PATH = "/auth"
@@ -208,9 +209,13 @@ export function ExpressAuth(
 /**
  * The session of an app route's request (GET /session's rules, read from the Cookie header, no web Request built):
  * the session, or null when signed out. The basePath is `config.basePath`, else "/auth". A re-issued session cookie is
- * added to the route's response while its headers are not sent. Rejects only for a broken config.
+ * added to the route's response while its headers are not sent. Rejects only for a broken config. Typed as the
+ * config's session (`InferSession`): a config typed `: ExpressAuthConfig` gives `Session`.
  */
-export async function getSession(req: Request, config: ExpressAuthConfig): GetSessionResult {
+export async function getSession<C extends ExpressAuthConfig = ExpressAuthConfig>(
+  req: Request,
+  config: C,
+): GetSessionResult<InferSession<C>> {
   const basePath = config.basePath === undefined ? DEFAULT_BASE_PATH : trimSlash(config.basePath)
   const resolved = resolvedFor(config, basePath)
   const read = await readServerSession(
@@ -219,5 +224,5 @@ export async function getSession(req: Request, config: ExpressAuthConfig): GetSe
   )
   const res = req.res
   if (read.setCookies.length && res && !res.headersSent) appendSetCookies(res, read.setCookies)
-  return read.session
+  return read.session as InferSession<C> | null
 }

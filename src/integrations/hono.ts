@@ -1,5 +1,5 @@
 // gatehouse/hono: the @hono/auth-js API (initAuthConfig, authHandler, verifyAuth, getAuthUser, and its two env helpers) as a front door to the one pipeline.
-import type { Context, MiddlewareHandler } from "hono"
+import type { Context, Env, MiddlewareHandler } from "hono"
 import { env } from "hono/adapter"
 import { HTTPException } from "hono/http-exception"
 import type { AdapterUser } from "../adapters/index.js"
@@ -13,6 +13,7 @@ import { handle } from "../pipeline.js"
 import { type ArrivalOrigin, type RequestInput, webInput } from "../request/input.js"
 import { toResponse } from "../response/build.js"
 import { configurationErrorResponse } from "../response/error.js"
+import type { InferJWT, InferSession } from "../infer.js"
 import type { AuthConfig as CoreAuthConfig, JWT, Session } from "../types.js"
 import { deriveFrontDoorConfig, envReader, PerConfig } from "./front-door.js"
 import { readServerSession } from "./session-read.js"
@@ -20,11 +21,14 @@ import { readServerSession } from "./session-read.js"
 /** The config `initAuthConfig` returns: Gatehouse's, without the `raw` marker; `basePath` defaults to `/api/auth`. */
 export interface AuthConfig extends Omit<CoreAuthConfig, "raw"> {}
 
-/** The signed-in user of a request: the session (as GET /session answers it), the JWT or the adapter user. */
-export interface AuthUser {
-  session: Session
+/**
+ * The signed-in user of a request: the session (as GET /session answers it), the JWT or the adapter user. `S` and `T`
+ * are the config's `InferSession` and `InferJWT` where the app's Hono env says so (`AuthVariables`).
+ */
+export interface AuthUser<S = Session, T = JWT> {
+  session: S
   /** The token after the `jwt` callback (JWT strategy). */
-  token?: JWT
+  token?: T
   /** The adapter user (database strategy). */
   user?: AdapterUser
 }
@@ -38,7 +42,24 @@ export type AuthEnv = {
 }
 
 /** Builds the config for a request. Return the same object each time (build it once) so it is resolved once. */
-export type ConfigHandler = (c: Context) => AuthConfig | Promise<AuthConfig>
+export type ConfigHandler<C extends AuthConfig = AuthConfig> = (c: Context) => C | Promise<C>
+
+/**
+ * The context variables these middlewares set, typed from the config: `c.get("authUser").session` is
+ * `InferSession<C>`. initAuthConfig() returns middleware typed with them (routes chained after it get them), or
+ * declare them on the app: `new Hono<{ Variables: AuthVariables<typeof config> }>()`.
+ */
+export type AuthVariables<C extends AuthConfig = AuthConfig> = {
+  authUser: AuthUser<InferSession<C>, InferJWT<C>>
+  authConfig: AuthConfig
+}
+
+/** The `authUser` of a Hono env: the typed one of `AuthVariables`, else `AuthUser`. */
+export type AuthUserOf<E extends Env> = 0 extends 1 & E
+  ? AuthUser
+  : E extends { Variables: { authUser: infer U } }
+    ? U
+    : AuthUser
 
 declare module "hono" {
   interface ContextVariableMap {
@@ -115,9 +136,12 @@ function sameError(a: Error | undefined, b: Error | undefined): boolean {
 
 /**
  * Stores the config for each request (`c.get("authConfig")`). The config is resolved once per object the callback
- * returns; a callback that builds a new object per request still works, but pays a resolve per request.
+ * returns; a callback that builds a new object per request still works, but pays a resolve per request. The
+ * middleware's env carries `AuthVariables<C>`, so routes chained after it read a session typed from the config.
  */
-export function initAuthConfig(cb: ConfigHandler): MiddlewareHandler {
+export function initAuthConfig<C extends AuthConfig = AuthConfig>(
+  cb: ConfigHandler<C>,
+): MiddlewareHandler<{ Variables: AuthVariables<C> }> {
   // A callback building a fresh, equally broken config per request would log the same error each time: reuse the
   // first broken resolution (already reported) for the later ones, so the error is logged once.
   let lastBroken: ResolvedConfig | undefined
@@ -263,15 +287,15 @@ const readsByContext = new WeakMap<Context, Promise<AuthUser | null>>()
 /**
  * The signed-in user of this request, or null: read from the Cookie header under GET /session's rules (a cookie
  * due for re-issue is re-issued on the Hono response). Read once per request. A broken config throws an
- * HTTPException(500) whose cause is the AuthError (logged once).
+ * HTTPException(500) whose cause is the AuthError (logged once). Typed as the context's `authUser` (`AuthVariables`).
  */
-export function getAuthUser(c: Context): Promise<AuthUser | null> {
+export function getAuthUser<E extends Env>(c: Context<E>): Promise<AuthUserOf<E> | null> {
   let read = readsByContext.get(c)
   if (!read) {
     read = readAuthUser(c)
     readsByContext.set(c, read)
   }
-  return read
+  return read as Promise<AuthUserOf<E> | null>
 }
 
 /** Lets signed-in requests through with `c.get("authUser")` set; others get 401 `Unauthorized` (an HTTPException). */

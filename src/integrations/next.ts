@@ -2,7 +2,7 @@
 // as a front door to the one pipeline, on Node.js and on Next's Edge runtime alike. The core is imported on first use.
 import { makeNextAuth } from "./next/api.js"
 
-export type { AuthRouteHandler, NextAuthAuth, NextAuthResult } from "./next/api.js"
+export type { AuthRouteHandler, NextAuthAuth, NextAuthFactory, NextAuthResult } from "./next/api.js"
 export type { AuthorizedCallback, NextAuthConfig, NextAuthConfigInput } from "./next/config.js"
 export type { AuthorizationParams, SignInOptions, SignOutOptions } from "./next/actions.js"
 export type { AuthHandler, AuthHandlerResult, NextAuthRequest } from "./next/request-auth.js"

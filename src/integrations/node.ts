@@ -7,7 +7,8 @@ import { resolveConfig } from "../config/resolve.js"
 import { InvalidRequest, UnknownAction } from "../errors.js"
 import { handle } from "../pipeline.js"
 import { refusedRequest } from "../request/refused.js"
-import type { AuthConfig, Session } from "../types.js"
+import type { InferSession } from "../infer.js"
+import type { AuthConfig } from "../types.js"
 import {
   appendSetCookies,
   FORBIDDEN_METHODS,
@@ -97,17 +98,18 @@ export const createAuthHandler: typeof createHandler = createHandler
 /**
  * The session of a node:http request, read from its Cookie header (GET /session's rules, no web Request built):
  * the session, or null when signed out. A re-issued session cookie is appended to `res` when one is given and
- * headers were not sent yet. Throws only for a broken config.
+ * headers were not sent yet. Throws only for a broken config. Typed as the config's session (`InferSession`): a
+ * config typed `: AuthConfig` gives `Session`.
  */
-export async function getSession(
+export async function getSession<C extends AuthConfig = AuthConfig>(
   req: IncomingMessage,
-  config: AuthConfig,
+  config: C,
   res?: ServerResponse,
-): Promise<Session | null> {
+): Promise<InferSession<C> | null> {
   const read = await readServerSession(
     { url: nodeArrival(req), header: nodeHeaderReader(req), headers: () => nodeHeaders(req) },
     config,
   )
   if (res && read.setCookies.length && !res.headersSent) appendSetCookies(res, read.setCookies)
-  return read.session
+  return read.session as InferSession<C> | null
 }

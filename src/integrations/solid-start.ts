@@ -7,6 +7,7 @@ import type { ResolvedConfig } from "../pipeline-types.js"
 import { handle } from "../pipeline.js"
 import { webInput } from "../request/input.js"
 import { toResponse } from "../response/build.js"
+import type { InferSession } from "../infer.js"
 import type { AuthConfig, Session } from "../types.js"
 import { deriveFrontDoorConfig, type FrontDoor, PerConfig } from "./front-door.js"
 import { readServerSession } from "./session-read.js"
@@ -35,8 +36,8 @@ export interface SolidAuthEvent {
 /** A route handler of the catch-all route: a Response for an auth request, undefined for any other path. */
 export type SolidAuthHandler = (event: SolidAuthEvent) => Promise<Response | undefined>
 
-/** What getSession resolves to: the session, or null when signed out. */
-export type GetSessionResult = Promise<Session | null>
+/** What getSession resolves to: the session (the config's `InferSession`), or null when signed out. */
+export type GetSessionResult<S = Session> = Promise<S | null>
 
 /** @auth/solid-start's default prefix, the folder of its documented route file. */
 const DEFAULT_PREFIX = "/api/auth"
@@ -112,9 +113,13 @@ export function SolidAuth(config: SolidAuthConfig): { GET: SolidAuthHandler; POS
  * The session of `request` (a server function's `getRequestEvent().request`, a middleware's `event.request`), or null
  * when signed out: read straight from its Cookie header under GET /session's rules, with the same derived config as
  * SolidAuth (pass the same object). A cookie due for re-issue is not re-issued here (the route's /session does that),
- * as with @auth/solid-start. A broken config throws its AuthError (logged once).
+ * as with @auth/solid-start. A broken config throws its AuthError (logged once). Typed as the config's session
+ * (`InferSession`): a config typed `: SolidAuthConfig` gives `Session`.
  */
-export async function getSession(request: Request, config: SolidAuthConfig): GetSessionResult {
+export async function getSession<C extends SolidAuthConfig = SolidAuthConfig>(
+  request: Request,
+  config: C,
+): GetSessionResult<InferSession<C>> {
   const resolved = resolvedFor(config)
   const url = new URL(request.url)
   const read = await readServerSession(
@@ -125,5 +130,5 @@ export async function getSession(request: Request, config: SolidAuthConfig): Get
     },
     resolved,
   )
-  return read.session
+  return read.session as InferSession<C> | null
 }

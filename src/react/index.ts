@@ -25,16 +25,19 @@ export type {
 } from "../client/index.js"
 
 /** Refreshes the session: with `data`, POST `/session` (the jwt callback's `trigger: "update"`); without, a refetch. */
-export type UpdateSession = (data?: unknown) => Promise<Session | null | undefined>
+export type UpdateSession<S = Session> = (data?: unknown) => Promise<S | null | undefined>
 
-/** What `useSession` answers; with `required: true` the signed-out state reads as "loading" until you leave. */
-export type SessionContextValue<R extends boolean = false> = R extends true
+/**
+ * What `useSession` answers; with `required: true` the signed-out state reads as "loading" until you leave. `S` is
+ * the session type (`useSession<S>()`).
+ */
+export type SessionContextValue<R extends boolean = false, S = Session> = R extends true
   ?
-      | { update: UpdateSession; data: Session; status: "authenticated" }
-      | { update: UpdateSession; data: null; status: "loading" }
+      | { update: UpdateSession<S>; data: S; status: "authenticated" }
+      | { update: UpdateSession<S>; data: null; status: "loading" }
   :
-      | { update: UpdateSession; data: Session; status: "authenticated" }
-      | { update: UpdateSession; data: null; status: "unauthenticated" | "loading" }
+      | { update: UpdateSession<S>; data: S; status: "authenticated" }
+      | { update: UpdateSession<S>; data: null; status: "unauthenticated" | "loading" }
 
 /** The context SessionProvider fills; `useSession` reads it. */
 export const SessionContext: Context<SessionContextValue | undefined> = createContext<SessionContextValue | undefined>(
@@ -167,14 +170,26 @@ export interface UseSessionOptions<R extends boolean> {
 /**
  * The session and its status ("loading" | "authenticated" | "unauthenticated") from the nearest SessionProvider,
  * and `update`. With `required: true`, a signed-out user is sent to the sign-in page (or `onUnauthenticated` runs).
+ * A boolean type argument keeps next-auth/react's meaning (`useSession<true>()`: `required`).
  */
-export function useSession<R extends boolean = false>(options?: UseSessionOptions<R>): SessionContextValue<R> {
+export function useSession<R extends boolean = false>(options?: UseSessionOptions<R>): SessionContextValue<R>
+/**
+ * The same, with the session typed `S`: `useSession<InferSession<typeof config>>()`, the server config imported as a
+ * type only (`import type`). The type is not checked at run time.
+ */
+export function useSession<S, R extends boolean = false>(options?: UseSessionOptions<R>): SessionContextValue<R, S>
+/**
+ * next-auth/react's signature once more, last: `ReturnType<typeof useSession>` and `Parameters<…>` read the last
+ * overload, and keep their meaning (the session typed `Session`). Calls never reach it (the first one matches first).
+ */
+export function useSession<R extends boolean = false>(options?: UseSessionOptions<R>): SessionContextValue<R>
+export function useSession(options?: UseSessionOptions<boolean>): SessionContextValue<boolean, unknown> {
   const value = useContext(SessionContext)
   if (!value)
     throw new AuthError(
       "useSession() was called outside a <SessionProvider>: wrap your app (or this component) in SessionProvider from gatehouse/react.",
     )
   const mustLeave = useRequiredSession(options, value.status, () => authUrl("signin"))
-  if (mustLeave) return { data: null, status: "loading", update: value.update } as SessionContextValue<R>
-  return value as SessionContextValue<R>
+  if (mustLeave) return { data: null, status: "loading", update: value.update }
+  return value
 }

@@ -3,9 +3,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { NextRequest } from "next/server.js"
 import { AuthError } from "../../errors.js"
-import type { Session } from "../../types.js"
+import type { InferSession } from "../../infer.js"
+import type { Awaitable, Session } from "../../types.js"
 import type { AuthorizationParams, SignInOptions, SignOutOptions } from "./actions.js"
-import type { NextAuthConfigInput } from "./config.js"
+import type { NextAuthConfig, NextAuthConfigInput } from "./config.js"
 import type { AuthHandler } from "./request-auth.js"
 
 /** The core of gatehouse/next (imported on first use). */
@@ -14,25 +15,37 @@ export type Core = typeof import("./core.js")
 /** A route handler of the auth endpoints: `export const { GET, POST } = handlers` in app/api/auth/[...nextauth]/route.ts. */
 export type AuthRouteHandler = (request: NextRequest) => Promise<Response>
 
-/** `auth`: one function for server components, middleware/proxy, wrapped route handlers and the pages router. */
-export interface NextAuthAuth {
+/**
+ * `auth`: one function for server components, middleware/proxy, wrapped route handlers and the pages router. `S` is
+ * the session type: NextAuth(config) gives the config's `InferSession`.
+ */
+export interface NextAuthAuth<S = Session> {
   /** The current session in a server component, route handler or server action (null: signed out). */
-  (): Promise<Session | null>
+  (): Promise<S | null>
   /** Middleware/proxy (`export { auth as proxy }`): runs `callbacks.authorized` and answers or lets the request on. */
   (request: NextRequest, event?: unknown): Promise<Response>
   /** Wraps a middleware or route handler: it gets the session as `request.auth`. */
-  <Context>(handler: AuthHandler<Context>): (request: NextRequest, context: Context) => Promise<Response>
+  <Context>(handler: AuthHandler<Context, S>): (request: NextRequest, context: Context) => Promise<Response>
   /** Pages router API route: the session; a re-issued cookie is added to `res`. */
-  (req: IncomingMessage, res: ServerResponse): Promise<Session | null>
+  (req: IncomingMessage, res: ServerResponse): Promise<S | null>
   /** Pages router getServerSideProps context. */
-  (context: { req: IncomingMessage; res: ServerResponse }): Promise<Session | null>
+  (context: { req: IncomingMessage; res: ServerResponse }): Promise<S | null>
 }
 
-/** What NextAuth returns (next-auth v5's shape). */
-export interface NextAuthResult {
+/** NextAuth's signature: its results are typed with the config's `InferSession` (`Session` for a typed config). */
+export interface NextAuthFactory {
+  /** A function of the request (undefined outside one), called per use. */
+  <C extends NextAuthConfig = NextAuthConfig>(
+    config: (request: NextRequest | undefined) => Awaitable<C>,
+  ): NextAuthResult<InferSession<C>>
+  <C extends NextAuthConfig = NextAuthConfig>(config: C): NextAuthResult<InferSession<C>>
+}
+
+/** What NextAuth returns (next-auth v5's shape); `S` is the session type its reads resolve to. */
+export interface NextAuthResult<S = Session> {
   /** The auth endpoints' route handlers (basePath `/api/auth` by default). */
   handlers: { GET: AuthRouteHandler; POST: AuthRouteHandler }
-  auth: NextAuthAuth
+  auth: NextAuthAuth<S>
   /**
    * Server action: signs in with `provider` (none or unknown: to the sign-in page). `options` may be the submitted
    * FormData (credentials fields, `redirectTo`). Redirects unless `redirect: false`, then resolves to the URL. A failed
@@ -42,7 +55,7 @@ export interface NextAuthResult {
   /** Server action: signs out and redirects unless `redirect: false`, then resolves to `{ redirect }`. */
   signOut(options?: SignOutOptions): Promise<{ redirect: string }>
   /** Server action or route handler: updates the session (the jwt callback gets trigger "update") and its cookie. */
-  unstable_update(data: Partial<Session | { user: Partial<Session["user"]> }>): Promise<Session | null>
+  unstable_update(data: Partial<Session | { user: Partial<Session["user"]> }>): Promise<S | null>
 }
 
 /** A web Request (NextRequest included), told apart from a node request, whose `headers` is a plain object. */
@@ -65,10 +78,11 @@ function isNodeRequest(value: unknown): value is IncomingMessage {
 }
 
 /** Builds next-auth v5's NextAuth on a loader of the core, which runs once, on the first call that needs it. */
-export function makeNextAuth(importCore: () => Promise<Core>): (config: NextAuthConfigInput) => NextAuthResult {
+export function makeNextAuth(importCore: () => Promise<Core>): NextAuthFactory {
   let core: Promise<Core> | undefined
   const loadCore = (): Promise<Core> => (core ??= importCore())
-  return (config) => nextAuth(config, loadCore)
+  // The session reads resolve to what the config's callbacks return: typed per config, the same object at run time.
+  return ((config: NextAuthConfigInput) => nextAuth(config, loadCore)) as NextAuthFactory
 }
 
 function nextAuth(config: NextAuthConfigInput, loadCore: () => Promise<Core>): NextAuthResult {

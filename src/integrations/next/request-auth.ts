@@ -8,14 +8,20 @@ import { readServerSession } from "../session-read.js"
 import { type DerivedConfig, resolvedFor } from "./config.js"
 import { nextServer, requestSource } from "./runtime.js"
 
-/** The request a wrapped handler or middleware gets: a NextRequest with the session as `auth` (null: signed out). */
-export type NextAuthRequest = NextRequest & { auth: Session | null }
+/**
+ * The request a wrapped handler or middleware gets: a NextRequest with the session as `auth` (null: signed out); `S`
+ * is the config's `InferSession`.
+ */
+export type NextAuthRequest<S = Session> = NextRequest & { auth: S | null }
 
 /** What a wrapped middleware or route handler may return; nothing means "continue" (NextResponse.next()). */
 export type AuthHandlerResult = Response | null | undefined | void
 
 /** A route handler or middleware that `auth(handler)` wraps. */
-export type AuthHandler<Context> = (request: NextAuthRequest, context: Context) => Awaitable<AuthHandlerResult>
+export type AuthHandler<Context, S = Session> = (
+  request: NextAuthRequest<S>,
+  context: Context,
+) => Awaitable<AuthHandlerResult>
 
 /** The answer with the session read's Set-Cookie values added; the answer is copied only when there are some. */
 function withCookies(response: Response, setCookies: readonly string[]): Response {

@@ -32,7 +32,13 @@ import type { SvelteKitAuthConfig } from "./types.js"
 export { AuthError, CredentialsSignin } from "../../errors.js"
 export { customFetch } from "../../symbols.js"
 export type { Account, DefaultSession, Profile, Session, User } from "../../types.js"
-export type { LocalsSignInOptions, LocalsSignOutOptions, SvelteKitAuthConfig } from "./types.js"
+export type {
+  LocalsSignInOptions,
+  LocalsSignOutOptions,
+  Register,
+  RegisteredSession,
+  SvelteKitAuthConfig,
+} from "./types.js"
 
 /**
  * `$env/dynamic/private`: the app's runtime environment (process.env under adapter-node, the platform's elsewhere).
@@ -191,7 +197,8 @@ export function SvelteKitAuth(
       return resolve(event)
     }
     const derived = await derivedFor(config, event)
-    locals.auth ??= () => sessionOf(event, derived)
+    // Typed as the registered config's session (types.ts, Register): the same read, typed per app.
+    locals.auth ??= (() => sessionOf(event, derived)) as App.Locals["auth"]
     locals.getSession ??= locals.auth
     locals.signIn ??= (async (provider?: string, options?: SignInOptions, params?: AuthorizationParams) =>
       finish(await signInTarget(actionContext(event, derived), provider, options, params))) as App.Locals["signIn"]
