@@ -114,7 +114,9 @@ function checkDatabase(db: unknown, name: string): asserts db is D1DatabaseLike 
  * Creates a SharedStore on the `gatehouse_store` table of a D1 database (run {@link migrate} or apply
  * {@link storeSchema} first). Every Worker sharing the database shares the store. `claim` is one INSERT ... ON
  * CONFLICT that replaces only an expired row, and D1 runs writes one at a time, so exactly one of any number of
- * racing claims wins. Expiry follows the database clock; reads ignore expired rows and writes sweep them.
+ * racing claims wins. Expiry follows the database clock; reads ignore expired rows and writes sweep them. It has no
+ * `publish`/`subscribe` (D1 has no notifications): a revoked session is refused by every isolate once its local
+ * cache time has passed.
  */
 export function D1Store(db: D1DatabaseLike): SharedStore {
   checkDatabase(db, "D1Store")

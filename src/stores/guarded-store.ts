@@ -30,21 +30,48 @@ export function missingStoreMethods(store: unknown): string[] {
   return methods.filter((m) => typeof (store as Record<string, unknown>)[m] !== "function")
 }
 
-/** Wraps each method of `store` with the timeout and StoreCallError; a synchronous throw becomes a rejection. */
+/**
+ * Wraps each method of `store` with the timeout and StoreCallError; a synchronous throw becomes a rejection.
+ * `publish` and `subscribe` are there only when the store has both, so a caller tells notifications apart by their
+ * presence; the function `subscribe` resolves to is guarded as "unsubscribe", and a listener that throws is contained.
+ */
 export function guardStore(store: SharedStore, timeoutMs = STORE_TIMEOUT_MS): SharedStore {
-  const run = async <T>(method: (typeof methods)[number], fn: () => Promise<T>): Promise<T> => {
+  const run = async <T>(method: string, fn: () => Promise<T>, onLate?: (late: Promise<T>) => void): Promise<T> => {
     try {
-      return await withTimeout(
-        fn,
-        timeoutMs,
-        () => new StoreCallError(method, new Error(`timed out after ${timeoutMs} ms`), true),
-      )
+      return await withTimeout(fn, timeoutMs, (late) => {
+        onLate?.(late)
+        return new StoreCallError(method, new Error(`timed out after ${timeoutMs} ms`), true)
+      })
     } catch (error) {
       if (error instanceof StoreCallError) throw error
       throw new StoreCallError(method, error)
     }
   }
+  const { publish, subscribe } = store
+  const notifications: Pick<SharedStore, "publish" | "subscribe"> =
+    typeof publish === "function" && typeof subscribe === "function"
+      ? {
+          publish: (channel, message) => run("publish", () => publish.call(store, channel, message)),
+          subscribe: async (channel, listener) => {
+            const safe = (message: string) => {
+              try {
+                listener(message)
+              } catch {
+                // contained: a store's client library must never see a listener's error
+              }
+            }
+            // A subscription that is only confirmed after the caller gave up is ended at once, not left listening.
+            const end = await run(
+              "subscribe",
+              () => subscribe.call(store, channel, safe),
+              (late) => void late.then((lateEnd) => lateEnd()).catch(() => {}),
+            )
+            return () => run("unsubscribe", async () => end())
+          },
+        }
+      : {}
   return {
+    ...notifications,
     claim: (key, value, ttlSeconds) => run("claim", () => store.claim(key, value, ttlSeconds)),
     get: (key) => run("get", () => store.get(key)),
     set: (key, value, ttlSeconds) => run("set", () => store.set(key, value, ttlSeconds)),

@@ -1,5 +1,6 @@
 // `gatehouse/stores/memory`: the default SharedStore, a bounded Map with expiry; shares nothing beyond this process.
 import { AdapterError } from "../errors.js"
+import { createChannelHub } from "./channels.js"
 import type { SharedStore } from "./index.js"
 
 /** Options of {@link MemoryStore}. */
@@ -8,9 +9,14 @@ export interface MemoryStoreOptions {
   maxEntries?: number
 }
 
-/** The memory store; `size` counts the entries held, expired ones not yet swept included. */
+/**
+ * The memory store; `size` counts the entries held, expired ones not yet swept included. `publish` delivers to this
+ * store object's subscribers before it resolves, so every config sharing the object sees a revocation at once.
+ */
 export interface MemoryStore extends SharedStore {
   readonly size: number
+  publish(channel: string, message: string): Promise<void>
+  subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>
 }
 
 const DEFAULT_MAX_ENTRIES = 10_000
@@ -33,6 +39,7 @@ export function MemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   // Insertion order is age order: a write deletes before it sets, so the first key is always the oldest write.
   const entries = new Map<string, { value: string; expiresAt: number }>()
   let lastSweep = 0
+  const hub = createChannelHub({ listen: async () => {}, unlisten: async () => {} })
 
   const live = (key: string, now: number) => {
     const entry = entries.get(key)
@@ -72,6 +79,10 @@ export function MemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
     async delete(key) {
       entries.delete(key)
     },
+    async publish(channel, message) {
+      hub.deliver(channel, message)
+    },
+    subscribe: hub.subscribe,
   }
 }
 

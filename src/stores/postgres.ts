@@ -1,6 +1,7 @@
 // `gatehouse/stores/postgres`: the SharedStore on one PostgreSQL table, through a `pg` Pool/Client or PGlite.
 import type { PostgresQueryable } from "../adapters/postgres.js"
 import { AdapterError } from "../errors.js"
+import { type ChannelBackend, createChannelHub } from "./channels.js"
 import type { SharedStore } from "./index.js"
 
 export type { PostgresQueryable } from "../adapters/postgres.js"
@@ -88,12 +89,198 @@ function serialIfSingleClient(db: PostgresQueryable): PostgresQueryable {
 }
 
 /**
+ * The PostgreSQL channel of a store channel: lower case, every character other than a letter, digit or `_` made `_`
+ * (`gatehouse:revocations` is `gatehouse_revocations`, so `LISTEN gatehouse_revocations` in psql shows them).
+ * Channels belong to the database, not a schema: stores in two schemas of one database hear each other.
+ */
+function pgChannel(channel: string): string {
+  const name = String(channel)
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, "_")
+  if (name.length === 0 || name.length > 63) {
+    throw new AdapterError(`PostgresStore: a channel name must have 1 to 63 characters, got ${name.length}.`)
+  }
+  return name
+}
+const listenSql = (name: string) => `LISTEN "${name}"`
+const unlistenSql = (name: string) => `UNLISTEN "${name}"`
+
+type Notification = { channel: string; payload?: string }
+interface EventSource {
+  on(event: string, listener: (...args: never[]) => void): unknown
+  removeListener(event: string, listener: (...args: never[]) => void): unknown
+}
+type HeldClient = PostgresQueryable & EventSource & { release(error?: Error | boolean): void }
+interface PoolLike extends PostgresQueryable {
+  connect(): Promise<HeldClient>
+}
+interface PGliteListen {
+  listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>
+}
+
+/** A lost listening connection is replaced after this long, doubling up to the maximum while the database is down. */
+const RELISTEN_FIRST_MS = 500
+const RELISTEN_MAX_MS = 30_000
+
+/**
+ * Where this driver can listen: PGlite through its own `listen`; a pg Pool on one client taken from it for as long as
+ * anything listens (replaced, and its channels listened to again, when its connection is lost); a single pg Client on
+ * itself (reconnecting a Client is the app's job). Any other driver gets no `subscribe`.
+ */
+function listeningBackend(
+  driver: PostgresQueryable,
+  db: PostgresQueryable,
+  deliver: (channel: string, message: string) => void,
+  channels: () => string[],
+): ChannelBackend | undefined {
+  const d = driver as PostgresQueryable &
+    Partial<PGliteListen & EventSource> & { connect?: unknown; transaction?: unknown }
+  if (typeof d.transaction === "function") {
+    if (typeof d.listen !== "function") return undefined
+    const listen = d.listen.bind(d)
+    const ends = new Map<string, () => Promise<void>>()
+    return {
+      async listen(name) {
+        // PGlite takes a quoted name as written and lower-cases a bare one, as LISTEN does.
+        ends.set(name, await listen(`"${name}"`, (payload) => deliver(name, payload)))
+      },
+      async unlisten(name) {
+        const end = ends.get(name)
+        ends.delete(name)
+        await end?.()
+      },
+    }
+  }
+  const onNotification = (n: Notification) => deliver(n.channel, n.payload ?? "")
+  if ("idleCount" in d && typeof d.connect === "function") {
+    const pool = d as unknown as PoolLike
+    let held: Promise<HeldClient> | undefined
+    let retry: ReturnType<typeof setTimeout> | undefined
+    let delay = RELISTEN_FIRST_MS
+    const detach = new WeakMap<HeldClient, () => void>()
+    const take = (): Promise<HeldClient> => {
+      if (held) return held
+      const taking: Promise<HeldClient> = (async () => {
+        const client = await pool.connect()
+        client.on("notification", onNotification)
+        const lost = (error: Error) => {
+          client.removeListener("error", lost)
+          client.removeListener("notification", onNotification)
+          client.on("error", () => {}) // the socket may still report more before it is destroyed
+          if (held === taking) held = undefined
+          client.release(error)
+          scheduleRelisten()
+        }
+        client.on("error", lost)
+        detach.set(client, () => {
+          client.removeListener("error", lost)
+          client.removeListener("notification", onNotification)
+        })
+        return client
+      })()
+      held = taking
+      taking.catch(() => {
+        if (held === taking) held = undefined
+      })
+      return taking
+    }
+    const scheduleRelisten = () => {
+      if (retry || channels().length === 0) return
+      retry = setTimeout(async () => {
+        retry = undefined
+        if (channels().length === 0) return
+        try {
+          const client = await take()
+          for (const name of channels()) await client.query(listenSql(name))
+          delay = RELISTEN_FIRST_MS
+        } catch {
+          delay = Math.min(delay * 2, RELISTEN_MAX_MS)
+          scheduleRelisten()
+        }
+      }, delay)
+      ;(retry as { unref?: () => void }).unref?.()
+    }
+    return {
+      async listen(name) {
+        await (await take()).query(listenSql(name))
+      },
+      async unlisten(name) {
+        if (held) await (await held).query(unlistenSql(name))
+      },
+      async idle() {
+        clearTimeout(retry)
+        retry = undefined
+        const current = held
+        held = undefined
+        if (!current) return
+        const client = await current.catch(() => undefined)
+        if (!client) return
+        detach.get(client)?.()
+        const ignore = () => {}
+        client.on("error", ignore) // a connection lost during UNLISTEN fails the query instead
+        try {
+          await client.query("UNLISTEN *")
+          client.release()
+        } catch (error) {
+          client.release(error instanceof Error ? error : true)
+        } finally {
+          client.removeListener("error", ignore)
+        }
+      },
+    }
+  }
+  if (typeof d.connect === "function" && typeof d.on === "function" && typeof d.removeListener === "function") {
+    const client = d as PostgresQueryable & EventSource
+    let attached = false
+    return {
+      async listen(name) {
+        if (!attached) client.on("notification", onNotification)
+        attached = true
+        await db.query(listenSql(name))
+      },
+      async unlisten(name) {
+        await db.query(unlistenSql(name))
+      },
+      async idle() {
+        client.removeListener("notification", onNotification)
+        attached = false
+      },
+    }
+  }
+  return undefined
+}
+
+/**
  * Creates a store on the `gatehouse_store` table (run {@link migrate} or `gatehouse-migrate` first). Expiry
  * follows the database clock, so every app process agrees on it; `claim` is one INSERT ... ON CONFLICT that
  * replaces only an expired row, so exactly one of any number of racing processes wins.
+ *
+ * Notifications: `publish` is `SELECT pg_notify(channel, message)` (delivered when it commits; at most 7999 bytes),
+ * `subscribe` is LISTEN. On a pg Pool, LISTEN holds one of the pool's clients from the first subscription to the end
+ * of the last, and a lost connection is replaced (every channel listened to again) after 0.5 s, then backing off to
+ * 30 s; notifications sent in the gap are lost. A single pg Client listens on itself, PGlite through its `listen`.
+ * Channel names are mapped to PostgreSQL ones: lower case, characters other than `[a-z0-9_]` as `_`.
  */
 export function PostgresStore(driver: PostgresQueryable): SharedStore {
   const db = serialIfSingleClient(driver)
+  let hub: ReturnType<typeof createChannelHub> | undefined
+  const backend = listeningBackend(
+    driver,
+    db,
+    (channel, message) => hub?.deliver(channel, message),
+    () => hub?.channels() ?? [],
+  )
+  if (backend) hub = createChannelHub(backend)
+  const notifications: Pick<SharedStore, "publish" | "subscribe"> = hub
+    ? {
+        async publish(channel, message) {
+          await db.query("SELECT pg_notify($1, $2)", [pgChannel(channel), message])
+        },
+        async subscribe(channel, listener) {
+          return (hub as ReturnType<typeof createChannelHub>).subscribe(pgChannel(channel), listener)
+        },
+      }
+    : {}
   let lastSweep = Date.now()
   const sweepIfDue = async (): Promise<void> => {
     if (Date.now() - lastSweep < SWEEP_INTERVAL_MS) return
@@ -103,6 +290,7 @@ export function PostgresStore(driver: PostgresQueryable): SharedStore {
     )
   }
   return {
+    ...notifications,
     async claim(key, value, ttlSeconds) {
       const ttl = checkTtl(ttlSeconds)
       await sweepIfDue()

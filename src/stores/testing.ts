@@ -13,12 +13,86 @@ export interface StoreConformanceOptions {
   cleanup?: () => void | Promise<void>
   /** Callers racing to claim one key (default 20). */
   concurrency?: number
+  /**
+   * A second store object on the same backend (its own client or pool), made once after `store`. The notification
+   * checks publish on one and subscribe on the other, as two app processes do. Without it both ends are the store
+   * under test.
+   */
+  otherStore?: () => SharedStore | Promise<SharedStore>
+}
+
+interface CheckContext {
+  concurrency: number
+  /** The store messages are published from; subscribers are on the store under test. */
+  other: SharedStore
+  /** Marks the check skipped (the store has no publish/subscribe). */
+  skip: (reason: string) => void
 }
 
 interface Check {
   title: string
-  run: (store: SharedStore, concurrency: number) => Promise<void>
+  run: (store: SharedStore, context: CheckContext) => Promise<void>
 }
+
+/** How long a notification may take to arrive before a check fails. */
+const DELIVERY_TIMEOUT_MS = 5_000
+
+/** The messages one subscription got, and a wait for the next. */
+interface Inbox {
+  messages: string[]
+  /** Resolves once `count` messages in all have arrived; fails the check after DELIVERY_TIMEOUT_MS. */
+  received(count: number): Promise<void>
+  end: () => Promise<void>
+}
+
+async function subscribeInbox(store: SharedStore, channel: string): Promise<Inbox> {
+  const messages: string[] = []
+  let wake = () => {}
+  const end = await (store.subscribe as NonNullable<SharedStore["subscribe"]>)(channel, (message) => {
+    messages.push(message)
+    wake()
+  })
+  expect(typeof end).toBe("function")
+  return {
+    messages,
+    end,
+    received: async (count) => {
+      const deadline = Date.now() + DELIVERY_TIMEOUT_MS
+      while (messages.length < count) {
+        const left = deadline - Date.now()
+        if (left <= 0) {
+          expect.fail(
+            `${count} message(s) expected on ${channel} within ${DELIVERY_TIMEOUT_MS} ms, got ${messages.length}`,
+          )
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, left)
+          wake = () => {
+            clearTimeout(timer)
+            resolve()
+          }
+        })
+      }
+    },
+  }
+}
+
+/** Skips a notification check for a store without them; a store with one of the two methods fails it. */
+function notificationsOf(
+  store: SharedStore,
+  context: CheckContext,
+): SharedStore & Required<Pick<SharedStore, "publish" | "subscribe">> {
+  if (typeof store.publish !== typeof store.subscribe)
+    expect.fail("A store has both publish and subscribe, or neither.")
+  if (typeof store.publish !== "function") context.skip("the store has no publish/subscribe (they are optional)")
+  const { other } = context
+  if (typeof other.publish !== "function" || typeof other.subscribe !== "function") {
+    expect.fail("otherStore made a store without publish/subscribe, unlike the store under test.")
+  }
+  return other as SharedStore & Required<Pick<SharedStore, "publish" | "subscribe">>
+}
+/** A channel no other check or run uses. */
+const freshChannel = (label: string): string => storeKey("conformance", label, crypto.randomUUID().slice(0, 18))
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 /** A key no other check or run uses, shaped like the keys Gatehouse writes. */
@@ -85,7 +159,7 @@ const checks: Check[] = [
   },
   {
     title: "racing claims of one key: exactly one answers true, and its value is the one stored",
-    run: async (store, concurrency) => {
+    run: async (store, { concurrency }) => {
       const key = freshKey("race")
       const results = await Promise.all(
         Array.from({ length: concurrency }, (_, i) => store.claim(key, `caller-${i}`, 60)),
@@ -126,6 +200,82 @@ const checks: Check[] = [
       expect(await store.claim(written, "new", 60)).toBe(true)
     },
   },
+  {
+    title:
+      "notifications: a message published on one store object reaches a subscriber on another, unchanged and in order",
+    run: async (store, context) => {
+      const publisher = notificationsOf(store, context)
+      const channel = freshChannel("notify")
+      const inbox = await subscribeInbox(store, channel)
+      try {
+        const sent = ["first", "ünïcødé ✓ 🔑", `'"\\;-- %_?`, crypto.randomUUID()]
+        for (const message of sent) await publisher.publish(channel, message)
+        await inbox.received(sent.length)
+        expect(inbox.messages).toEqual(sent)
+      } finally {
+        await inbox.end()
+      }
+    },
+  },
+  {
+    title:
+      "notifications: every subscriber of a channel gets each message once; a subscriber of another channel gets none",
+    run: async (store, context) => {
+      const publisher = notificationsOf(store, context)
+      const channel = freshChannel("fanout")
+      const elsewhere = freshChannel("elsewhere")
+      const [a, b, c] = await Promise.all([
+        subscribeInbox(store, channel),
+        subscribeInbox(store, channel),
+        subscribeInbox(store, elsewhere),
+      ])
+      try {
+        await publisher.publish(channel, "to-channel")
+        await publisher.publish(elsewhere, "marker")
+        // The marker went out after the message: once it is in, the message has been delivered everywhere it will be.
+        await Promise.all([a.received(1), b.received(1), c.received(1)])
+        expect([a.messages, b.messages, c.messages]).toEqual([["to-channel"], ["to-channel"], ["marker"]])
+      } finally {
+        await Promise.all([a.end(), b.end(), c.end()])
+      }
+    },
+  },
+  {
+    title: "notifications: unsubscribe stops delivery to that listener only; calling it twice is not an error",
+    run: async (store, context) => {
+      const publisher = notificationsOf(store, context)
+      const channel = freshChannel("unsubscribe")
+      const ended = await subscribeInbox(store, channel)
+      const kept = await subscribeInbox(store, channel)
+      await ended.end()
+      await ended.end()
+      await publisher.publish(channel, "after-one-ended")
+      await kept.received(1)
+      expect(kept.messages).toEqual(["after-one-ended"])
+      expect(ended.messages).toEqual([])
+      // With no listener left the store stops listening; a message then reaches only a new subscriber (on the
+      // publishing store object, so another connection where there is one).
+      await kept.end()
+      const witness = await subscribeInbox(publisher, channel)
+      try {
+        await publisher.publish(channel, "after-all-ended")
+        await witness.received(1)
+        await sleep(200)
+        expect([ended.messages, kept.messages]).toEqual([[], ["after-one-ended"]])
+      } finally {
+        await witness.end()
+      }
+      // Subscribing again after the last one ended works as the first time did.
+      const again = await subscribeInbox(store, channel)
+      try {
+        await publisher.publish(channel, "resubscribed")
+        await again.received(1)
+        expect(again.messages).toEqual(["resubscribed"])
+      } finally {
+        await again.end()
+      }
+    },
+  },
 ]
 
 /** The title of every check, in order. */
@@ -138,17 +288,19 @@ export const storeConformanceChecks: readonly string[] = checks.map((c) => c.tit
 export function runStoreConformanceSuite(options: StoreConformanceOptions): void {
   const concurrency = options.concurrency ?? 20
   let store: SharedStore | undefined
+  let other: SharedStore | undefined
   describe(`store conformance: ${options.name}`, () => {
     beforeAll(async () => {
       store = await options.store()
+      other = options.otherStore ? await options.otherStore() : store
     })
     afterAll(async () => {
       await options.cleanup?.()
     })
     for (const check of checks) {
-      it(check.title, async () => {
-        if (!store) expect.fail("The store factory did not produce a store.")
-        await check.run(store, concurrency)
+      it(check.title, async (test) => {
+        if (!store || !other) expect.fail("The store factory did not produce a store.")
+        await check.run(store, { concurrency, other, skip: (reason) => test.skip(reason) })
       })
     }
   })

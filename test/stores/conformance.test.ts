@@ -1,5 +1,6 @@
 // Runs the SharedStore conformance suite on every store we ship (memory; postgres on PGlite and, with DATABASE_URL, a
 // server Pool and Client; redis with REDIS_URL through node-redis and the ioredis call form), plus each store's specifics.
+import { EventEmitter } from "node:events"
 import { PGlite } from "@electric-sql/pglite"
 import { createClient } from "@redis/client"
 import pg from "pg"
@@ -14,6 +15,8 @@ import { runStoreConformanceSuite } from "../../src/stores/testing.js"
 
 const DATABASE_URL = process.env.DATABASE_URL
 const REDIS_URL = process.env.REDIS_URL
+const newRedisClient = () => createClient({ url: REDIS_URL })
+type RedisClient = ReturnType<typeof newRedisClient>
 const schemaName = () => `ghs_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`
 
 // ---- memory ----
@@ -35,6 +38,17 @@ describe("memory store specifics", () => {
     expect(await store.claim("e", "5", 60)).toBe(true)
     expect(await store.get("c")).toBeNull()
     expect(await store.get("b")).toBe("2b")
+  })
+
+  it("publish has reached this store object's subscribers when it resolves; other memory stores hear nothing", async () => {
+    const store = MemoryStore()
+    const got: string[] = []
+    const elsewhere: string[] = []
+    await store.subscribe("gatehouse:revocations", (m) => got.push(m))
+    await MemoryStore().subscribe("gatehouse:revocations", (m) => elsewhere.push(m))
+    await store.publish("gatehouse:revocations", "sid-1")
+    expect(got).toEqual(["sid-1"])
+    expect(elsewhere).toEqual([])
   })
 
   it("refuses a TTL that is not a positive number of seconds", async () => {
@@ -60,13 +74,16 @@ async function pgliteInFreshSchema(): Promise<PGlite> {
   return db
 }
 
+let pgliteStoreDb: PGlite | undefined
 runStoreConformanceSuite({
   name: "postgres (PGlite)",
   store: async () => {
-    const db = await pgliteInFreshSchema()
-    await migrate(db)
-    return PostgresStore(db)
+    pgliteStoreDb = await pgliteInFreshSchema()
+    await migrate(pgliteStoreDb)
+    return PostgresStore(pgliteStoreDb)
   },
+  // A second store object on the same database: PGlite delivers a NOTIFY to the LISTENs of its own instance.
+  otherStore: () => PostgresStore(pgliteStoreDb as PGlite),
 })
 
 describe("postgres store specifics (PGlite)", () => {
@@ -93,6 +110,21 @@ describe("postgres store specifics (PGlite)", () => {
     ])
   })
 
+  it("publish maps the channel to a PostgreSQL name (gatehouse:revocations → gatehouse_revocations) and refuses a long one", async () => {
+    const db = await pgliteInFreshSchema()
+    const store = PostgresStore(db)
+    const got: string[] = []
+    const end = await db.listen("gatehouse_revocations", (payload) => got.push(payload))
+    try {
+      await store.publish?.("gatehouse:revocations", "sid-2")
+      await expect.poll(() => got).toEqual(["sid-2"])
+      await expect(store.publish?.(`gatehouse:${"x".repeat(60)}`, "m")).rejects.toThrow(AdapterError)
+      await expect(store.subscribe?.("", () => {})).rejects.toThrow(AdapterError)
+    } finally {
+      await end()
+    }
+  })
+
   it("without the table every call fails (the config's store guard turns that into a logged AdapterError)", async () => {
     const db = await pgliteInFreshSchema()
     const store = guardStore(PostgresStore(db))
@@ -117,26 +149,78 @@ if (DATABASE_URL) {
   }
   for (const kind of ["Pool", "Client"] as const) {
     let close: (() => Promise<void>) | undefined
+    let options: { connectionString: string; options: string } | undefined
+    let otherPool: pg.Pool | undefined
     runStoreConformanceSuite({
       name: `postgres (PostgreSQL server ${kind})`,
       store: async () => {
         const { schema, drop } = await serverSchema()
-        const options = { connectionString: DATABASE_URL, options: `-c search_path=${schema}` }
+        options = { connectionString: DATABASE_URL, options: `-c search_path=${schema}` }
         const db = kind === "Pool" ? new pg.Pool({ ...options, max: 10 }) : new pg.Client(options)
         if (db instanceof pg.Client) await db.connect()
         close = async () => {
           await db.end()
+          await otherPool?.end()
           await drop()
         }
         await migrate(db)
         return PostgresStore(db)
       },
+      // Another process's view: its own pool on the same database.
+      otherStore: () => PostgresStore((otherPool = new pg.Pool({ ...options, max: 4 }))),
       cleanup: () => close?.(),
       concurrency: 30,
     })
   }
 
   describe("postgres store specifics (PostgreSQL server)", () => {
+    it("on a Pool, LISTEN holds one client until the last unsubscribe; a killed listening connection is replaced", async () => {
+      const { schema, drop } = await serverSchema()
+      const pool = new pg.Pool({ connectionString: DATABASE_URL, options: `-c search_path=${schema}`, max: 3 })
+      const admin = new pg.Client({ connectionString: DATABASE_URL })
+      await admin.connect()
+      const channel = `gatehouse:test:${crypto.randomUUID().slice(0, 8)}`
+      const pgName = channel.replaceAll(":", "_").replaceAll("-", "_")
+      const listeners = async () =>
+        (
+          await admin.query(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = $1 AND pid <> pg_backend_pid()",
+            [`LISTEN "${pgName}"`],
+          )
+        ).rows as { pid: number }[]
+      try {
+        const store = PostgresStore(pool)
+        const got: string[] = []
+        const end = await (store.subscribe as NonNullable<SharedStore["subscribe"]>)(channel, (m) => got.push(m))
+        expect(pool.totalCount - pool.idleCount).toBe(1) // held for listening
+        const [held] = await listeners()
+        expect(held).toBeDefined()
+        await admin.query("SELECT pg_terminate_backend($1)", [held?.pid])
+        // Within the first retry (0.5 s) and its connect, a new connection listens again; a NOTIFY from another
+        // connection reaches the listener.
+        await expect
+          .poll(
+            async () => {
+              await admin.query("SELECT pg_notify($1, 'after-reconnect')", [pgName])
+              return got.includes("after-reconnect")
+            },
+            { timeout: 5_000, interval: 200 },
+          )
+          .toBe(true)
+        expect((await listeners()).map((r) => r.pid)).not.toContain(held?.pid)
+        await end()
+        expect(pool.totalCount - pool.idleCount).toBe(0) // released, UNLISTENed
+        const after = got.length
+        await admin.query("SELECT pg_notify($1, 'after-end')", [pgName])
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        expect(got.length).toBe(after)
+      } finally {
+        await pool.end()
+        await admin.end()
+        await drop()
+      }
+    })
+
     it("processes on separate pools race for one key: exactly one claim wins; two migrate() at once both succeed", async () => {
       const { schema, drop } = await serverSchema()
       const pools = Array.from(
@@ -163,35 +247,126 @@ if (DATABASE_URL) {
 
 // ---- redis ----
 
-/** A client that speaks ioredis's call form (`set(key, value, "PX", ms, "NX")`), passed to a real Redis as written. */
-function ioredisShaped(client: ReturnType<typeof createClient>) {
+/**
+ * A client that speaks ioredis's call form (`set(key, value, "PX", ms, "NX")`), passed to a real Redis as written.
+ * `duplicate()` gives an ioredis-shaped subscriber: `subscribe(channel)`, `unsubscribe(channel)`, `"message"` events
+ * with (channel, message), connecting by itself, and `quit()`.
+ */
+function ioredisShaped(client: RedisClient) {
   return {
     status: "ready",
     get: (key: string) => client.sendCommand(["GET", key]),
     set: (...args: (string | number)[]) => client.sendCommand(["SET", ...args.map(String)]),
     del: (...keys: string[]) => client.sendCommand(["DEL", ...keys]),
+    publish: (channel: string, message: string) => client.sendCommand(["PUBLISH", channel, message]),
+    duplicate: () => ioredisShapedSubscriber(client.duplicate()),
   }
 }
+function ioredisShapedSubscriber(connection: RedisClient) {
+  const events = new EventEmitter()
+  const connected = connection.connect()
+  const forward = (message: string, channel: string) => events.emit("message", channel, message)
+  return {
+    status: "connecting",
+    on: (event: string, fn: (...args: unknown[]) => void) => events.on(event, fn),
+    off: (event: string, fn: (...args: unknown[]) => void) => events.off(event, fn),
+    subscribe: async (channel: string) => {
+      await connected
+      await connection.subscribe(channel, forward)
+      return 1
+    },
+    unsubscribe: async (channel: string) => {
+      await connection.unsubscribe(channel, forward)
+      return 0
+    },
+    quit: async () => {
+      ioredisShapedQuits++
+      await connection.close()
+      return "OK"
+    },
+  }
+}
+let ioredisShapedQuits = 0
 
 if (REDIS_URL) {
   for (const form of ["node-redis", "ioredis call form"] as const) {
-    let client: ReturnType<typeof createClient> | undefined
+    const clients: RedisClient[] = []
+    const connected = async () => {
+      const client = createClient({ url: REDIS_URL })
+      client.on("error", () => {}) // reconnect noise; a failing call still rejects
+      await client.connect()
+      clients.push(client)
+      return client
+    }
     runStoreConformanceSuite({
       name: `redis (${form})`,
+      // The store under test listens on a duplicate() of its client, opened on the first subscribe.
       store: async () => {
-        client = createClient({ url: REDIS_URL })
-        client.on("error", () => {}) // reconnect noise; a failing call still rejects
-        await client.connect()
+        const client = await connected()
         return form === "node-redis" ? RedisStore(client) : RedisStore(ioredisShaped(client))
       },
+      // The other process: node-redis with a subscriber connection of its own passed in; the ioredis form duplicates.
+      otherStore: async () =>
+        form === "node-redis"
+          ? RedisStore(await connected(), { subscriber: await connected() })
+          : RedisStore(ioredisShaped(await connected())),
       cleanup: async () => {
-        await client?.close()
+        await Promise.all(clients.map((c) => c.close()))
       },
       concurrency: 30,
     })
   }
 
   describe("redis store specifics", () => {
+    const numsub = async (client: RedisClient, channel: string) =>
+      Number((await client.sendCommand(["PUBSUB", "NUMSUB", channel]))?.[1 as never] ?? 0)
+
+    it("subscribe listens on a duplicate() it opens on the first subscription and closes after the last", async () => {
+      const client = createClient({ url: REDIS_URL })
+      await client.connect()
+      try {
+        const store = RedisStore(client)
+        const channel = `gatehouse:test:${crypto.randomUUID()}`
+        const got: string[] = []
+        const endA = await (store.subscribe as NonNullable<SharedStore["subscribe"]>)(channel, (m) => got.push(m))
+        const endB = await (store.subscribe as NonNullable<SharedStore["subscribe"]>)(channel, () => {})
+        // One server subscription for both listeners, on a connection other than the client's.
+        expect(await numsub(client, channel)).toBe(1)
+        expect(await client.get("gatehouse:test:still-usable")).toBeNull() // the main client is not in subscriber mode
+        await client.publish(channel, "hello")
+        await expect.poll(() => got).toEqual(["hello"])
+        await endA()
+        expect(await numsub(client, channel)).toBe(1)
+        await endB()
+        expect(await numsub(client, channel)).toBe(0)
+        const before = ioredisShapedQuits
+        const shaped = RedisStore(ioredisShaped(client))
+        const end = await (shaped.subscribe as NonNullable<SharedStore["subscribe"]>)(channel, () => {})
+        expect(await numsub(client, channel)).toBe(1)
+        await end()
+        expect(ioredisShapedQuits).toBe(before + 1)
+      } finally {
+        await client.close()
+      }
+    })
+
+    it("a subscriber passed in is used and left open after the last unsubscribe", async () => {
+      const client = createClient({ url: REDIS_URL })
+      const subscriber = client.duplicate()
+      await Promise.all([client.connect(), subscriber.connect()])
+      try {
+        const store = RedisStore(client, { subscriber })
+        const channel = `gatehouse:test:${crypto.randomUUID()}`
+        const end = await (store.subscribe as NonNullable<SharedStore["subscribe"]>)(channel, () => {})
+        expect(await numsub(client, channel)).toBe(1)
+        await end()
+        expect(await numsub(client, channel)).toBe(0)
+        expect(subscriber.isOpen).toBe(true)
+      } finally {
+        await Promise.all([client.close(), subscriber.close()])
+      }
+    })
+
     it("stores keys with the TTL asked for (PX), so Redis itself expires them", async () => {
       const client = createClient({ url: REDIS_URL })
       await client.connect()
@@ -223,5 +398,17 @@ describe("redis store API detection (no server needed)", () => {
     expect(() => RedisStore(loose)).toThrow(/api: "node-redis"/)
     expect(() => RedisStore({ get: async () => null } as never)).toThrow(/get, set and del/)
     expect(() => RedisStore(loose, { api: "ioredis" })).not.toThrow()
+  })
+
+  it("has publish and subscribe only when the client can publish and a listening connection can be had", () => {
+    const base = { get: async () => null, set: async () => "OK", del: async () => 1, status: "ready" }
+    const subscriber = { subscribe: async () => 1, unsubscribe: async () => 0 }
+    const publish = async () => 0
+    const kinds = (store: SharedStore) => [typeof store.publish, typeof store.subscribe]
+    expect(kinds(RedisStore(base))).toEqual(["undefined", "undefined"])
+    expect(kinds(RedisStore({ ...base, publish }))).toEqual(["undefined", "undefined"])
+    expect(kinds(RedisStore({ ...base, publish, duplicate: () => ({}) }))).toEqual(["function", "function"])
+    expect(kinds(RedisStore({ ...base, publish }, { subscriber }))).toEqual(["function", "function"])
+    expect(() => RedisStore({ ...base, publish }, { subscriber: {} as never })).toThrow(AdapterError)
   })
 })
