@@ -89,6 +89,13 @@ export class MissingAdapterMethods extends AuthError {
 export class MissingStoreMethods extends AuthError {
   override readonly type = "MissingStoreMethods"
 }
+/**
+ * Gatehouse only: `gatehouse/sessions` was called for a config without `session.revocation`, so no session was
+ * listed and none can be revoked. A configuration error.
+ */
+export class RevocationNotEnabled extends AuthError {
+  override readonly type = "RevocationNotEnabled"
+}
 export class MissingAuthorize extends AuthError {
   override readonly type = "MissingAuthorize"
 }
@@ -221,6 +228,7 @@ export type AnyAuthError =
   | MissingAdapter
   | MissingAdapterMethods
   | MissingStoreMethods
+  | RevocationNotEnabled
   | MissingAuthorize
   | MissingSecret
   | OAuthAccountNotLinked

@@ -131,6 +131,8 @@ export interface ResolvedConfig {
   readonly adapter: GuardedAdapter | undefined
   /** The shared store (`store`, else the process-wide memory store), with a timeout and typed errors on every call. */
   readonly store: SharedStore
+  /** `session.revocation` resolved (session/revocation.ts), or undefined when it is off. */
+  readonly revocation: ResolvedRevocation | undefined
   readonly skipCSRF: boolean
   readonly raw: boolean
   readonly trustHost: boolean
@@ -143,6 +145,12 @@ export interface ResolvedConfig {
   readonly error: AuthError | undefined
   /** Cookie names and attributes for a secure or plain origin, user overrides applied. */
   cookies(secure: boolean): Readonly<CookiesOptions>
+}
+
+/** `session.revocation` with its defaults filled in. */
+export interface ResolvedRevocation {
+  readonly onStoreError: "deny" | "allow"
+  readonly cacheSeconds: number
 }
 
 /** A request as the handler sees it; built once, read everywhere, never mutated. */
@@ -241,6 +249,22 @@ export interface SessionStrategy {
   read(req: AuthRequest, config: ResolvedConfig, update?: { data: unknown }): Promise<SessionAnswer>
   /** Ends the session (sign-out): fires the signOut event and returns the cookies that expire it. */
   revoke(req: AuthRequest, config: ResolvedConfig): Promise<Cookie[]>
+  /** The id the session list gives the request's session (`session.revocation`), when it carries a valid one. */
+  listedIdOf(req: AuthRequest, config: ResolvedConfig): Promise<string | undefined>
+  /** Ends a listed session wherever its cookie is (gatehouse/sessions); throws when it could not. */
+  endListed(entry: ListedSession, config: ResolvedConfig): Promise<void>
+}
+
+/** A session as the per-user session list in the store keeps it (session/session-list.ts). Times in ms since the epoch. */
+export interface ListedSession {
+  /** The session id: a JWT session's `sid`; for a database session an HMAC of its token, never the token. */
+  id: string
+  createdAt: number
+  expires: number
+  lastSeenAt?: number
+  userAgent?: string
+  /** Database sessions: the session token, sealed under the secret, so the session can be ended through the adapter. */
+  sealed?: string
 }
 
 /** The routes of `/<action>/<provider id>` a sign-in kind answers. */

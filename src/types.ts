@@ -155,6 +155,30 @@ export interface SessionOptions {
   maxAge: number
   updateAge: number
   generateSessionToken: () => string
+  /**
+   * Lets `gatehouse/sessions` list a user's sessions and revoke them (one, or all: "sign out everywhere"), and makes
+   * sign-out end a copied cookie too. Off by default: the JWT session check then makes no store call. JWT sessions
+   * keep the list and the revocation entries in `store` (the default memory store serves one process only; with
+   * several processes use `gatehouse/stores/postgres` or `/redis`); database sessions keep the list there and end a
+   * session by deleting its row. Gatehouse only (docs/guide.md, "Listing and revoking sessions").
+   */
+  revocation?: boolean | SessionRevocationOptions
+}
+
+/** The options of `session.revocation` (Gatehouse only). */
+export interface SessionRevocationOptions {
+  /**
+   * What a JWT session check does when the store cannot say whether the session was revoked: `"deny"` (the default)
+   * answers no session for that request, keeping the cookie, so a store an attacker can disturb never revives a
+   * revoked cookie; `"allow"` serves the session. Under `"deny"` a sign-in whose session cannot be listed fails.
+   */
+  onStoreError?: "deny" | "allow"
+  /**
+   * Seconds a process trusts its own "not revoked" answer for a session before asking the store again (default 1;
+   * 0 asks on every check). It bounds how long a revocation takes to reach another process; a store with
+   * notifications (Redis, PostgreSQL) usually brings that down to milliseconds.
+   */
+  cacheSeconds?: number
 }
 
 export interface PagesOptions {

@@ -15,6 +15,7 @@ import { createLogger } from "../logger.js"
 import { cookiePolicy } from "../cookies/policy.js"
 import { databaseStrategy, jwtStrategy } from "../session/index.js"
 import { checkV4CookiesOption } from "../session/legacy-v4.js"
+import { resolveRevocation } from "../session/revocation.js"
 import type { ResolvedConfig, ResolvedProvider, SignInKind, WireFormat } from "../pipeline-types.js"
 import { nextAuthV4, raw, skipCSRFCheck } from "../symbols.js"
 import type { AuthConfig } from "../types.js"
@@ -263,6 +264,8 @@ function build(config: AuthConfig): ResolvedConfig {
       `\`store\` lacks methods of a SharedStore (gatehouse/stores): ${missingStore.join(", ")}.`,
     )
   error ??= checkV4CookiesOption(config)
+  const revocation = resolveRevocation(config.session?.revocation)
+  error ??= revocation.error
   // Each kind's providers, in registry order, so the kinds' checks run in that order (the first error wins).
   const byKind = new Map<SignInKind, ResolvedProvider[]>()
   for (const kind of allKinds) {
@@ -297,6 +300,7 @@ function build(config: AuthConfig): ResolvedConfig {
     pages: Object.freeze({ ...config.pages }),
     theme: Object.freeze({ colorScheme: "auto", ...config.theme }),
     adapter: adapter ? guardAdapter(adapter, config.adapterTimeout) : undefined,
+    revocation: revocation.value,
     store: guardStore(config.store && !missingStore.length ? config.store : (processStore ??= MemoryStore())),
     skipCSRF: config.skipCSRFCheck === skipCSRFCheck,
     raw: config.raw === raw,

@@ -74,6 +74,18 @@ class SessionReadRequest implements AuthRequest {
   }
 }
 
+/** The request a strategy reads for `source`, or undefined when it carries no cookies (or too many to read). */
+export function sessionRequestOf(
+  source: SessionSource,
+  resolved: ResolvedConfig,
+  isUpdate = false,
+): AuthRequest | undefined {
+  const cookieHeader = source.header.get("cookie")
+  if (cookieHeader === null || cookieHeader === "" || cookieHeader.length > MAX_COOKIE_HEADER) return undefined
+  const { origin, secure } = resolveOrigin(source.url, source.header, resolved)
+  return new SessionReadRequest(origin, secure, resolved.basePath, isUpdate, source, cookieHeader)
+}
+
 /** The config, resolved once; a broken config is logged once and thrown, with its message naming the fix. */
 export function resolvedOrThrow(config: AuthConfig | ResolvedConfig): ResolvedConfig {
   const resolved = "sessionStrategy" in config ? config : resolveConfig(config)
@@ -94,11 +106,8 @@ export async function readServerSession(
   update?: { data: unknown },
 ): Promise<ServerSession> {
   const resolved = resolvedOrThrow(config)
-  const cookieHeader = source.header.get("cookie")
-  if (cookieHeader === null || cookieHeader === "" || cookieHeader.length > MAX_COOKIE_HEADER)
-    return { session: null, setCookies: [], cookies: [] }
-  const { origin, secure } = resolveOrigin(source.url, source.header, resolved)
-  const req = new SessionReadRequest(origin, secure, resolved.basePath, update !== undefined, source, cookieHeader)
+  const req = sessionRequestOf(source, resolved, update !== undefined)
+  if (!req) return { session: null, setCookies: [], cookies: [] }
   const answer = await resolved.sessionStrategy.read(req, resolved, update)
   const cookies = answer.cookies ?? []
   const result: ServerSession = { session: answer.session, setCookies: cookies.map(serializeCookie), cookies }

@@ -9,6 +9,36 @@ import { expiredCookie } from "../cookies/policy.js"
 import { emitEvent } from "../events.js"
 import { applySessionCallback } from "./callbacks.js"
 import { v4CookiesCleared, v4SessionToken } from "./legacy-v4.js"
+import { hmac } from "#crypto"
+import { AdapterError } from "../errors.js"
+import { decryptClaims, encryptClaims } from "../jwt/jwe.js"
+import { listIssued, noteReissue, unlistSessions, userAgentOf } from "./session-list.js"
+
+/** HKDF salt of a session token sealed in the session list: no other Gatehouse token opens with this key. */
+const SEAL_SALT = "gatehouse.session-list"
+
+/**
+ * The id the session list gives a database session: an HMAC of its token under the first secret, cut to 22
+ * characters, so the list and the API never hold or show the token, and an id gives no way back to it.
+ */
+async function listedIdFor(sessionToken: string, config: ResolvedConfig): Promise<string> {
+  const mac = await hmac(
+    "SHA-256",
+    config.secrets[0] as string,
+    `gatehouse.session-id\u0000${sessionToken}`,
+    "base64url",
+  )
+  return mac.slice(0, 22)
+}
+
+/** Unlists database sessions (`session.revocation`); a failure is logged, the caller goes on. */
+async function unlistTokens(config: ResolvedConfig, tokens: string[]): Promise<void> {
+  try {
+    await unlistSessions(config, await Promise.all(tokens.map((t) => listedIdFor(t, config))))
+  } catch (cause) {
+    config.logger.error(new AdapterError("An ended session could not be removed from the session list.", { cause }))
+  }
+}
 
 type DatabaseSessionRead =
   | { status: "absent" }
@@ -111,11 +141,32 @@ export const databaseStrategy: SessionStrategy = {
     if (previous && previous !== session.sessionToken) {
       try {
         await adapter.deleteSession(previous)
+        if (config.revocation) await unlistTokens(config, [previous])
       } catch (error) {
         config.logger.error(error as Error)
       }
     }
     const sessionExpires = isValidDate(session.expires) ? session.expires : expires
+    if (config.revocation) {
+      const entry = {
+        id: await listedIdFor(session.sessionToken, config),
+        createdAt: Date.now(),
+        expires: sessionExpires.valueOf(),
+        userAgent: userAgentOf(req),
+        sealed: await encryptClaims({ t: session.sessionToken }, config.secrets[0] as string, SEAL_SALT),
+      }
+      try {
+        await listIssued(config, String(user.id), entry)
+      } catch (error) {
+        // Under onStoreError "deny" a session the list cannot reach is not started.
+        try {
+          await adapter.deleteSession(session.sessionToken)
+        } catch (cause) {
+          config.logger.error(cause as Error)
+        }
+        throw error
+      }
+    }
     return [sessionCookie(req, config, session.sessionToken, sessionExpires), ...v4CookiesCleared(req, config)]
   },
 
@@ -137,6 +188,7 @@ export const databaseStrategy: SessionStrategy = {
     const { user, session: row } = read
     // As in Auth.js, the answer shows the row as read; an extension shows in the cookie (and the next read).
     const extended = await touch(row, config)
+    if (extended && config.revocation) await noteReissue(config, req, await listedIdFor(read.sessionToken, config))
     const fallback: Session = {
       user: { name: user.name, email: user.email, image: user.image },
       expires: row.expires.toISOString(),
@@ -166,6 +218,7 @@ export const databaseStrategy: SessionStrategy = {
     if (!sessionToken) return []
     try {
       const deleted = await adapterOf(config).deleteSession(sessionToken)
+      if (config.revocation) await unlistTokens(config, [sessionToken])
       await emitEvent(config, "signOut", { session: deleted ?? null })
     } catch (cause) {
       config.logger.error(
@@ -173,5 +226,18 @@ export const databaseStrategy: SessionStrategy = {
       )
     }
     return clearCookie(req, config)
+  },
+
+  async listedIdOf(req, config) {
+    const sessionToken = sessionTokenOf(req, config)
+    return sessionToken ? listedIdFor(sessionToken, config) : undefined
+  },
+
+  /** Deletes the row of a listed session, wherever its cookie is: the next read of that cookie finds none. */
+  async endListed(entry, config) {
+    if (!entry.sealed) throw new AdapterError("The listed session holds no sealed token to end it with.")
+    const { payload } = await decryptClaims(entry.sealed, config.secrets, SEAL_SALT)
+    if (typeof payload.t !== "string") throw new AdapterError("The listed session's sealed token is malformed.")
+    await adapterOf(config).deleteSession(payload.t)
   },
 }

@@ -9,6 +9,9 @@ import { emitEvent } from "../events.js"
 import { applyJwtCallback, applySessionCallback } from "./callbacks.js"
 import { refreshIfDue, refreshingProvider, sessionAccountOf } from "./refresh.js"
 import { DecodedTokenCache } from "./token-cache.js"
+import { newSessionId, SESSION_ID_CLAIM, sessionIdOf, withSessionId } from "./session-id.js"
+import { checkRevoked, markRevoked } from "./revocation.js"
+import { listedExpiry, listIssued, noteReissue, unlistSessions, userAgentOf } from "./session-list.js"
 import { v4CookieNames, withV4Jwt } from "./legacy-v4.js"
 
 type JwtSessionRead =
@@ -131,6 +134,16 @@ function clearToken(req: AuthRequest, config: ResolvedConfig, seen: readonly str
   return clearChunked(config.cookies(req.secure).sessionToken, seen)
 }
 
+/** Revokes the JWT session `sid` and unlists it (`session.revocation`); a failure is logged as `what`. */
+async function endSession(config: ResolvedConfig, sid: string, what: string): Promise<void> {
+  try {
+    await markRevoked(config, sid)
+    await unlistSessions(config, [sid])
+  } catch (cause) {
+    config.logger.error(new SignOutError(what, { cause }))
+  }
+}
+
 /** Auth.js's default session shape for a token, plus the refresh error marker when refreshing failed. */
 function defaultSession(token: JWT, expires: string): Session {
   const session: Session & { error?: "RefreshTokenError" } = {
@@ -158,7 +171,15 @@ export const jwtStrategy: SessionStrategy = {
       ...v4CookieNames(req, config),
     ]
     const { account, profile } = identity
-    const token: JWT = { name: user.name, email: user.email, picture: user.image, sub: String(user.id) }
+    // The session id is minted whether or not revocation is on, so it can be turned on later.
+    const sid = newSessionId()
+    const token: JWT = {
+      name: user.name,
+      email: user.email,
+      picture: user.image,
+      sub: String(user.id),
+      [SESSION_ID_CLAIM]: sid,
+    }
     if (refreshingProvider(config, account.provider)) {
       const kept = sessionAccountOf(account)
       if (kept) token.account = kept
@@ -168,7 +189,20 @@ export const jwtStrategy: SessionStrategy = {
       config,
     )
     if (!final) return clearToken(req, config, seen)
-    return (await writeToken(final, req, config, seen)).cookies
+    if (config.revocation) {
+      // The session this sign-in replaces ends everywhere; the new one is listed before its cookie exists.
+      const previous = await readSession(req, config)
+      const old = previous.status === "valid" ? sessionIdOf(previous.token) : undefined
+      if (old) await endSession(config, old, "The session replaced by this sign-in could not be revoked.")
+      const now = Date.now()
+      await listIssued(config, String(user.id), {
+        id: sid,
+        createdAt: now,
+        expires: listedExpiry(config),
+        userAgent: userAgentOf(req),
+      })
+    }
+    return (await writeToken(withSessionId(final, sid), req, config, seen)).cookies
   },
 
   /** Re-issues the cookie only when the token changed (refresh, `jwt` callback, update) or the re-issue age passed. */
@@ -178,6 +212,13 @@ export const jwtStrategy: SessionStrategy = {
     if (read.status === "invalid") {
       config.logger.error(read.error)
       return { session: null, cookies: clearToken(req, config, read.names) }
+    }
+    const sid = sessionIdOf(read.token)
+    if (config.revocation && sid) {
+      const verdict = await checkRevoked(config, sid)
+      if (verdict === "revoked") return { session: null, cookies: clearToken(req, config, read.names) }
+      // Fail closed: no session for this request, and the cookie kept for when the store answers again.
+      if (verdict === "unavailable" && config.revocation.onStoreError === "deny") return { session: null }
     }
     let token: JWT | null = read.token
     let changed = update !== undefined
@@ -197,7 +238,14 @@ export const jwtStrategy: SessionStrategy = {
         config,
       )
       if (!token) return { session: null, cookies: clearToken(req, config, read.names) }
+      if (sid) token = withSessionId(token, sid)
       changed ||= JSON.stringify(token) !== before
+    }
+    // Under revocation a token from before session ids gets one now, re-issued and listed at once.
+    const adopted = config.revocation && !sid && typeof token.sub === "string" ? newSessionId() : undefined
+    if (adopted) {
+      token = withSessionId(token, adopted)
+      changed = true
     }
     let cookies: Cookie[] | undefined
     let expires: string
@@ -205,6 +253,8 @@ export const jwtStrategy: SessionStrategy = {
       const written = await writeToken(token, req, config, read.names)
       cookies = written.cookies
       expires = written.expires.toISOString()
+      const listed = adopted ?? sid
+      if (config.revocation && listed) await noteReissue(config, req, listed, adopted && (token.sub as string))
     } else {
       expires = new Date((token.exp as number) * 1000).toISOString()
     }
@@ -229,6 +279,19 @@ export const jwtStrategy: SessionStrategy = {
       config.logger.error(
         new SignOutError("The session cookie could not be read; it is cleared anyway.", { cause: read.error }),
       )
+    const sid = read.status === "valid" ? sessionIdOf(read.token) : undefined
+    // A copy of this cookie stops working everywhere too.
+    if (config.revocation && sid)
+      await endSession(config, sid, "The session could not be revoked; its cookie is cleared.")
     return clearToken(req, config, read.names)
+  },
+
+  async listedIdOf(req, config) {
+    const read = await readSession(req, config)
+    return read.status === "valid" ? sessionIdOf(read.token) : undefined
+  },
+
+  async endListed(entry, config) {
+    await markRevoked(config, entry.id)
   },
 }

@@ -17,3 +17,8 @@ export function sessionIdOf(token: JWT | null | undefined): string | undefined {
   const sid = token?.[SESSION_ID_CLAIM]
   return typeof sid === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(sid) ? sid : undefined
 }
+
+/** `token` carrying the session id `sid`: the same object when it already does, else a copy with it. */
+export function withSessionId(token: JWT, sid: string): JWT {
+  return token[SESSION_ID_CLAIM] === sid ? token : { ...token, [SESSION_ID_CLAIM]: sid }
+}
