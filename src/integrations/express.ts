@@ -24,6 +24,7 @@ import { readServerSession } from "./session-read.js"
 export { customFetch } from "../symbols.js"
 export { AuthError, CredentialsSignin } from "../errors.js"
 export type { Account, DefaultSession, Profile, Session, User } from "../types.js"
+export type { InferJWT, InferSession } from "../infer.js"
 
 /** The config ExpressAuth and getSession take: an AuthConfig without `raw` (Express writes the answer itself). */
 export type ExpressAuthConfig = Omit<AuthConfig, "raw">

@@ -18,6 +18,8 @@ import type { AuthConfig as CoreAuthConfig, JWT, Session } from "../types.js"
 import { deriveFrontDoorConfig, envReader, PerConfig } from "./front-door.js"
 import { readServerSession } from "./session-read.js"
 
+export type { InferJWT, InferSession } from "../infer.js"
+
 /** The config `initAuthConfig` returns: Gatehouse's, without the `raw` marker; `basePath` defaults to `/api/auth`. */
 export interface AuthConfig extends Omit<CoreAuthConfig, "raw"> {}
 

@@ -9,6 +9,7 @@ export type { AuthHandler, AuthHandlerResult, NextAuthRequest } from "./next/req
 export { AuthError, CredentialsSignin } from "../errors.js"
 export { customFetch } from "../symbols.js"
 export type { Account, DefaultSession, JWT, Profile, Session, User } from "../types.js"
+export type { InferJWT, InferSession } from "../infer.js"
 
 /**
  * Sets up Gatehouse for a Next.js app, as next-auth v5's NextAuth does. `config` may be a function of the request

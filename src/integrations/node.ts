@@ -22,6 +22,8 @@ import {
 } from "./node-io.js"
 import { readServerSession } from "./session-read.js"
 
+export type { InferJWT, InferSession } from "../infer.js"
+
 /**
  * Builds a web Request from a node request. The URL's origin comes from the Host header and the socket's TLS state
  * only; Gatehouse itself applies AUTH_URL / trustHost / X-Forwarded-* rules on top. It never throws: a request that

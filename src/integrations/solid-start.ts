@@ -15,6 +15,7 @@ import { readServerSession } from "./session-read.js"
 export { customFetch } from "../symbols.js"
 export { AuthError, CredentialsSignin } from "../errors.js"
 export type { Account, DefaultSession, Profile, Session, User } from "../types.js"
+export type { InferJWT, InferSession } from "../infer.js"
 
 /** The config SolidAuth and getSession take: Gatehouse's (without `raw`: the route returns a Response) and `prefix`. */
 export interface SolidAuthConfig extends Omit<AuthConfig, "raw"> {

@@ -38,6 +38,7 @@ export interface NextAuthFactory {
   <C extends NextAuthConfig = NextAuthConfig>(
     config: (request: NextRequest | undefined) => Awaitable<C>,
   ): NextAuthResult<InferSession<C>>
+  /** The config object, derived once. */
   <C extends NextAuthConfig = NextAuthConfig>(config: C): NextAuthResult<InferSession<C>>
 }
 

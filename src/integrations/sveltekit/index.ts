@@ -32,6 +32,7 @@ import type { SvelteKitAuthConfig } from "./types.js"
 export { AuthError, CredentialsSignin } from "../../errors.js"
 export { customFetch } from "../../symbols.js"
 export type { Account, DefaultSession, Profile, Session, User } from "../../types.js"
+export type { InferJWT, InferSession } from "../../infer.js"
 export type {
   LocalsSignInOptions,
   LocalsSignOutOptions,
