@@ -20,6 +20,10 @@ const warningHints: Partial<Record<WarningCode, string>> = {
   "rate-limit-proxy-untrusted":
     "a proxy in front sends X-Forwarded-For, but rateLimit.clientAddress is not set: client addresses are unknown and sign-in " +
     'attempts are limited per identifier only. Set rateLimit.clientAddress (docs/rate-limit.md, "Behind a proxy").',
+  "session-cookie-size":
+    "the session cookie passed session.cookieBudget; browsers and proxies (nginx: 8 KB of headers by default) may refuse " +
+    'it. The largest claims are named below: keep provider tokens out of the token (session.tokens: "server") or trim ' +
+    'what the jwt callback adds (docs/guide.md, "Cookie budget").',
   "email-link-origin-missing":
     "e-mail sign-in is refused until its links have a configured origin: set AUTH_URL=https://your.app/auth, or list the " +
     "origin in trustedOrigins (docs/providers/email.md).",
@@ -40,9 +44,12 @@ const defaultLogger: LoggerInstance = {
   error(error) {
     console.error(`${red}[gatehouse][error]${reset} ${describeError(error)}`)
   },
-  warn(code) {
+  warn(code, metadata) {
     const hint = hintOf(code)
-    console.warn(`${yellow}[gatehouse][warn]${reset} ${code}${hint ? `: ${hint}` : ""}`)
+    console.warn(
+      `${yellow}[gatehouse][warn]${reset} ${code}${hint ? `: ${hint}` : ""}`,
+      ...(metadata === undefined ? [] : [JSON.stringify(metadata)]),
+    )
   },
   debug(message, metadata) {
     console.log(

@@ -116,7 +116,10 @@ export interface ResolvedConfig {
   readonly csrfSecret: string
   readonly providers: ReadonlyMap<string, ResolvedProvider>
   readonly providerList: readonly ResolvedProvider[]
-  readonly session: Readonly<SessionOptions>
+  /** `cookieBudget` resolved: both limits filled in (session/cookie-budget.ts), or false. */
+  readonly session: Readonly<
+    Omit<SessionOptions, "cookieBudget"> & { cookieBudget: { cookie: number; header: number } | false }
+  >
   /** How sessions are issued, read, updated and revoked: chosen once here from `session.strategy`. */
   readonly sessionStrategy: SessionStrategy
   /** The sign-in kind of a configured provider (flows/registry.ts): a lookup by its type, which resolution checked. */

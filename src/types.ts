@@ -156,6 +156,22 @@ export interface SessionOptions {
   updateAge: number
   generateSessionToken: () => string
   /**
+   * Where a JWT session keeps the provider's tokens (access, refresh, ID) of an OAuth/OIDC sign-in. `"cookie"` (the
+   * default, as Auth.js): in the session token, and only for a provider with `refreshAccessToken: true`. `"server"`:
+   * for every OAuth/OIDC sign-in, sealed in `store` under the session id (TTL `maxAge`, renewed on re-issue, deleted on
+   * sign-out); the cookie holds a reference only. Either way the `jwt` and `session` callbacks read them as
+   * `token.account`: read them there instead of copying them into the token. Gatehouse only (docs/guide.md
+   * "Cookie budget").
+   */
+  tokens: "cookie" | "server"
+  /**
+   * When a JWT session cookie (all its chunks) passes `cookie` bytes, or the Cookie header it makes with the request's
+   * other cookies passes `header` bytes, the logger gets one `session-cookie-size` warning per config naming the
+   * largest claims. Default `{ cookie: 4096, header: 8192 }` (nginx's default header buffer); `false` turns it off.
+   * Gatehouse only.
+   */
+  cookieBudget: { cookie?: number; header?: number } | false
+  /**
    * Lets `gatehouse/sessions` list a user's sessions and revoke them (one, or all: "sign out everywhere"), and makes
    * sign-out end a copied cookie too. Off by default: the JWT session check then makes no store call. JWT sessions
    * keep the list and the revocation entries in `store` (the default memory store serves one process only; with
@@ -205,10 +221,13 @@ export type WarningCode =
   | "email-link-origin-missing"
   // secret[N] (N >= 1, a retired secret) is shorter than 32 characters: it only opens what it sealed before.
   | `secret-${number}-short`
+  // A JWT session cookie passed session.cookieBudget: the metadata gives the sizes and the largest claims' names.
+  | "session-cookie-size"
 
 /** Methods (not function properties), so an Auth.js logger object fits as it is. */
 export interface LoggerInstance {
-  warn(code: WarningCode): void
+  /** `metadata`: only for some codes (`session-cookie-size`: sizes and claim names); never a token or secret. */
+  warn(code: WarningCode, metadata?: Record<string, unknown>): void
   error(error: Error): void
   debug(message: string, metadata?: unknown): void
 }

@@ -710,3 +710,236 @@ describe("refreshAccessToken across processes (configs sharing a store)", () => 
     expect(errors[0]!.message).toMatch(/store.*claim, set, delete/)
   })
 })
+
+// ---------------------------------------------------------------------------------------------
+// session.tokens: "server" (session/server-tokens.ts, docs/guide.md "Cookie budget")
+
+const tokensKey = (sid: string) => `gatehouse:tokens:${createHash("sha256").update(sid).digest("base64url")}`
+
+describe('session.tokens: "server"', () => {
+  let pglite: PGlite | undefined
+  let redis: ReturnType<typeof createClient> | undefined
+  beforeAll(async () => {
+    pglite = await PGlite.create()
+    await migrateStore(pglite)
+    if (REDIS_URL) {
+      redis = createClient({ url: REDIS_URL })
+      redis.on("error", () => {})
+      await redis.connect()
+    }
+  })
+  afterAll(async () => {
+    await pglite?.close()
+    await redis?.close()
+  })
+
+  /** The documented recipe: the session callback reads the access token from token.account (nothing copied). */
+  const exposeAccessToken = {
+    session: ({ session, token }: { session: Record<string, unknown>; token: Record<string, unknown> }) => ({
+      ...session,
+      accessToken: (token.account as Account | undefined)?.access_token,
+    }),
+  }
+
+  function serverConfig(store: SharedStore, p = provider()) {
+    const signOuts: Record<string, unknown>[] = []
+    const made = makeConfig(p, {
+      store,
+      session: { tokens: "server" },
+      events: { signOut: (m: { token?: Record<string, unknown> }) => void signOuts.push(m.token ?? {}) },
+    } as Partial<AuthConfig>)
+    const callbacks = made.config.callbacks as Record<string, unknown>
+    callbacks.session = exposeAccessToken.session
+    return { ...made, signOuts }
+  }
+
+  const sessionCookie = (jar: CookieJar) => decodeURIComponent(jar.cookies.get(SESSION_COOKIE) ?? "")
+
+  const stores: [string, () => SharedStore][] = [
+    ["memory", () => MemoryStore()],
+    ["postgres (PGlite)", () => PostgresStore(pglite!)],
+  ]
+  if (REDIS_URL) stores.push(["redis", () => RedisStore(redis!)])
+
+  it.each(stores)(
+    "%s: the cookie holds a reference; refresh on expiry, the new access token reaches the session callback of every process; sign-out deletes the entry",
+    async (_name, makeStore) => {
+      const store = recording(makeStore())
+      const a = serverConfig(store)
+      const b = serverConfig(store)
+      const jar = await signIn(a.config)
+
+      // The jwt callback at sign-in saw the tokens on token.account, as it does with tokens in the cookie.
+      const atSignIn = a.jwtCalls[0]!.token.account as Account
+      expect(atSignIn.access_token).toMatch(/^at-/)
+      expect(atSignIn.refresh_token).toMatch(/^rt-/)
+
+      // The cookie: the sid and the marker, no account; small.
+      const token = await sessionToken(jar)
+      expect(token.account).toBeUndefined()
+      expect(token.stk).toBe(1)
+      expect(token.sid).toMatch(/^[A-Za-z0-9_-]{22}$/)
+      const small = sessionCookie(jar).length
+      const inCookie = makeConfig(provider())
+      const cookieJar = await signIn(inCookie.config)
+      expect(small).toBeLessThan(sessionCookie(cookieJar).length)
+      expect(small).toBeLessThan(600)
+
+      // The store entry: under the sid's digest, sealed (no token in clear), readable by the other process.
+      const entry = await store.get(tokensKey(token.sid as string))
+      expect(entry).toMatch(/^eyJ[^.]+\.\.[^.]+\.[^.]+\.[^.]+$/)
+      for (const written of store.written) {
+        expect(written).not.toContain(atSignIn.access_token)
+        expect(written).not.toContain(atSignIn.refresh_token)
+      }
+      const first = await Auth(sessionRequest(jar), b.config)
+      expect(await first.json()).toMatchObject({
+        user: { email: "rae@refresh.example" },
+        accessToken: atSignIn.access_token,
+      })
+      expect(await reissued(first)).toBeUndefined()
+
+      // Expired: one refresh (process B), the new tokens go to the store, the cookie stays small.
+      advance(3600 + 5)
+      const res = await Auth(sessionRequest(jar), b.config)
+      expect(srv.refreshGrants.map((g) => [g.refreshToken, g.status])).toEqual([[atSignIn.refresh_token, 200]])
+      const fresh = srv.refreshGrants[0]!.issued!
+      const body = (await res.json()) as Record<string, unknown>
+      expect(body.accessToken).toBe(fresh.access_token)
+      expect(body.error).toBeUndefined()
+      const again = (await reissued(res))!
+      expect(again.account).toBeUndefined()
+      expect(again.sid).toBe(token.sid)
+      const line = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`))!
+      expect(line.indexOf(";")).toBeLessThan(small + SESSION_COOKIE.length + 40)
+      expect(b.jwtCalls.at(-1)!.token.account as Account).toMatchObject({
+        access_token: fresh.access_token,
+        refresh_token: fresh.refresh_token,
+      })
+
+      // Process A, with the re-issued cookie: the refreshed tokens from the store, no second grant.
+      jar.store(res)
+      const onA = await Auth(sessionRequest(jar), a.config)
+      expect(((await onA.json()) as Record<string, unknown>).accessToken).toBe(fresh.access_token)
+      expect(srv.refreshGrants).toHaveLength(1)
+      for (const written of store.written) {
+        expect(written).not.toContain(fresh.access_token)
+        expect(written).not.toContain(fresh.refresh_token!)
+      }
+
+      // Sign-out: the signOut event sees the tokens (to revoke them at the provider); the entry is gone.
+      const csrf = (await (await Auth(get("/auth/csrf", { cookie: jar.header() }), a.config)).json()) as {
+        csrfToken: string
+      }
+      const signOutReq = new Request(`${ORIGIN}/auth/signout`, {
+        method: "POST",
+        headers: { cookie: jar.header(), "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken: csrf.csrfToken }).toString(),
+      })
+      const out = await Auth(signOutReq, a.config)
+      expect(out.status).toBe(302)
+      expect((a.signOuts[0]!.account as Account).access_token).toBe(fresh.access_token)
+      expect(await store.get(tokensKey(token.sid as string))).toBeNull()
+      expect([...a.errors, ...b.errors]).toEqual([])
+    },
+  )
+
+  it("the store entry lives session.maxAge, renewed when the cookie is re-issued", async () => {
+    const ttls: number[] = []
+    const inner = MemoryStore()
+    const store: SharedStore = {
+      ...inner,
+      set: (k, v, ttl) => (k.startsWith("gatehouse:tokens:") && ttls.push(ttl), inner.set(k, v, ttl)),
+    }
+    const { config } = makeConfig(provider(), { store, session: { tokens: "server", maxAge: 7200, updateAge: 600 } })
+    const jar = await signIn(config)
+    expect(ttls).toEqual([7200])
+    advance(700) // updateAge passed: the cookie slides, the entry is written again with a full TTL
+    const res = await Auth(sessionRequest(jar), config)
+    expect(await reissued(res)).toBeDefined()
+    expect(ttls).toEqual([7200, 7200])
+  })
+
+  it("an entry gone from the store (a memory store that restarted): RefreshTokenError on the session, logged once, the session kept", async () => {
+    const store = MemoryStore()
+    const { config, errors } = serverConfig(store)
+    const jar = await signIn(config)
+    await store.delete(tokensKey((await sessionToken(jar)).sid as string))
+    for (let i = 0; i < 3; i++) {
+      const res = await Auth(sessionRequest(jar), config)
+      const body = (await res.json()) as Record<string, unknown>
+      expect(body).toMatchObject({ user: { email: "rae@refresh.example" }, error: "RefreshTokenError" })
+      expect(body.accessToken).toBeUndefined()
+    }
+    expect(errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(/provider tokens of this session are not in the store/),
+    ])
+  })
+
+  it("a store that fails on read: the session without the tokens, logged; the next read finds them again", async () => {
+    const inner = MemoryStore()
+    let failGets = false
+    const store: SharedStore = {
+      ...inner,
+      get: (k) =>
+        failGets && k.startsWith("gatehouse:tokens:") ? Promise.reject(new Error("store down")) : inner.get(k),
+    }
+    const { config, errors } = serverConfig(store)
+    const jar = await signIn(config)
+    const accessToken = ((await Auth(sessionRequest(jar), config).then((r) => r.json())) as Record<string, unknown>)
+      .accessToken
+    expect(accessToken).toMatch(/^at-/)
+    failGets = true
+    const down = (await Auth(sessionRequest(jar), config).then((r) => r.json())) as Record<string, unknown>
+    expect(down.accessToken).toBeUndefined()
+    expect(down.error).toBeUndefined()
+    expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/could not be read from the store/)])
+    failGets = false
+    const back = (await Auth(sessionRequest(jar), config).then((r) => r.json())) as Record<string, unknown>
+    expect(back.accessToken).toBe(accessToken)
+  })
+
+  it("a store that fails on write at sign-in: the tokens stay in this cookie (logged), nothing is lost", async () => {
+    const inner = MemoryStore()
+    const store: SharedStore = {
+      ...inner,
+      set: (k, v, ttl) =>
+        k.startsWith("gatehouse:tokens:") ? Promise.reject(new Error("store down")) : inner.set(k, v, ttl),
+    }
+    const { config, errors } = serverConfig(store)
+    const jar = await signIn(config)
+    const token = await sessionToken(jar)
+    expect((token.account as Account).access_token).toMatch(/^at-/)
+    expect(token.stk).toBeUndefined()
+    expect(errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(/could not be written to the store; this cookie carries them/),
+    ])
+    const body = (await Auth(sessionRequest(jar), config).then((r) => r.json())) as Record<string, unknown>
+    expect(body.accessToken).toBe((token.account as Account).access_token)
+  })
+
+  it("a provider without refreshAccessToken: its tokens are kept too (no copy in the jwt callback needed), never refreshed", async () => {
+    const store = MemoryStore()
+    const { config, errors } = serverConfig(store, provider({ refreshAccessToken: false }))
+    const jar = await signIn(config)
+    expect((await sessionToken(jar)).account).toBeUndefined()
+    advance(3600 + 5)
+    const body = (await Auth(sessionRequest(jar), config).then((r) => r.json())) as Record<string, unknown>
+    expect(body.accessToken).toMatch(/^at-/)
+    expect(srv.refreshGrants).toHaveLength(0)
+    expect(errors).toEqual([])
+  })
+
+  it('switching back to tokens: "cookie" keeps a server-kept session\'s tokens: they move into the cookie on re-issue', async () => {
+    const store = MemoryStore()
+    const server = serverConfig(store)
+    const jar = await signIn(server.config)
+    const sid = (await sessionToken(jar)).sid as string
+    const { config } = makeConfig(provider(), { store, session: { updateAge: 0 } })
+    const res = await Auth(sessionRequest(jar), config)
+    const token = (await reissued(res))!
+    expect((token.account as Account).access_token).toMatch(/^at-/)
+    expect(token.stk).toBeUndefined()
+    expect(await store.get(tokensKey(sid))).toBeNull()
+  })
+})

@@ -16,6 +16,7 @@ import { cookiePolicy } from "../cookies/policy.js"
 import { databaseStrategy, jwtStrategy } from "../session/index.js"
 import { checkV4CookiesOption } from "../session/legacy-v4.js"
 import { resolveRevocation } from "../session/revocation.js"
+import { checkSessionSizeOptions } from "../session/cookie-budget.js"
 import type { ResolvedConfig, ResolvedProvider, SignInKind, WireFormat } from "../pipeline-types.js"
 import { nextAuthV4, raw, skipCSRFCheck } from "../symbols.js"
 import type { AuthConfig } from "../types.js"
@@ -266,6 +267,8 @@ function build(config: AuthConfig): ResolvedConfig {
   error ??= checkV4CookiesOption(config)
   const revocation = resolveRevocation(config.session?.revocation)
   error ??= revocation.error
+  const sizeOptions = checkSessionSizeOptions(config.session)
+  error ??= sizeOptions.error
   // Each kind's providers, in registry order, so the kinds' checks run in that order (the first error wins).
   const byKind = new Map<SignInKind, ResolvedProvider[]>()
   for (const kind of allKinds) {
@@ -286,6 +289,8 @@ function build(config: AuthConfig): ResolvedConfig {
       maxAge,
       updateAge: config.session?.updateAge ?? 86400,
       generateSessionToken: config.session?.generateSessionToken ?? newSessionToken,
+      tokens: sizeOptions.tokens,
+      cookieBudget: sizeOptions.cookieBudget,
     }),
     sessionStrategy: strategy === "database" ? databaseStrategy : jwtStrategy,
     kindOf,

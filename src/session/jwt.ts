@@ -7,7 +7,9 @@ import type { Cookie, JWT, JWTDecodeParams, JWTEncodeParams, Session } from "../
 import { CHUNK_SIZE, clearChunked, readChunked, V4_CHUNK_SIZE, writeChunked } from "../cookies/chunks.js"
 import { emitEvent } from "../events.js"
 import { applyJwtCallback, applySessionCallback } from "./callbacks.js"
-import { refreshIfDue, refreshingProvider, sessionAccountOf } from "./refresh.js"
+import { refreshIfDue } from "./refresh.js"
+import { accountToKeep, dropServerTokens, toCookieToken, withServerTokens } from "./server-tokens.js"
+import { checkCookieBudget } from "./cookie-budget.js"
 import { DecodedTokenCache } from "./token-cache.js"
 import { newSessionId, SESSION_ID_CLAIM, sessionIdOf, withSessionId } from "./session-id.js"
 import { checkRevoked, markRevoked } from "./revocation.js"
@@ -119,14 +121,17 @@ async function writeToken(
   const option = config.cookies(req.secure).sessionToken
   const maxAge = config.jwt.maxAge
   const { scheme, salt } = sessionKey(config, option.name)
+  // session.tokens: "server" moves the provider tokens to the store (server-tokens.ts).
+  const kept = await toCookieToken(token, req, config)
   const value = config.jwt.encode
-    ? await config.jwt.encode({ token, ...overrideParams(config, option.name, maxAge) } as JWTEncodeParams)
-    : await encodeToken({ token, secret: config.secrets as string[], salt, maxAge }, scheme)
+    ? await config.jwt.encode({ token: kept, ...overrideParams(config, option.name, maxAge) } as JWTEncodeParams)
+    : await encodeToken({ token: kept, secret: config.secrets as string[], salt, maxAge }, scheme)
   const expires = new Date(Date.now() + config.session.maxAge * 1000)
   // next-auth 4 dates its session cookie with Expires alone, and cuts it into smaller chunks.
   const v4 = config.wire === "next-auth-v4"
   const options = v4 ? { ...option.options, expires } : { ...option.options, maxAge: config.session.maxAge, expires }
   const cookies = writeChunked(option, value, options, seen, v4 ? V4_CHUNK_SIZE : CHUNK_SIZE)
+  checkCookieBudget(kept, cookies, req, config)
   return { cookies, expires }
 }
 
@@ -180,10 +185,8 @@ export const jwtStrategy: SessionStrategy = {
       sub: String(user.id),
       [SESSION_ID_CLAIM]: sid,
     }
-    if (refreshingProvider(config, account.provider)) {
-      const kept = sessionAccountOf(account)
-      if (kept) token.account = kept
-    }
+    const kept = accountToKeep(account, config)
+    if (kept) token.account = kept
     const final = await applyJwtCallback(
       { token, user, account, ...(profile ? { profile } : {}), isNewUser, trigger: isNewUser ? "signUp" : "signIn" },
       config,
@@ -214,13 +217,15 @@ export const jwtStrategy: SessionStrategy = {
       return { session: null, cookies: clearToken(req, config, read.names) }
     }
     const sid = sessionIdOf(read.token)
+    let unlisted = false
     if (config.revocation && sid) {
       const verdict = await checkRevoked(config, sid)
       if (verdict === "revoked") return { session: null, cookies: clearToken(req, config, read.names) }
       // Fail closed: no session for this request, and the cookie kept for when the store answers again.
       if (verdict === "unavailable" && config.revocation.onStoreError === "deny") return { session: null }
+      unlisted = verdict === "unlisted"
     }
-    let token: JWT | null = read.token
+    let token: JWT | null = await withServerTokens(read.token, req, config)
     let changed = update !== undefined
     if (token.account !== undefined) {
       const refreshed = await refreshIfDue(token, config)
@@ -237,27 +242,32 @@ export const jwtStrategy: SessionStrategy = {
           : { token, user: undefined as never, session: undefined },
         config,
       )
-      if (!token) return { session: null, cookies: clearToken(req, config, read.names) }
+      if (!token) {
+        await dropServerTokens(read.token, config)
+        return { session: null, cookies: clearToken(req, config, read.names) }
+      }
       if (sid) token = withSessionId(token, sid)
       changed ||= JSON.stringify(token) !== before
     }
-    // Under revocation a token from before session ids gets one now, re-issued and listed at once.
+    // Under revocation a session missing from the list (issued before it was on) is listed now; a token from before
+    // session ids gets one first, and is re-issued with it.
     const adopted = config.revocation && !sid && typeof token.sub === "string" ? newSessionId() : undefined
     if (adopted) {
       token = withSessionId(token, adopted)
       changed = true
     }
+    const listAs = (adopted || unlisted) && typeof token.sub === "string" ? token.sub : undefined
     let cookies: Cookie[] | undefined
     let expires: string
     if (changed || isReissueDue(token, read.secretIndex, config)) {
       const written = await writeToken(token, req, config, read.names)
       cookies = written.cookies
       expires = written.expires.toISOString()
-      const listed = adopted ?? sid
-      if (config.revocation && listed) await noteReissue(config, req, listed, adopted && (token.sub as string))
+      if (config.revocation && sid && !listAs) await noteReissue(config, req, sid)
     } else {
       expires = new Date((token.exp as number) * 1000).toISOString()
     }
+    if (listAs) await noteReissue(config, req, (adopted ?? sid) as string, listAs)
     const base = defaultSession(token, expires)
     // Without a session callback or event (the common read), no promise is made for either.
     const session = config.callbacks.session
@@ -274,8 +284,11 @@ export const jwtStrategy: SessionStrategy = {
   async revoke(req, config) {
     const read = await readSession(req, config)
     if (read.status === "absent") return []
-    if (read.status === "valid") await emitEvent(config, "signOut", { token: read.token })
-    else
+    if (read.status === "valid") {
+      // The event sees the provider tokens (to revoke them at the provider) wherever they are kept.
+      await emitEvent(config, "signOut", { token: await withServerTokens(read.token, req, config) })
+      await dropServerTokens(read.token, config)
+    } else
       config.logger.error(
         new SignOutError("The session cookie could not be read; it is cleared anyway.", { cause: read.error }),
       )

@@ -91,6 +91,8 @@ async function runRefresh(p: ResolvedOAuthProvider, current: SessionAccount, con
       access_token: tokens.access_token,
       // Keep the old refresh token when the server does not rotate it. @see RFC 6749 §6
       ...(typeof tokens.refresh_token === "string" ? { refresh_token: tokens.refresh_token } : {}),
+      // An ID token is kept only under session.tokens: "server" (server-tokens.ts): a new one replaces it.
+      ...("id_token" in current && typeof tokens.id_token === "string" ? { id_token: tokens.id_token } : {}),
       // Without a lifetime the new token is used until a call fails; the stale expiry must not trigger refreshes.
       ...(Number.isFinite(expiresIn) && expiresIn > 0 ? { expires_at: Math.floor(Date.now() / 1000) + expiresIn } : {}),
     }
