@@ -7,9 +7,9 @@
  * layer and of the layers after it; no-circular keeps each layer acyclic inside.
  */
 const LAYERS = [
-  // What users call: Auth(), the node/express/hono/next front doors, gatehouse/authenticators.
+  // What users call: Auth(), the node/express/hono/next front doors, gatehouse/authenticators, gatehouse/sessions.
   // off-node/: what the Node-only entries (node, express, the nodemailer and e-mail providers) resolve to elsewhere.
-  ["front doors", "^src/(index|auth|authenticators)\\.ts$|^src/integrations/|^src/off-node/"],
+  ["front doors", "^src/(index|auth|authenticators|sessions)\\.ts$|^src/integrations/|^src/off-node/"],
   // handle() and its error stage (called only by the pipeline and Hono's front door).
   ["pipeline", "^src/pipeline\\.ts$|^src/response/error\\.ts$"],
   // config/oauth.ts is placed with the flows: it is the OAuth kind's provider normaliser (flows/kinds/oauth.ts).

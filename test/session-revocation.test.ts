@@ -272,6 +272,17 @@ describe("gatehouse/sessions, JWT strategy", () => {
       await served.stop()
     }
   })
+  it("SR-18: turned on later, sessions issued before are listed at their first read and can then be revoked", async () => {
+    const store = MemoryStore()
+    const off = credentialsSetup({ store }).config
+    const a = (await signIn(off, as("alice"))).jar
+    const on = { ...off, session: { revocation: true } }
+    expect(await listSessions(on, "user-1")).toEqual([])
+    expect((await sessionOf(on, a)).body).not.toBeNull()
+    expect((await listSessions(on, "user-1")).map((s) => s.sessionId)).toEqual([await sidOf(a)])
+    expect(await revokeUserSessions(on, "user-1")).toBe(1)
+    expect((await sessionOf(on, a)).body).toBeNull()
+  })
 })
 
 describe("session.revocation: off, and its config", () => {

@@ -1,7 +1,7 @@
 // Database session strategy: the cookie holds only a session token; the row lives in the adapter
 // (docs/wire-format.md §2.2, §2.9).
 import { SessionTokenError, SignOutError } from "../errors.js"
-import type { AuthRequest, ResolvedConfig, SessionAnswer, SessionStrategy } from "../pipeline-types.js"
+import type { AuthRequest, ListedSession, ResolvedConfig, SessionAnswer, SessionStrategy } from "../pipeline-types.js"
 import type { AdapterSession, AdapterUser } from "../adapters/index.js"
 import type { GuardedAdapter } from "../adapters/guarded-adapter.js"
 import type { Cookie, Session } from "../types.js"
@@ -12,7 +12,7 @@ import { v4CookiesCleared, v4SessionToken } from "./legacy-v4.js"
 import { hmac } from "#crypto"
 import { AdapterError } from "../errors.js"
 import { decryptClaims, encryptClaims } from "../jwt/jwe.js"
-import { listIssued, noteReissue, unlistSessions, userAgentOf } from "./session-list.js"
+import { listIssued, listSession, ownerOf, touchSession, unlistSessions, userAgentOf } from "./session-list.js"
 
 /** HKDF salt of a session token sealed in the session list: no other Gatehouse token opens with this key. */
 const SEAL_SALT = "gatehouse.session-list"
@@ -29,6 +29,43 @@ async function listedIdFor(sessionToken: string, config: ResolvedConfig): Promis
     "base64url",
   )
   return mac.slice(0, 22)
+}
+
+/** The session list's entry of a database session: its HMAC id and its token sealed. */
+async function listedEntry(
+  sessionToken: string,
+  expires: Date,
+  req: AuthRequest,
+  config: ResolvedConfig,
+): Promise<ListedSession> {
+  return {
+    id: await listedIdFor(sessionToken, config),
+    createdAt: Date.now(),
+    expires: expires.valueOf(),
+    userAgent: userAgentOf(req),
+    sealed: await encryptClaims({ t: sessionToken }, config.secrets[0] as string, SEAL_SALT),
+  }
+}
+
+/**
+ * After a read (`session.revocation`): a session missing from the list (issued before revocation was on, or lost by
+ * the store) is listed; an extended one gets its new expiry. A failure is logged; the session is served all the same.
+ */
+async function keepListed(
+  read: { session: AdapterSession; user: AdapterUser; sessionToken: string },
+  extended: Date | undefined,
+  req: AuthRequest,
+  config: ResolvedConfig,
+): Promise<void> {
+  try {
+    const id = await listedIdFor(read.sessionToken, config)
+    if ((await ownerOf(config, id)) === null) {
+      const entry = await listedEntry(read.sessionToken, extended ?? read.session.expires, req, config)
+      await listSession(config, String(read.user.id), entry)
+    } else if (extended) await touchSession(config, id, extended.valueOf())
+  } catch (cause) {
+    config.logger.error(new AdapterError("The session list could not record a database session.", { cause }))
+  }
 }
 
 /** Unlists database sessions (`session.revocation`); a failure is logged, the caller goes on. */
@@ -148,13 +185,7 @@ export const databaseStrategy: SessionStrategy = {
     }
     const sessionExpires = isValidDate(session.expires) ? session.expires : expires
     if (config.revocation) {
-      const entry = {
-        id: await listedIdFor(session.sessionToken, config),
-        createdAt: Date.now(),
-        expires: sessionExpires.valueOf(),
-        userAgent: userAgentOf(req),
-        sealed: await encryptClaims({ t: session.sessionToken }, config.secrets[0] as string, SEAL_SALT),
-      }
+      const entry = await listedEntry(session.sessionToken, sessionExpires, req, config)
       try {
         await listIssued(config, String(user.id), entry)
       } catch (error) {
@@ -188,7 +219,7 @@ export const databaseStrategy: SessionStrategy = {
     const { user, session: row } = read
     // As in Auth.js, the answer shows the row as read; an extension shows in the cookie (and the next read).
     const extended = await touch(row, config)
-    if (extended && config.revocation) await noteReissue(config, req, await listedIdFor(read.sessionToken, config))
+    if (config.revocation) await keepListed(read, extended, req, config)
     const fallback: Session = {
       user: { name: user.name, email: user.email, image: user.image },
       expires: row.expires.toISOString(),

@@ -6,6 +6,7 @@ import { CLOCK_TOLERANCE } from "../jwt/jwe.js"
 import type { ResolvedConfig, ResolvedRevocation } from "../pipeline-types.js"
 import type { SharedStore } from "../stores/index.js"
 import { storeKey } from "../stores/keys.js"
+import { ownerOf } from "./session-list.js"
 import type { SessionRevocationOptions } from "../types.js"
 
 /** The channel a revocation is announced on; the message is the revoked session id. */
@@ -119,10 +120,14 @@ function reportStoreFailure(config: ResolvedConfig, state: LocalState, cause: un
 const revokedKey = (sid: string): string => storeKey("revoked", sid)
 
 /**
- * Whether the session `sid` was revoked: "revoked", "ok", or "unavailable" when the store failed (logged once per
- * outage). A "not revoked" answer is reused for `cacheSeconds`.
+ * Whether the session `sid` was revoked: "revoked"; "unlisted" when it is not revoked but missing from the session
+ * list (issued before revocation was on, or the list lost it: the caller lists it); "ok"; or "unavailable" when the
+ * store failed (logged once per outage). An "ok" answer is reused for `cacheSeconds`.
  */
-export async function checkRevoked(config: ResolvedConfig, sid: string): Promise<"ok" | "revoked" | "unavailable"> {
+export async function checkRevoked(
+  config: ResolvedConfig,
+  sid: string,
+): Promise<"ok" | "revoked" | "unlisted" | "unavailable"> {
   const state = stateOf(config)
   const now = Date.now()
   const until = state.notRevoked.get(sid)
@@ -130,14 +135,16 @@ export async function checkRevoked(config: ResolvedConfig, sid: string): Promise
   listen(config, state)
   const epoch = state.epoch
   let entry: string | null
+  let owner: string | null
   try {
-    entry = await config.store.get(revokedKey(sid))
+    ;[entry, owner] = await Promise.all([config.store.get(revokedKey(sid)), ownerOf(config, sid)])
   } catch (cause) {
     reportStoreFailure(config, state, cause)
     return "unavailable"
   }
   state.failing = false
   if (entry !== null) return "revoked"
+  if (owner === null) return "unlisted"
   const seconds = config.revocation?.cacheSeconds ?? 0
   if (seconds > 0 && state.epoch === epoch) remember(state, sid, now + seconds * 1000, now)
   return "ok"
