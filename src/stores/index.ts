@@ -22,7 +22,7 @@ export interface SharedStore {
   /** Removes `key`; removing an absent key is not an error. */
   delete(key: string): Promise<void>
   /**
-   * Optional, with {@link subscribe}: sends `message` to every subscriber of `channel`, in every process sharing the
+   * Optional, with `subscribe`: sends `message` to every subscriber of `channel`, in every process sharing the
    * store, this one included. Delivery is at most once and best effort (a subscriber whose connection is down misses
    * it), so Gatehouse only uses it to shorten a wait that is already bounded without it: a revoked session is refused
    * by every process within its local cache time (`session.revocation.cacheSeconds`) even with no notifications.
@@ -31,7 +31,7 @@ export interface SharedStore {
    */
   publish?(channel: string, message: string): Promise<void>
   /**
-   * Optional, with {@link publish}: calls `listener` with each message published to `channel` from now on. Resolves
+   * Optional, with `publish`: calls `listener` with each message published to `channel` from now on. Resolves
    * once the subscription is active (a message published after that reaches the listener), to a function that ends
    * it; a listener is called at most once per message and must not throw. A store that holds a connection for
    * listening may open it on the first subscription and close it after the last one ends.

@@ -15,7 +15,9 @@ export interface MemoryStoreOptions {
  */
 export interface MemoryStore extends SharedStore {
   readonly size: number
+  /** Calls this store object's subscribers of `channel` with `message`, before it resolves. */
   publish(channel: string, message: string): Promise<void>
+  /** Listens to `channel` on this store object; resolves to the function that stops it. */
   subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>
 }
 

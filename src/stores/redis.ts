@@ -25,8 +25,11 @@ export interface RedisClientLike {
  * node-redis client (`subscribe(channel, listener)`) or ioredis client (`subscribe(channel)` and `"message"` events).
  */
 export interface RedisSubscriberLike {
+  /** node-redis: `subscribe(channel, listener)`; ioredis: `subscribe(channel)`. */
   subscribe: Command
+  /** node-redis: `unsubscribe(channel, listener)`; ioredis: `unsubscribe(channel)`. */
   unsubscribe: Command
+  /** ioredis: where its `"message"` events are heard. */
   on?: (...args: never[]) => unknown
 }
 
