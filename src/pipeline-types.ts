@@ -116,9 +116,12 @@ export interface ResolvedConfig {
   readonly csrfSecret: string
   readonly providers: ReadonlyMap<string, ResolvedProvider>
   readonly providerList: readonly ResolvedProvider[]
-  /** `cookieBudget` resolved: both limits filled in (session/cookie-budget.ts), or false. */
+  /** `tokens` and `cookieBudget` resolved: the default filled in, both limits set (session/cookie-budget.ts), or false. */
   readonly session: Readonly<
-    Omit<SessionOptions, "cookieBudget"> & { cookieBudget: { cookie: number; header: number } | false }
+    Omit<SessionOptions, "tokens" | "cookieBudget"> & {
+      tokens: "cookie" | "server"
+      cookieBudget: { cookie: number; header: number } | false
+    }
   >
   /** How sessions are issued, read, updated and revoked: chosen once here from `session.strategy`. */
   readonly sessionStrategy: SessionStrategy

@@ -163,14 +163,14 @@ export interface SessionOptions {
    * `token.account`: read them there instead of copying them into the token. Gatehouse only (docs/guide.md
    * "Cookie budget").
    */
-  tokens: "cookie" | "server"
+  tokens?: "cookie" | "server"
   /**
    * When a JWT session cookie (all its chunks) passes `cookie` bytes, or the Cookie header it makes with the request's
    * other cookies passes `header` bytes, the logger gets one `session-cookie-size` warning per config naming the
    * largest claims. Default `{ cookie: 4096, header: 8192 }` (nginx's default header buffer); `false` turns it off.
    * Gatehouse only.
    */
-  cookieBudget: { cookie?: number; header?: number } | false
+  cookieBudget?: { cookie?: number; header?: number } | false
   /**
    * Lets `gatehouse/sessions` list a user's sessions and revoke them (one, or all: "sign out everywhere"), and makes
    * sign-out end a copied cookie too. Off by default: the JWT session check then makes no store call. JWT sessions
