@@ -14,6 +14,7 @@ import { MemoryStore } from "../src/stores/memory.js"
 import { PostgresStore, migrate as migrateStore } from "../src/stores/postgres.js"
 import { RedisStore } from "../src/stores/redis.js"
 import { decode, getToken } from "../src/jwt/index.js"
+import { readServerSession } from "../src/integrations/session-read.js"
 import type { OAuthConfigBase } from "../src/providers/types.js"
 import { CookieJar, ORIGIN, SECRET, get } from "./support/flow-kit.js"
 import {
@@ -843,6 +844,24 @@ describe('session.tokens: "server"', () => {
       expect([...a.errors, ...b.errors]).toEqual([])
     },
   )
+
+  it("server-side session reads (the integrations' auth()/getSession path) get the tokens back too", async () => {
+    const store = MemoryStore()
+    const { config, errors } = serverConfig(store)
+    const jar = await signIn(config)
+    const read = await readServerSession(
+      {
+        url: { protocol: "http:", host: new URL(ORIGIN).host, origin: ORIGIN },
+        header: new Headers({ cookie: jar.header() }),
+      },
+      config,
+    )
+    const account = read.token?.account as Account
+    expect(account.access_token).toMatch(/^at-/)
+    expect((read.session as Record<string, unknown>).accessToken).toBe(account.access_token)
+    expect(read.setCookies).toEqual([])
+    expect(errors).toEqual([])
+  })
 
   it("the store entry lives session.maxAge, renewed when the cookie is re-issued", async () => {
     const ttls: number[] = []
