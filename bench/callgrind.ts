@@ -107,6 +107,15 @@ const CASES: Record<string, Case> = {
       return () => op(handle, get("/auth/session", sessionCookie), 200, USER.email)
     },
   },
+  G1r: {
+    what: "session check GET /auth/session, valid JWT cookie, session.revocation on (memory store, 1 s cache)",
+    ops: 500,
+    setup: async () => {
+      const handle = gatehouse(defaultConfig({ session: { revocation: true } }))
+      const { sessionCookie } = await signInFlow(handle)
+      return () => op(handle, get("/auth/session", sessionCookie), 200, USER.email)
+    },
+  },
   G3: {
     what: "GET /auth/csrf, no cookie, default config",
     ops: 500,

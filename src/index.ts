@@ -24,6 +24,7 @@ export type {
   ResponseInternal,
   Session,
   SessionOptions,
+  SessionRevocationOptions,
   Theme,
   TokenSet,
   User,

@@ -29,7 +29,10 @@ export type SessionRequest = Request | { get(name: string): string | null }
 /** A session id as Gatehouse makes them (base64url); anything else names no session. */
 const SESSION_ID = /^[A-Za-z0-9_-]{16,64}$/
 
-/** The config resolved, with revocation on; else RevocationNotEnabled (a broken config throws its own error). */
+/**
+ * The config resolved, with revocation on; else RevocationNotEnabled (a broken config throws its own error). An
+ * integration's resolved config is taken as it is.
+ */
 function withRevocation(config: AuthConfig | ResolvedConfig): ResolvedConfig {
   const resolved = resolvedOrThrow(config)
   if (!resolved.revocation)
@@ -71,7 +74,7 @@ function toInfo(entry: ListedSession, current: string | undefined): SessionInfo 
  * `request`, the session that request carries is marked `current`. Store failures throw AdapterError.
  */
 export async function listSessions(
-  config: AuthConfig | ResolvedConfig,
+  config: AuthConfig,
   userId: string,
   options: { request?: SessionRequest } = {},
 ): Promise<SessionInfo[]> {
@@ -90,7 +93,7 @@ export async function listSessions(
  * comes from a request. Store or adapter failures throw AdapterError.
  */
 export async function revokeSession(
-  config: AuthConfig | ResolvedConfig,
+  config: AuthConfig,
   sessionId: string,
   options: { userId?: string } = {},
 ): Promise<boolean> {
@@ -115,7 +118,7 @@ export async function revokeSession(
  * when some could not be ended it throws AdapterError after ending the others (call it again to retry).
  */
 export async function revokeUserSessions(
-  config: AuthConfig | ResolvedConfig,
+  config: AuthConfig,
   userId: string,
   options: { except?: string } = {},
 ): Promise<number> {
