@@ -138,6 +138,43 @@ async function closeConnection(connection: object): Promise<void> {
   await end?.()
 }
 
+/** How long a duplicate() the store opened may take to connect before it is dropped and the subscription fails. */
+const SUBSCRIBER_CONNECT_MS = 5_000
+
+/**
+ * Connects a node-redis duplicate. node-redis keeps retrying a connection it cannot open and `connect()` stays
+ * pending meanwhile, so after SUBSCRIBER_CONNECT_MS (or a rejection) the copy is destroyed rather than left retrying
+ * in the background; the next subscription opens a new one.
+ */
+async function connectOrDrop(copy: object): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new AdapterError(`RedisStore: the subscriber connection did not open within ${SUBSCRIBER_CONNECT_MS} ms.`),
+        ),
+      SUBSCRIBER_CONNECT_MS,
+    )
+    ;(timer as { unref?: () => void }).unref?.()
+  })
+  const connecting = Promise.resolve((method(copy, "connect") as Method)())
+  connecting.catch(() => {}) // it may still settle after the copy was dropped
+  try {
+    await Promise.race([connecting, timeout])
+  } catch (error) {
+    try {
+      const dropped = (method(copy, "destroy") ?? method(copy, "disconnect"))?.()
+      if (dropped instanceof Promise) dropped.catch(() => {})
+    } catch {
+      // already closed
+    }
+    throw error
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 /**
  * `publish` and `subscribe` when the client can publish and the store has, or can make, a connection to listen on;
  * nothing otherwise (the store then works without notifications).
@@ -165,7 +202,7 @@ function notifications(
       // Errors of a connection we own are its reconnect attempts: the client library retries, and an unhandled
       // "error" event would end the process.
       method(copy, "on")?.("error", () => {})
-      if (api === "node-redis") await (method(copy, "connect") as Method)()
+      if (api === "node-redis") await connectOrDrop(copy)
       connection = copy
     }
     if (api === "ioredis") method(connection, "on")?.("message", onIoredisMessage)

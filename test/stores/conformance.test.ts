@@ -4,7 +4,7 @@ import { EventEmitter } from "node:events"
 import { PGlite } from "@electric-sql/pglite"
 import { createClient } from "@redis/client"
 import pg from "pg"
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it, vi } from "vitest"
 import { AdapterError } from "../../src/errors.js"
 import { guardStore, StoreCallError } from "../../src/stores/guarded-store.js"
 import type { SharedStore } from "../../src/stores/index.js"
@@ -410,5 +410,36 @@ describe("redis store API detection (no server needed)", () => {
     expect(kinds(RedisStore({ ...base, publish, duplicate: () => ({}) }))).toEqual(["function", "function"])
     expect(kinds(RedisStore({ ...base, publish }, { subscriber }))).toEqual(["function", "function"])
     expect(() => RedisStore({ ...base, publish }, { subscriber: {} as never })).toThrow(AdapterError)
+  })
+
+  it("a node-redis duplicate() that has not connected within 5 s is destroyed, subscribe fails, and the next one starts afresh", async () => {
+    vi.useFakeTimers()
+    try {
+      const copies: { destroyed: number }[] = []
+      const duplicate = () => {
+        const copy = {
+          destroyed: 0,
+          on: () => {},
+          connect: () => new Promise(() => {}), // node-redis retrying a server it cannot reach
+          destroy: () => {
+            copy.destroyed++
+          },
+        }
+        copies.push(copy)
+        return copy
+      }
+      const client = { get: async () => null, set: async () => "OK", del: async () => 1, isOpen: true }
+      const store = RedisStore({ ...client, publish: async () => 0, duplicate })
+      for (const attempt of [1, 2]) {
+        const failed = expect(store.subscribe?.("gatehouse:revocations", () => {})).rejects.toThrow(
+          /did not open within 5000 ms/,
+        )
+        await vi.advanceTimersByTimeAsync(5_000)
+        await failed
+        expect(copies.map((c) => c.destroyed)).toEqual(Array(attempt).fill(1))
+      }
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
