@@ -7,12 +7,12 @@ import type { AuthRequest, ResolvedConfig } from "../pipeline-types.js"
 import type { AuthConfig, Cookie, JWT } from "../types.js"
 
 /** The budget a config gets unless it sets `session.cookieBudget`. */
-export const DEFAULT_COOKIE_BUDGET = Object.freeze({ cookie: 4096, header: 8192 })
+const DEFAULT_COOKIE_BUDGET = Object.freeze({ cookie: 4096, header: 8192 })
 /** How many claims the warning names, largest first. */
 const TOP_CLAIMS = 5
 
 /** What the "session-cookie-size" warning carries besides its code: sizes and claim names, never a value. */
-export interface CookieSizeReport {
+interface CookieSizeReport {
   /** Bytes of `name=value` of every chunk of the session cookie, as the browser sends them back. */
   cookieBytes: number
   /** Estimate of the browser's Cookie header: this session cookie plus the request's other cookies. */
@@ -42,7 +42,7 @@ function pairsBytes(pairs: Iterable<[string, string]>): number {
 }
 
 /** The token's claims by the size of `"name":<json>`, largest first. */
-export function largestClaims(token: JWT, top = TOP_CLAIMS): { name: string; bytes: number }[] {
+function largestClaims(token: JWT, top = TOP_CLAIMS): { name: string; bytes: number }[] {
   const sizes: { name: string; bytes: number }[] = []
   for (const [name, value] of Object.entries(token)) {
     const json = JSON.stringify(value)
@@ -53,7 +53,7 @@ export function largestClaims(token: JWT, top = TOP_CLAIMS): { name: string; byt
 }
 
 /** The sizes of a written session cookie against the budget (no budget when `session.cookieBudget: false`). */
-export function measureSessionCookie(
+function measureSessionCookie(
   written: readonly Cookie[],
   req: AuthRequest,
   config: ResolvedConfig,

@@ -11,7 +11,7 @@ import { refreshingProvider, type SessionAccount, sessionAccountOf } from "./ref
 import { newSessionId, SESSION_ID_CLAIM, sessionIdOf } from "./session-id.js"
 
 /** The cookie claim that says "this session's provider tokens are in the store under its sid". */
-export const SERVER_TOKENS_CLAIM = "stk"
+const SERVER_TOKENS_CLAIM = "stk"
 /** HKDF salt of the sealed entries: no other Gatehouse token opens with this key. */
 const SEAL_SALT = "gatehouse.tokens"
 
