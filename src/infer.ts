@@ -1,4 +1,4 @@
-// Types read off a config (issue 30 §1): `InferSession<typeof config>` is what the `session` callback returns and
+// Types read off a config: `InferSession<typeof config>` is what the `session` callback returns and
 // `InferJWT<typeof config>` what the `jwt` callback returns, so the integrations type their session reads without
 // module augmentation. Type-only: nothing here exists at run time.
 import type { DefaultUser } from "./records.js"

@@ -1,5 +1,5 @@
 // Type tests (compiled by tsc, never run): InferSession / InferJWT read the session and token types off a config's
-// callbacks (issue 30 §1), and every integration's session read returns them with no module augmentation.
+// callbacks, and every integration's session read returns them with no module augmentation.
 // integrations.test-d.ts augments `gatehouse/types` for the whole program (Session.tenantId, User.role, JWT.tenantId):
 // here those fields show that augmentation wins, and `tier` / `plan` (not augmented) show the inference.
 import type { IncomingMessage } from "node:http"
@@ -71,6 +71,18 @@ const asyncConfig = {
   },
 } satisfies AuthConfig
 expectTypeOf<InferSession<typeof asyncConfig>>().toEqualTypeOf<{ expires: string; tier: "pro" }>()
+
+// A jwt callback that returns the token unchanged in one branch: TypeScript reduces the branches' union to JWT (the
+// other branch is a subtype), so the field stays `unknown`, never `any` (guide.md#typed-sessions says how to keep it).
+const branching = {
+  providers,
+  callbacks: {
+    jwt: ({ token, user }) => (user ? { ...token, tier: "pro" as const } : token),
+    session: ({ session, token }) => ({ expires: session.expires, tier: token.tier }),
+  },
+} satisfies AuthConfig
+expectTypeOf<InferJWT<typeof branching>>().toEqualTypeOf<JWT>()
+expectTypeOf<InferSession<typeof branching>>().toEqualTypeOf<{ expires: string; tier: unknown }>()
 
 // A field the token does not have stays `unknown` (no guess): renaming in the session callback needs a typed token.
 const renamed = {
