@@ -858,7 +858,7 @@ describe('session.tokens: "server"', () => {
     )
     const account = read.token?.account as Account
     expect(account.access_token).toMatch(/^at-/)
-    expect((read.session as Record<string, unknown>).accessToken).toBe(account.access_token)
+    expect((read.session as unknown as Record<string, unknown>).accessToken).toBe(account.access_token)
     expect(read.setCookies).toEqual([])
     expect(errors).toEqual([])
   })
