@@ -4,7 +4,8 @@
 const PENDING: unique symbol = Symbol("pending")
 const pending = Promise.resolve(PENDING)
 
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+/** Whether a value is a promise (or any thenable): a store that may answer synchronously is checked with this. */
+export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   (typeof value === "object" || typeof value === "function") &&
   value !== null &&
   typeof (value as { then?: unknown }).then === "function"

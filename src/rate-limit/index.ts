@@ -18,6 +18,9 @@ export interface RateLimitHit {
  * shares the store (count and expiry set together), or concurrent attempts slip past the limit. Built in:
  * `MemoryRateLimitStore` (the default, one process) and `RedisRateLimitStore` (`gatehouse/rate-limit/redis`).
  *
+ * A store may answer synchronously (the memory store does): Gatehouse then counts the attempt with no promise and
+ * no timer. A promise is given the store timeout (1 s), after which the attempt is let through (fail-open).
+ *
  * `undo` gets the hit it takes back. It must change the count only while the window that hit was counted in is
  * still the key's current one, and never take a count below zero: a slow sign-in whose undo arrives after its
  * window ended would otherwise hand the next window an extra attempt. A store written for the older one-argument
@@ -25,12 +28,12 @@ export interface RateLimitHit {
  */
 export interface RateLimitStore {
   /** Counts one attempt under `key`. The first attempt of a window starts it; it lasts `windowMs` milliseconds. */
-  hit(key: string, windowMs: number): Promise<RateLimitHit>
+  hit(key: string, windowMs: number): RateLimitHit | Promise<RateLimitHit>
   /**
    * Takes back one attempt (a credentials sign-in that succeeded): `hit` is what `hit(key, ...)` returned for it.
    * A no-op when that window is over or the count is already zero; never creates a key.
    */
-  undo(key: string, hit: RateLimitHit): Promise<void>
+  undo(key: string, hit: RateLimitHit): void | Promise<void>
 }
 
 /**
@@ -86,17 +89,14 @@ export interface MemoryRateLimitStoreOptions {
   maxEntries?: number
 }
 
-/** The memory store, with the number of keys it holds (for tests and monitoring). */
+/** The memory store, which answers synchronously, with the number of keys it holds (for tests and monitoring). */
 export interface MemoryRateLimitStore extends RateLimitStore {
+  /** Counts one attempt under `key`, synchronously. */
+  hit(key: string, windowMs: number): RateLimitHit
+  /** Takes back one attempt of `hit`'s window, synchronously. */
+  undo(key: string, hit: RateLimitHit): void
   readonly size: number
 }
-
-/**
- * Where a store in this process's memory keeps its synchronous methods (rate-limit/sign-in-limit.ts reads them): such
- * a store answers at once, so the guard needs no promise, no timer and no timeout for it. A registered symbol, so it
- * is not an export of this public entry.
- */
-const IN_PROCESS = Symbol.for("gatehouse.rate-limit.in-process")
 
 /** How often (at most) a memory store walks its keys to drop expired windows, in milliseconds. */
 const SWEEP_INTERVAL_MS = 60_000
@@ -141,17 +141,11 @@ export function MemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
     const entry = windows.get(key)
     if (entry && entry.resetAt === hit?.resetAt && entry.resetAt > Date.now() && entry.count > 0) entry.count -= 1
   }
-  const store: MemoryRateLimitStore = {
+  return {
     get size() {
       return windows.size
     },
-    async hit(key, windowMs) {
-      return hit(key, windowMs)
-    },
-    async undo(key, hitToUndo) {
-      undo(key, hitToUndo)
-    },
+    hit,
+    undo,
   }
-  Object.defineProperty(store, IN_PROCESS, { value: Object.freeze({ hit, undo }) })
-  return store
 }

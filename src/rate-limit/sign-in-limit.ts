@@ -1,7 +1,7 @@
 // Internal: the sign-in rate-limit guard the router runs after the CSRF guard on the routes a sign-in kind has counted
 // (e-mail sign-in requests and credentials callbacks), the resolution of the `rateLimit` option, and the client-address
 // rule it keys on.
-import { hmac } from "#crypto"
+import { digest, hmac } from "#crypto"
 import { isIP } from "../lib/ip.js"
 import { type AuthError, AdapterError, InvalidEndpoints, MissingStoreMethods, RateLimited } from "../errors.js"
 import type {
@@ -12,8 +12,8 @@ import type {
   ResolvedProvider,
 } from "../pipeline-types.js"
 import type { AuthConfig } from "../types.js"
-import { withTimeout } from "../lib/timeout.js"
-import { MemoryRateLimitStore, RATE_LIMIT_DEFAULTS, type RateLimitHit, type RateLimitStore } from "./index.js"
+import { isThenable, withTimeout } from "../lib/timeout.js"
+import { MemoryRateLimitStore, RATE_LIMIT_DEFAULTS, type RateLimitStore } from "./index.js"
 
 /** The `rateLimit` option after defaults and checks. */
 export interface ResolvedRateLimit {
@@ -21,8 +21,12 @@ export interface ResolvedRateLimit {
   readonly max: number
   readonly maxPerAddress: number
   readonly store: RateLimitStore
-  /** Keys are HMACs under this secret: no address or e-mail in the store, and apps with different secrets never share a key. */
-  readonly keySecret: string
+  /**
+   * Keys are SHA-256(keyPrefix ‖ value): a 64-hex-digit prefix derived from the secret (an HMAC, once per config),
+   * so the store holds no address or e-mail, and apps with different secrets never share a key. A promise where the
+   * backend's HMAC is asynchronous (Web Crypto).
+   */
+  readonly keyPrefix: string | Promise<string>
   /** Where the client address comes from (`rateLimit.clientAddress`; "default" when unset). */
   readonly clientAddress: ClientAddressRule
 }
@@ -124,6 +128,9 @@ export function resolveRateLimit(
       }
   }
   const secret = secrets.find((s): s is string => typeof s === "string") ?? ""
+  const keyPrefix = hmac("SHA-256", secret, KEY_PREFIX_LABEL, "hex")
+  // Awaited by each keyOf; a failure (Web Crypto refuses an empty key) is that request's, never an unhandled rejection.
+  if (typeof keyPrefix !== "string") keyPrefix.catch(() => {})
   return {
     rateLimit: Object.freeze({
       windowMs: Math.ceil((o.window ?? RATE_LIMIT_DEFAULTS.window) * 1000),
@@ -131,7 +138,7 @@ export function resolveRateLimit(
       maxPerAddress: o.maxPerAddress ?? RATE_LIMIT_DEFAULTS.maxPerAddress,
       // The default: a memory store of this config object's own (build the config once, not per request).
       store: o.store ?? MemoryRateLimitStore(),
-      keySecret: secret,
+      keyPrefix,
       clientAddress,
     }),
   }
@@ -158,17 +165,20 @@ export function addressBucket(address: string): string {
 
 // ---- the guard ----
 
+const ASCII = /^[\x00-\x7f]*$/
+
 /** The identifier a sign-in attempt names: NFKC, trimmed and lower-cased, so `Bob@X.test` and `bob@x.test` share a count. */
 export function normalizeIdentifier(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined
-  const normalized = value.normalize("NFKC").trim().toLowerCase()
+  // ASCII is its own NFKC form: only other text goes through ICU.
+  const normalized = (ASCII.test(value) ? value : value.normalize("NFKC")).trim().toLowerCase()
   return normalized === "" ? undefined : normalized
 }
 
 const failing = new WeakMap<RateLimitStore, { loggedAt: number }>()
 
-/** A rate-limit store call, failing after RATE_LIMIT_STORE_TIMEOUT_MS (no timer when the store answered at once). */
-function storeCall<T>(call: () => Promise<T>): Promise<T> {
+/** A rate-limit store answer, failing after RATE_LIMIT_STORE_TIMEOUT_MS (no timer when it has already settled). */
+function storeCall<T>(call: () => T | Promise<T>): Promise<T> {
   return withTimeout(
     call,
     RATE_LIMIT_STORE_TIMEOUT_MS,
@@ -192,48 +202,60 @@ function storeFailed(limit: ResolvedRateLimit, config: ResolvedConfig, cause: un
   return undefined
 }
 
-/** Runs store calls; a failure (or timeout) resolves undefined and is logged once per burst of failures (fail-open). */
-async function withStore<T>(
+/** Notes that the store answered: its next failure is logged at once. */
+function storeAnswered(limit: ResolvedRateLimit): void {
+  if (failing.has(limit.store)) failing.delete(limit.store)
+}
+
+/**
+ * Calls the store once per key (`hit` or `undo`). When every call answered synchronously (the memory store), the
+ * answers come back as they are: no promise, no timer. Otherwise the promises are awaited, each with the store
+ * timeout. A failure (a throw, a rejection or a timeout) gives undefined and is logged once per burst (fail-open).
+ */
+function callStore<T>(
   limit: ResolvedRateLimit,
   config: ResolvedConfig,
-  calls: () => Promise<T>,
-): Promise<T | undefined> {
+  keys: readonly string[],
+  call: (key: string, i: number) => T | Promise<T>,
+): T[] | undefined | Promise<T[] | undefined> {
+  let answers: (T | Promise<T>)[]
   try {
-    const result = await calls()
-    if (failing.has(limit.store)) failing.delete(limit.store)
-    return result
+    answers = keys.map(call)
   } catch (cause) {
     return storeFailed(limit, config, cause)
   }
-}
-
-/** The same for a store in this process's memory, whose calls return at once: no promise, no timer. */
-function withStoreNow<T>(limit: ResolvedRateLimit, config: ResolvedConfig, calls: () => T): T | undefined {
-  try {
-    const result = calls()
-    if (failing.has(limit.store)) failing.delete(limit.store)
-    return result
-  } catch (cause) {
-    return storeFailed(limit, config, cause)
+  if (!answers.some(isThenable)) {
+    storeAnswered(limit)
+    return answers as T[]
   }
+  return Promise.all(answers.map((answer) => storeCall(() => answer))).then(
+    (settled) => {
+      storeAnswered(limit)
+      return settled
+    },
+    (cause: unknown) => storeFailed(limit, config, cause),
+  )
 }
 
-/** The synchronous methods of a store in this process's memory (the memory store registers them, rate-limit/index.ts). */
-interface InProcessStore {
-  hit(key: string, windowMs: number): RateLimitHit
-  undo(key: string, hit: RateLimitHit): void
-}
-const IN_PROCESS = Symbol.for("gatehouse.rate-limit.in-process")
+/** What the prefix of the hashed keys is derived from: HMAC-SHA256(secret, this label), as 64 hex digits (one SHA-256 block). */
+const KEY_PREFIX_LABEL = "gatehouse rate-limit store key"
 
-function inProcess(store: RateLimitStore): InProcessStore | undefined {
-  return (store as { [IN_PROCESS]?: InProcessStore })[IN_PROCESS]
-}
-
-/** A store key: the kind, the window and a keyed hash of the value (one HMAC; synchronous where the backend is). */
+/**
+ * A store key: the kind, the window and a keyed hash of the value, SHA-256(keyPrefix ‖ value) cut to 162 bits. The
+ * prefix is secret, so the key names the value to nobody without the secret. One one-shot hash, about a third of an
+ * HMAC's instructions on Node.js; synchronous where the backend is.
+ */
 function keyOf(kind: "id" | "ip", value: string, limit: ResolvedRateLimit): string | Promise<string> {
-  const mac = hmac("SHA-256", limit.keySecret, value, "base64url")
-  const prefix = `${kind}:${limit.windowMs / 1000}:`
-  return typeof mac === "string" ? prefix + mac.slice(0, 27) : mac.then((m) => prefix + m.slice(0, 27))
+  const label = `${kind}:${limit.windowMs / 1000}:`
+  const keyPrefix = limit.keyPrefix
+  return typeof keyPrefix === "string"
+    ? hashedKey(label, keyPrefix, value)
+    : keyPrefix.then((ready) => hashedKey(label, ready, value))
+}
+
+function hashedKey(label: string, keyPrefix: string, value: string): string | Promise<string> {
+  const hash = digest("SHA-256", keyPrefix + value, "base64url")
+  return typeof hash === "string" ? label + hash.slice(0, 27) : hash.then((h) => label + h.slice(0, 27))
 }
 
 const warnedUndeclaredProxy = new WeakSet<ResolvedConfig>()
@@ -248,7 +270,7 @@ function clientAddressFor(req: AuthRequest, limit: ResolvedRateLimit, config: Re
   return found?.address
 }
 
-/** Takes back the attempt a guard counted (a credentials sign-in that succeeded); never throws. Synchronous for an in-process store. */
+/** Takes back the attempt a guard counted (a credentials sign-in that succeeded); never throws. Synchronous for a store that answers synchronously. */
 export type UndoAttempt = () => Promise<void> | undefined
 
 const nothingToUndo: UndoAttempt = () => undefined
@@ -285,12 +307,8 @@ export async function guardRateLimit(
   }
   if (keys.length === 0) return nothingToUndo
   const store = limit.store
-  const now = inProcess(store)
-  const hits = now
-    ? withStoreNow(limit, config, () => keys.map((key) => now.hit(key, limit.windowMs)))
-    : await withStore(limit, config, () =>
-        Promise.all(keys.map((key) => storeCall(() => store.hit(key, limit.windowMs)))),
-      )
+  const counted = callStore(limit, config, keys, (key) => store.hit(key, limit.windowMs))
+  const hits = isThenable(counted) ? await counted : counted
   if (!hits) return nothingToUndo
   let retryAfter = 0
   const over: string[] = []
@@ -304,17 +322,9 @@ export async function guardRateLimit(
   })
   if (retryAfter === 0) {
     // Each undo names its hit's window: one that ends before the action does must not take back the next window's attempts.
-    if (now)
-      return () => {
-        withStoreNow(limit, config, () => {
-          for (let i = 0; i < keys.length; i++) now.undo(keys[i]!, hits[i]!)
-        })
-        return undefined
-      }
-    return async () => {
-      await withStore(limit, config, () =>
-        Promise.all(keys.map((key, i) => storeCall(() => store.undo(key, hits[i]!)))),
-      )
+    return () => {
+      const undone = callStore(limit, config, keys, (key, i) => store.undo(key, hits[i]!))
+      return isThenable(undone) ? undone.then(() => undefined) : undefined
     }
   }
   const error = new RateLimited(

@@ -10,7 +10,7 @@ import type { AuthConfig } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { authHandler, initAuthConfig } from "../../src/integrations/hono.js"
 import { createHandler } from "../../src/integrations/node.js"
-import type { RateLimitStore } from "../../src/rate-limit/index.js"
+import { MemoryRateLimitStore, type RateLimitStore } from "../../src/rate-limit/index.js"
 import { CookieJar, ORIGIN, SECRET, fetchCsrf, postForm, postJson } from "../support/flow-kit.js"
 import { expectNoSessionCookie, sessionCookiesSet } from "../support/cookies.js"
 import { type Listening, listenLocal } from "../support/listen.js"
@@ -175,6 +175,62 @@ describe("sign-in rate limit through Auth()", () => {
     await attempt({ username: "alice", password: "wrong" })
     expect(log.types().filter((t) => t === "AdapterError")).toHaveLength(2)
     expect(log.text()).toContain("ECONNREFUSED")
+  })
+
+  it("a store that answers synchronously counts and takes back attempts; a synchronous throw fails open", async () => {
+    let down = false
+    const counts = new Map<string, number>()
+    const calls: string[] = []
+    const store: RateLimitStore = {
+      hit(key, windowMs) {
+        calls.push(`hit ${key}`)
+        if (down) throw new Error("store offline")
+        counts.set(key, (counts.get(key) ?? 0) + 1)
+        return { count: counts.get(key)!, resetAt: Date.now() + windowMs }
+      },
+      undo(key) {
+        calls.push(`undo ${key}`)
+        counts.set(key, Math.max(0, (counts.get(key) ?? 0) - 1))
+      },
+    }
+    const { config, authorize, log } = credentialsConfig({ rateLimit: { max: 2, store } })
+    const { attempt } = await session(config)
+    // A success is taken back, so it spends nothing: two failures still fit under max 2, the third is refused.
+    expect((await attempt({ username: "alice", password: "password" })).headers.get("location")).toBe(ORIGIN)
+    await attempt({ username: "alice", password: "wrong" })
+    await attempt({ username: "alice", password: "wrong" })
+    expect((await attempt({ username: "alice", password: "wrong" })).headers.get("location")).toBe(RATE_LIMITED)
+    expect(authorize).toHaveBeenCalledTimes(3)
+    // One key per identifier, a keyed hash: the username is nowhere in it, and every call used the same key.
+    const keys = new Set(calls.map((c) => c.split(" ")[1]))
+    expect(keys.size).toBe(1)
+    expect([...keys][0]).toMatch(/^id:900:[A-Za-z0-9_-]{27}$/)
+    expect(calls.filter((c) => c.startsWith("undo"))).toHaveLength(1)
+    down = true
+    expect((await attempt({ username: "bob", password: "wrong" })).headers.get("location")).not.toBe(RATE_LIMITED)
+    expect(authorize).toHaveBeenCalledTimes(4)
+    expect(log.types().filter((t) => t === "AdapterError")).toHaveLength(1)
+    expect(log.text()).toContain("store offline")
+  })
+
+  it("two apps with different secrets count the same identifier under different keys", async () => {
+    const keysOf = async (secret: string) => {
+      const seen: string[] = []
+      const store = MemoryRateLimitStore()
+      const spy: RateLimitStore = {
+        hit: (key, windowMs) => (seen.push(key), store.hit(key, windowMs)),
+        undo: (key, hit) => store.undo(key, hit),
+      }
+      const { config } = credentialsConfig({ secret, rateLimit: { store: spy } })
+      const { attempt } = await session(config)
+      await attempt({ username: "alice", password: "wrong" })
+      await attempt({ username: "Alice ", password: "wrong" })
+      return seen
+    }
+    const [a1, a2] = await keysOf("a".repeat(32))
+    const [b1] = await keysOf("b".repeat(32))
+    expect(a1).toBe(a2) // the identifier is normalised before it is hashed
+    expect(b1).not.toBe(a1)
   })
 
   it("a store that does not answer within 1 s is treated as failed: the attempt goes through", async () => {

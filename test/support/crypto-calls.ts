@@ -23,7 +23,7 @@ export async function countCrypto<T>(fn: () => Promise<T>): Promise<CryptoWork &
 
 type CryptoModule = typeof import("node:crypto")
 
-/** node:crypto with createHash, createHmac and createDecipheriv counted (everything else untouched). */
+/** node:crypto with createHash (and the one-shot hash), createHmac and createDecipheriv counted (everything else untouched). */
 export function counting(real: CryptoModule): CryptoModule {
   const createHash = ((...args: Parameters<CryptoModule["createHash"]>) => {
     cryptoCalls.hash++
@@ -37,6 +37,16 @@ export function counting(real: CryptoModule): CryptoModule {
     cryptoCalls.decipher++
     return (real.createDecipheriv as (...a: unknown[]) => unknown)(...args)
   }) as CryptoModule["createDecipheriv"]
-  const wrapped = { ...real, createHash, createHmac, createDecipheriv }
+  // The one-shot hash (Node.js 20.12+), which the node backend's digest takes where it exists, counts as a hash too.
+  const realHash = real.hash
+  const hash = (
+    realHash
+      ? (...args: Parameters<CryptoModule["hash"]>) => {
+          cryptoCalls.hash++
+          return realHash(...args)
+        }
+      : realHash
+  ) as CryptoModule["hash"]
+  const wrapped = { ...real, createHash, createHmac, createDecipheriv, hash }
   return { ...wrapped, default: wrapped } as unknown as CryptoModule
 }
