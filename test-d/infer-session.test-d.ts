@@ -10,6 +10,7 @@ import { type ExpressAuthConfig, getSession as expressGetSession } from "gatehou
 import { type AuthUser, type AuthVariables, getAuthUser, initAuthConfig, verifyAuth } from "gatehouse/hono"
 import NextAuth from "gatehouse/next"
 import { getSession as solidGetSession } from "gatehouse/solid-start"
+import { QwikAuth$ } from "gatehouse/qwik"
 import type { Register as SvelteKitRegister } from "gatehouse/sveltekit"
 import { getSession as clientGetSession } from "gatehouse/client"
 import { type SessionContextValue, useSession } from "gatehouse/react"
@@ -161,6 +162,10 @@ export const honoDeclared = new Hono<{ Variables: AuthVariables<typeof config> }
   expectTypeOf(user?.session.plan).toEqualTypeOf<{ seats: 5 } | undefined>()
   return c.text("ok")
 })
+
+// gatehouse/qwik: useSession's route loader carries the config's session.
+export const { useSession: useQwikSession } = QwikAuth$(() => config)
+expectTypeOf<ReturnType<typeof useQwikSession>["value"]>().toEqualTypeOf<AppSession | null>()
 
 // gatehouse/sveltekit: App.Locals is global, so the app names its config once (src/app.d.ts).
 declare module "gatehouse/sveltekit" {

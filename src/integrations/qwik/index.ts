@@ -5,6 +5,7 @@
 import { implicit$FirstArg, inlinedQrl, type QRL, useLexicalScope } from "@builder.io/qwik"
 import { isServer } from "@builder.io/qwik/build"
 import { globalActionQrl, type RequestEventCommon, routeLoaderQrl, z, zodQrl } from "@builder.io/qwik-city"
+import type { InferSession } from "../../infer.js"
 import type { Session } from "../../types.js"
 import {
   type QwikAuthConfig,
@@ -21,6 +22,7 @@ export type { QwikAuthConfig } from "./handlers.js"
 export { AuthError, CredentialsSignin } from "../../errors.js"
 export { customFetch } from "../../symbols.js"
 export type { Account, DefaultSession, Profile, Session, User } from "../../types.js"
+export type { InferJWT, InferSession } from "../../infer.js"
 
 /** @auth/qwik's name for the result of its session read: the session and the cookie to set with it. */
 export type GetSessionResult = Promise<{ data: Session | null; cookie: string | null }>
@@ -35,9 +37,12 @@ function eventOf(event: RequestEventCommon): QwikEvent {
 
 /**
  * The form of `QwikAuth$` the optimizer calls: takes the config function as a QRL. Returns the plugin's `onRequest`,
- * `useSession` (a route loader), `useSignIn` and `useSignOut` (global actions).
+ * `useSession` (a route loader, its value typed as the config's `InferSession`), `useSignIn` and `useSignOut`
+ * (global actions).
  */
-export function QwikAuthQrl(authOptions: QwikAuthConfigQrl) {
+export function QwikAuthQrl<C extends QwikAuthConfig = QwikAuthConfig>(
+  authOptions: QRL<(event: RequestEventCommon) => C | Promise<C>>,
+) {
   const useSignIn = globalActionQrl(
     /* @__PURE__ */ inlinedQrl(
       async (input: SignInInput, event: RequestEventCommon) => {
@@ -78,7 +83,8 @@ export function QwikAuthQrl(authOptions: QwikAuthConfigQrl) {
 
   const useSession = routeLoaderQrl(
     /* @__PURE__ */ inlinedQrl(
-      (event: RequestEventCommon): Session | null => sessionOf(event),
+      // The session the plugin read for this request, typed as the config's callbacks shape it.
+      (event: RequestEventCommon): InferSession<C> | null => sessionOf(event) as InferSession<C> | null,
       "gatehouse_qwik_useSession_routeLoader_gh5sEssion",
     ),
   )
