@@ -10,7 +10,7 @@ import { ownerOf } from "./session-list.js"
 import type { SessionRevocationOptions } from "../types.js"
 
 /** The channel a revocation is announced on; the message is the revoked session id. */
-export const REVOCATION_CHANNEL = "gatehouse:revocations"
+const REVOCATION_CHANNEL = "gatehouse:revocations"
 
 const DEFAULT_CACHE_SECONDS = 1
 /** Longer than this, a revocation would wait too long to reach the other processes: refused as a config error. */

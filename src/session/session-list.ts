@@ -7,7 +7,7 @@ import { keyDigest, storeKey } from "../stores/keys.js"
 import { withStoreLock } from "../stores/lock.js"
 
 /** Sessions listed per user at most; a sign-in past it ends the oldest, so no session is ever left unlisted. */
-export const MAX_LISTED = 100
+const MAX_LISTED = 100
 /** The longest user agent kept. */
 const MAX_USER_AGENT = 256
 

@@ -115,7 +115,14 @@ describe("callbacks.jwt and callbacks.session", () => {
     const { jar } = await signIn(config)
     expect(jwt).toHaveBeenCalledTimes(1)
     expect(jwt.mock.calls[0]![0]).toEqual({
-      token: { name: "Alice", email: "alice@example.com", picture: "https://img.example/a.png", sub: "user-1" },
+      // sid: the session's random id (session/session-id.ts), in the token from its issue.
+      token: {
+        name: "Alice",
+        email: "alice@example.com",
+        picture: "https://img.example/a.png",
+        sub: "user-1",
+        sid: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
+      },
       user: { ...alice },
       account: { provider: "credentials", type: "credentials", providerAccountId: "user-1" },
       isNewUser: false,

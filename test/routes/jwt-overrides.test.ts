@@ -21,8 +21,11 @@ describe("jwt.encode / jwt.decode overrides", () => {
     const { config } = setup({ jwt: { encode: encodeFn, decode: decodeFn } })
     const { res, jar } = await signIn(config)
     const value = expectSessionCookie(res)
+    // The override gets the token as is: the default claims and the session id (sid), no iat/exp/jti added.
+    const sid = (JSON.parse(Buffer.from(value.slice("custom.".length), "base64url").toString()) as JWT).sid
+    expect(sid).toMatch(/^[A-Za-z0-9_-]{22}$/)
     expect(value).toBe(
-      `custom.${b64({ name: "Alice", email: "alice@example.com", picture: alice.image, sub: "user-1" })}`,
+      `custom.${b64({ name: "Alice", email: "alice@example.com", picture: alice.image, sub: "user-1", sid })}`,
     )
     expect(encodeFn).toHaveBeenCalledTimes(1)
     expect(encodeFn.mock.calls[0]![0]).toMatchObject({ salt: SESSION, maxAge: MAX_AGE, token: { sub: "user-1" } })

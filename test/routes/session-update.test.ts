@@ -55,6 +55,7 @@ describe("POST /session (update)", () => {
         email: "alice@example.com",
         picture: alice.image,
         sub: "user-1",
+        sid: before.sid,
         iat: before.iat,
         exp: before.exp,
         jti: before.jti,

@@ -64,6 +64,7 @@ describe("POST /callback/credentials", () => {
       email: "alice@example.com",
       picture: "https://img.example/a.png",
       sub: "user-1",
+      sid: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
       iat: expect.any(Number),
       exp: (token.iat as number) + MAX_AGE,
       jti: expect.any(String),
