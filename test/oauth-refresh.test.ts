@@ -15,6 +15,7 @@ import { PostgresStore, migrate as migrateStore } from "../src/stores/postgres.j
 import { RedisStore } from "../src/stores/redis.js"
 import { decode, getToken } from "../src/jwt/index.js"
 import { readServerSession } from "../src/integrations/session-read.js"
+import { revokeSession } from "../src/sessions.js"
 import type { OAuthConfigBase } from "../src/providers/types.js"
 import { CookieJar, ORIGIN, SECRET, get } from "./support/flow-kit.js"
 import {
@@ -860,6 +861,18 @@ describe('session.tokens: "server"', () => {
     expect(account.access_token).toMatch(/^at-/)
     expect((read.session as unknown as Record<string, unknown>).accessToken).toBe(account.access_token)
     expect(read.setCookies).toEqual([])
+    expect(errors).toEqual([])
+  })
+
+  it("with session.revocation: revokeSession (gatehouse/sessions) deletes the revoked session's stored tokens", async () => {
+    const store = MemoryStore()
+    const { config, errors } = makeConfig(provider(), { store, session: { tokens: "server", revocation: true } })
+    const jar = await signIn(config)
+    const sid = (await sessionToken(jar)).sid as string
+    expect(await store.get(tokensKey(sid))).not.toBeNull()
+    expect(await revokeSession(config, sid)).toBe(true)
+    expect(await store.get(tokensKey(sid))).toBeNull()
+    expect(await (await Auth(sessionRequest(jar), config)).json()).toBeNull()
     expect(errors).toEqual([])
   })
 

@@ -8,7 +8,13 @@ import { CHUNK_SIZE, clearChunked, readChunked, V4_CHUNK_SIZE, writeChunked } fr
 import { emitEvent } from "../events.js"
 import { applyJwtCallback, applySessionCallback } from "./callbacks.js"
 import { refreshIfDue } from "./refresh.js"
-import { accountToKeep, dropServerTokens, toCookieToken, withServerTokens } from "./server-tokens.js"
+import {
+  accountToKeep,
+  dropServerTokens,
+  dropServerTokensOf,
+  toCookieToken,
+  withServerTokens,
+} from "./server-tokens.js"
 import { checkCookieBudget } from "./cookie-budget.js"
 import { DecodedTokenCache } from "./token-cache.js"
 import { newSessionId, SESSION_ID_CLAIM, sessionIdOf, withSessionId } from "./session-id.js"
@@ -306,5 +312,7 @@ export const jwtStrategy: SessionStrategy = {
 
   async endListed(entry, config) {
     await markRevoked(config, entry.id)
+    // Its provider tokens (session.tokens: "server") go too: no cookie can reach them any more.
+    await dropServerTokensOf(entry.id, config)
   },
 }

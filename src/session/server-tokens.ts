@@ -140,6 +140,11 @@ async function dropEntry(sid: string, config: ResolvedConfig): Promise<void> {
   }
 }
 
+/** A revoked session (gatehouse/sessions): its stored provider tokens, if any, are deleted (failures logged). */
+export async function dropServerTokensOf(sid: string, config: ResolvedConfig): Promise<void> {
+  await dropEntry(sid, config)
+}
+
 /** Sign-out (or a jwt callback that ends the session): the session's stored provider tokens are deleted. */
 export async function dropServerTokens(token: JWT, config: ResolvedConfig): Promise<void> {
   if (token[SERVER_TOKENS_CLAIM] === undefined) return
