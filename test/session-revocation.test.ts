@@ -8,6 +8,11 @@ import { RevocationNotEnabled, UnsupportedStrategy } from "../src/errors.js"
 import { decode } from "../src/jwt/index.js"
 import { listSessions, revokeSession, revokeUserSessions } from "../src/sessions.js"
 import { getSession as nodeGetSession } from "../src/integrations/node.js"
+import { ExpressAuth, getSession as expressGetSession } from "../src/integrations/express.js"
+import { getAuthUser, initAuthConfig } from "../src/integrations/hono.js"
+import { Hono } from "hono"
+import express5 from "express"
+import { serve } from "./integrations/express-kit.js"
 import type { SharedStore } from "../src/stores/index.js"
 import { MemoryStore } from "../src/stores/memory.js"
 import { createServer } from "node:http"
@@ -254,24 +259,44 @@ describe("gatehouse/sessions, JWT strategy", () => {
     expect((await sessionOf(p2.config, jar)).body).toBeNull()
   })
 
-  it("SR-12: every integration's server-side read respects revocation (gatehouse/node getSession over HTTP)", async () => {
+  it("SR-12: every integration's server-side read respects revocation (node and Express getSession over HTTP, Hono getAuthUser)", async () => {
     const { config } = setup()
     const a = (await signIn(config, as("alice"))).jar
-    const server = createServer(async (req, res) => {
-      const session = await nodeGetSession(req, config, res)
-      res.setHeader("content-type", "application/json")
-      res.end(JSON.stringify(session))
-    })
-    const served = await listenLocal(server)
+    const b = (await signIn(config, as("alice"))).jar
+    const node = await listenLocal(
+      createServer(async (req, res) => {
+        res.setHeader("content-type", "application/json")
+        res.end(JSON.stringify(await nodeGetSession(req, config, res)))
+      }),
+    )
+    const app = express5()
+    app.use("/auth", ExpressAuth(config))
+    app.get("/me", async (req, res) => void res.json(await expressGetSession(req, config)))
+    const exp = await serve(app)
+    const hono = new Hono()
+    hono.use(
+      "*",
+      initAuthConfig(() => config),
+    )
+    hono.get("/me", async (c) => c.json((await getAuthUser(c))?.session ?? null))
     try {
-      const read = async () => (await fetch(`${served.origin}/me`, { headers: { cookie: a.header() } })).json()
-      expect(await read()).toMatchObject({ user: { email: "alice@example.com" } })
-      await revokeSession(config, await sidOf(a))
-      expect(await read()).toBeNull()
+      const reads = (jar: CookieJar) =>
+        Promise.all([
+          fetch(`${node.origin}/me`, { headers: { cookie: jar.header() } }).then((r) => r.json()),
+          fetch(`${exp.origin}/me`, { headers: { cookie: jar.header() } }).then((r) => r.json()),
+          hono.request("http://localhost:3000/me", { headers: { cookie: jar.header() } }).then((r) => r.json()),
+        ])
+      // Each read once before the revocation (each integration's config caches its "not revoked" answer).
+      for (const session of await reads(a)) expect(session).toMatchObject({ user: { email: "alice@example.com" } })
+      expect(await revokeSession(config, await sidOf(a))).toBe(true)
+      expect(await reads(a)).toEqual([null, null, null])
+      for (const session of await reads(b)) expect(session).toMatchObject({ user: { email: "alice@example.com" } })
     } finally {
-      await served.stop()
+      await node.stop()
+      await exp.stop()
     }
   })
+
   it("SR-18: turned on later, sessions issued before are listed at their first read and can then be revoked", async () => {
     const store = MemoryStore()
     const off = credentialsSetup({ store }).config
