@@ -4,7 +4,7 @@
 // server-side body starts with `if (!isServer)`, so a client build drops the pipeline from the browser bundle.
 import { implicit$FirstArg, inlinedQrl, type QRL, useLexicalScope } from "@builder.io/qwik"
 import { isServer } from "@builder.io/qwik/build"
-import { globalActionQrl, type RequestEventCommon, routeLoaderQrl, z, zodQrl } from "@builder.io/qwik-city"
+import { globalActionQrl, type Loader, type RequestEventCommon, routeLoaderQrl, z, zodQrl } from "@builder.io/qwik-city"
 import type { InferSession } from "../../infer.js"
 import type { Session } from "../../types.js"
 import {
@@ -81,13 +81,14 @@ export function QwikAuthQrl<C extends QwikAuthConfig = QwikAuthConfig>(
     ),
   )
 
+  // The session the plugin read for this request, typed as the config's callbacks shape it. Qwik's Loader<T> maps T
+  // through a conditional it cannot resolve for a generic T, so the loader is typed by a cast (the value is the same).
   const useSession = routeLoaderQrl(
     /* @__PURE__ */ inlinedQrl(
-      // The session the plugin read for this request, typed as the config's callbacks shape it.
-      (event: RequestEventCommon): InferSession<C> | null => sessionOf(event) as InferSession<C> | null,
+      (event: RequestEventCommon): Session | null => sessionOf(event),
       "gatehouse_qwik_useSession_routeLoader_gh5sEssion",
     ),
-  )
+  ) as unknown as Loader<InferSession<C> | null>
 
   async function onRequest(event: RequestEventCommon): Promise<void> {
     if (!isServer) return
