@@ -297,6 +297,20 @@ describe("gatehouse/sessions, JWT strategy", () => {
     }
   })
 
+  it("SR-20: past 100 sessions a sign-in ends the oldest, so no live session is ever left out of the list", async () => {
+    const { config } = setup()
+    const first = (await signIn(config, as("alice"))).jar
+    const second = (await signIn(config, as("alice"))).jar
+    for (let i = 0; i < 99; i++) await signIn(config, as("alice"))
+    const list = await listSessions(config, "user-1")
+    expect(list).toHaveLength(100)
+    expect(list.map((s) => s.sessionId)).not.toContain(await sidOf(first))
+    expect((await sessionOf(config, first)).body).toBeNull()
+    expect((await sessionOf(config, second)).body).not.toBeNull()
+    expect(await revokeUserSessions(config, "user-1")).toBe(100)
+    expect((await sessionOf(config, second)).body).toBeNull()
+  })
+
   it("SR-18: turned on later, sessions issued before are listed at their first read and can then be revoked", async () => {
     const store = MemoryStore()
     const off = credentialsSetup({ store }).config

@@ -111,13 +111,13 @@ export function userAgentOf(req: AuthRequest): string | undefined {
  */
 export async function listSession(config: ResolvedConfig, userId: string, entry: ListedSession): Promise<void> {
   const user = await userKeyOf(userId)
-  const now = Date.now()
+  const dropped = await changeList(config, user, (list) => [...list.filter((s) => s.id !== entry.id), entry])
+  // The owner key last: a session whose key is missing reads as unlisted and is listed again (checkRevoked).
   try {
-    await config.store.set(ownerKey(entry.id), user, seconds(entry.expires, now))
+    await config.store.set(ownerKey(entry.id), user, seconds(entry.expires, Date.now()))
   } catch (cause) {
     throw new AdapterError("The new session could not be listed in the store.", { cause })
   }
-  const dropped = await changeList(config, user, (list) => [...list.filter((s) => s.id !== entry.id), entry])
   for (const old of dropped) {
     try {
       await config.sessionStrategy.endListed(old, config)
