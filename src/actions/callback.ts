@@ -28,15 +28,17 @@ export async function callback(
   const isOAuth = identity.profile !== undefined
   // As in Auth.js: OAuth sign-ins report the profile and isNewUser, e-mail and WebAuthn sign-ins isNewUser, credentials neither.
   const reportsNewUser = kind.reportsNewUser
-  await emitEvent(config, "signIn", {
-    user: established.user,
-    account: identity.account,
-    ...(isOAuth
-      ? { profile: identity.profile, isNewUser: established.isNewUser }
-      : reportsNewUser
-        ? { isNewUser: established.isNewUser }
-        : {}),
-  })
+  // The message is built only for a handler (emitEvent would drop it): no object and no await per sign-in without one.
+  if (config.events.signIn)
+    await emitEvent(config, "signIn", {
+      user: established.user,
+      account: identity.account,
+      ...(isOAuth
+        ? { profile: identity.profile, isNewUser: established.isNewUser }
+        : reportsNewUser
+          ? { isNewUser: established.isNewUser }
+          : {}),
+    })
   const callbackUrl = await resolveCallbackUrl(req, config)
   const newUserPage = config.pages.newUser
   const redirect =
@@ -55,7 +57,7 @@ async function signInAs(
   req: AuthRequest,
   config: ResolvedConfig,
   rule: LinkRule,
-): Promise<LinkOutcome & { cookies: Cookie[] }> {
+): Promise<Pick<LinkOutcome, "user" | "isNewUser"> & { cookies: Cookie[] }> {
   const strategy = config.sessionStrategy
   const outcome = await linkIdentity(identity, rule, () => strategy.currentUser(req, config), config)
   let cookies: Cookie[]
@@ -66,5 +68,5 @@ async function signInAs(
     throw error
   }
   await emitLinkEvents(outcome, identity, config)
-  return { ...outcome, cookies }
+  return { user: outcome.user, isNewUser: outcome.isNewUser, cookies }
 }
