@@ -28,9 +28,13 @@ const LAYERS = [
   ["response", "^src/response/(?!error\\.ts$)"],
   ["cookies", "^src/cookies/"],
   ["logger and events", "^src/(logger|events)\\.ts$"],
-  // The shared types: internal (pipeline-types.ts), public (types.ts), the provider config shapes and the generated id unions,
-  // and the shape of a page locale (the sign-in kinds' page sections in pipeline-types.ts name it).
-  ["shared types", "^src/(pipeline-types|types)\\.ts$|^src/providers/(types|ids)\\.ts$|^src/pages/locales/types\\.ts$"],
+  // The shared types: internal (pipeline-types.ts), public (types.ts; infer.ts, the types read off a config), the provider
+  // config shapes and the generated id unions, and the shape of a page locale (the sign-in kinds' page sections in
+  // pipeline-types.ts name it).
+  [
+    "shared types",
+    "^src/(pipeline-types|types|infer)\\.ts$|^src/providers/(types|ids)\\.ts$|^src/pages/locales/types\\.ts$",
+  ],
   // Stores and adapters: interfaces and their implementations, which know nothing of the handler.
   ["adapters and stores", "^src/(adapters|stores)/|^src/rate-limit/(?!sign-in-limit\\.ts$)"],
   ["base", "^src/(errors|records|symbols)\\.ts$|^src/lib/"],
