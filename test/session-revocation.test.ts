@@ -284,7 +284,9 @@ describe("gatehouse/sessions, JWT strategy", () => {
         Promise.all([
           fetch(`${node.origin}/me`, { headers: { cookie: jar.header() } }).then((r) => r.json()),
           fetch(`${exp.origin}/me`, { headers: { cookie: jar.header() } }).then((r) => r.json()),
-          hono.request("http://localhost:3000/me", { headers: { cookie: jar.header() } }).then((r) => r.json()),
+          Promise.resolve(hono.request("http://localhost:3000/me", { headers: { cookie: jar.header() } })).then((r) =>
+            r.json(),
+          ),
         ])
       // Each read once before the revocation (each integration's config caches its "not revoked" answer).
       for (const session of await reads(a)) expect(session).toMatchObject({ user: { email: "alice@example.com" } })
