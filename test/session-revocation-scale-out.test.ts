@@ -1,4 +1,4 @@
-// Revocation across processes (issue 30 §2): two app processes (test/support/revocation-app.ts) share a Redis store,
+// Revocation across processes: two app processes (test/support/revocation-app.ts) share a Redis store,
 // or a PostgreSQL store and database. One user signs in twice, once through each process; the sessions are revoked
 // through the other process with gatehouse/sessions; both cookies then give no session on both processes, measured
 // from the revoke call, within the 1 s bound. Another user stays signed in, and the user can sign in again at once.
