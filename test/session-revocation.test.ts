@@ -324,6 +324,20 @@ describe("gatehouse/sessions, JWT strategy", () => {
     expect(await revokeUserSessions(on, "user-1")).toBe(1)
     expect((await sessionOf(on, a)).body).toBeNull()
   })
+  it("SR-21: a memory store filled past maxEntries by other keys keeps its revocations and session lists", async () => {
+    const store = MemoryStore({ maxEntries: 50 })
+    const { config } = setup(true, store)
+    const revoked = (await signIn(config, as("alice"))).jar
+    const kept = (await signIn(config, as("alice"))).jar
+    expect(await revokeSession(config, await sidOf(revoked))).toBe(true)
+    // What an anonymous visitor can make the store hold (spent passkey challenges, refresh locks), many times over.
+    for (let i = 0; i < 500; i++) await store.set(`gatehouse:webauthn:challenge:${i}`, "1", 300)
+    await new Promise((r) => setTimeout(r, 1100)) // past cacheSeconds: the store is asked again
+    expect((await sessionOf(config, revoked)).body).toBeNull()
+    expect((await sessionOf(config, kept)).body).not.toBeNull()
+    expect((await listSessions(config, "user-1")).map((s) => s.sessionId)).toEqual([await sidOf(kept)])
+    expect(await store.get("gatehouse:webauthn:challenge:0")).toBeNull()
+  })
 })
 
 describe("session.revocation: off, and its config", () => {

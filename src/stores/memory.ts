@@ -5,7 +5,11 @@ import type { SharedStore } from "./index.js"
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
-  /** Entries kept at most (default 10000); past it expired entries go first, then the oldest. */
+  /**
+   * Entries kept at most (default 10000); past it expired entries go first, then the oldest. Session revocations and
+   * session lists (`gatehouse:revoked:…`, `gatehouse:sessions:…`) are not counted and never pushed out before their
+   * expiry: a full store must not bring a revoked session back.
+   */
   maxEntries?: number
 }
 
@@ -22,6 +26,9 @@ export interface MemoryStore extends SharedStore {
 }
 
 const DEFAULT_MAX_ENTRIES = 10_000
+/** Keys a full store never pushes out: losing one would revive a revoked session or hide a session from its list. */
+const PINNED_PREFIXES = ["gatehouse:revoked:", "gatehouse:sessions:"]
+const isPinned = (key: string): boolean => PINNED_PREFIXES.some((prefix) => key.startsWith(prefix))
 /** A full store sweeps expired entries at most this often, so a store full of live entries costs O(1) per write. */
 const SWEEP_INTERVAL_MS = 1_000
 
@@ -40,18 +47,32 @@ export function MemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const maxEntries = Math.max(1, Math.floor(options.maxEntries ?? DEFAULT_MAX_ENTRIES))
   // Insertion order is age order: a write deletes before it sets, so the first key is always the oldest write.
   const entries = new Map<string, { value: string; expiresAt: number }>()
+  // Pinned keys (isPinned) live apart: they leave only by expiry or delete, swept as the map doubles in size.
+  const pinned = new Map<string, { value: string; expiresAt: number }>()
+  let pinnedSweepAt = 1024
   let lastSweep = 0
   const hub = createChannelHub({ listen: async () => {}, unlisten: async () => {} })
 
+  const mapOf = (key: string) => (isPinned(key) ? pinned : entries)
   const live = (key: string, now: number) => {
-    const entry = entries.get(key)
+    const map = mapOf(key)
+    const entry = map.get(key)
     if (entry && entry.expiresAt <= now) {
-      entries.delete(key)
+      map.delete(key)
       return undefined
     }
     return entry
   }
+  const writePinned = (key: string, value: string, ttlMs: number, now: number) => {
+    pinned.delete(key)
+    if (pinned.size >= pinnedSweepAt) {
+      for (const [k, e] of pinned) if (e.expiresAt <= now) pinned.delete(k)
+      pinnedSweepAt = Math.max(1024, pinned.size * 2)
+    }
+    pinned.set(key, { value, expiresAt: now + ttlMs })
+  }
   const write = (key: string, value: string, ttlMs: number, now: number) => {
+    if (isPinned(key)) return writePinned(key, value, ttlMs, now)
     entries.delete(key)
     if (entries.size >= maxEntries && now - lastSweep >= SWEEP_INTERVAL_MS) {
       lastSweep = now
@@ -63,7 +84,7 @@ export function MemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
 
   return {
     get size() {
-      return entries.size
+      return entries.size + pinned.size
     },
     async claim(key, value, ttlSeconds) {
       const ttlMs = checkTtl(ttlSeconds)
@@ -79,7 +100,7 @@ export function MemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
       write(key, value, checkTtl(ttlSeconds), Date.now())
     },
     async delete(key) {
-      entries.delete(key)
+      mapOf(key).delete(key)
     },
     async publish(channel, message) {
       hub.deliver(channel, message)
