@@ -36,7 +36,8 @@ type TokenObject<J, K> = K extends keyof J ? (J[K] extends object ? J[K] : objec
  * the `jwt` callback returns (`J` at this level, `Top` the whole token), two object levels deep (the session, its
  * `user`). Fields named in `AK` (augmented) take their declared type from `A`.
  */
-type Fill<R, J, Top, A, AK, Depth extends 0[]> = {
+// `{} &`: editors then show the session's fields, not `Fill<…>` (the intersection with `{}` changes no type).
+type Fill<R, J, Top, A, AK, Depth extends 0[]> = {} & {
   [K in keyof R]: K extends AK
     ? K extends keyof A
       ? A[K]
