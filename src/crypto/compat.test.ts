@@ -147,6 +147,27 @@ describe("Auth() on either backend", () => {
       )
       expect(signIn.headers.get("location")).toContain("error=MissingCSRF")
     })
+
+  for (const backend of BACKENDS)
+    it(`${backend} counts wrong passwords under one rate-limit key: the sixth is answered RateLimited`, async () => {
+      // The web backend's key prefix is a promise (an async HMAC) and its hash too; the node backend's are strings.
+      const limited = config(backend)
+      const csrf = await loaded[backend].Auth(new Request(`${ORIGIN}/auth/csrf`), limited)
+      const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+      const attempt = async () =>
+        (
+          await loaded[backend].Auth(
+            new Request(`${ORIGIN}/auth/callback/credentials`, {
+              method: "POST",
+              headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookieHeader(csrf) },
+              body: new URLSearchParams({ csrfToken, username: "ada", password: "wrong" }),
+            }),
+            limited,
+          )
+        ).headers.get("location")
+      for (let i = 0; i < 5; i++) expect(await attempt()).toContain("error=CredentialsSignin")
+      expect(await attempt()).toContain("error=RateLimited")
+    })
 })
 
 describe("OAuth 1.0a HMAC-SHA1 (RFC 5849 §1.2 and OAuth Core 1.0 Appendix A.5)", () => {
