@@ -4,7 +4,15 @@
 // server-side body starts with `if (!isServer)`, so a client build drops the pipeline from the browser bundle.
 import { implicit$FirstArg, inlinedQrl, type QRL, useLexicalScope } from "@builder.io/qwik"
 import { isServer } from "@builder.io/qwik/build"
-import { globalActionQrl, type Loader, type RequestEventCommon, routeLoaderQrl, z, zodQrl } from "@builder.io/qwik-city"
+import {
+  type Action,
+  globalActionQrl,
+  type Loader,
+  type RequestEventCommon,
+  routeLoaderQrl,
+  z,
+  zodQrl,
+} from "@builder.io/qwik-city"
 import type { InferSession } from "../../infer.js"
 import type { Session } from "../../types.js"
 import {
@@ -18,7 +26,7 @@ import {
   sessionOf,
 } from "./handlers.js"
 
-export type { QwikAuthConfig } from "./handlers.js"
+export type { QwikAuthConfig, SignInInput } from "./handlers.js"
 export { AuthError, CredentialsSignin } from "../../errors.js"
 export { customFetch } from "../../symbols.js"
 export type { Account, DefaultSession, Profile, Session, User } from "../../types.js"
@@ -29,6 +37,27 @@ export type GetSessionResult = Promise<{ data: Session | null; cookie: string | 
 
 /** The config function `QwikAuth$` takes, as a QRL (what the optimizer makes of the `$` argument). */
 export type QwikAuthConfigQrl = QRL<(event: RequestEventCommon) => QwikAuthConfig | Promise<QwikAuthConfig>>
+
+/**
+ * The value of `useSignIn()` / `useSignOut()` after a submit: nothing of its own when it went through, the form's
+ * validation errors when it did not (the fields named by `F`). Spelled out, so the declarations do not depend on the
+ * order in which the compiler meets the union's keys.
+ */
+export type QwikAuthActionResult<F extends string> =
+  | { failed?: undefined; formErrors?: undefined; fieldErrors?: undefined }
+  | { failed: true; formErrors: string[]; fieldErrors: Partial<Record<F, string>> }
+
+/** What `QwikAuth$` returns: the plugin's request hook, the session loader and the two global actions. */
+export interface QwikAuthHooks<S> {
+  useSignIn: Action<
+    QwikAuthActionResult<"providerId" | "redirectTo" | "options" | "authorizationParams">,
+    SignInInput,
+    false
+  >
+  useSignOut: Action<QwikAuthActionResult<"redirectTo">, { redirectTo?: string | undefined }, false>
+  useSession: Loader<S | null>
+  onRequest: (event: RequestEventCommon) => Promise<void>
+}
 
 /** Qwik City's request event as the handlers read it (its `headers` are the response's). */
 function eventOf(event: RequestEventCommon): QwikEvent {
@@ -42,7 +71,7 @@ function eventOf(event: RequestEventCommon): QwikEvent {
  */
 export function QwikAuthQrl<C extends QwikAuthConfig = QwikAuthConfig>(
   authOptions: QRL<(event: RequestEventCommon) => C | Promise<C>>,
-) {
+): QwikAuthHooks<InferSession<C>> {
   const useSignIn = globalActionQrl(
     /* @__PURE__ */ inlinedQrl(
       async (input: SignInInput, event: RequestEventCommon) => {
