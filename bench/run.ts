@@ -162,6 +162,9 @@ const ajMemoryConfig = ajDbConfig(memoryAj),
 
 const gatehouse: Handler = (r) => GatehouseAuth(r, ghConfig)
 const gatehouseDefault: Handler = (r) => GatehouseAuth(r, ghDefaultConfig)
+// The default config with session.revocation on (memory store, its 1 s cache of "not revoked" answers).
+const ghRevocationConfig = { ...ghDefaultConfig, session: { ...ghDefaultConfig.session, revocation: true } }
+const gatehouseRevocation: Handler = (r) => GatehouseAuth(r, ghRevocationConfig)
 // CR-01: one user exists; an unknown e-mail and a wrong password both end in authorize returning null.
 const ghCr01Config = gatehouseConfig({
   providers: [
@@ -196,6 +199,7 @@ interface Sample {
 async function buildMeasurements(): Promise<{ groups: Measurement[][]; byId: Map<string, Measurement> }> {
   const gh = await signInFlow(gatehouse)
   const ghd = await signInFlow(gatehouseDefault)
+  const ghr = await signInFlow(gatehouseRevocation)
   const aj = await signInFlow(authjs)
   const jwe = nodeCryptoJwe(SECRET)
   // Sanity checks outside timing: the floor opens both libraries' tokens, and both libraries accept its output.
@@ -254,6 +258,12 @@ async function buildMeasurements(): Promise<{ groups: Measurement[][]; byId: Map
         lib: G,
         what: "same, default config (rate limits on)",
         fn: () => op(gatehouseDefault, get("/auth/session", ghd.sessionCookie), 200, USER.email),
+      },
+      {
+        id: "G1r",
+        lib: G,
+        what: "same, default config + session.revocation (memory store)",
+        fn: () => op(gatehouseRevocation, get("/auth/session", ghr.sessionCookie), 200, USER.email),
       },
       {
         id: "G1u",
@@ -497,6 +507,7 @@ function report(results: Map<string, Sample[]>, byId: Map<string, Measurement>):
   const ratioRows: [string, string, string][] = [
     ["1", "G1", "A1"],
     ["1d", "G1d", "A1"],
+    ["1r", "G1r", "A1"],
     ["1u", "G1u", "A1"],
     ["2", "G2", "A2"],
     ["3", "G3", "A3"],
