@@ -12,12 +12,21 @@ const MAX_URL_LENGTH = 8192
  */
 export function defaultRedirect({ url, baseUrl }: { url: string; baseUrl: string }): string {
   if (typeof url !== "string" || url.length > MAX_URL_LENGTH) return baseUrl
-  const base = parseUrl(baseUrl)
-  if (!base) return baseUrl
-  const candidate = url.startsWith("/") ? `${base.origin}${url}` : url
+  const origin = originOf(baseUrl)
+  if (origin === undefined) return baseUrl
+  const candidate = url.startsWith("/") ? `${origin}${url}` : url
   const target = parseUrl(candidate)
-  if (!target || target.origin !== base.origin) return baseUrl
+  if (!target || target.origin !== origin) return baseUrl
   return asLocation(candidate, target)
+}
+
+/** The last base URL parsed and its origin (undefined: not an http(s) URL). An app has one base URL or very few. */
+let lastBase: { url: string; origin: string | undefined } = { url: "", origin: undefined }
+
+/** The origin of an http(s) base URL, parsed once while the base URL stays the same. */
+function originOf(baseUrl: string): string | undefined {
+  if (baseUrl !== lastBase.url) lastBase = { url: baseUrl, origin: parseUrl(baseUrl)?.origin }
+  return lastBase.origin
 }
 
 /**
