@@ -8,19 +8,25 @@ function hashToken(token: string, secret: string): Awaitable<string> {
   return digest("SHA-256", `${token}${secret}`, "hex")
 }
 
-const COOKIE_VALUE = /^([0-9a-f]{64})\|([0-9a-f]{64})$/
+/** Whether the 64 characters of `value` from `from` are lower-case hex digits. */
+function isHex64(value: string, from: number): boolean {
+  for (let i = from; i < from + 64; i++) {
+    const c = value.charCodeAt(i)
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false
+  }
+  return true
+}
 
 /**
- * The token and hash of the request's CSRF cookie when it has the cookie's form; whether it is authentic is the
- * caller's check (`hash` against hashToken(token)), so each answer awaits one hash and nothing more.
+ * The token and hash of the request's CSRF cookie when it has the cookie's form, `<64 hex>|<64 hex>` (a loop over
+ * the characters: a regular expression with captures costs several times as much on every POST); whether it is
+ * authentic is the caller's check (`hash` against hashToken(token)), so each answer awaits one hash and nothing more.
  */
 function csrfCookie(req: AuthRequest, config: ResolvedConfig): { token: string; hash: string } | undefined {
   const value = req.cookies[config.cookies(req.secure).csrfToken.name]
-  if (value === undefined) return undefined
-  const match = COOKIE_VALUE.exec(value)
-  if (!match) return undefined
-  const [, token = "", hash = ""] = match
-  return { token, hash }
+  if (value === undefined || value.length !== 129 || value.charCodeAt(64) !== 124) return undefined
+  if (!isHex64(value, 0) || !isHex64(value, 65)) return undefined
+  return { token: value.slice(0, 64), hash: value.slice(65) }
 }
 
 /** The CSRF token to show the client: the cookie's when authentic, else a new one plus its Set-Cookie. */

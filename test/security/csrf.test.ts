@@ -267,6 +267,30 @@ describe("group C: CSRF", () => {
       expect(sessionCookiesSet(res).length).toBeGreaterThan(0)
     })
 
+    // Correctly hashed with the real secret, but not of the cookie's form (64 lower-case hex digits, "|", 64 more):
+    // only the form check refuses these.
+    const offForm: [string, string, string][] = [
+      ["upper-case token", "A".repeat(64), ""],
+      ["63-digit token", "a".repeat(63), ""],
+      ["non-hex token", `${"a".repeat(63)}g`, ""],
+      ["a character after the hash", token, "0"],
+    ]
+    for (const [label, bodyToken, suffix] of offForm) {
+      it(`CS-03 a cookie hashed with the real secret but off the cookie's form is rejected (${label})`, async () => {
+        const s = setup()
+        const res = await Auth(
+          postForm(
+            "/auth/callback/credentials",
+            { csrfToken: bodyToken, username: "alice", password: "password" },
+            { cookie: `${CSRF_COOKIE}=${encodeURIComponent(csrfCookieValue(bodyToken, SECRET) + suffix)}` },
+          ),
+          s.config,
+        )
+        await expectMissingCsrf(res, s)
+        expectNothingHappened(s)
+      })
+    }
+
     it("CS-03 on https a genuine pair tossed in under a non-__Host- name is ignored (cookie tossing)", async () => {
       const https = "https://app.example"
       const s = setup()
