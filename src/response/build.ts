@@ -54,10 +54,24 @@ export function renderResponse(res: ResponseInternal, returnRedirect: boolean): 
   return { status: res.status ?? 200, headers, setCookies, body }
 }
 
-/** The internal response as a web Response; `head` leaves the body out (the answer to a HEAD). */
+/**
+ * The internal response as a web Response; `head` leaves the body out (the answer to a HEAD). Without a body (a
+ * redirect, a HEAD) the headers are appended to the new Response's own Headers, which is what the Fetch standard's
+ * Response constructor does with a headers init ("fill"), without building and converting a list of [name, value]
+ * pairs first. With a body they go in the init, so the constructor sees the Content-Type and adds no text/plain one.
+ */
 export function toResponse(res: ResponseInternal, returnRedirect: boolean, head = false): Response {
   const rendered = renderResponse(res, returnRedirect)
+  const body = head ? null : rendered.body
+  if (body === null) {
+    const response = new Response(null, { status: rendered.status })
+    const headers = response.headers
+    const fields = rendered.headers
+    for (const name of Object.keys(fields)) headers.append(name, fields[name] as string)
+    for (const cookie of rendered.setCookies) headers.append("Set-Cookie", cookie)
+    return response
+  }
   const init: [string, string][] = Object.entries(rendered.headers)
   for (const cookie of rendered.setCookies) init.push(["Set-Cookie", cookie])
-  return new Response(head ? null : rendered.body, { status: rendered.status, headers: init })
+  return new Response(body, { status: rendered.status, headers: init })
 }

@@ -6,6 +6,27 @@ import { CredentialsSignin } from "../../src/errors.js"
 import { CookieJar, ORIGIN, SECRET, fetchCsrf, get, postForm, signIn } from "../support/flow-kit.js"
 import { SESSION, CSRF, MAX_AGE, setup, claims, expectCleared, expectSessionCookie } from "../support/routes-kit.js"
 
+describe("the web Response", () => {
+  it("a sign-in redirect is a 302 with Location and the Set-Cookie headers only: no body, no Content-Type", async () => {
+    const { config } = setup()
+    const jar = new CookieJar()
+    const csrfToken = await fetchCsrf(config, jar)
+    const res = await Auth(
+      postForm(
+        "/auth/callback/credentials",
+        { csrfToken, username: "alice", password: "password", callbackUrl: "/dash" },
+        { cookie: jar.header() },
+      ),
+      config,
+    )
+    expect(res.status).toBe(302)
+    expect(res.body).toBeNull()
+    expect([...new Set([...res.headers.keys()])]).toEqual(["location", "set-cookie"])
+    expect(res.headers.get("location")).toBe("http://localhost:3000/dash")
+    expectSessionCookie(res)
+  })
+})
+
 describe("X-Auth-Return-Redirect", () => {
   const header = { "X-Auth-Return-Redirect": "1" }
 
