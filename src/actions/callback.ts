@@ -22,7 +22,8 @@ export async function callback(
   const verified = await kind.routes.callback.finish(req, config, provider)
   if ("redirect" in verified) return { redirect: verified.redirect }
   const { identity, cookies } = verified
-  const redirectTo = await authorizeSignIn(identity, req, config)
+  // Without a signIn callback there is nothing to ask (authorizeSignIn would answer undefined): no await for it.
+  const redirectTo = config.callbacks.signIn ? await authorizeSignIn(identity, req, config) : undefined
   if (redirectTo !== undefined) return { redirect: redirectTo, cookies }
   const established = await signInAs(identity, req, config, kind.linking)
   const isOAuth = identity.profile !== undefined
@@ -67,6 +68,8 @@ async function signInAs(
     if (config.adapter) await rollback(config.adapter, outcome, config)
     throw error
   }
-  await emitLinkEvents(outcome, identity, config)
+  // Only a sign-in that created, updated or linked something has events to emit (a credentials one never does).
+  if (outcome.createdUser || outcome.linkedAccount || "updatedUser" in outcome)
+    await emitLinkEvents(outcome, identity, config)
   return { user: outcome.user, isNewUser: outcome.isNewUser, cookies }
 }

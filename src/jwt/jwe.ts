@@ -102,9 +102,13 @@ export async function encryptClaims(
   scheme: KeyScheme = "authjs",
 ): Promise<string> {
   const v4 = scheme === "next-auth-v4"
-  const { key, protectedHeader, aad } = await deriveKey(secret, salt, v4 ? "A256GCM" : "A256CBC-HS512", scheme)
+  // A cached key and the node backend's encryption are plain values: awaited only when they are promises, so a
+  // sign-in does not pay two promise round trips for answers it already has.
+  const derived = deriveKey(secret, salt, v4 ? "A256GCM" : "A256CBC-HS512", scheme)
+  const { key, protectedHeader, aad } = derived instanceof Promise ? await derived : derived
   const iv = randomBytes(v4 ? 12 : 16)
-  const { ciphertext, tag } = await encryptContent(key, iv, aad, utf8(JSON.stringify(payload)))
+  const sealed = encryptContent(key, iv, aad, utf8(JSON.stringify(payload)))
+  const { ciphertext, tag } = sealed instanceof Promise ? await sealed : sealed
   return `${protectedHeader}..${toBase64Url(iv)}.${toBase64Url(ciphertext)}.${toBase64Url(tag)}`
 }
 
@@ -251,7 +255,7 @@ export async function encodeToken(
   const { token = {}, secret, maxAge = DEFAULT_MAX_AGE, salt } = params
   assertSalt(salt, scheme)
   const secrets = secretList(secret)
-  return encryptClaims(withTimeClaims(token, maxAge, nowSeconds()), secrets[0] as string, salt, scheme)
+  return await encryptClaims(withTimeClaims(token, maxAge, nowSeconds()), secrets[0] as string, salt, scheme)
 }
 
 /**

@@ -57,7 +57,10 @@ export async function isCsrfValid(req: AuthRequest, config: ResolvedConfig): Pro
   const sent = req.body.csrfToken
   if (typeof sent !== "string" || sent.length !== 64) return false
   const cookie = csrfCookie(req, config)
-  if (!cookie || !timingSafeEqual(cookie.hash, await hashToken(cookie.token, config.csrfSecret))) return false
+  if (!cookie) return false
+  // The node backend hashes synchronously: awaited only when the backend answered with a promise.
+  const hashed = hashToken(cookie.token, config.csrfSecret)
+  if (!timingSafeEqual(cookie.hash, typeof hashed === "string" ? hashed : await hashed)) return false
   return timingSafeEqual(sent, cookie.token)
 }
 

@@ -128,7 +128,8 @@ async function writeToken(
   const maxAge = config.jwt.maxAge
   const { scheme, salt } = sessionKey(config, option.name)
   // session.tokens: "server" moves the provider tokens to the store (server-tokens.ts).
-  const kept = await toCookieToken(token, req, config)
+  const toKeep = toCookieToken(token, req, config)
+  const kept = toKeep instanceof Promise ? await toKeep : toKeep
   const value = config.jwt.encode
     ? await config.jwt.encode({ token: kept, ...overrideParams(config, option.name, maxAge) } as JWTEncodeParams)
     : await encodeToken({ token: kept, secret: config.secrets as string[], salt, maxAge }, scheme)
@@ -193,10 +194,20 @@ export const jwtStrategy: SessionStrategy = {
     }
     const kept = accountToKeep(account, config)
     if (kept) token.account = kept
-    const final = await applyJwtCallback(
-      { token, user, account, ...(profile ? { profile } : {}), isNewUser, trigger: isNewUser ? "signUp" : "signIn" },
-      config,
-    )
+    // Without a jwt callback the token is the answer: its parameters are built only for a callback.
+    const final = config.callbacks.jwt
+      ? await applyJwtCallback(
+          {
+            token,
+            user,
+            account,
+            ...(profile ? { profile } : {}),
+            isNewUser,
+            trigger: isNewUser ? "signUp" : "signIn",
+          },
+          config,
+        )
+      : token
     if (!final) return clearToken(req, config, seen)
     if (config.revocation) {
       // The session this sign-in replaces ends everywhere; the new one is listed before its cookie exists.

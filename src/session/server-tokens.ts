@@ -97,9 +97,14 @@ export async function withServerTokens(token: JWT, req: AuthRequest, config: Res
  * under the token's sid, minted here when the token has none) and the cookie keeps the marker instead. When the store
  * cannot take it, the tokens stay in this cookie (logged; the next re-issue moves them) rather than being lost.
  */
-export async function toCookieToken(token: JWT, req: AuthRequest, config: ResolvedConfig): Promise<JWT> {
+export function toCookieToken(token: JWT, req: AuthRequest, config: ResolvedConfig): JWT | Promise<JWT> {
+  // `tokens: "cookie"` with nothing read from the store (every sign-in by default): the token as it is, no promise.
+  if (!loads.get(req) && !serverSide(config)) return token
+  return storeTokens(token, req, config)
+}
+
+async function storeTokens(token: JWT, req: AuthRequest, config: ResolvedConfig): Promise<JWT> {
   const loaded = loads.get(req)
-  if (!loaded && !serverSide(config)) return token
   const { [SERVER_TOKENS_CLAIM]: _marker, ...plain } = token
   const account = plain.account
   if (!isAccount(account)) {
