@@ -309,9 +309,11 @@ describe("next-auth 4 wire format: the same answers as next-auth 4.24.15", () =>
       cookies: { "next-auth.session-token": ghToken },
     }
     expect(await v4Jwt.getToken({ req, secret: SECRET })).toMatchObject({ sub: alice.id, name: alice.name })
-    // Same token claims either side: {name, email, picture, sub} plus iat, exp, jti.
+    // Same token claims either side: {name, email, picture, sub} plus iat, exp, jti; Gatehouse adds its session id
+    // (`sid`, docs/differences.md), which next-auth 4 passes through as any other claim.
     const ghClaims = (await v4Jwt.decode({ token: ghToken, secret: SECRET })) as Record<string, unknown>
-    expect(Object.keys(ghClaims).sort()).toEqual(Object.keys(decoded?.payload ?? {}).sort())
+    expect(Object.keys(ghClaims).sort()).toEqual([...Object.keys(decoded?.payload ?? {}), "sid"].sort())
+    expect(ghClaims.sid).toMatch(/^[A-Za-z0-9_-]{22}$/)
   })
 
   it("a big token is chunked alike (.0, .1 of 3,933 characters) and each side joins the other's chunks", async () => {
