@@ -68,20 +68,24 @@ export function writeChunked(
   chunkSize: number = CHUNK_SIZE,
 ): Cookie[] {
   const out: Cookie[] = []
-  const written = new Set<string>()
   if (value.length <= chunkSize) {
     out.push({ name: option.name, value, options })
-    written.add(option.name)
   } else {
     const count = Math.ceil(value.length / chunkSize)
     for (let i = 0; i < count; i++) {
-      const name = `${option.name}.${i}`
-      out.push({ name, value: value.slice(i * chunkSize, (i + 1) * chunkSize), options })
-      written.add(name)
+      out.push({ name: `${option.name}.${i}`, value: value.slice(i * chunkSize, (i + 1) * chunkSize), options })
     }
   }
-  for (const name of seen) if (!written.has(name) && isCookieName(name)) out.push(expiredCookie(option, name))
+  // The names just written are the first `written` entries, one per chunk of this token: a scan of those, no Set.
+  const written = out.length
+  for (const name of seen)
+    if (!isWritten(out, written, name) && isCookieName(name)) out.push(expiredCookie(option, name))
   return out
+}
+
+function isWritten(out: readonly Cookie[], written: number, name: string): boolean {
+  for (let i = 0; i < written; i++) if ((out[i] as Cookie).name === name) return true
+  return false
 }
 
 /** Expires every session cookie name the request carried (and the bare name when none was seen). */

@@ -180,10 +180,28 @@ export function importContentKey(enc: ContentEncryption, raw: Uint8Array): Await
 
 /** The A256CBC-HS512 tag: HMAC-SHA-512 over AAD ‖ IV ‖ ciphertext ‖ AL, cut to 32 bytes (RFC 7518 §5.2.2.1). */
 function cbcTag(macKey: Buffer, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Buffer {
-  const al = Buffer.alloc(8)
-  al.writeUInt32BE(Math.floor(aad.length / 0x20000000), 0)
-  al.writeUInt32BE((aad.length * 8) >>> 0, 4)
-  return createHmac("sha512", macKey).update(aad).update(iv).update(ciphertext).update(al).digest().subarray(0, 32)
+  return createHmac("sha512", macKey)
+    .update(aad)
+    .update(iv)
+    .update(ciphertext)
+    .update(alBlock(aad.length))
+    .digest()
+    .subarray(0, 32)
+}
+
+/**
+ * AL (the AAD's length in bits, 64-bit big-endian) for the last AAD length seen, kept: a key's tokens share their
+ * header, so the length rarely changes. The block is only ever read (hashed), never written after it is made.
+ */
+let lastAl = { aadLength: -1, block: Buffer.alloc(8) }
+function alBlock(aadLength: number): Buffer {
+  if (aadLength !== lastAl.aadLength) {
+    const block = Buffer.alloc(8)
+    block.writeUInt32BE(Math.floor(aadLength / 0x20000000), 0)
+    block.writeUInt32BE((aadLength * 8) >>> 0, 4)
+    lastAl = { aadLength, block }
+  }
+  return lastAl.block
 }
 
 export function encryptContent(

@@ -178,10 +178,9 @@ export const jwtStrategy: SessionStrategy = {
 
   /** Default token `{name, email, picture, sub}` (plus the provider tokens when it refreshes them), then the `jwt` callback. */
   async issue({ user, isNewUser }, identity, req, config) {
-    const seen = [
-      ...readChunked(req.cookies, config.cookies(req.secure).sessionToken.name).names,
-      ...v4CookieNames(req, config),
-    ]
+    // readChunked's list is new on every call: extended in place only when a next-auth 4 cookie is there too.
+    const seen = readChunked(req.cookies, config.cookies(req.secure).sessionToken.name).names
+    for (const name of v4CookieNames(req, config)) seen.push(name)
     const { account, profile } = identity
     // The session id is minted whether or not revocation is on, so it can be turned on later.
     const sid = newSessionId()
