@@ -12,6 +12,7 @@ import {
   accountToKeep,
   dropServerTokens,
   dropServerTokensOf,
+  holdsServerTokens,
   toCookieToken,
   withServerTokens,
 } from "./server-tokens.js"
@@ -232,16 +233,18 @@ export const jwtStrategy: SessionStrategy = {
       config.logger.error(read.error)
       return { session: null, cookies: clearToken(req, config, read.names) }
     }
-    const sid = sessionIdOf(read.token)
+    // The id matters to revocation and to putting it back after a jwt callback; the plain read skips the check.
+    const sid = config.revocation || config.callbacks.jwt ? sessionIdOf(read.token) : undefined
     let unlisted = false
     if (config.revocation && sid) {
-      const verdict = await checkRevoked(config, sid)
+      const answer = checkRevoked(config, sid)
+      const verdict = typeof answer === "string" ? answer : await answer
       if (verdict === "revoked") return { session: null, cookies: clearToken(req, config, read.names) }
       // Fail closed: no session for this request, and the cookie kept for when the store answers again.
       if (verdict === "unavailable" && config.revocation.onStoreError === "deny") return { session: null }
       unlisted = verdict === "unlisted"
     }
-    let token: JWT | null = await withServerTokens(read.token, req, config)
+    let token: JWT | null = holdsServerTokens(read.token) ? await withServerTokens(read.token, req, config) : read.token
     let changed = update !== undefined
     if (token.account !== undefined) {
       const refreshed = await refreshIfDue(token, config)

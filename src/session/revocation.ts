@@ -116,6 +116,8 @@ function reportStoreFailure(config: ResolvedConfig, state: LocalState, cause: un
   )
 }
 
+type RevocationVerdict = "ok" | "revoked" | "unlisted" | "unavailable"
+
 /** The store key of a revocation entry. */
 const revokedKey = (sid: string): string => storeKey("revoked", sid)
 
@@ -124,14 +126,21 @@ const revokedKey = (sid: string): string => storeKey("revoked", sid)
  * list (issued before revocation was on, or the list lost it: the caller lists it); "ok"; or "unavailable" when the
  * store failed (logged once per outage). An "ok" answer is reused for `cacheSeconds`.
  */
-export async function checkRevoked(
-  config: ResolvedConfig,
-  sid: string,
-): Promise<"ok" | "revoked" | "unlisted" | "unavailable"> {
+export function checkRevoked(config: ResolvedConfig, sid: string): "ok" | Promise<RevocationVerdict> {
   const state = stateOf(config)
   const now = Date.now()
   const until = state.notRevoked.get(sid)
+  // A cached answer is given synchronously: the common check makes no promise.
   if (until !== undefined && until > now) return "ok"
+  return askStore(config, state, sid, now)
+}
+
+async function askStore(
+  config: ResolvedConfig,
+  state: LocalState,
+  sid: string,
+  now: number,
+): Promise<RevocationVerdict> {
   listen(config, state)
   const epoch = state.epoch
   let entry: string | null

@@ -52,6 +52,11 @@ function isAccount(value: unknown): value is ServerAccount {
   return typeof a.provider === "string" && typeof a.access_token === "string"
 }
 
+/** Whether a cookie token's provider tokens are in the store (it carries the marker claim). */
+export function holdsServerTokens(token: JWT): boolean {
+  return token[SERVER_TOKENS_CLAIM] !== undefined
+}
+
 /**
  * The token a read works with: a cookie token that carries the marker gets its `account` back from the store. A missing entry (expired, deleted, a memory store that restarted) is logged once and marks
  * the session `error: "RefreshTokenError"` (the app asks the user to sign in again, as after a failed refresh); a
@@ -59,7 +64,7 @@ function isAccount(value: unknown): value is ServerAccount {
  */
 export async function withServerTokens(token: JWT, req: AuthRequest, config: ResolvedConfig): Promise<JWT> {
   // Under any `tokens` setting: a session issued while it was "server" keeps its tokens after a switch back.
-  if (token[SERVER_TOKENS_CLAIM] === undefined) return token
+  if (!holdsServerTokens(token)) return token
   const { [SERVER_TOKENS_CLAIM]: _marker, account: _stale, ...rest } = token
   const sid = sessionIdOf(token)
   if (!sid) return rest
