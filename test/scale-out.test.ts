@@ -4,7 +4,6 @@
 // postgres store: one process claims the refresh lock, the others read its sealed result). Needs DATABASE_URL: PGlite
 // lives in one process's memory and cannot be shared between processes (its socket server is the separate
 // @electric-sql/pglite-socket package, not a dependency). With REDIS_URL the same race runs again with the redis store.
-import { type ChildProcess, spawn } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"
 import { createServer } from "node:http"
 import { fileURLToPath } from "node:url"
@@ -12,6 +11,7 @@ import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { migrate } from "../src/adapters/postgres.js"
 import { migrate as migrateStore } from "../src/stores/postgres.js"
+import { type AppProcess, startAppProcess, stopAppProcess } from "./support/app-process.js"
 import { CookieJar } from "./support/cookies.js"
 import { type Listening, listenLocal, readBody, writeJson } from "./support/listen.js"
 import { type MockOp, startMockOp } from "./support/mock-op.js"
@@ -115,31 +115,7 @@ async function startRefreshServer(): Promise<RefreshServer> {
 // ---------------------------------------------------------------------------------------------------------
 // The three app processes
 
-interface AppProcess {
-  origin: string
-  child: ChildProcess
-}
-
-async function startApp(env: Record<string, string>): Promise<AppProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", APP], {
-    env: { ...process.env, ...env },
-    stdio: ["pipe", "pipe", "inherit"],
-  })
-  const port = await new Promise<number>((resolve, reject) => {
-    let buf = ""
-    const timer = setTimeout(() => reject(new Error("app process did not start within 15 s")), 15_000)
-    child.stdout?.on("data", (c: Buffer) => {
-      buf += c.toString("utf8")
-      const line = buf.split("\n")[0]
-      if (buf.includes("\n") && line) {
-        clearTimeout(timer)
-        resolve((JSON.parse(line) as { port: number }).port)
-      }
-    })
-    child.once("exit", (code) => reject(new Error(`app process exited with ${code}`)))
-  })
-  return { origin: `http://127.0.0.1:${port}`, child }
-}
+const startApp = (env: Record<string, string>): Promise<AppProcess> => startAppProcess(APP, env)
 
 async function get(origin: string, path: string, jar: CookieJar): Promise<Response> {
   const res = await fetch(`${origin}${path}`, { redirect: "manual", headers: { ...FORWARDED, cookie: jar.header() } })
@@ -200,17 +176,7 @@ describe.skipIf(!DATABASE_URL)(
     })
 
     afterAll(async () => {
-      await Promise.all(
-        apps.map(
-          (a) =>
-            new Promise<void>((resolve) => {
-              if (a.child.exitCode !== null) return resolve()
-              a.child.once("exit", () => resolve())
-              a.child.stdin?.end()
-              setTimeout(() => a.child.kill(), 3_000).unref()
-            }),
-        ),
-      )
+      await Promise.all(apps.map(stopAppProcess))
       await op?.stop()
       await refresher?.stop()
       await db?.query(`drop schema if exists ${SCHEMA} cascade`)

@@ -7,7 +7,6 @@
 // pub/sub, PostgreSQL LISTEN/NOTIFY) can carry a revocation to the other process in time. JWT sessions on the Redis
 // store need REDIS_URL; JWT sessions on the postgres store and database sessions on the postgres adapter need
 // DATABASE_URL (PGlite lives in one process and cannot be shared). Each part is skipped without its server.
-import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { fileURLToPath } from "node:url"
 import { createClient } from "@redis/client"
@@ -15,6 +14,7 @@ import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { migrate } from "../src/adapters/postgres.js"
 import { migrate as migrateStore } from "../src/stores/postgres.js"
+import { type AppProcess, startAppProcess, stopAppProcess } from "./support/app-process.js"
 import { CookieJar } from "./support/cookies.js"
 import { type MockOp, startMockOp } from "./support/mock-op.js"
 
@@ -34,40 +34,7 @@ const SESSION_COOKIE = "authjs.session-token"
 /** The Redis client name and PostgreSQL application_name of both processes' connections. */
 const CONNECTION_NAME = `gatehouse-revoke-${randomBytes(5).toString("hex")}`
 
-interface AppProcess {
-  origin: string
-  child: ChildProcess
-}
-
-async function startApp(env: Record<string, string>): Promise<AppProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", APP], {
-    env: { ...process.env, ...env },
-    stdio: ["pipe", "pipe", "inherit"],
-  })
-  const port = await new Promise<number>((resolve, reject) => {
-    let buf = ""
-    const timer = setTimeout(() => reject(new Error("app process did not start within 15 s")), 15_000)
-    child.stdout?.on("data", (c: Buffer) => {
-      buf += c.toString("utf8")
-      const line = buf.split("\n")[0]
-      if (buf.includes("\n") && line) {
-        clearTimeout(timer)
-        resolve((JSON.parse(line) as { port: number }).port)
-      }
-    })
-    child.once("exit", (code) => reject(new Error(`app process exited with ${code}`)))
-  })
-  return { origin: `http://127.0.0.1:${port}`, child }
-}
-
-async function stopApp(app: AppProcess): Promise<void> {
-  if (app.child.exitCode !== null) return
-  await new Promise<void>((resolve) => {
-    app.child.once("exit", () => resolve())
-    app.child.stdin?.end()
-    setTimeout(() => app.child.kill(), 3_000).unref()
-  })
-}
+const startApp = (env: Record<string, string>): Promise<AppProcess> => startAppProcess(APP, env)
 
 async function request(origin: string, path: string, jar: CookieJar, init: RequestInit = {}): Promise<Response> {
   const res = await fetch(`${origin}${path}`, {
@@ -137,7 +104,7 @@ describe.skipIf(!REDIS_URL && !DATABASE_URL)(
     }, 30_000)
 
     afterAll(async () => {
-      await Promise.all([a, b].map((app) => app && stopApp(app)))
+      await Promise.all([a, b].map((app) => app && stopAppProcess(app)))
       await op?.stop()
       await db?.query(`drop schema if exists ${SCHEMA} cascade`)
       await db?.end()
