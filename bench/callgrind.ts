@@ -4,6 +4,7 @@
 //   npx tsx bench/callgrind.ts                    # every case below, one valgrind process each, as a table
 //   npx tsx bench/callgrind.ts --cases=G5d,G5     # some of them
 //   npx tsx bench/callgrind.ts --json             # { node, cases: { id: instructions per op } } on stdout
+// With DATABASE_URL (real PostgreSQL) the database session check GD and its references CQ and Q are counted too.
 // Options: --ops=N (measured ops per case; default per case), --warmup=N (ops before counting), --jobs=N (valgrind
 // processes at once, default 2). GATEHOUSE_GUARD_SELFTEST=1 makes every other Gatehouse op run twice (a deliberate
 // 50 % slowdown, to show scripts/instruction-guard.mjs failing).
@@ -21,6 +22,7 @@ import os from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Auth } from "../src/index.js"
+import { migrate, PostgresAdapter } from "../src/adapters/postgres.js"
 import Credentials from "../src/providers/credentials.js"
 import type { AuthConfig } from "../src/types.js"
 import {
@@ -30,6 +32,9 @@ import {
   USER,
   ceilingHandler,
   check,
+  queryCeilingHandler,
+  SESSION_SQL,
+  type SessionRow,
   csrfHash,
   get,
   nodeCryptoJwe,
@@ -78,6 +83,44 @@ async function signInCase(config: AuthConfig, headers?: Record<string, string>):
   const flow = await signInFlow(handle, headers)
   return async () => signedIn(await op(handle, flow.signInRequest(), 302))
 }
+
+/** What the child runs once its ops are counted (closing a pool, dropping its schema). */
+const afterCase: (() => Promise<void>)[] = []
+
+/**
+ * The database cases' pool (DATABASE_URL, real PostgreSQL): a schema of this process's own with one user and one
+ * session row, dropped when the child exits. Returns the pool, the session cookie, and a lookup running SESSION_SQL.
+ */
+async function databaseSetup() {
+  const url = process.env.DATABASE_URL
+  check(url, "the database cases (GD, CQ, Q) need DATABASE_URL (real PostgreSQL)")
+  const pg = (await import("pg")).default
+  const schema = `gatehouse_callgrind_${process.pid}`
+  const admin = new pg.Client({ connectionString: url })
+  await admin.connect()
+  await admin.query(`CREATE SCHEMA ${schema}`)
+  const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${schema}` })
+  await migrate(pool)
+  const token = crypto.randomUUID()
+  const userId = (
+    await pool.query(`INSERT INTO users (name, email) VALUES ($1, $2) RETURNING id`, [USER.name, USER.email])
+  ).rows[0]?.id
+  await pool.query(`INSERT INTO sessions ("sessionToken", "userId", expires) VALUES ($1, $2, $3)`, [
+    token,
+    userId,
+    new Date(Date.now() + 30 * 86400_000),
+  ])
+  afterCase.push(async () => {
+    await pool.end()
+    await admin.query(`DROP SCHEMA ${schema} CASCADE`)
+    await admin.end()
+  })
+  const lookup = async (t: string) => (await pool.query(SESSION_SQL, [t])).rows[0] as SessionRow | undefined
+  return { pool, cookie: `${SESSION_COOKIE}=${token}`, token, lookup }
+}
+
+/** Cases that need DATABASE_URL: left out of the default list when it is unset. */
+const DATABASE_CASES = new Set(["GD", "CQ", "Q"])
 
 const CASES: Record<string, Case> = {
   G5d: {
@@ -158,6 +201,32 @@ const CASES: Record<string, Case> = {
       return async () => [jwe.encrypt({ name: USER.name, email: USER.email, sub: USER.id }), csrfHash(csrfToken)]
     },
   },
+  GD: {
+    what: "database session check GET /auth/session, gatehouse/adapters/postgres on a pg Pool (DATABASE_URL)",
+    ops: 1000,
+    setup: async () => {
+      const { pool, cookie } = await databaseSetup()
+      const handle = gatehouse(defaultConfig({ adapter: PostgresAdapter(pool), session: { strategy: "database" } }))
+      return () => op(handle, get("/auth/session", cookie), 200, USER.email)
+    },
+  },
+  CQ: {
+    what: "reference: the same query in a trivial handler (cookie in, SESSION_SQL, no-store JSON out)",
+    ops: 1000,
+    setup: async () => {
+      const { cookie, lookup } = await databaseSetup()
+      const handle = queryCeilingHandler(lookup)
+      return () => op(handle, get("/auth/session", cookie), 200, USER.email)
+    },
+  },
+  Q: {
+    what: "reference: the one SQL query alone, same pool",
+    ops: 1000,
+    setup: async () => {
+      const { token, lookup } = await databaseSetup()
+      return async () => check((await lookup(token))?.email === USER.email, "query row")
+    },
+  },
 }
 
 // ---------------------------------------------------------------- child: one case under valgrind
@@ -169,6 +238,7 @@ async function child(id: string, ops: number, warmup: number): Promise<void> {
   os.getPriority() // callgrind --zero-before=uv_os_getpriority
   for (let i = 0; i < ops; i++) await fn()
   os.hostname() // callgrind --dump-before=uv_os_gethostname
+  for (const done of afterCase) await done()
 }
 
 // ---------------------------------------------------------------- parent
@@ -290,7 +360,8 @@ async function main(): Promise<void> {
     console.error(`bench/callgrind.ts: ${missing}; nothing measured.`)
     process.exit(3)
   }
-  const ids = (args.get("cases") ?? Object.keys(CASES).join(",")).split(",").filter(Boolean)
+  const defaults = Object.keys(CASES).filter((id) => process.env.DATABASE_URL || !DATABASE_CASES.has(id))
+  const ids = (args.get("cases") ?? defaults.join(",")).split(",").filter(Boolean)
   const ops = args.has("ops") ? Number(args.get("ops")) : undefined
   const warmup = args.has("warmup") ? Number(args.get("warmup")) : undefined
   const started = Date.now()
@@ -317,6 +388,8 @@ async function main(): Promise<void> {
     ["same with a client address (G5a ÷ G5 − 1)", ratio("G5a", "G5"), "—"],
     ["session check ÷ (C + F)", ratio("G1", "C", "F"), "<= 1.5"],
     ["/csrf ÷ trivial handler C", ratio("G3", "C"), "<= 1.2"],
+    ["database session check ÷ its ceiling CQ", ratio("GD", "CQ"), "<= 1.11 (>= 90 % of CQ's rate)"],
+    ["ceiling CQ ÷ the query alone Q", ratio("CQ", "Q"), "—"],
   ]
   const shown = rows.filter(([, r]) => r !== undefined)
   if (shown.length) {

@@ -132,6 +132,51 @@ export const ceilingHandler: Handler = async (request) => {
   })
 }
 
+// ---------------------------------------------------------------- (CQ) database ceiling: the query, no auth
+/** The one statement Gatehouse's getSessionAndUser runs (gatehouse/adapters/postgres), written out for the references. */
+export const SESSION_SQL = `SELECT u.*, s.id AS "gatehouse_session_id", s.expires AS "gatehouse_session_expires"
+  FROM sessions s JOIN users u ON u.id = s."userId" WHERE s."sessionToken" = $1`
+
+/** A row of {@link SESSION_SQL} as a driver returns it. */
+export interface SessionRow {
+  name: string | null
+  email: string
+  image: string | null
+  gatehouse_session_expires: Date
+}
+
+/**
+ * (CQ) The database read's ceiling: C's Request/Response work around the one query. It takes the session cookie's
+ * value, runs `lookup` (SESSION_SQL on the caller's pool), and answers the /session JSON with the same no-store
+ * headers, no Set-Cookie (a database read re-sets the cookie only when the session is extended). No auth work: no
+ * routing, no config, no expiry check, no adapter. The least any handler that reads a database session does.
+ */
+export function queryCeilingHandler(lookup: (token: string) => Promise<SessionRow | undefined>): Handler {
+  return async (request) => {
+    const cookie = request.headers.get("cookie") ?? ""
+    const start = cookie.indexOf(`${SESSION_COOKIE}=`) + SESSION_COOKIE.length + 1
+    const end = cookie.indexOf(";", start)
+    const row = await lookup(cookie.slice(start, end === -1 ? undefined : end))
+    const body = JSON.stringify(
+      row
+        ? {
+            user: { name: row.name, email: row.email, image: row.image },
+            expires: row.gatehouse_session_expires.toISOString(),
+          }
+        : null,
+    )
+    return new Response(body, {
+      status: 200,
+      headers: [
+        ["Content-Type", "application/json"],
+        ["Cache-Control", "private, no-cache, no-store"],
+        ["Expires", "0"],
+        ["Pragma", "no-cache"],
+      ],
+    })
+  }
+}
+
 // (C5) sign-in ceiling handler: the same sign-in Request; reads the form body and the cookie header and answers 302
 // with a Location and one session Set-Cookie, doing no auth work. The sign-in ceiling is C5 + F5 (one JWE encrypt +
 // one CSRF hash with node:crypto).

@@ -18,7 +18,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   const res = await handle(webInput(request), resolved)
   if (resolved.raw) return res
   try {
-    return toResponse(res, request.headers.has("x-auth-return-redirect"), request.method === "HEAD")
+    return toResponse(res, () => request.headers.has("x-auth-return-redirect"), request.method === "HEAD")
   } catch (failure) {
     // A header value the Response constructor refuses (e.g. a configured page URL with a newline).
     resolved.logger.error(failure instanceof Error ? failure : new Error(String(failure)))

@@ -96,20 +96,15 @@ async function guardTransaction<T>(
 export function guardAdapter(adapter: Adapter, timeoutMs = DEFAULT_ADAPTER_TIMEOUT_MS): GuardedAdapter {
   const guarded: Record<string, unknown> = { raw: adapter }
   for (const method of methods) {
-    guarded[method] = async (...args: unknown[]) => {
+    // Not an async function: withTimeout's one promise is the answer, its failures mapped to AdapterCallError.
+    const timedOut = (late: Promise<unknown>) =>
+      new AdapterCallError(method, new Error(`timed out after ${timeoutMs} ms`), true, late)
+    const failed = (error: unknown) => (error instanceof AdapterCallError ? error : new AdapterCallError(method, error))
+    guarded[method] = (...args: unknown[]) => {
       const fn = adapter[method] as ((...a: unknown[]) => unknown) | undefined
       if (typeof fn !== "function")
-        throw new AdapterCallError(method, new Error("the adapter does not implement this method"))
-      try {
-        return await withTimeout(
-          () => fn.apply(adapter, args),
-          timeoutMs,
-          (late) => new AdapterCallError(method, new Error(`timed out after ${timeoutMs} ms`), true, late),
-        )
-      } catch (error) {
-        if (error instanceof AdapterCallError) throw error
-        throw new AdapterCallError(method, error)
-      }
+        return Promise.reject(new AdapterCallError(method, new Error("the adapter does not implement this method")))
+      return withTimeout(() => fn.apply(adapter, args), timeoutMs, timedOut, failed)
     }
   }
   const tx = (adapter as { transaction?: <T>(fn: (tx: Adapter) => Promise<T>) => Promise<T> }).transaction

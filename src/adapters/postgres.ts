@@ -329,9 +329,23 @@ function buildAdapter(conn: Connection, inTransaction = false): PostgresAdapter 
         [sessionToken],
       )
       if (!row) return null
-      const { gatehouse_session_id: id, gatehouse_session_expires: expires, ...userRow } = row
-      const user = toUser(userRow)
-      return { session: toSession({ id, sessionToken, userId: user.id, expires }), user }
+      // One copy of the row's user columns (a rest pattern and then toUser's spread made two).
+      const userRow: Row = {}
+      for (const key in row)
+        if (key !== "gatehouse_session_id" && key !== "gatehouse_session_expires") userRow[key] = row[key]
+      userRow.id = String(row.id)
+      userRow.emailVerified = toDateOrNull(row.emailVerified)
+      const user = userRow as unknown as AdapterUser
+      const id = row.gatehouse_session_id
+      return {
+        session: {
+          ...(id == null ? {} : { id: String(id) }),
+          sessionToken,
+          userId: user.id,
+          expires: toDate(row.gatehouse_session_expires),
+        },
+        user,
+      }
     },
     async updateSession(patch) {
       const set = setClause(patch, SESSION_COLUMNS, 2)

@@ -238,7 +238,11 @@ export function authHandler(): MiddlewareHandler {
     const request = c.req.raw
     const internal = await handle(honoInput(c), resolved)
     try {
-      return toResponse(internal, request.headers.get("x-auth-return-redirect") !== null, request.method === "HEAD")
+      return toResponse(
+        internal,
+        () => request.headers.get("x-auth-return-redirect") !== null,
+        request.method === "HEAD",
+      )
     } catch (failure) {
       // A header value the Response constructor refuses (e.g. a configured page URL with a newline).
       resolved.logger.error(failure instanceof Error ? failure : new Error(String(failure)))

@@ -170,7 +170,7 @@ export function writeNodeResponse(
   internal: ResponseInternal,
   input: Pick<RequestInput, "method" | "header">,
 ): void {
-  const rendered = renderResponse(internal, input.header.get("x-auth-return-redirect") !== null)
+  const rendered = renderResponse(internal, () => input.header.get("x-auth-return-redirect") !== null)
   const headers: OutgoingHttpHeaders = { ...rendered.headers }
   if (rendered.setCookies.length) headers["set-cookie"] = rendered.setCookies
   // A string body goes out with the head in one write (a Buffer body would take a writev of two chunks).

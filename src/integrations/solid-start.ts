@@ -86,7 +86,7 @@ async function answer(event: SolidAuthEvent, config: SolidAuthConfig): Promise<R
   const address = event.clientAddress
   const internal = await handle(typeof address === "string" ? { ...input, clientAddress: address } : input, resolved)
   try {
-    return toResponse(internal, request.headers.has("x-auth-return-redirect"), request.method === "HEAD")
+    return toResponse(internal, () => request.headers.has("x-auth-return-redirect"), request.method === "HEAD")
   } catch (failure) {
     // A header value the Response constructor refuses (e.g. a configured page URL with a newline).
     resolved.logger.error(failure instanceof Error ? failure : new Error(String(failure)))

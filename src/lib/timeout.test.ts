@@ -1,4 +1,4 @@
-// Unit tests of withTimeout: the caller's error on timeout, the timer cleared and unref'd, no timer for settled calls.
+// Unit tests of withTimeout: the caller's error on timeout, the timer cleared and unref'd, none for plain values.
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { withTimeout } from "./timeout.js"
 
@@ -103,8 +103,9 @@ describe("withTimeout", () => {
     await result
   })
 
-  it("sets no timer for a plain value, a settled promise or a synchronous throw", async () => {
+  it("sets no timer for a plain value or a synchronous throw, and leaves none for a settled promise", async () => {
     const setTimer = vi.spyOn(globalThis, "setTimeout")
+    const clearTimer = vi.spyOn(globalThis, "clearTimeout")
     expect(
       await withTimeout(
         () => 5,
@@ -112,6 +113,7 @@ describe("withTimeout", () => {
         () => new Error("timeout"),
       ),
     ).toBe(5)
+    expect(setTimer).not.toHaveBeenCalled()
     expect(
       await withTimeout(
         async () => "memory store",
@@ -127,6 +129,10 @@ describe("withTimeout", () => {
         () => new Error("timeout"),
       ),
     ).rejects.toBe(refused)
+    // Each promise's timer is cleared as it settles.
+    expect(setTimer).toHaveBeenCalledTimes(2)
+    expect(clearTimer.mock.calls.map(([timer]) => timer)).toEqual(setTimer.mock.results.map((r) => r.value))
+    setTimer.mockClear()
     const thrown = new CallerError("thrown synchronously")
     await expect(
       withTimeout(
@@ -150,5 +156,37 @@ describe("withTimeout", () => {
     const cause = new CallerError("adapter failed")
     call.reject(cause)
     await expect(result).rejects.toBe(cause)
+  })
+
+  it("maps the call's own failures (throw or rejection) with mapError, but not the timeout's error", async () => {
+    vi.useFakeTimers()
+    const wrap = (error: unknown) => new CallerError(`wrapped: ${(error as Error).message}`)
+    await expect(
+      withTimeout(
+        () => {
+          throw new Error("sync")
+        },
+        10,
+        () => new Error("timeout"),
+        wrap,
+      ),
+    ).rejects.toThrow("wrapped: sync")
+    await expect(
+      withTimeout(
+        () => Promise.reject(new Error("async")),
+        10,
+        () => new Error("timeout"),
+        wrap,
+      ),
+    ).rejects.toThrow("wrapped: async")
+    const hung = withTimeout(
+      () => new Promise<never>(() => {}),
+      10,
+      () => new Error("timeout"),
+      wrap,
+    )
+    const settled = hung.catch((error: unknown) => error)
+    await vi.advanceTimersByTimeAsync(10)
+    expect(((await settled) as Error).message).toBe("timeout")
   })
 })

@@ -118,8 +118,7 @@ export async function parseRequest(input: RequestInput, config: ResolvedConfig):
 /** An AuthRequest: a class, so the lazily built `headers` lives on the prototype (object literals with accessors are slow to make). */
 class ParsedRequest implements AuthRequest {
   readonly header: HeaderReader
-  readonly query: URLSearchParams
-  readonly returnRedirect: boolean
+  #returnRedirect: boolean | undefined
 
   constructor(
     private readonly input: RequestInput,
@@ -133,17 +132,27 @@ class ParsedRequest implements AuthRequest {
     readonly cookies: Record<string, string>,
     readonly body: Readonly<Record<string, unknown>>,
     readonly form: URLSearchParams | undefined,
-    wire: WireFormat,
+    private readonly wire: WireFormat,
   ) {
     this.header = input.header
-    this.query = url.searchParams
+  }
+
+  /** Read on first use (a redirect or an error answer asks; a JSON answer never does). */
+  get returnRedirect(): boolean {
     // next-auth 4's clients ask for `{ url }` with a `json=true` field in the POST body.
-    this.returnRedirect =
-      input.header.get("x-auth-return-redirect") !== null || (wire === "next-auth-v4" && body.json === "true")
+    this.#returnRedirect ??=
+      this.input.header.get("x-auth-return-redirect") !== null ||
+      (this.wire === "next-auth-v4" && this.body.json === "true")
+    return this.#returnRedirect
   }
 
   get headers(): Headers {
     return this.input.headers()
+  }
+
+  /** Read on first use: the URL makes its URLSearchParams (parsing the query) only then, and the session read never asks. */
+  get query(): URLSearchParams {
+    return this.url.searchParams
   }
 
   /** Called only by the sign-in rate limit, so other requests never pay for it. */

@@ -37,13 +37,17 @@ export function v4Answer(res: ResponseInternal, json: boolean): ResponseInternal
   }
 }
 
+/** Whether the client asked for `{ url }` instead of a redirect, or how to find out: only a redirect needs to know. */
+export type ReturnRedirect = boolean | (() => boolean)
+
 /**
  * Renders the internal response once, for every front door. With `returnRedirect` (the X-Auth-Return-Redirect
  * header) a redirect becomes 200 JSON `{url}` that keeps its other headers, as Auth.js clients expect.
  */
-export function renderResponse(res: ResponseInternal, returnRedirect: boolean): RenderedResponse {
+export function renderResponse(res: ResponseInternal, returnRedirect: ReturnRedirect): RenderedResponse {
   const setCookies = res.cookies ? res.cookies.map(serializeCookie) : []
   if (res.redirect !== undefined) {
+    if (typeof returnRedirect === "function") returnRedirect = returnRedirect()
     const headers = { ...res.headers, ...(returnRedirect ? RETURN_REDIRECT_HEADERS : {}), Location: res.redirect }
     if (returnRedirect) return { status: 200, headers, setCookies, body: JSON.stringify({ url: res.redirect }) }
     return { status: res.status ?? 302, headers, setCookies, body: null }
@@ -60,7 +64,7 @@ export function renderResponse(res: ResponseInternal, returnRedirect: boolean): 
  * Response constructor does with a headers init ("fill"), without building and converting a list of [name, value]
  * pairs first. With a body they go in the init, so the constructor sees the Content-Type and adds no text/plain one.
  */
-export function toResponse(res: ResponseInternal, returnRedirect: boolean, head = false): Response {
+export function toResponse(res: ResponseInternal, returnRedirect: ReturnRedirect, head = false): Response {
   const rendered = renderResponse(res, returnRedirect)
   const body = head ? null : rendered.body
   if (body === null) {

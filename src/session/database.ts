@@ -122,7 +122,8 @@ async function readDatabaseSession(req: AuthRequest, config: ResolvedConfig): Pr
     }
     return { status: "invalid", sessionToken }
   }
-  return { status: "valid", session: { ...found.session, expires }, user: found.user, sessionToken }
+  const session = expires === found.session.expires ? found.session : { ...found.session, expires }
+  return { status: "valid", session, user: found.user, sessionToken }
 }
 
 /** The Set-Cookie for a database session token. */
@@ -140,10 +141,14 @@ function clearCookie(req: AuthRequest, config: ResolvedConfig): Cookie[] {
  * Extends a session when `updateAge` has passed since it was last extended (0 = every read). A failed update
  * still serves the session, without extending it (docs/security.md DB-05). Returns the new expiry, or undefined when not extended.
  */
-async function touch(session: AdapterSession, config: ResolvedConfig): Promise<Date | undefined> {
+function isTouchDue(session: AdapterSession, config: ResolvedConfig): boolean {
   const { maxAge, updateAge } = config.session
-  const lastExtended = session.expires.valueOf() - maxAge * 1000
-  if (lastExtended + updateAge * 1000 > Date.now()) return undefined
+  return session.expires.valueOf() - maxAge * 1000 + updateAge * 1000 <= Date.now()
+}
+
+/** Extends the session (the caller checked {@link isTouchDue}); undefined when the update failed. */
+async function touch(session: AdapterSession, config: ResolvedConfig): Promise<Date | undefined> {
+  const { maxAge } = config.session
   const expires = new Date(Date.now() + maxAge * 1000)
   try {
     await adapterOf(config).updateSession({ sessionToken: session.sessionToken, expires })
@@ -218,23 +223,27 @@ export const databaseStrategy: SessionStrategy = {
     if (read.status === "invalid") return { session: null, cookies: clearCookie(req, config) }
     const { user, session: row } = read
     // As in Auth.js, the answer shows the row as read; an extension shows in the cookie (and the next read).
-    const extended = await touch(row, config)
+    // Without an extension due, a session callback or a session event (the common read), no promise is made for them.
+    const extended = isTouchDue(row, config) ? await touch(row, config) : undefined
     if (config.revocation) await keepListed(read, extended, req, config)
     const fallback: Session = {
       user: { name: user.name, email: user.email, image: user.image },
       expires: row.expires.toISOString(),
     }
     // As in Auth.js, the callback sees the row itself (its `expires` a Date) with the user on it.
-    const session = await applySessionCallback(
-      {
-        session: { ...row, user } as never,
-        user,
-        ...(update ? { newSession: update.data, trigger: "update" as const } : {}),
-      },
-      fallback,
-      config,
-    )
-    await emitEvent(config, "session", { session } as Parameters<typeof emitEvent<"session">>[2])
+    const session = config.callbacks.session
+      ? await applySessionCallback(
+          {
+            session: { ...row, user } as never,
+            user,
+            ...(update ? { newSession: update.data, trigger: "update" as const } : {}),
+          },
+          fallback,
+          config,
+        )
+      : fallback
+    if (config.events.session)
+      await emitEvent(config, "session", { session } as Parameters<typeof emitEvent<"session">>[2])
     // A session read from a next-auth v4 cookie is re-issued under this app's name, and the v4 cookie expired.
     const cleared = v4CookiesCleared(req, config)
     const fromV4 = cleared.length > 0 && !req.cookies[config.cookies(req.secure).sessionToken.name]

@@ -69,6 +69,7 @@ export function v4CookieNames(req: AuthRequest, config: ResolvedConfig): string[
 
 /** Set-Cookie values that expire every name of the request's v4 session cookie (none without one). */
 export function v4CookiesCleared(req: AuthRequest, config: ResolvedConfig): Cookie[] {
+  if (!accepts(config)) return []
   const option = config.cookies(req.secure).sessionToken
   return v4CookieNames(req, config)
     .filter(isCookieName)

@@ -36,17 +36,16 @@ export function missingStoreMethods(store: unknown): string[] {
  * presence; the function `subscribe` resolves to is guarded as "unsubscribe", and a listener that throws is contained.
  */
 export function guardStore(store: SharedStore, timeoutMs = STORE_TIMEOUT_MS): SharedStore {
-  const run = async <T>(method: string, fn: () => Promise<T>, onLate?: (late: Promise<T>) => void): Promise<T> => {
-    try {
-      return await withTimeout(fn, timeoutMs, (late) => {
+  const run = <T>(method: string, fn: () => Promise<T>, onLate?: (late: Promise<T>) => void): Promise<T> =>
+    withTimeout(
+      fn,
+      timeoutMs,
+      (late) => {
         onLate?.(late)
         return new StoreCallError(method, new Error(`timed out after ${timeoutMs} ms`), true)
-      })
-    } catch (error) {
-      if (error instanceof StoreCallError) throw error
-      throw new StoreCallError(method, error)
-    }
-  }
+      },
+      (error) => (error instanceof StoreCallError ? error : new StoreCallError(method, error)),
+    )
   const { publish, subscribe } = store
   const notifications: Pick<SharedStore, "publish" | "subscribe"> =
     typeof publish === "function" && typeof subscribe === "function"
