@@ -203,7 +203,7 @@ const CASES: Record<string, Case> = {
   },
   GD: {
     what: "database session check GET /auth/session, gatehouse/adapters/postgres on a pg Pool (DATABASE_URL)",
-    ops: 1000,
+    ops: 3000,
     setup: async () => {
       const { pool, cookie } = await databaseSetup()
       const handle = gatehouse(defaultConfig({ adapter: PostgresAdapter(pool), session: { strategy: "database" } }))
@@ -212,7 +212,7 @@ const CASES: Record<string, Case> = {
   },
   CQ: {
     what: "reference: the same query in a trivial handler (cookie in, SESSION_SQL, no-store JSON out)",
-    ops: 1000,
+    ops: 3000,
     setup: async () => {
       const { cookie, lookup } = await databaseSetup()
       const handle = queryCeilingHandler(lookup)
@@ -221,7 +221,7 @@ const CASES: Record<string, Case> = {
   },
   Q: {
     what: "reference: the one SQL query alone, same pool",
-    ops: 1000,
+    ops: 3000,
     setup: async () => {
       const { token, lookup } = await databaseSetup()
       return async () => check((await lookup(token))?.email === USER.email, "query row")
