@@ -764,6 +764,30 @@ describe('session.tokens: "server"', () => {
   if (REDIS_URL) stores.push(["redis", () => RedisStore(redis!)])
 
   it.each(stores)(
+    "%s: a sign-in over a session deletes that session's entry; the new session has its own",
+    async (_name, makeStore) => {
+      const store = makeStore()
+      const { config } = serverConfig(store)
+      const jar = await signIn(config)
+      const first = (await sessionToken(jar)).sid as string
+      expect(await store.get(tokensKey(first))).toBeTruthy()
+      // Signing in again in the same browser (the old session cookie sent along).
+      const { location } = await startSignIn(config, "refresher", { callbackUrl: `${ORIGIN}/`, jar })
+      const res = await callback(config, await visitProvider(location!), jar)
+      expect(res.headers.get("location")).toBe(`${ORIGIN}/`)
+      const second = (await sessionToken(jar)).sid as string
+      expect(second).not.toBe(first)
+      expect(await store.get(tokensKey(first))).toBeNull()
+      expect(await store.get(tokensKey(second))).toBeTruthy()
+      const session = await Auth(sessionRequest(jar), config)
+      expect(await session.json()).toMatchObject({
+        user: { email: "rae@refresh.example" },
+        accessToken: expect.stringMatching(/^at-/),
+      })
+    },
+  )
+
+  it.each(stores)(
     "%s: the cookie holds a reference; refresh on expiry, the new access token reaches the session callback of every process; sign-out deletes the entry",
     async (_name, makeStore) => {
       const store = recording(makeStore())

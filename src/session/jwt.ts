@@ -221,6 +221,11 @@ export const jwtStrategy: SessionStrategy = {
         expires: listedExpiry(config),
         userAgent: userAgentOf(req),
       })
+    } else if (seen.length > 0) {
+      // A sign-in over a session whose provider tokens are kept in the store (session.tokens "server"): the entry
+      // ends with that session, as at sign-out. Revocation (above) ends the whole session, entry included.
+      const previous = await readSession(req, config)
+      if (previous.status === "valid") await dropServerTokens(previous.token, config)
     }
     return (await writeToken(withSessionId(final, sid), req, config, seen)).cookies
   },
