@@ -108,13 +108,18 @@ export function nodeCryptoJwe(secret: string, salt = SESSION_COOKIE) {
   }
 }
 
-// ---------------------------------------------------------------- (C) ceiling: same Request/Response work, no auth
-// Reads the cookie header, returns the /session JSON body, the same no-store headers and one Set-Cookie.
-export const ceilingHandler: Handler = async (request) => {
+/** The session cookie's value, found with indexOf: the least a handler can do to read it (the references' way). */
+function sessionCookieValue(request: Request): string {
   const cookie = request.headers.get("cookie") ?? ""
   const start = cookie.indexOf(`${SESSION_COOKIE}=`) + SESSION_COOKIE.length + 1
   const end = cookie.indexOf(";", start)
-  const token = cookie.slice(start, end === -1 ? undefined : end)
+  return cookie.slice(start, end === -1 ? undefined : end)
+}
+
+// ---------------------------------------------------------------- (C) ceiling: same Request/Response work, no auth
+// Reads the cookie header, returns the /session JSON body, the same no-store headers and one Set-Cookie.
+export const ceilingHandler: Handler = async (request) => {
+  const token = sessionCookieValue(request)
   const expires = new Date(Date.now() + MAX_AGE * 1000)
   const body = JSON.stringify({ user: { name: USER.name, email: USER.email }, expires: expires.toISOString() })
   return new Response(body, {
@@ -153,10 +158,7 @@ export interface SessionRow {
  */
 export function queryCeilingHandler(lookup: (token: string) => Promise<SessionRow | undefined>): Handler {
   return async (request) => {
-    const cookie = request.headers.get("cookie") ?? ""
-    const start = cookie.indexOf(`${SESSION_COOKIE}=`) + SESSION_COOKIE.length + 1
-    const end = cookie.indexOf(";", start)
-    const row = await lookup(cookie.slice(start, end === -1 ? undefined : end))
+    const row = await lookup(sessionCookieValue(request))
     const body = JSON.stringify(
       row
         ? {

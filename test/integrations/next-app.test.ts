@@ -5,9 +5,8 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
-import { chromium } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { skipReason } from "../e2e/support/chromium.js"
+import { launchChromium, skipReason } from "../e2e/support/chromium.js"
 import { CookieJar, isDeletion, sessionCookieNames, setCookieList } from "../support/cookies.js"
 import { ensureDist } from "../support/dist.js"
 
@@ -211,19 +210,7 @@ describe("examples/next (next build + next start)", () => {
   it.skipIf(skipReason)(
     "shows useSession's status in the client component, following server-action sign-in and sign-out (Chromium)",
     async () => {
-      const browser = await chromium.launch({
-        executablePath: "/usr/bin/chromium",
-        args: [
-          "--headless",
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-quic",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-        ],
-      })
+      const browser = await launchChromium()
       try {
         const page = await browser.newPage()
         const clientSession = (): Promise<string | null> => page.textContent('[data-testid="client-session"]')
