@@ -108,6 +108,14 @@ export function nodeCryptoJwe(secret: string, salt = SESSION_COOKIE) {
   }
 }
 
+/** The headers Auth.js (and Gatehouse) send with a session answer, for the references to send too. */
+const NO_STORE_JSON: [string, string][] = [
+  ["Content-Type", "application/json"],
+  ["Cache-Control", "private, no-cache, no-store"],
+  ["Expires", "0"],
+  ["Pragma", "no-cache"],
+]
+
 /** The session cookie's value, found with indexOf: the least a handler can do to read it (the references' way). */
 function sessionCookieValue(request: Request): string {
   const cookie = request.headers.get("cookie") ?? ""
@@ -125,10 +133,7 @@ export const ceilingHandler: Handler = async (request) => {
   return new Response(body, {
     status: 200,
     headers: [
-      ["Content-Type", "application/json"],
-      ["Cache-Control", "private, no-cache, no-store"],
-      ["Expires", "0"],
-      ["Pragma", "no-cache"],
+      ...NO_STORE_JSON,
       [
         "Set-Cookie",
         `${SESSION_COOKIE}=${token}; Max-Age=${MAX_AGE}; Path=/; Expires=${expires.toUTCString()}; HttpOnly; SameSite=Lax`,
@@ -167,15 +172,7 @@ export function queryCeilingHandler(lookup: (token: string) => Promise<SessionRo
           }
         : null,
     )
-    return new Response(body, {
-      status: 200,
-      headers: [
-        ["Content-Type", "application/json"],
-        ["Cache-Control", "private, no-cache, no-store"],
-        ["Expires", "0"],
-        ["Pragma", "no-cache"],
-      ],
-    })
+    return new Response(body, { status: 200, headers: NO_STORE_JSON })
   }
 }
 

@@ -9,16 +9,7 @@ import { SESSION, CSRF, MAX_AGE, setup, claims, expectCleared, expectSessionCook
 describe("the web Response", () => {
   it("a sign-in redirect is a 302 with Location and the Set-Cookie headers only: no body, no Content-Type", async () => {
     const { config } = setup()
-    const jar = new CookieJar()
-    const csrfToken = await fetchCsrf(config, jar)
-    const res = await Auth(
-      postForm(
-        "/auth/callback/credentials",
-        { csrfToken, username: "alice", password: "password", callbackUrl: "/dash" },
-        { cookie: jar.header() },
-      ),
-      config,
-    )
+    const { res } = await signIn(config, { username: "alice", password: "password", callbackUrl: "/dash" })
     expect(res.status).toBe(302)
     expect(res.body).toBeNull()
     expect([...new Set([...res.headers.keys()])]).toEqual(["location", "set-cookie"])

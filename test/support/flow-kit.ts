@@ -115,7 +115,7 @@ export async function fetchCsrf(config: AuthConfig, jar: CookieJar, origin = ORI
 /** Full credentials sign-in; returns the jar holding the session cookie, the sign-in response and the CSRF token. */
 export async function signIn(
   config: AuthConfig,
-  creds = { username: "alice", password: "password" },
+  creds: Record<string, string> = { username: "alice", password: "password" },
   origin = ORIGIN,
   jar = new CookieJar(),
 ): Promise<{ jar: CookieJar; res: Response; csrfToken: string }> {
