@@ -3,7 +3,7 @@
 import { AuthError } from "./errors.js"
 import { reportConfigError } from "./config/report.js"
 import type { AuthRequest, ResolvedConfig } from "./pipeline-types.js"
-import type { RequestInput } from "./request/input.js"
+import { type RequestInput, targetOf } from "./request/input.js"
 import { isClientLogPath, parseRequest } from "./request/parse.js"
 import { route } from "./router.js"
 import { clientLog } from "./actions/log.js"
@@ -16,7 +16,7 @@ import type { ResponseInternal } from "./types.js"
  * Answers one request. Never rejects, except in raw mode, where an AuthError is thrown to the caller as Auth.js does
  * (unless the client asked for a `{url}` answer, or the config speaks next-auth 4's wire format).
  */
-export async function handle(input: RequestInput, config: ResolvedConfig): Promise<ResponseInternal> {
+export function handle(input: RequestInput, config: ResolvedConfig): Promise<ResponseInternal> {
   if (config.wire !== "next-auth-v4") return answer(input, config)
   // next-auth 4's wire format: its redirects are 302, or `{ url }` with their status for a JSON client.
   return answer(input, config, (res, req) =>
@@ -36,9 +36,10 @@ async function answer(
       return configurationErrorResponse(input, config)
     }
     if (input.refusal) throw input.refusal
-    if (config.wire === "next-auth-v4" && isClientLogPath(input.url.pathname, config.basePath))
+    if (config.wire === "next-auth-v4" && isClientLogPath(targetOf(input).pathname, config.basePath))
       return await clientLog(input, config)
-    req = await parseRequest(input, config)
+    const parsed = parseRequest(input, config)
+    req = parsed instanceof Promise ? await parsed : parsed
     return finish(await route(req, config)(), req)
   } catch (caught) {
     const error = caught instanceof Error ? caught : new Error(String(caught))

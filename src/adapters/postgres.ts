@@ -83,10 +83,14 @@ const isPool = (db: PostgresQueryable): db is PoolLike =>
   typeof (db as Partial<PoolLike>).connect === "function" && "idleCount" in db
 const isClient = (db: PostgresQueryable): db is ClientLike => typeof (db as Partial<ClientLike>).connect === "function"
 
+const rowsOf = (result: { rows: unknown[] }): Row[] => result.rows as Row[]
+const firstRow = (rows: Row[]): Row | undefined => rows[0]
+
+/** Runs statements on a queryable: its promise's rows (a `then`, not an async wrapper: one promise fewer per query). */
 const runOn =
   (queryable: PostgresQueryable): Run =>
-  async (text, params) =>
-    (await queryable.query(text, params)).rows as Row[]
+  (text, params) =>
+    queryable.query(text, params).then(rowsOf)
 
 /** BEGIN, fn, COMMIT on one connection; ROLLBACK on any error. */
 async function inTransaction<T>(run: Run, fn: (run: Run) => Promise<T>): Promise<T> {
@@ -224,7 +228,7 @@ const ACCOUNT_FIELDS = [
 
 function buildAdapter(conn: Connection, inTransaction = false): PostgresAdapter {
   const { run } = conn
-  const first = async (text: string, params: unknown[]): Promise<Row | undefined> => (await run(text, params))[0]
+  const first = (text: string, params: unknown[]): Promise<Row | undefined> => run(text, params).then(firstRow)
   /**
    * Runs a lookup by user id where a malformed id means "no such user" (the result is then `none`). Inside a transaction the
    * lookup runs under a savepoint, because any error would otherwise abort the whole transaction.

@@ -210,16 +210,14 @@ function socketAddressOf(bindings: unknown): string | undefined {
 /** The pipeline input of a Hono request; a body an earlier middleware already read comes from Hono's cached copy. */
 function honoInput(c: Context): RequestInput {
   const request = c.req.raw
-  const input = webInput(request)
-  return {
-    ...input,
+  return webInput(request, {
     clientAddress: socketAddressOf(c.env),
     readBody: async (limit) => {
       if (!request.bodyUsed) return readLimited(request, limit)
       const bytes = new Uint8Array(await c.req.arrayBuffer())
       return bytes.byteLength > limit ? undefined : bytes
     },
-  }
+  })
 }
 
 /**

@@ -5,7 +5,7 @@ import { resolveConfig } from "../config/resolve.js"
 import { readEnv } from "../lib/env.js"
 import type { ResolvedConfig } from "../pipeline-types.js"
 import { handle } from "../pipeline.js"
-import { webInput } from "../request/input.js"
+import { targetOf, webInput } from "../request/input.js"
 import { toResponse } from "../response/build.js"
 import type { InferSession } from "../infer.js"
 import type { AuthConfig, Session } from "../types.js"
@@ -80,11 +80,11 @@ function isUnder(path: string, basePath: string): boolean {
 async function answer(event: SolidAuthEvent, config: SolidAuthConfig): Promise<Response | undefined> {
   const resolved = resolvedFor(config)
   const request = event.request
-  const input = webInput(request)
-  // A path outside the auth routes is not this route's (SolidStart then renders a page of the same path, if any).
-  if (!isUnder(input.url.pathname, resolved.basePath)) return undefined
   const address = event.clientAddress
-  const internal = await handle(typeof address === "string" ? { ...input, clientAddress: address } : input, resolved)
+  const input = webInput(request, { clientAddress: typeof address === "string" ? address : undefined })
+  // A path outside the auth routes is not this route's (SolidStart then renders a page of the same path, if any).
+  if (!isUnder(targetOf(input).pathname, resolved.basePath)) return undefined
+  const internal = await handle(input, resolved)
   try {
     return toResponse(internal, () => request.headers.has("x-auth-return-redirect"), request.method === "HEAD")
   } catch (failure) {

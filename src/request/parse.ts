@@ -7,7 +7,7 @@ import { isIP } from "../lib/ip.js"
 import { fromUtf8 } from "#crypto"
 import { parseCookieHeader } from "../cookies/parse.js"
 import { resolveOrigin } from "./host.js"
-import type { HeaderReader, RequestInput } from "./input.js"
+import { type HeaderReader, type RequestInput, targetOf } from "./input.js"
 
 /** Form bodies larger than this are refused with 413 (docs/security.md RQ-03). */
 export const MAX_FORM_BYTES = 64 * 1024
@@ -87,32 +87,23 @@ const emptyBody: Readonly<Record<string, unknown>> = Object.freeze({})
 /**
  * RequestInput -> AuthRequest. Throws UnknownAction (400) or InvalidRequest (400/413/431) for requests it cannot read.
  * A HEAD is read as the GET it mirrors (RFC 9110 §9.3.2), marked `head` so the body is left out of the answer.
+ * Only a POST has a body to wait for: any other request is read synchronously (no promise to make and await).
  */
-export async function parseRequest(input: RequestInput, config: ResolvedConfig): Promise<AuthRequest> {
-  const url = input.url
-  const { action, providerId } = parseActionPath(url.pathname, config.basePath)
+export function parseRequest(input: RequestInput, config: ResolvedConfig): AuthRequest | Promise<AuthRequest> {
+  const target = targetOf(input)
+  const { action, providerId } = parseActionPath(target.pathname, config.basePath)
   const header = input.header
-  const { origin, secure } = resolveOrigin(url, header, config)
+  const { origin, secure } = resolveOrigin(target, header, config)
   const cookieHeader = header.get("cookie")
   if (cookieHeader !== null && cookieHeader.length > MAX_COOKIE_HEADER)
     throw new InvalidRequest("The Cookie header is too large.", 431)
   const head = input.method === "HEAD"
   const method = head ? "GET" : input.method
-  const { body, form } = method === "POST" ? await parseBody(input) : { body: emptyBody, form: undefined }
-  return new ParsedRequest(
-    input,
-    url,
-    origin,
-    secure,
-    action,
-    providerId,
-    method,
-    head,
-    parseCookieHeader(cookieHeader),
-    body,
-    form,
-    config.wire,
-  )
+  const cookies = parseCookieHeader(cookieHeader)
+  const parsed = (body: Readonly<Record<string, unknown>>, form: URLSearchParams | undefined) =>
+    new ParsedRequest(input, origin, secure, action, providerId, method, head, cookies, body, form, config.wire)
+  if (method !== "POST") return parsed(emptyBody, undefined)
+  return parseBody(input).then(({ body, form }) => parsed(body, form))
 }
 
 /** An AuthRequest: a class, so the lazily built `headers` lives on the prototype (object literals with accessors are slow to make). */
@@ -122,7 +113,6 @@ class ParsedRequest implements AuthRequest {
 
   constructor(
     private readonly input: RequestInput,
-    readonly url: URL,
     readonly origin: string,
     readonly secure: boolean,
     readonly action: AuthAction,
@@ -135,6 +125,11 @@ class ParsedRequest implements AuthRequest {
     private readonly wire: WireFormat,
   ) {
     this.header = input.header
+  }
+
+  /** The request URL, built on first use (a web Request's URL is parsed only when an action reads more than its path). */
+  get url(): URL {
+    return this.input.url
   }
 
   /** Read on first use (a redirect or an error answer asks; a JSON answer never does). */

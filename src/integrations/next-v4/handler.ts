@@ -95,10 +95,10 @@ async function appRouterHandler(
   options: AuthOptions,
 ): Promise<Response> {
   const resolved: ResolvedConfig = v4Resolved(options)
-  const input = webInput(request)
   const path = actionPath(resolved.basePath, (await context.params)?.nextauth)
-  const url = path === undefined ? input.url : new URL(`${path}${input.url.search}`, input.url.origin)
-  const internal = await handle({ ...input, url }, resolved)
+  const requestUrl = new URL(request.url)
+  const url = path === undefined ? requestUrl : new URL(`${path}${requestUrl.search}`, requestUrl.origin)
+  const internal = await handle(webInput(request, { url }), resolved)
   try {
     return toResponse(internal, request.headers.has("x-auth-return-redirect"), request.method === "HEAD")
   } catch (failure) {

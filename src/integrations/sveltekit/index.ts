@@ -207,7 +207,7 @@ export function SvelteKitAuth(
       finish(await signOutTarget(actionContext(event, derived), options))) as App.Locals["signOut"]
     if (!isAuthRoute(event.url.pathname, derived.basePath)) return resolve(event)
     const request = event.request
-    const input = { ...webInput(request), clientAddress: clientAddressOf(event) }
+    const input = webInput(request, { clientAddress: clientAddressOf(event) })
     const answer = await runPipeline(input, derived.resolved)
     try {
       return toResponse(answer, request.headers.get("x-auth-return-redirect") !== null, request.method === "HEAD")
