@@ -54,8 +54,9 @@ export function targetOf(input: RequestInput): RequestTarget {
 /**
  * An http(s) URL as a WHATWG URL serializer writes it (what `Request.url` returns): scheme, a host of lower-case
  * letters, digits, dots and hyphens (or a bracketed IPv6 address) with an optional port, then a path of letters,
- * digits, `/`, `_` and `-`, then the query or fragment if any. No user info, no dot segment, no percent sign: a URL
- * with anything else is parsed by `new URL` instead, so a string a serializer did not write never routes differently.
+ * digits, `/`, `_` and `-`, then the query or fragment if any. For such a string (undici, workerd, Deno, Bun and
+ * Next.js's NextRequest all return serializer output) the parts equal `new URL`'s; a URL with user info, a dot
+ * segment, a percent sign, a backslash or another scheme does not match and is parsed by `new URL` instead.
  */
 const SERIALIZED_URL =
   /^(https?:)\/\/([a-z0-9.-]+(?::[0-9]{1,5})?|\[[0-9a-f:.]+\](?::[0-9]{1,5})?)(\/[A-Za-z0-9/_-]*)(?:[?#]|$)/
