@@ -10,7 +10,7 @@ import type { ResolvedConfig } from "../pipeline-types.js"
 import { InvalidEndpoints } from "../errors.js"
 import { readLimited } from "../lib/read-limited.js"
 import { handle } from "../pipeline.js"
-import { type ArrivalOrigin, type RequestInput, webInput } from "../request/input.js"
+import { type ArrivalOrigin, type RequestInput, serializedTarget, webInput } from "../request/input.js"
 import { toResponse } from "../response/build.js"
 import { configurationErrorResponse } from "../response/error.js"
 import type { InferJWT, InferSession } from "../infer.js"
@@ -249,16 +249,9 @@ export function authHandler(): MiddlewareHandler {
   }
 }
 
-/** The origin parts of a web Request's URL, read from its (always absolute, serialised) string without parsing. */
+/** The origin parts of a web Request's URL: read from its string when it has the plain serialized form, else parsed. */
 function arrivalOf(url: string): ArrivalOrigin {
-  const scheme = url.indexOf("://")
-  if (scheme <= 0) {
-    const parsed = new URL(url)
-    return { protocol: parsed.protocol, host: parsed.host, origin: parsed.origin }
-  }
-  const pathStart = url.indexOf("/", scheme + 3)
-  const origin = pathStart === -1 ? url : url.slice(0, pathStart)
-  return { protocol: url.slice(0, scheme + 1), host: origin.slice(scheme + 3), origin }
+  return serializedTarget(url) ?? new URL(url)
 }
 
 /** A broken config, as an HTTPException: the handler's 500 configuration answer, the AuthError as its cause. */
