@@ -8,6 +8,7 @@ import type {
   AdapterUser,
   VerificationToken,
 } from "./index.js"
+import { merged } from "../lib/merged.js"
 
 /** One result row as the driver returns it. */
 type Row = Record<string, unknown>
@@ -152,12 +153,12 @@ const toDate = (value: unknown): Date => (value instanceof Date ? value : new Da
 const toDateOrNull = (value: unknown): Date | null => (value == null ? null : toDate(value))
 
 function toUser(row: Row): AdapterUser {
-  return { ...row, id: String(row.id), email: row.email as string, emailVerified: toDateOrNull(row.emailVerified) }
+  return merged(row, { id: String(row.id), email: row.email as string, emailVerified: toDateOrNull(row.emailVerified) })
 }
 
 function toAccount(row: Row): AdapterAccount {
   const { id: _rowId, ...rest } = row
-  const account = { ...rest, userId: String(row.userId) } as AdapterAccount
+  const account = merged(rest, { userId: String(row.userId) }) as unknown as AdapterAccount
   if (row.expires_at != null) account.expires_at = Number(row.expires_at)
   return account
 }

@@ -3,6 +3,7 @@
 import { InvalidEndpoints } from "../errors.js"
 import type { WireFormat } from "../pipeline-types.js"
 import type { AuthConfig, Cookie, CookieOption, CookiesOptions } from "../types.js"
+import { merged } from "../lib/merged.js"
 
 /** How long the short-lived flow cookies (state, PKCE, nonce, WebAuthn challenge) live unless overridden: 15 minutes, as in Auth.js. */
 export const FLOW_COOKIE_MAX_AGE = 900
@@ -72,7 +73,7 @@ export function serializeCookie(cookie: Cookie): string {
 
 /** A cookie that deletes `name` (empty value, Max-Age=0, same attributes). */
 export function expiredCookie(option: CookieOption, name = option.name): Cookie {
-  return { name, value: "", options: { ...option.options, maxAge: 0, expires: undefined } }
+  return { name, value: "", options: merged(option.options, { maxAge: 0, expires: undefined }) }
 }
 
 /**
@@ -106,7 +107,7 @@ export function flowCookie(option: CookieOption, value: string): Cookie {
   return {
     name: option.name,
     value,
-    options: { ...option.options, maxAge, expires: new Date(Date.now() + maxAge * 1000) },
+    options: merged(option.options, { maxAge, expires: new Date(Date.now() + maxAge * 1000) }),
   }
 }
 

@@ -4,6 +4,7 @@ import type { AuthRequest, ResolvedConfig, VerifiedIdentity } from "../pipeline-
 import type { CredentialsConfig } from "../providers/types.js"
 import type { User } from "../types.js"
 import { declaredParameters } from "../lib/parameters.js"
+import { merged } from "../lib/merged.js"
 
 /** Keys that never name a field (a body or a declaration holding them is never read through them). */
 const unsafeKeys: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"])
@@ -115,7 +116,7 @@ export async function verifyCredentials(
   }
   const id = String(user.id)
   return {
-    user: { ...user, id },
+    user: merged(user, { id }),
     account: { providerAccountId: id, type: "credentials", provider: provider.id },
     credentials,
   }

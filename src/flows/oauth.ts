@@ -17,6 +17,7 @@ import {
   safeCause,
   validateCallback,
 } from "../protocols/oauth2.js"
+import { merged } from "../lib/merged.js"
 import { clearChecks, createChecks, decodeState, readChecks } from "../security/check-cookies.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
 import type { Account, Cookie, TokenSet, User } from "../types.js"
@@ -265,6 +266,6 @@ export function callbackUrlCookie(
   return {
     name: option.name,
     value: callbackUrl,
-    options: crossSite ? { ...option.options, sameSite: "none", secure: true } : { ...option.options },
+    options: merged(option.options, crossSite ? { sameSite: "none" as const, secure: true } : {}),
   }
 }

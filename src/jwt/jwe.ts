@@ -19,6 +19,7 @@ import {
 } from "#crypto"
 import { JWTSessionError, MissingSecret } from "../errors.js"
 import type { JWT, JWTDecodeParams, JWTEncodeParams } from "../types.js"
+import { merged } from "../lib/merged.js"
 
 /** 30 days, the default session and token lifetime. */
 export const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
@@ -226,7 +227,7 @@ export function withTimeClaims(
   maxAge: number,
   nowSeconds: number,
 ): Record<string, unknown> {
-  return { ...token, iat: nowSeconds, exp: nowSeconds + maxAge, jti: randomUUID() }
+  return merged(token, { iat: nowSeconds, exp: nowSeconds + maxAge, jti: randomUUID() })
 }
 
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000)

@@ -6,6 +6,7 @@ import type { AdapterSession, AdapterUser } from "../adapters/index.js"
 import type { GuardedAdapter } from "../adapters/guarded-adapter.js"
 import type { Cookie, Session } from "../types.js"
 import { expiredCookie } from "../cookies/policy.js"
+import { merged } from "../lib/merged.js"
 import { emitEvent } from "../events.js"
 import { applySessionCallback } from "./callbacks.js"
 import { v4CookiesCleared, v4SessionToken } from "./legacy-v4.js"
@@ -122,7 +123,7 @@ async function readDatabaseSession(req: AuthRequest, config: ResolvedConfig): Pr
     }
     return { status: "invalid", sessionToken }
   }
-  const session = expires === found.session.expires ? found.session : { ...found.session, expires }
+  const session = expires === found.session.expires ? found.session : merged(found.session, { expires })
   return { status: "valid", session, user: found.user, sessionToken }
 }
 
@@ -130,7 +131,7 @@ async function readDatabaseSession(req: AuthRequest, config: ResolvedConfig): Pr
 function sessionCookie(req: AuthRequest, config: ResolvedConfig, sessionToken: string, expires: Date): Cookie {
   const option = config.cookies(req.secure).sessionToken
   const maxAge = Math.max(0, Math.floor((expires.valueOf() - Date.now()) / 1000))
-  return { name: option.name, value: sessionToken, options: { ...option.options, maxAge, expires } }
+  return { name: option.name, value: sessionToken, options: merged(option.options, { maxAge, expires }) }
 }
 
 function clearCookie(req: AuthRequest, config: ResolvedConfig): Cookie[] {
@@ -234,7 +235,7 @@ export const databaseStrategy: SessionStrategy = {
     const session = config.callbacks.session
       ? await applySessionCallback(
           {
-            session: { ...row, user } as never,
+            session: merged(row, { user }) as never,
             user,
             ...(update ? { newSession: update.data, trigger: "update" as const } : {}),
           },

@@ -5,6 +5,7 @@ import type { AuthRequest, ResolvedConfig, SessionAnswer, SessionStrategy } from
 import { decodeToken, encodeToken, type KeyScheme, nowSeconds } from "../jwt/jwe.js"
 import type { Cookie, JWT, JWTDecodeParams, JWTEncodeParams, Session } from "../types.js"
 import { CHUNK_SIZE, clearChunked, readChunked, V4_CHUNK_SIZE, writeChunked } from "../cookies/chunks.js"
+import { merged } from "../lib/merged.js"
 import { emitEvent } from "../events.js"
 import { applyJwtCallback, applySessionCallback } from "./callbacks.js"
 import { refreshIfDue } from "./refresh.js"
@@ -137,7 +138,7 @@ async function writeToken(
   const expires = new Date(Date.now() + config.session.maxAge * 1000)
   // next-auth 4 dates its session cookie with Expires alone, and cuts it into smaller chunks.
   const v4 = config.wire === "next-auth-v4"
-  const options = v4 ? { ...option.options, expires } : { ...option.options, maxAge: config.session.maxAge, expires }
+  const options = merged(option.options, v4 ? { expires } : { maxAge: config.session.maxAge, expires })
   const cookies = writeChunked(option, value, options, seen, v4 ? V4_CHUNK_SIZE : CHUNK_SIZE)
   checkCookieBudget(kept, cookies, req, config)
   return { cookies, expires }

@@ -3,6 +3,7 @@
 // not derived from the cookie and no part of the cookie can be derived from it: knowing an id builds no session.
 import { randomBytes, toBase64Url } from "#crypto"
 import type { JWT } from "../types.js"
+import { merged } from "../lib/merged.js"
 
 /** The claim of the session JWT that holds the session id. */
 export const SESSION_ID_CLAIM = "sid"
@@ -20,5 +21,5 @@ export function sessionIdOf(token: JWT | null | undefined): string | undefined {
 
 /** `token` carrying the session id `sid`: the same object when it already does, else a copy with it. */
 export function withSessionId(token: JWT, sid: string): JWT {
-  return token[SESSION_ID_CLAIM] === sid ? token : { ...token, [SESSION_ID_CLAIM]: sid }
+  return token[SESSION_ID_CLAIM] === sid ? token : merged(token, { [SESSION_ID_CLAIM]: sid })
 }
