@@ -11,6 +11,7 @@ import { domainToUnicode } from "../lib/idn.js"
 import { SingleFlight } from "../lib/single-flight.js"
 import { applyRedirect } from "../security/redirect.js"
 import type { Account, CredentialInput, TokenSet } from "../types.js"
+import { merged } from "../lib/merged.js"
 
 /**
  * Runs the `signIn` callback: `true` continues (undefined), a string ends the sign-in with a redirect
@@ -69,13 +70,12 @@ function accountRowOf(account: Account, userId: string, config: ResolvedConfig):
   const fields: Record<string, unknown> = pick
     ? { ...(pick(tokens) ?? {}) }
     : Object.fromEntries(defaultAccountFields.filter((k) => tokens[k] !== undefined).map((k) => [k, tokens[k]]))
-  return {
-    ...fields,
+  return merged(fields, {
     provider: account.provider,
     type: account.type as AdapterAccount["type"],
     providerAccountId: account.providerAccountId,
     userId,
-  }
+  }) as AdapterAccount
 }
 
 /**
@@ -147,7 +147,7 @@ async function findOrCreate(
   const id = rule.keepsFlowUserId ? flowUserId : randomUUID()
   return createAndLink(
     adapter,
-    { ...profileUser, id, email: email ?? null, emailVerified } as unknown as AdapterUser,
+    merged(profileUser, { id, email: email ?? null, emailVerified }) as unknown as AdapterUser,
     identity,
     config,
     writes,
@@ -363,9 +363,9 @@ async function linkAndStore(
 ): Promise<LinkOutcome> {
   const outcome = await findOrCreate(adapter, identity, rule, signedIn, config, writes)
   if (!identity.authenticator) return outcome
-  const created = await adapter.createAuthenticator({ ...identity.authenticator, userId: outcome.user.id })
+  const created = await adapter.createAuthenticator(merged(identity.authenticator, { userId: outcome.user.id }))
   writes.createdAuthenticator = created
-  return { ...outcome, createdAuthenticator: created }
+  return merged(outcome, { createdAuthenticator: created })
 }
 
 /** One link attempt: in the adapter's transaction when it has one, else undoing this attempt's writes on failure. */

@@ -229,14 +229,14 @@ export async function identityFromProfile(
       `Provider "${p.id}": the profile has no id (map it in the provider's \`profile\` callback).`,
     )
   }
-  const account: Account = {
-    ...(tokens as Record<string, unknown>),
+  // The token response is the provider's JSON: merged keeps an own __proto__ key in it a plain property.
+  const account: Account = merged(tokens as Record<string, unknown>, {
     provider: p.id,
     type,
     providerAccountId: String(mapped.id),
-  }
+  }) as Account
   const user = userOfProfile(mapped)
-  return { user: wire === "next-auth-v4" ? { ...user, id: String(mapped.id) } : user, account, profile }
+  return { user: wire === "next-auth-v4" ? merged(user, { id: String(mapped.id) }) : user, account, profile }
 }
 
 /**
@@ -246,13 +246,12 @@ export async function identityFromProfile(
  */
 function userOfProfile(mapped: User): VerifiedIdentity["user"] {
   const { name, email, image, ...rest } = mapped
-  return {
-    ...rest,
+  return merged(rest, {
     id: randomUUID(),
     ...(name !== null && name !== undefined ? { name } : {}),
     ...(typeof email === "string" ? { email: email.toLowerCase() } : {}),
     ...(image !== null && image !== undefined ? { image } : {}),
-  }
+  })
 }
 
 /** The callback-url cookie a sign-in start sets (SameSite=None when the provider answers cross-site with form_post). */

@@ -1,6 +1,7 @@
 // Outbound HTTP for provider calls: a timeout, no automatic redirects, and a cap on the response size.
 import { OAuthCallbackError } from "../errors.js"
 import { readLimited } from "../lib/read-limited.js"
+import { merged } from "../lib/merged.js"
 
 /** Provider responses larger than this are refused (docs/security.md OA-18, docs/security.md DS-03). */
 export const MAX_RESPONSE_BYTES = 1024 * 1024
@@ -24,7 +25,7 @@ export function boundedFetch(base: typeof fetch, timeoutMs: number, maxBytes = M
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout
     let response: Response
     try {
-      response = await base(input, { ...init, redirect: "manual", signal })
+      response = await base(input, merged(init ?? {}, { redirect: "manual" as const, signal }))
     } catch (cause) {
       const timedOut = timeout.aborted
       throw new ProviderRequestError(

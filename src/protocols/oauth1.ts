@@ -2,6 +2,7 @@
 // No config, cookies or adapters in here.
 import { type Awaitable, hmac, randomBytes, toHex } from "#crypto"
 import { OAuthCallbackError, OAuthSignInError } from "../errors.js"
+import { merged } from "../lib/merged.js"
 
 /** Percent-encoding of RFC 5849 §3.6: everything but unreserved characters, UTF-8, uppercase hex. */
 export function percentEncode(value: string): string {
@@ -80,7 +81,7 @@ export async function authorizationHeader(
     credentials.consumerSecret,
     credentials.tokenSecret,
   )
-  const header = { ...oauth, oauth_signature: signature }
+  const header = merged(oauth, { oauth_signature: signature })
   return `OAuth ${Object.entries(header)
     .map(([k, v]) => `${percentEncode(k)}="${percentEncode(v)}"`)
     .join(", ")}`

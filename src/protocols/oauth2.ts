@@ -8,6 +8,7 @@ import type { ResolvedOAuthProvider } from "../pipeline-types.js"
 import type { TokenRequestContext } from "../providers/types.js"
 import { isAllowedEndpoint } from "./http.js"
 import { verifyJwsSignature } from "./jws.js"
+import { merged } from "../lib/merged.js"
 
 /** The issuer used for providers configured without one (Auth.js uses the same placeholder). */
 const PLACEHOLDER_ISSUER = "https://authjs.dev"
@@ -115,7 +116,7 @@ async function asForTokenResponse(
     return as
   }
   if (typeof value !== "string" || !TEMPLATE_VALUE.test(value)) return as
-  return { ...as, issuer: as.issuer.replace(p.issuerTemplate.placeholder, value) }
+  return merged(as, { issuer: as.issuer.replace(p.issuerTemplate.placeholder, value) })
 }
 
 /**
@@ -145,7 +146,7 @@ export async function getAuthorizationServer(p: ResolvedOAuthProvider): Promise<
       return discovered
     })
   }
-  return { ...as, ...explicit }
+  return merged(as, explicit) as o.AuthorizationServer
 }
 
 /** Test hook: forget discovered metadata. */
@@ -154,7 +155,7 @@ export function clearDiscoveryCache(): void {
 }
 
 function clientOf(p: ResolvedOAuthProvider): o.Client {
-  return { ...p.client, client_id: p.clientId }
+  return merged(p.client, { client_id: p.clientId }) as o.Client
 }
 
 /** The provider's extra token-request parameters (e.g. TikTok's client_key), sent in the form body. */
@@ -256,7 +257,7 @@ export function validateCallback(
       input = new URLSearchParams(params)
       input.delete("iss")
     }
-    server = { ...as, authorization_response_iss_parameter_supported: false }
+    server = merged(as, { authorization_response_iss_parameter_supported: false }) as o.AuthorizationServer
   }
   return o.validateAuthResponse(server, clientOf(p), input, expectedState ?? o.expectNoState) as ValidatedCallback
 }
@@ -317,10 +318,7 @@ export async function exchangeCode(
           callback,
           redirectUri,
           codeVerifier ?? o.nopkce,
-          {
-            ...httpOptions(p),
-            ...tokenParams(p),
-          },
+          merged(httpOptions(p), tokenParams(p)),
         )
     if (p.token.conform) response = (await p.token.conform(response.clone())) ?? response
     const requireIdToken = p.oidc
@@ -458,10 +456,13 @@ export async function refreshTokens(
   const client = clientOf(p)
   let response = p.token.request
     ? await hookResponse(as, p, { grantType: "refresh_token", params: {}, checks: {}, refreshToken }, callbackUrl)
-    : await o.refreshTokenGrantRequest(as, client, clientAuthOf(p), refreshToken, {
-        ...httpOptions(p),
-        ...tokenParams(p),
-      })
+    : await o.refreshTokenGrantRequest(
+        as,
+        client,
+        clientAuthOf(p),
+        refreshToken,
+        merged(httpOptions(p), tokenParams(p)),
+      )
   if (p.token.conform) response = (await p.token.conform(response.clone())) ?? response
   return o.processRefreshTokenResponse(await asForTokenResponse(as, p, response), client, response)
 }

@@ -1,6 +1,7 @@
 // AuthResponse -> web Response: status, Location, Set-Cookie (merged once, here), JSON or HTML body.
 import { serializeCookie } from "../cookies/policy.js"
 import type { ResponseInternal } from "../types.js"
+import { merged } from "../lib/merged.js"
 
 export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "Content-Type": "application/json" })
 export const NO_STORE_JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
@@ -31,7 +32,7 @@ export function v4Answer(res: ResponseInternal, json: boolean): ResponseInternal
   if (!json) return { redirect, ...(headers ? { headers } : {}), ...(cookies ? { cookies } : {}) }
   return {
     status: status ?? 200,
-    headers: { ...headers, ...JSON_HEADERS },
+    headers: merged(headers ?? {}, JSON_HEADERS),
     body: { url: redirect },
     ...(cookies ? { cookies } : {}),
   }
@@ -48,7 +49,8 @@ export function renderResponse(res: ResponseInternal, returnRedirect: ReturnRedi
   const setCookies = res.cookies ? res.cookies.map(serializeCookie) : []
   if (res.redirect !== undefined) {
     if (typeof returnRedirect === "function") returnRedirect = returnRedirect()
-    const headers = { ...res.headers, ...(returnRedirect ? RETURN_REDIRECT_HEADERS : {}), Location: res.redirect }
+    const base = returnRedirect ? merged(res.headers ?? {}, RETURN_REDIRECT_HEADERS) : (res.headers ?? {})
+    const headers: Record<string, string> = merged(base, { Location: res.redirect })
     if (returnRedirect) return { status: 200, headers, setCookies, body: JSON.stringify({ url: res.redirect }) }
     return { status: res.status ?? 302, headers, setCookies, body: null }
   }

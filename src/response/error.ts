@@ -28,6 +28,7 @@ import { errorPage } from "../pages/error.js"
 import { pageHeaders } from "../pages/headers.js"
 import { chooseLocale } from "../pages/locales/index.js"
 import { clearChecks } from "../security/check-cookies.js"
+import { merged } from "../lib/merged.js"
 
 const CONFIGURATION_MESSAGE =
   "There was a problem with the server configuration. Check the server logs for more information."
@@ -59,7 +60,7 @@ function rateLimitedResponse(error: RateLimited, req: AuthRequest | undefined, s
   if (req && wantsJson(req))
     return {
       status: RateLimited.status,
-      headers: { ...JSON_HEADERS, ...retryAfter },
+      headers: merged(JSON_HEADERS, retryAfter),
       body: { error: RateLimited.pageCode, url: signInUrl },
     }
   return { redirect: signInUrl, headers: retryAfter }

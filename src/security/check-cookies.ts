@@ -75,7 +75,7 @@ export async function createChecks(
   const cookies: Cookie[] = []
   if (p.checks.has("state")) {
     const state = await seal(
-      { ...(proxyOrigin ? { origin: proxyOrigin } : {}), random: o.generateRandomState() },
+      proxyOrigin ? { origin: proxyOrigin, random: o.generateRandomState() } : { random: o.generateRandomState() },
       config,
       STATE_SALT,
       lifetimeOf(names.state),

@@ -12,6 +12,7 @@ import { decodeToken } from "../jwt/jwe.js"
 import type { AuthConfig, Cookie, JWT, JWTDecodeParams } from "../types.js"
 import { readChunked } from "../cookies/chunks.js"
 import { expiredCookie, isCookieName } from "../cookies/policy.js"
+import { merged } from "../lib/merged.js"
 
 /** A JWT session read as session/jwt.ts makes it (the same union, declared here so the two modules form no cycle). */
 type JwtRead =
@@ -137,5 +138,5 @@ export async function withV4Jwt(read: JwtRead, req: AuthRequest, config: Resolve
   }
   if (read.status === "absent") return v4Read(v4.value, v4.names, config)
   const names = [...read.names, ...v4.names]
-  return read.status === "valid" ? { ...read, names, secretIndex: FROM_V4 } : { ...read, names }
+  return read.status === "valid" ? merged(read, { names, secretIndex: FROM_V4 }) : merged(read, { names })
 }

@@ -9,6 +9,7 @@ import type { Account } from "../types.js"
 import { SingleFlight } from "../lib/single-flight.js"
 import { keyDigest, storeKey } from "../stores/keys.js"
 import { withStoreLock } from "../stores/lock.js"
+import { merged } from "../lib/merged.js"
 
 /**
  * The provider of this id when it refreshes access tokens: its sign-in kind can (OAuth, `refreshesAccessTokens`) and
@@ -86,8 +87,7 @@ async function runRefresh(p: ResolvedOAuthProvider, current: SessionAccount, con
     const tokens = await refreshTokens(as, p, current.refresh_token as string, callbackUrl)
     const { expires_at: _stale, ...rest } = current
     const expiresIn = Number(tokens.expires_in)
-    const account: SessionAccount = {
-      ...rest,
+    const account: SessionAccount = merged(rest, {
       access_token: tokens.access_token,
       // Keep the old refresh token when the server does not rotate it. @see RFC 6749 §6
       ...(typeof tokens.refresh_token === "string" ? { refresh_token: tokens.refresh_token } : {}),
@@ -95,7 +95,7 @@ async function runRefresh(p: ResolvedOAuthProvider, current: SessionAccount, con
       ...("id_token" in current && typeof tokens.id_token === "string" ? { id_token: tokens.id_token } : {}),
       // Without a lifetime the new token is used until a call fails; the stale expiry must not trigger refreshes.
       ...(Number.isFinite(expiresIn) && expiresIn > 0 ? { expires_at: Math.floor(Date.now() / 1000) + expiresIn } : {}),
-    }
+    })
     return { ok: true, account }
   } catch (cause) {
     config.logger.error(
@@ -258,7 +258,7 @@ export async function refreshIfDue(token: JWT, config: ResolvedConfig): Promise<
   }
   if (outcome.ok) {
     const { error: _previous, ...rest } = token
-    return { ...rest, account: outcome.account }
+    return merged(rest, { account: outcome.account })
   }
-  return { ...token, error: "RefreshTokenError" }
+  return merged(token, { error: "RefreshTokenError" as const })
 }

@@ -9,6 +9,7 @@ import type { Account, JWT } from "../types.js"
 import { keyDigest, storeKey } from "../stores/keys.js"
 import { refreshingProvider, type SessionAccount, sessionAccountOf } from "./refresh.js"
 import { newSessionId, SESSION_ID_CLAIM, sessionIdOf } from "./session-id.js"
+import { merged } from "../lib/merged.js"
 
 /** The cookie claim that says "this session's provider tokens are in the store under its sid". */
 const SERVER_TOKENS_CLAIM = "stk"
@@ -81,13 +82,13 @@ export async function withServerTokens(token: JWT, req: AuthRequest, config: Res
           ),
         )
       }
-      return { ...rest, error: "RefreshTokenError" }
+      return merged(rest, { error: "RefreshTokenError" as const })
     }
     const { payload } = await decryptClaims(value, config.secrets, SEAL_SALT)
     if (payload.sid !== sid || !isAccount(payload.account))
       throw new AdapterError("the stored provider tokens belong to another session or are malformed")
     loads.set(req, { sid, status: "loaded" })
-    return { ...rest, account: payload.account }
+    return merged(rest, { account: payload.account })
   } catch (cause) {
     loads.set(req, { sid, status: "failed" })
     config.logger.error(
@@ -114,7 +115,8 @@ async function storeTokens(token: JWT, req: AuthRequest, config: ResolvedConfig)
   const account = plain.account
   if (!isAccount(account)) {
     // The store was down on the read: the entry is still there; keep pointing at it.
-    if (loaded?.status === "failed" && sessionIdOf(plain) === loaded.sid) return { ...plain, [SERVER_TOKENS_CLAIM]: 1 }
+    if (loaded?.status === "failed" && sessionIdOf(plain) === loaded.sid)
+      return merged(plain, { [SERVER_TOKENS_CLAIM]: 1 })
     // The jwt callback dropped the tokens (or never had them): so does the store.
     if (loaded?.status === "loaded") await dropEntry(loaded.sid, config)
     return plain
@@ -139,7 +141,7 @@ async function storeTokens(token: JWT, req: AuthRequest, config: ResolvedConfig)
   }
   // A jwt callback that replaced the sid leaves the old entry behind: remove it.
   if (loaded && loaded.sid !== sid && loaded.status !== "failed") await dropEntry(loaded.sid, config)
-  return { ...rest, [SESSION_ID_CLAIM]: sid, [SERVER_TOKENS_CLAIM]: 1 }
+  return merged(rest, { [SESSION_ID_CLAIM]: sid, [SERVER_TOKENS_CLAIM]: 1 })
 }
 
 async function dropEntry(sid: string, config: ResolvedConfig): Promise<void> {

@@ -5,6 +5,7 @@ import { AdapterError } from "../errors.js"
 import type { AuthRequest, ListedSession, ResolvedConfig } from "../pipeline-types.js"
 import { keyDigest, storeKey } from "../stores/keys.js"
 import { withStoreLock } from "../stores/lock.js"
+import { merged } from "../lib/merged.js"
 
 /** Sessions listed per user at most; a sign-in past it ends the oldest, so no session is ever left unlisted. */
 const MAX_LISTED = 100
@@ -139,7 +140,7 @@ export async function touchSession(config: ResolvedConfig, id: string, expires: 
   if (user === null) return
   const now = Date.now()
   await changeList(config, user, (list) =>
-    list.map((s) => (s.id === id ? { ...s, expires: Math.max(s.expires, expires), lastSeenAt: now } : s)),
+    list.map((s) => (s.id === id ? merged(s, { expires: Math.max(s.expires, expires), lastSeenAt: now }) : s)),
   )
   await config.store.set(ownerKey(id), user, seconds(expires, now))
 }

@@ -14,6 +14,7 @@ import type { AuthConfig, Cookie, ResponseInternal, Session } from "../../types.
 import { deriveFrontDoorConfig, type FrontDoor, PerConfig } from "../front-door.js"
 import { resolveConfig } from "../../config/resolve.js"
 import { readServerSession, resolvedOrThrow } from "../session-read.js"
+import { merged } from "../../lib/merged.js"
 
 /** The config `QwikAuth$` takes: Gatehouse's, without the `raw` marker; `basePath` is always `/auth`. */
 export interface QwikAuthConfig extends Omit<AuthConfig, "raw"> {}
@@ -110,7 +111,7 @@ function parseSetCookie(header: string): Cookie {
 function appendCookies(event: QwikEvent, cookies: readonly Cookie[]): void {
   for (const cookie of cookies) {
     const pair = serializeCookie(cookie).split(";")[0]!
-    appendEncoded(event, { ...cookie, value: pair.slice(cookie.name.length + 1) })
+    appendEncoded(event, merged(cookie, { value: pair.slice(cookie.name.length + 1) }))
   }
 }
 
@@ -139,7 +140,10 @@ export async function onRequestFor(config: QwikAuthConfig, event: QwikEvent): Pr
   if (isAuthRoute(event.url.pathname)) {
     const request = event.request
     const answer = await handle(webInput(request), resolved)
-    const rendered = renderResponse({ ...answer, cookies: [] }, request.headers.get("x-auth-return-redirect") !== null)
+    const rendered = renderResponse(
+      merged(answer, { cookies: [] }),
+      request.headers.get("x-auth-return-redirect") !== null,
+    )
     // Qwik City keeps one Set-Cookie per name when it takes them off a sent Response: they go to its jar instead.
     appendCookies(event, answer.cookies ?? [])
     const body = request.method === "HEAD" ? null : rendered.body
