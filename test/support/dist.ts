@@ -58,10 +58,14 @@ function takeLock(): boolean {
   }
 }
 
-/** Builds dist/ (`npm run build`) unless it is current; concurrent callers wait for the one that builds. */
+/**
+ * Builds dist/ (`npm run build`) unless it is current; concurrent callers wait for the one that builds. dist/ is only
+ * looked at under the lock: a worker building it writes the marker before the build is done (tsc emits file by file),
+ * so a check without the lock could take a half-written dist/ for a current one.
+ */
 export function ensureDist(): void {
   const deadline = Date.now() + WAIT_LIMIT_MS
-  while (!distIsCurrent()) {
+  for (;;) {
     if (takeLock()) {
       try {
         if (distIsCurrent()) return

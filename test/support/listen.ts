@@ -10,8 +10,17 @@ export interface Listening {
   stop(): Promise<void>
 }
 
+/**
+ * How long the fake servers keep an idle connection. At Node's 5 s default a loaded machine's late timers let the
+ * client (undici, which drops an idle connection a little before the server's Keep-Alive timeout) send a request on
+ * a connection the server is closing that moment: the request fails with ECONNRESET. Two minutes puts that race
+ * beyond any pause inside a test; stop() ends every connection anyway.
+ */
+const KEEP_ALIVE_MS = 120_000
+
 /** Listens on 127.0.0.1 with an OS-chosen port. */
 export async function listenLocal(server: Server): Promise<Listening> {
+  server.keepAliveTimeout = KEEP_ALIVE_MS
   const sockets = new Set<Socket>()
   server.on("connection", (socket) => {
     sockets.add(socket)

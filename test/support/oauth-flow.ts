@@ -340,11 +340,16 @@ export interface ShiftedClock {
   offset(): number
 }
 
-/** Moves Date.now() (and so every JWT/JWE/cookie clock on both sides, and the JWKS cooldown) forward. */
-export function useShiftedClock(): ShiftedClock {
+/**
+ * Moves Date.now() (and so every JWT/JWE/cookie clock on both sides, and the JWKS cooldown) forward. `frozen`: the
+ * clock moves only when told, so a batch that takes long on a loaded machine does not carry the test past a window
+ * it means to stay inside.
+ */
+export function useShiftedClock(options: { frozen?: boolean } = {}): ShiftedClock {
   let offset = 0
   const realNow = Date.now.bind(Date)
-  vi.spyOn(Date, "now").mockImplementation(() => realNow() + offset)
+  const start = realNow()
+  vi.spyOn(Date, "now").mockImplementation(options.frozen ? () => start + offset : () => realNow() + offset)
   const advance = ((ms: number) => {
     offset += ms
   }) as ShiftedClock
