@@ -1,7 +1,6 @@
 // Sealed, short-lived, provider-bound check cookies for the authorization-code flow: state, PKCE verifier, nonce
 // (docs/wire-format.md §3.3).
-import { digest } from "#crypto"
-import * as o from "oauth4webapi"
+import { digest, randomBytes, toBase64Url } from "#crypto"
 import { InvalidCheck } from "../errors.js"
 import type { AuthRequest, ResolvedConfig, ResolvedOAuthProvider } from "../pipeline-types.js"
 import { assertTimeClaims, decryptClaims, encryptClaims, nowSeconds, withTimeClaims } from "../jwt/jwe.js"
@@ -10,6 +9,12 @@ import { expiredCookie, flowCookie, lifetimeOf } from "../cookies/policy.js"
 import type { Cookie, CookieOption } from "../types.js"
 
 const STATE_SALT = "encodedState"
+
+/**
+ * A fresh check value: 32 random bytes, base64url (43 characters). PKCE's code verifier takes the same form
+ * (RFC 7636 §4.1: 256 bits of entropy, within its 43–128 unreserved characters).
+ */
+const randomCheckValue = (): string => toBase64Url(randomBytes(32))
 
 /** Binds a check to one provider, issuer, client and redirect URI (docs/security.md OA-03). */
 async function binding(p: ResolvedOAuthProvider, redirectUri: string): Promise<string> {
@@ -75,7 +80,7 @@ export async function createChecks(
   const cookies: Cookie[] = []
   if (p.checks.has("state")) {
     const state = await seal(
-      proxyOrigin ? { origin: proxyOrigin, random: o.generateRandomState() } : { random: o.generateRandomState() },
+      proxyOrigin ? { origin: proxyOrigin, random: randomCheckValue() } : { random: randomCheckValue() },
       config,
       STATE_SALT,
       lifetimeOf(names.state),
@@ -84,14 +89,15 @@ export async function createChecks(
     cookies.push(await checkCookie(names.state, { value: state, provider: p.id, bind }, config, p.formPost))
   }
   if (p.checks.has("pkce")) {
-    const verifier = o.generateRandomCodeVerifier()
-    params.codeChallenge = await o.calculatePKCECodeChallenge(verifier)
+    const verifier = randomCheckValue()
+    // S256 (RFC 7636 §4.2): BASE64URL(SHA-256(ASCII(code_verifier))).
+    params.codeChallenge = await digest("SHA-256", verifier, "base64url")
     cookies.push(
       await checkCookie(names.pkceCodeVerifier, { value: verifier, provider: p.id, bind }, config, p.formPost),
     )
   }
   if (p.checks.has("nonce")) {
-    const nonce = o.generateRandomNonce()
+    const nonce = randomCheckValue()
     params.nonce = nonce
     cookies.push(await checkCookie(names.nonce, { value: nonce, provider: p.id, bind }, config, p.formPost))
   }

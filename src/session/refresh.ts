@@ -3,7 +3,6 @@
 import { AdapterError, RefreshTokenError } from "../errors.js"
 import type { ResolvedConfig, ResolvedOAuthProvider } from "../pipeline-types.js"
 import { decryptClaims, encryptClaims } from "../jwt/jwe.js"
-import { getAuthorizationServer, refreshTokens, safeCause } from "../protocols/oauth2.js"
 import type { JWT } from "../types.js"
 import type { Account } from "../types.js"
 import { SingleFlight } from "../lib/single-flight.js"
@@ -78,6 +77,8 @@ export function sessionAccountOf(account: Account): SessionAccount | undefined {
 }
 
 async function runRefresh(p: ResolvedOAuthProvider, current: SessionAccount, config: ResolvedConfig): Promise<Outcome> {
+  // The OAuth client loads with the first refresh, not with every session read (see flows/kinds/oauth.ts).
+  const { getAuthorizationServer, refreshTokens, safeCause } = await import("../protocols/oauth2.js")
   try {
     const as = await getAuthorizationServer(p)
     // A token `request` hook may need the redirect URI (Azure DevOps sends it on refresh too): known only with AUTH_URL.
