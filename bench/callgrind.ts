@@ -17,12 +17,14 @@
 // helper threads included) between the two calls. Each op is what bench/run.ts times: a new Request, the handler,
 // res.text() and the status check. Counts are x86-64 instructions of this Node binary; compare runs of one Node version.
 import { spawn } from "node:child_process"
+import type { IncomingMessage } from "node:http"
 import { mkdirSync, readFileSync, rmSync } from "node:fs"
 import os from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Auth } from "../src/index.js"
 import { migrate, PostgresAdapter } from "../src/adapters/postgres.js"
+import { getSession as nodeGetSession } from "../src/integrations/node.js"
 import Credentials from "../src/providers/credentials.js"
 import type { AuthConfig } from "../src/types.js"
 import {
@@ -120,7 +122,7 @@ async function databaseSetup() {
 }
 
 /** Cases that need DATABASE_URL: left out of the default list when it is unset. */
-const DATABASE_CASES = new Set(["GD", "CQ", "Q"])
+const DATABASE_CASES = new Set(["GD", "GDr", "CQ", "Q"])
 
 const CASES: Record<string, Case> = {
   G5d: {
@@ -208,6 +210,16 @@ const CASES: Record<string, Case> = {
       const { pool, cookie } = await databaseSetup()
       const handle = gatehouse(defaultConfig({ adapter: PostgresAdapter(pool), session: { strategy: "database" } }))
       return () => op(handle, get("/auth/session", cookie), 200, USER.email)
+    },
+  },
+  GDr: {
+    what: "database session read in an app route: gatehouse/node getSession(req), no web Request or Response (DATABASE_URL)",
+    ops: 3000,
+    setup: async () => {
+      const { pool, cookie } = await databaseSetup()
+      const config = defaultConfig({ adapter: PostgresAdapter(pool), session: { strategy: "database" } })
+      const req = { headers: { host: "localhost:3000", cookie }, socket: null } as unknown as IncomingMessage
+      return async () => check((await nodeGetSession(req, config))?.user?.email === USER.email, "route session")
     },
   },
   CQ: {
@@ -389,6 +401,7 @@ async function main(): Promise<void> {
     ["session check ÷ (C + F)", ratio("G1", "C", "F"), "<= 1.5"],
     ["/csrf ÷ trivial handler C", ratio("G3", "C"), "<= 1.2"],
     ["database session check ÷ its ceiling CQ", ratio("GD", "CQ"), "<= 1.11 (>= 90 % of CQ's rate)"],
+    ["database session read in a route (GDr) ÷ the query alone Q", ratio("GDr", "Q"), "<= 1.11 (>= 90 % of Q's rate)"],
     ["ceiling CQ ÷ the query alone Q", ratio("CQ", "Q"), "—"],
   ]
   const shown = rows.filter(([, r]) => r !== undefined)

@@ -44,7 +44,11 @@ const authorizeWith =
  * configured AUTH_URL); `rateLimit: false` because neither other library limits these routes in this bench.
  */
 export function gatehouse(mode: PasswordCheck = "plain", extra: Partial<AuthConfig> = {}): Handler {
-  const config: AuthConfig = {
+  const config = gatehouseConfig(mode, extra)
+  return (r) => GatehouseAuth(r, config)
+}
+function gatehouseConfig(mode: PasswordCheck, extra: Partial<AuthConfig>): AuthConfig {
+  return {
     secret: SECRET,
     trustHost: true,
     basePath: "/auth",
@@ -52,7 +56,6 @@ export function gatehouse(mode: PasswordCheck = "plain", extra: Partial<AuthConf
     providers: [Credentials({ authorize: authorizeWith(mode) })],
     ...extra,
   }
-  return (r) => GatehouseAuth(r, config)
 }
 
 // ---------------------------------------------------------------- @auth/core
@@ -155,7 +158,12 @@ export function pglitePool(db: {
 
 /** Gatehouse on the database strategy through gatehouse/adapters/postgres (a pg Pool or PGlite, as documented). */
 export function gatehouseDb(queryable: unknown): Handler {
-  return gatehouse("plain", { adapter: PostgresAdapter(queryable as never) })
+  const config = gatehouseDbConfig(queryable)
+  return (r) => GatehouseAuth(r, config)
+}
+/** gatehouseDb's config, for the server-side read (getSession in a route) on the same adapter. */
+export function gatehouseDbConfig(queryable: unknown): AuthConfig {
+  return gatehouseConfig("plain", { adapter: PostgresAdapter(queryable as never) })
 }
 /** @auth/core with its own documented PostgreSQL adapter (@auth/pg-adapter) on the same pool and tables. */
 export function authjsDb(pool: PoolLike): Handler {

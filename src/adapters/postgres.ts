@@ -156,6 +156,57 @@ function toUser(row: Row): AdapterUser {
   return merged(row, { id: String(row.id), email: row.email as string, emailVerified: toDateOrNull(row.emailVerified) })
 }
 
+/** The joined row of getSessionAndUser on the migration's users table, column by column. */
+const SESSION_AND_USER_COLUMNS = [
+  "id",
+  "name",
+  "email",
+  "emailVerified",
+  "image",
+  "gatehouse_session_id",
+  "gatehouse_session_expires",
+] as const
+
+/**
+ * Whether a row has exactly these columns, in this order. pg names a row's keys with strings it has just decoded, so
+ * copying the row key by key makes V8 look each key up in its string table (about 1,400 instructions a session read);
+ * comparing them is cheaper, and a row that matches is built as one literal.
+ */
+function hasColumns(row: Row, columns: readonly string[]): boolean {
+  let i = 0
+  for (const key in row) if (key !== columns[i++]) return false
+  return i === columns.length
+}
+
+/** getSessionAndUser's answer from its joined row: the user's columns copied once, the session record beside them. */
+function sessionAndUserOf(
+  row: Row | undefined,
+  sessionToken: string,
+): { session: AdapterSession; user: AdapterUser } | null {
+  if (!row) return null
+  let user: AdapterUser
+  if (hasColumns(row, SESSION_AND_USER_COLUMNS)) {
+    // The users table of the migration: the same keys in the same order as the copy below makes, as one literal.
+    user = {
+      id: String(row.id),
+      name: row.name as string | null,
+      email: row.email as string,
+      emailVerified: toDateOrNull(row.emailVerified),
+      image: row.image as string | null,
+    }
+  } else {
+    // Other columns (an app's own): one copy of the row's user columns.
+    const userRow: Row = {}
+    for (const key in row)
+      if (key !== "gatehouse_session_id" && key !== "gatehouse_session_expires") userRow[key] = row[key]
+    userRow.id = String(row.id)
+    userRow.emailVerified = toDateOrNull(row.emailVerified)
+    user = userRow as unknown as AdapterUser
+  }
+  const expires = toDate(row.gatehouse_session_expires)
+  return { session: sessionRecord(row.gatehouse_session_id, sessionToken, user.id, expires), user }
+}
+
 function toAccount(row: Row): AdapterAccount {
   const { id: _rowId, ...rest } = row
   const account = merged(rest, { userId: String(row.userId) }) as unknown as AdapterAccount
@@ -333,25 +384,20 @@ function buildAdapter(conn: Connection, inTransaction = false): PostgresAdapter 
       )
       return toSession(row!)
     },
-    async getSessionAndUser(sessionToken) {
+    getSessionAndUser(sessionToken) {
       // One round trip on the hot path: the user's columns plus the session columns not already known (its row id
-      // too, as @auth/pg-adapter returns the whole session row).
-      const row = await first(
-        `SELECT u.*, s.id AS "gatehouse_session_id", s.expires AS "gatehouse_session_expires"
-           FROM sessions s JOIN users u ON u.id = s."userId" WHERE s."sessionToken" = $1`,
-        [sessionToken],
-      )
-      if (!row) return null
-      // One copy of the row's user columns (a rest pattern and then toUser's spread made two).
-      const userRow: Row = {}
-      for (const key in row)
-        if (key !== "gatehouse_session_id" && key !== "gatehouse_session_expires") userRow[key] = row[key]
-      userRow.id = String(row.id)
-      userRow.emailVerified = toDateOrNull(row.emailVerified)
-      const user = userRow as unknown as AdapterUser
-      const expires = toDate(row.gatehouse_session_expires)
-      const session = sessionRecord(row.gatehouse_session_id, sessionToken, user.id, expires)
-      return { session, user }
+      // too, as @auth/pg-adapter returns the whole session row). Not an async function: one `then` on the query's
+      // rows is the answer (an async frame and `first`'s extra `then` cost two promise hops on every session read).
+      try {
+        return run(
+          `SELECT u.*, s.id AS "gatehouse_session_id", s.expires AS "gatehouse_session_expires"
+             FROM sessions s JOIN users u ON u.id = s."userId" WHERE s."sessionToken" = $1`,
+          [sessionToken],
+        ).then((rows) => sessionAndUserOf(rows[0], sessionToken))
+      } catch (error) {
+        // A queryable that throws instead of rejecting: callers still get a rejection, as from an async method.
+        return Promise.reject(error)
+      }
     },
     async updateSession(patch) {
       const set = setClause(patch, SESSION_COLUMNS, 2)

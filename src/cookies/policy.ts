@@ -4,6 +4,7 @@ import { InvalidEndpoints } from "../errors.js"
 import type { WireFormat } from "../pipeline-types.js"
 import type { AuthConfig, Cookie, CookieOption, CookiesOptions } from "../types.js"
 import { merged } from "../lib/merged.js"
+import { httpDate } from "../lib/dates.js"
 
 /** How long the short-lived flow cookies (state, PKCE, nonce, WebAuthn challenge) live unless overridden: 15 minutes, as in Auth.js. */
 export const FLOW_COOKIE_MAX_AGE = 900
@@ -40,9 +41,9 @@ const UNRESERVED = /^[A-Za-z0-9\-_.!~*'()]*$/
 
 /** `Expires` dates repeat within a second on a busy server: the last one is kept formatted. */
 let lastExpires = { seconds: Number.NaN, text: "" }
-function httpDate(date: Date): string {
+function expiresText(date: Date): string {
   const seconds = Math.floor(date.valueOf() / 1000)
-  if (seconds !== lastExpires.seconds) lastExpires = { seconds, text: date.toUTCString() }
+  if (seconds !== lastExpires.seconds) lastExpires = { seconds, text: httpDate(date) }
   return lastExpires.text
 }
 
@@ -60,7 +61,7 @@ export function serializeCookie(cookie: Cookie): string {
   if (options.maxAge !== undefined) out += `; Max-Age=${Math.floor(options.maxAge)}`
   if (options.domain) out += `; Domain=${options.domain}`
   if (options.path) out += `; Path=${options.path}`
-  if (options.expires) out += `; Expires=${httpDate(options.expires)}`
+  if (options.expires) out += `; Expires=${expiresText(options.expires)}`
   if (options.httpOnly) out += "; HttpOnly"
   if (options.secure) out += "; Secure"
   if (options.partitioned) out += "; Partitioned"

@@ -14,6 +14,7 @@ import { hmac } from "#crypto"
 import { AdapterError } from "../errors.js"
 import { decryptClaims, encryptClaims } from "../jwt/jwe.js"
 import { listIssued, listSession, ownerOf, touchSession, unlistSessions, userAgentOf } from "./session-list.js"
+import { isoDate } from "../lib/dates.js"
 
 /** HKDF salt of a session token sealed in the session list: no other Gatehouse token opens with this key. */
 const SEAL_SALT = "gatehouse.session-list"
@@ -229,7 +230,7 @@ export const databaseStrategy: SessionStrategy = {
     if (config.revocation) await keepListed(read, extended, req, config)
     const fallback: Session = {
       user: { name: user.name, email: user.email, image: user.image },
-      expires: row.expires.toISOString(),
+      expires: isoDate(row.expires),
     }
     // As in Auth.js, the callback sees the row itself (its `expires` a Date) with the user on it.
     const session = config.callbacks.session

@@ -23,6 +23,7 @@ import { newSessionId, SESSION_ID_CLAIM, sessionIdOf, withSessionId } from "./se
 import { checkRevoked, markRevoked } from "./revocation.js"
 import { listedExpiry, listIssued, noteReissue, unlistSessions, userAgentOf } from "./session-list.js"
 import { v4CookieNames, withV4Jwt } from "./legacy-v4.js"
+import { isoDate } from "../lib/dates.js"
 
 type JwtSessionRead =
   | { status: "absent" }
@@ -287,10 +288,10 @@ export const jwtStrategy: SessionStrategy = {
     if (changed || isReissueDue(token, read.secretIndex, config)) {
       const written = await writeToken(token, req, config, read.names)
       cookies = written.cookies
-      expires = written.expires.toISOString()
+      expires = isoDate(written.expires)
       if (config.revocation && sid && !listAs) await noteReissue(config, req, sid)
     } else {
-      expires = new Date((token.exp as number) * 1000).toISOString()
+      expires = isoDate((token.exp as number) * 1000)
     }
     if (listAs) await noteReissue(config, req, (adopted ?? sid) as string, listAs)
     const base = defaultSession(token, expires)
