@@ -4,7 +4,8 @@
 //   npx tsx bench/callgrind.ts                    # every case below, one valgrind process each, as a table
 //   npx tsx bench/callgrind.ts --cases=G5d,G5     # some of them
 //   npx tsx bench/callgrind.ts --json             # { node, cases: { id: instructions per op } } on stdout
-// With DATABASE_URL (real PostgreSQL) the database session check GD and its references CQ and Q are counted too.
+// With DATABASE_URL (real PostgreSQL) the database session check GD, the same read in an app route GDr, and their
+// references CQ and Q are counted too.
 // Options: --ops=N (measured ops per case; default per case), --warmup=N (ops before counting), --jobs=N (valgrind
 // processes at once, default 2). GATEHOUSE_GUARD_SELFTEST=1 makes every other Gatehouse op run twice (a deliberate
 // 50 % slowdown, to show scripts/instruction-guard.mjs failing).
@@ -14,7 +15,8 @@
 // the real flow (GET /csrf, then sign in), `warmup` ops (the JIT settles), then calls os.getPriority(), the ops,
 // and os.hostname(). Callgrind zeroes its counters on entering uv_os_getpriority and dumps them on entering
 // uv_os_gethostname, so the dump holds the measured ops alone: every instruction of every thread (the JIT's and GC's
-// helper threads included) between the two calls. Each op is what bench/run.ts times: a new Request, the handler,
+// helper threads included) between the two calls, less what compiling cost (optimizingCompilerCost: V8 still
+// recompiles some of pg's and Node's functions after any warm-up, by an amount that changes from run to run). Each op is what bench/run.ts times: a new Request, the handler,
 // res.text() and the status check. Counts are x86-64 instructions of this Node binary; compare runs of one Node version.
 import { spawn } from "node:child_process"
 import type { IncomingMessage } from "node:http"
@@ -242,13 +244,22 @@ const CASES: Record<string, Case> = {
 }
 
 // ---------------------------------------------------------------- child: one case under valgrind
+/**
+ * Runs `fn` n times. The warm-up and the counted ops share this loop: with a loop of their own, the counted ops began
+ * by deoptimising and recompiling child() (about 5 ms of TurboFan inside the count, 5,000-25,000 instructions per op
+ * of the 3,000-op database cases, more or less from run to run).
+ */
+async function repeat(fn: () => Promise<unknown>, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await fn()
+}
+
 async function child(id: string, ops: number, warmup: number): Promise<void> {
   const c = CASES[id]
   check(c, `unknown case ${id}`)
   const fn = await c.setup()
-  for (let i = 0; i < warmup; i++) await fn()
+  await repeat(fn, warmup)
   os.getPriority() // callgrind --zero-before=uv_os_getpriority
-  for (let i = 0; i < ops; i++) await fn()
+  await repeat(fn, ops)
   os.hostname() // callgrind --dump-before=uv_os_gethostname
   for (const done of afterCase) await done()
 }
@@ -292,8 +303,13 @@ function valgrindMissing(): Promise<string | undefined> {
   })
 }
 
-/** Runs one case under callgrind; the measured instructions per op. */
-async function measureCase(driver: string, id: string, ops: number, warmup: number): Promise<number> {
+/** Runs one case under callgrind; the measured instructions per op net of compiling, and compiling's. */
+async function measureCase(
+  driver: string,
+  id: string,
+  ops: number,
+  warmup: number,
+): Promise<{ perOp: number; compilerPerOp: number }> {
   const base = join(OUT_DIR, `cg.${id}.${process.pid}`)
   const argv = [
     "--tool=callgrind",
@@ -325,17 +341,52 @@ async function measureCase(driver: string, id: string, ops: number, warmup: numb
   rmSync(base, { force: true })
   const total = /^(?:summary|totals): (\d+)/m.exec(dump)?.[1]
   check(total, `case ${id}: no totals in the callgrind dump`)
-  return Number(total) / ops
+  const compiler = optimizingCompilerCost(dump)
+  return { perOp: (Number(total) - compiler) / ops, compilerPerOp: compiler / ops }
+}
+
+/**
+ * The instructions a callgrind dump spent compiling: the inclusive cost of V8's runtime calls that compile a function
+ * (Runtime_CompileOptimized, where --single-threaded runs TurboFan's whole job, and Runtime_CompileLazy). V8 optimises
+ * and deoptimises some of pg's and Node's stream functions again well after any warm-up (the bare query Q: 5,000 to
+ * 28,000 instructions per op of compilation, run to run, around ~110,000 of work that repeats), so the counts are
+ * taken without it: what a request costs once its code is compiled. With --compress-strings=yes a function is named
+ * once as `fn=(id) name` (or `cfn=`), then `(id)` alone; the cost line after a `calls=` line is the callee's
+ * inclusive cost.
+ */
+function optimizingCompilerCost(dump: string): number {
+  const names = new Map<string, string>()
+  const nameOf = (ref: string): string => {
+    const m = /^\((\d+)\)(?: (.*))?$/.exec(ref)
+    if (!m?.[1]) return ref
+    if (m[2] !== undefined) names.set(m[1], m[2])
+    return names.get(m[1]) ?? ""
+  }
+  const COMPILE = /^v8::internal::Runtime_Compile(?:Optimized|Lazy)\b/
+  let caller = ""
+  let callee = ""
+  let afterCall = false
+  let cost = 0
+  for (const line of dump.split("\n")) {
+    if (line.startsWith("fn=")) caller = nameOf(line.slice(3))
+    else if (line.startsWith("cfn=")) callee = nameOf(line.slice(4))
+    else if (line.startsWith("calls=")) afterCall = true
+    else if (afterCall && /^[0-9+*-]/.test(line)) {
+      afterCall = false
+      if (COMPILE.test(callee) && !COMPILE.test(caller)) cost += Number(line.split(" ")[1] ?? 0)
+    }
+  }
+  return cost
 }
 
 /** Instructions per op of each case, measured `jobs` at a time. */
 async function countInstructions(
   ids: readonly string[],
   options: { ops?: number; warmup?: number; jobs?: number } = {},
-): Promise<Map<string, number>> {
+): Promise<Map<string, { perOp: number; compilerPerOp: number }>> {
   for (const id of ids) check(CASES[id], `unknown case ${id}; cases: ${Object.keys(CASES).join(", ")}`)
   const driver = await bundle()
-  const results = new Map<string, number>()
+  const results = new Map<string, { perOp: number; compilerPerOp: number }>()
   const queue = [...ids]
   const worker = async () => {
     for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
@@ -348,7 +399,7 @@ async function countInstructions(
   } finally {
     rmSync(driver, { force: true })
   }
-  return new Map(ids.map((id) => [id, results.get(id) as number]))
+  return new Map(ids.map((id) => [id, results.get(id) as { perOp: number; compilerPerOp: number }]))
 }
 
 function flags(argv: readonly string[]): Map<string, string> {
@@ -377,17 +428,21 @@ async function main(): Promise<void> {
   const ops = args.has("ops") ? Number(args.get("ops")) : undefined
   const warmup = args.has("warmup") ? Number(args.get("warmup")) : undefined
   const started = Date.now()
-  const counts = await countInstructions(ids, { ops, warmup, jobs: Number(args.get("jobs") ?? 2) })
+  const measured = await countInstructions(ids, { ops, warmup, jobs: Number(args.get("jobs") ?? 2) })
+  const counts = new Map([...measured].map(([id, m]) => [id, m.perOp]))
   if (args.has("json")) {
     console.log(JSON.stringify({ node: process.version, selftest: SELFTEST, cases: Object.fromEntries(counts) }))
     return
   }
   const lines = [
-    `Node ${process.version}, instructions per op (callgrind Ir, all threads)${SELFTEST ? ", GATEHOUSE_GUARD_SELFTEST on" : ""}`,
+    `Node ${process.version}, instructions per op (callgrind Ir, all threads), net of JIT compilation${SELFTEST ? ", GATEHOUSE_GUARD_SELFTEST on" : ""}`,
     "",
-    "| id | case | instructions/op |",
-    "|---|---|---:|",
-    ...ids.map((id) => `| ${id} | ${(CASES[id] as Case).what} | ${fmt(counts.get(id) as number)} |`),
+    "| id | case | instructions/op | compiling/op (left out) |",
+    "|---|---|---:|---:|",
+    ...ids.map(
+      (id) =>
+        `| ${id} | ${(CASES[id] as Case).what} | ${fmt(counts.get(id) as number)} | ${fmt(measured.get(id)?.compilerPerOp ?? 0)} |`,
+    ),
   ]
   const ratio = (a: string, ...b: string[]) =>
     counts.has(a) && b.every((x) => counts.has(x))

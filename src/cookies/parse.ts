@@ -24,6 +24,7 @@ export function parseCookieHeader(header: string | null): Record<string, string>
   const out = new CookieRecord()
   if (!header) return out
   let start = 0
+  let stored = 0
   const length = header.length
   while (start < length) {
     let end = header.indexOf(";", start)
@@ -31,7 +32,9 @@ export function parseCookieHeader(header: string | null): Record<string, string>
     const eq = header.indexOf("=", start)
     if (eq !== -1 && eq < end) {
       const name = header.slice(start, eq).trim()
-      if (name !== "" && !Object.hasOwn(out, name)) {
+      // The first name needs no repeat check: looking a fresh string up costs V8 a string-table search (~700 instructions).
+      if (name !== "" && (stored === 0 || !Object.hasOwn(out, name))) {
+        stored++
         let value = header.slice(eq + 1, end).trim()
         if (value.length >= 2 && value.charCodeAt(0) === 34 && value.charCodeAt(value.length - 1) === 34)
           value = value.slice(1, -1)

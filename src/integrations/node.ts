@@ -103,15 +103,23 @@ export const createAuthHandler: typeof createHandler = createHandler
  * headers were not sent yet. Throws only for a broken config. Typed as the config's session (`InferSession`): a
  * config typed `: AuthConfig` gives `Session`.
  */
-export async function getSession<C extends AuthConfig = AuthConfig>(
+export function getSession<C extends AuthConfig = AuthConfig>(
   req: IncomingMessage,
   config: C,
   res?: ServerResponse,
 ): Promise<InferSession<C> | null> {
-  const read = await readServerSession(
-    { url: nodeArrival(req), header: nodeHeaderReader(req), headers: () => nodeHeaders(req) },
-    config,
-  )
-  if (res && read.setCookies.length && !res.headersSent) appendSetCookies(res, read.setCookies)
-  return read.session as InferSession<C> | null
+  // One `then` on the read, not an async frame around it (a bad request object still rejects, as it did).
+  let read: ReturnType<typeof readServerSession>
+  try {
+    read = readServerSession(
+      { url: nodeArrival(req), header: nodeHeaderReader(req), headers: () => nodeHeaders(req) },
+      config,
+    )
+  } catch (error) {
+    return Promise.reject(error)
+  }
+  return read.then((answer) => {
+    if (res && answer.setCookies.length && !res.headersSent) appendSetCookies(res, answer.setCookies)
+    return answer.session as InferSession<C> | null
+  })
 }

@@ -100,17 +100,34 @@ export function resolvedOrThrow(config: AuthConfig | ResolvedConfig): ResolvedCo
  * Reads the session of the request `source` describes. With `update`, changes it as POST /session does (trigger
  * "update"). Throws only for a broken config; a bad or expired cookie reads as signed out.
  */
-export async function readServerSession(
+export function readServerSession(
   source: SessionSource,
   config: AuthConfig | ResolvedConfig,
   update?: { data: unknown },
 ): Promise<ServerSession> {
-  const resolved = resolvedOrThrow(config)
-  const req = sessionRequestOf(source, resolved, update !== undefined)
-  if (!req) return { session: null, setCookies: [], cookies: [] }
-  const answer = await resolved.sessionStrategy.read(req, resolved, update)
-  const cookies = answer.cookies ?? []
-  const result: ServerSession = { session: answer.session, setCookies: cookies.map(serializeCookie), cookies }
+  // Not an async function: the strategy's promise and one `then` are the whole read (a route reads a session on
+  // every request). A broken config still rejects, as from an async function.
+  let resolved: ResolvedConfig
+  let req: AuthRequest | undefined
+  try {
+    resolved = resolvedOrThrow(config)
+    req = sessionRequestOf(source, resolved, update !== undefined)
+  } catch (error) {
+    return Promise.reject(error)
+  }
+  if (!req) return Promise.resolve({ session: null, setCookies: NO_SET_COOKIES, cookies: NO_COOKIES })
+  return resolved.sessionStrategy.read(req, resolved, update).then(toServerSession)
+}
+
+/** The empty lists of a read that sets no cookie (most reads), shared and frozen. */
+const NO_SET_COOKIES: string[] = Object.freeze([]) as unknown as string[]
+const NO_COOKIES: Cookie[] = Object.freeze([]) as unknown as Cookie[]
+
+function toServerSession(answer: Awaited<ReturnType<ResolvedConfig["sessionStrategy"]["read"]>>): ServerSession {
+  const cookies = answer.cookies?.length ? answer.cookies : undefined
+  const result: ServerSession = cookies
+    ? { session: answer.session, setCookies: cookies.map(serializeCookie), cookies }
+    : { session: answer.session, setCookies: NO_SET_COOKIES, cookies: NO_COOKIES }
   if (answer.token) result.token = answer.token
   if (answer.user) result.user = answer.user
   return result

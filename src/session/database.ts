@@ -101,31 +101,47 @@ function sessionTokenOf(req: AuthRequest, config: ResolvedConfig): string | unde
 
 /** Looks the session up. Expired rows are deleted; malformed rows count as no session (docs/security.md DB-06). Never throws. */
 async function readDatabaseSession(req: AuthRequest, config: ResolvedConfig): Promise<DatabaseSessionRead> {
-  const adapter = adapterOf(config)
   const sessionToken = sessionTokenOf(req, config)
   if (!sessionToken) return { status: "absent" }
-  let found: Awaited<ReturnType<GuardedAdapter["getSessionAndUser"]>>
+  let found: FoundSession
   try {
-    found = await adapter.getSessionAndUser(sessionToken)
+    found = await adapterOf(config).getSessionAndUser(sessionToken)
   } catch (error) {
     return { status: "unavailable", error }
   }
+  return checkedRead(found, sessionToken, config)
+}
+
+type FoundSession = Awaited<ReturnType<GuardedAdapter["getSessionAndUser"]>>
+
+/**
+ * What the adapter's answer means: valid, or invalid (malformed, or expired: then the row is deleted first). A
+ * promise only for an expired row; the session read awaits the adapter itself and this, so the common read makes no
+ * promise of its own here.
+ */
+function checkedRead(
+  found: FoundSession,
+  sessionToken: string,
+  config: ResolvedConfig,
+): DatabaseSessionRead | Promise<DatabaseSessionRead> {
   // Ids may be numbers (e.g. @auth/pg-adapter's SERIAL columns); anything else is a malformed row (docs/security.md DB-06).
   const id = found?.user?.id as unknown
   if (!found?.session || (typeof id !== "string" && typeof id !== "number")) return { status: "invalid", sessionToken }
   const expires =
     found.session.expires instanceof Date ? found.session.expires : new Date(found.session.expires as unknown as string)
   if (!isValidDate(expires)) return { status: "invalid", sessionToken }
-  if (expires.valueOf() < Date.now()) {
-    try {
-      await adapter.deleteSession(sessionToken)
-    } catch (error) {
-      config.logger.error(error as Error)
-    }
-    return { status: "invalid", sessionToken }
-  }
+  if (expires.valueOf() < Date.now()) return deleteExpired(sessionToken, config)
   const session = expires === found.session.expires ? found.session : merged(found.session, { expires })
   return { status: "valid", session, user: found.user, sessionToken }
+}
+
+async function deleteExpired(sessionToken: string, config: ResolvedConfig): Promise<DatabaseSessionRead> {
+  try {
+    await adapterOf(config).deleteSession(sessionToken)
+  } catch (error) {
+    config.logger.error(error as Error)
+  }
+  return { status: "invalid", sessionToken }
 }
 
 /** The Set-Cookie for a database session token. */
@@ -214,7 +230,17 @@ export const databaseStrategy: SessionStrategy = {
    * the database is back (docs/security.md DB-02).
    */
   async read(req, config, update): Promise<SessionAnswer> {
-    const read = await readDatabaseSession(req, config)
+    // readDatabaseSession's steps, inlined: one async frame fewer on every database session read.
+    const sessionToken = sessionTokenOf(req, config)
+    if (!sessionToken) return { session: null }
+    let read: DatabaseSessionRead
+    try {
+      const found = await adapterOf(config).getSessionAndUser(sessionToken)
+      const checked = checkedRead(found, sessionToken, config)
+      read = checked instanceof Promise ? await checked : checked
+    } catch (error) {
+      read = { status: "unavailable", error }
+    }
     if (read.status === "absent") return { session: null }
     if (read.status === "unavailable") {
       config.logger.error(
