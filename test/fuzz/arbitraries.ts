@@ -37,10 +37,16 @@ export function fuzzTimeout(msPerCase: number): number {
  * Runs a property FUZZ_RUNS times. On failure the error (and stderr) carry the shrunk counterexample and the
  * command line that replays it: the same FUZZ_SEED and FUZZ_PATH.
  */
-export async function fuzz<Ts>(file: string, property: fc.IAsyncProperty<Ts>): Promise<void> {
+export async function fuzz<Ts>(
+  file: string,
+  property: fc.IAsyncProperty<Ts>,
+  /** Cases run before the random ones on every seed (fast-check's `examples`): paths a coverage check requires. */
+  examples: Ts[] = [],
+): Promise<void> {
   const out = await fc.check(property, {
     numRuns: FUZZ_RUNS,
     seed: FUZZ_SEED,
+    examples,
     ...(FUZZ_PATH ? { path: FUZZ_PATH } : {}),
   })
   if (!out.failed) return

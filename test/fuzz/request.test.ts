@@ -10,6 +10,7 @@ import { sessionCookiesSet } from "../support/cookies.js"
 import {
   APP_ORIGINS,
   CSRF_COOKIE,
+  CSRF_TOKEN,
   FORM,
   FUZZ_RUNS,
   JSON_TYPE,
@@ -128,6 +129,24 @@ function requestCase(providerIds: string[]): fc.Arbitrary<Case> {
   })
 }
 
+/**
+ * A credentials sign-in that succeeds, run on every seed beside the random cases: "session cookie set" is one of the
+ * outcomes the run must reach, and some seeds (FUZZ_SEED=602221837) draw no successful sign-in among 2,000 cases.
+ */
+const SIGN_IN_EXAMPLE: Case = (() => {
+  const appOrigin = "http://localhost:3000"
+  const form = new URLSearchParams({ csrfToken: CSRF_TOKEN, username: "alice", password: "password" }).toString()
+  return {
+    appOrigin,
+    method: "POST",
+    path: "/auth/callback/credentials",
+    query: "",
+    headers: { origin: appOrigin },
+    cookie: `${csrfCookieName(false)}=${CSRF_COOKIE}`,
+    body: { kind: "form", contentType: FORM, body: () => form, size: form.length },
+  }
+})()
+
 function toRequest(c: Case): Request {
   const headers = new Headers()
   for (const [name, value] of Object.entries(c.headers)) if (value !== undefined) headers.set(name, value)
@@ -194,6 +213,7 @@ describe("fuzz: requests through Auth()", () => {
           const res = await Auth(request, config)
           await checkAnswer(c, request, res, errors, () => false, reached)
         }),
+        [[SIGN_IN_EXAMPLE]],
       )
       reached.expect(["200", "302", "400", "403", "405", "413", "session cookie set"])
     },
