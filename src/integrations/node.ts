@@ -20,7 +20,7 @@ import {
   pathOf,
   writeNodeResponse,
 } from "./node-io.js"
-import { readServerSession } from "./session-read.js"
+import { readServerSessionAs, type SessionSource } from "./session-read.js"
 
 export type { InferJWT, InferSession } from "../infer.js"
 
@@ -108,17 +108,15 @@ export function getSession<C extends AuthConfig = AuthConfig>(
   config: C,
   res?: ServerResponse,
 ): Promise<InferSession<C> | null> {
-  // One `then` on the read, not an async frame around it (a bad request object still rejects, as it did).
-  let read: ReturnType<typeof readServerSession>
+  // The read's one `then` is the answer: no async frame or `then` of this function's own (a bad request object still
+  // rejects, as it did).
+  let source: SessionSource
   try {
-    read = readServerSession(
-      { url: nodeArrival(req), header: nodeHeaderReader(req), headers: () => nodeHeaders(req) },
-      config,
-    )
+    source = { url: nodeArrival(req), header: nodeHeaderReader(req), headers: () => nodeHeaders(req) }
   } catch (error) {
     return Promise.reject(error)
   }
-  return read.then((answer) => {
+  return readServerSessionAs(source, config, undefined, (answer) => {
     if (res && answer.setCookies.length && !res.headersSent) appendSetCookies(res, answer.setCookies)
     return answer.session as InferSession<C> | null
   })

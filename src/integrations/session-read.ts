@@ -105,18 +105,33 @@ export function readServerSession(
   config: AuthConfig | ResolvedConfig,
   update?: { data: unknown },
 ): Promise<ServerSession> {
-  // Not an async function: the strategy's promise and one `then` are the whole read (a route reads a session on
-  // every request). A broken config still rejects, as from an async function.
+  return readServerSessionAs(source, config, update, asIs)
+}
+
+const asIs = (read: ServerSession): ServerSession => read
+
+/**
+ * {@link readServerSession}, answering what `finish` makes of the read: an integration's own last step runs in the
+ * read's one `then` instead of a second promise of its own. Not an async function: the strategy's promise and that
+ * `then` are the whole read (a route reads a session on every request). A broken config, or a throw from `finish`,
+ * still rejects, as from an async function.
+ */
+export function readServerSessionAs<T>(
+  source: SessionSource,
+  config: AuthConfig | ResolvedConfig,
+  update: { data: unknown } | undefined,
+  finish: (read: ServerSession) => T,
+): Promise<T> {
   let resolved: ResolvedConfig
   let req: AuthRequest | undefined
   try {
     resolved = resolvedOrThrow(config)
     req = sessionRequestOf(source, resolved, update !== undefined)
+    if (!req) return Promise.resolve(finish({ session: null, setCookies: NO_SET_COOKIES, cookies: NO_COOKIES }))
   } catch (error) {
     return Promise.reject(error)
   }
-  if (!req) return Promise.resolve({ session: null, setCookies: NO_SET_COOKIES, cookies: NO_COOKIES })
-  return resolved.sessionStrategy.read(req, resolved, update).then(toServerSession)
+  return resolved.sessionStrategy.read(req, resolved, update).then((answer) => finish(toServerSession(answer)))
 }
 
 /** The empty lists of a read that sets no cookie (most reads), shared and frozen. */
