@@ -230,7 +230,8 @@ export const databaseStrategy: SessionStrategy = {
    * the database is back (docs/security.md DB-02).
    */
   async read(req, config, update): Promise<SessionAnswer> {
-    // readDatabaseSession's steps, inlined: one async frame fewer on every database session read.
+    // readDatabaseSession's steps, inlined: no promise between the adapter's and this frame's. Sharing one helper
+    // (the adapter's promise with a `then` to the checked read) cost 2,000 instructions a read (callgrind GDr, 2%).
     const sessionToken = sessionTokenOf(req, config)
     if (!sessionToken) return { session: null }
     let read: DatabaseSessionRead
