@@ -72,7 +72,8 @@ function guarded(
         const refused = await guardCsrf(req, config)
         if (refused) return refused
       }
-      const undo = await guardRateLimit(req, config, provider, limit)
+      const counted = guardRateLimit(req, config, provider, limit)
+      const undo = typeof counted === "function" ? counted : await counted
       const response = await step()
       if (limit.undoOnSuccess) {
         const undone = undo()

@@ -13,7 +13,7 @@ import type {
 } from "../pipeline-types.js"
 import type { AuthConfig } from "../types.js"
 import { isThenable, withTimeout } from "../lib/timeout.js"
-import { MemoryRateLimitStore, RATE_LIMIT_DEFAULTS, type RateLimitStore } from "./index.js"
+import { MemoryRateLimitStore, RATE_LIMIT_DEFAULTS, type RateLimitHit, type RateLimitStore } from "./index.js"
 
 /** The `rateLimit` option after defaults and checks. */
 export interface ResolvedRateLimit {
@@ -29,6 +29,8 @@ export interface ResolvedRateLimit {
   readonly keyPrefix: string | Promise<string>
   /** Where the client address comes from (`rateLimit.clientAddress`; "default" when unset). */
   readonly clientAddress: ClientAddressRule
+  /** The start of each kind's keys, `id:<window s>:` and `ip:<window s>:`, made once. */
+  readonly labels: { readonly id: string; readonly ip: string }
 }
 
 /** Time a store call may take; past it the attempt is let through (fail-open) and the failure logged. */
@@ -131,15 +133,17 @@ export function resolveRateLimit(
   const keyPrefix = hmac("SHA-256", secret, KEY_PREFIX_LABEL, "hex")
   // Awaited by each keyOf; a failure (Web Crypto refuses an empty key) is that request's, never an unhandled rejection.
   if (typeof keyPrefix !== "string") keyPrefix.catch(() => {})
+  const windowMs = Math.ceil((o.window ?? RATE_LIMIT_DEFAULTS.window) * 1000)
   return {
     rateLimit: Object.freeze({
-      windowMs: Math.ceil((o.window ?? RATE_LIMIT_DEFAULTS.window) * 1000),
+      windowMs,
       max: o.max ?? RATE_LIMIT_DEFAULTS.max,
       maxPerAddress: o.maxPerAddress ?? RATE_LIMIT_DEFAULTS.maxPerAddress,
       // The default: a memory store of this config object's own (build the config once, not per request).
       store: o.store ?? MemoryRateLimitStore(),
       keyPrefix,
       clientAddress,
+      labels: Object.freeze({ id: `id:${windowMs / 1000}:`, ip: `ip:${windowMs / 1000}:` }),
     }),
   }
 }
@@ -218,13 +222,18 @@ function callStore<T>(
   keys: readonly string[],
   call: (key: string, i: number) => T | Promise<T>,
 ): T[] | undefined | Promise<T[] | undefined> {
-  let answers: (T | Promise<T>)[]
+  const answers: (T | Promise<T>)[] = []
+  let pending = false
   try {
-    answers = keys.map(call)
+    for (let i = 0; i < keys.length; i++) {
+      const answer = call(keys[i]!, i)
+      pending ||= isThenable(answer)
+      answers.push(answer)
+    }
   } catch (cause) {
     return storeFailed(limit, config, cause)
   }
-  if (!answers.some(isThenable)) {
+  if (!pending) {
     storeAnswered(limit)
     return answers as T[]
   }
@@ -246,7 +255,7 @@ const KEY_PREFIX_LABEL = "gatehouse rate-limit store key"
  * HMAC's instructions on Node.js; synchronous where the backend is.
  */
 function keyOf(kind: "id" | "ip", value: string, limit: ResolvedRateLimit): string | Promise<string> {
-  const label = `${kind}:${limit.windowMs / 1000}:`
+  const label = limit.labels[kind]
   const keyPrefix = limit.keyPrefix
   return typeof keyPrefix === "string"
     ? hashedKey(label, keyPrefix, value)
@@ -280,36 +289,65 @@ const nothingToUndo: UndoAttempt = () => undefined
  * address before the action runs, so concurrent attempts cannot slip past the limit. Only a POST is counted (the
  * routes that are counted take nothing else). Over either limit it throws RateLimited with `retryAfter`: the action
  * never runs (no mail, no `authorize`). Returns what takes the attempt back, for a credentials sign-in that then succeeds.
+ * Not an async function: with synchronous hashing (Node.js) and a store that answers synchronously (the memory store,
+ * the default) the guard answers, or throws, with no promise; otherwise it answers with one.
  */
-export async function guardRateLimit(
+export function guardRateLimit(
   req: AuthRequest,
   config: ResolvedConfig,
   provider: ResolvedProvider,
   counts: KindRateLimit,
-): Promise<UndoAttempt> {
+): UndoAttempt | Promise<UndoAttempt> {
   if (req.method !== "POST") return nothingToUndo
   const { rateLimit: limit, error: configError } = rateLimitOf(config)
   if (configError) throw configError
   if (!limit) return nothingToUndo
   const identifiers = counts.identifiers(req.body, provider)
   const address = clientAddressFor(req, limit, config)
-  const keys: string[] = []
+  const keys: (string | Promise<string>)[] = []
   const maxima: number[] = []
+  let pending = false
   for (const identifier of identifiers) {
     const key = keyOf("id", identifier, limit)
-    keys.push(typeof key === "string" ? key : await key)
+    pending ||= typeof key !== "string"
+    keys.push(key)
     maxima.push(limit.max)
   }
   if (address !== undefined) {
     const key = keyOf("ip", addressBucket(address), limit)
-    keys.push(typeof key === "string" ? key : await key)
+    pending ||= typeof key !== "string"
+    keys.push(key)
     maxima.push(limit.maxPerAddress)
   }
   if (keys.length === 0) return nothingToUndo
+  if (pending) return Promise.all(keys).then((ready) => countAttempt(ready, maxima, limit, config))
+  return countAttempt(keys as string[], maxima, limit, config)
+}
+
+/** Counts the attempt under each key; see {@link guardRateLimit}. */
+function countAttempt(
+  keys: readonly string[],
+  maxima: readonly number[],
+  limit: ResolvedRateLimit,
+  config: ResolvedConfig,
+): UndoAttempt | Promise<UndoAttempt> {
   const store = limit.store
   const counted = callStore(limit, config, keys, (key) => store.hit(key, limit.windowMs))
-  const hits = isThenable(counted) ? await counted : counted
+  return isThenable(counted)
+    ? counted.then((hits) => judgeAttempt(hits, keys, maxima, limit, config))
+    : judgeAttempt(counted, keys, maxima, limit, config)
+}
+
+/** Lets the counted attempt through (with its undo) or throws RateLimited; no hits (the store failed) let it through. */
+function judgeAttempt(
+  hits: RateLimitHit[] | undefined,
+  keys: readonly string[],
+  maxima: readonly number[],
+  limit: ResolvedRateLimit,
+  config: ResolvedConfig,
+): UndoAttempt {
   if (!hits) return nothingToUndo
+  const store = limit.store
   let retryAfter = 0
   const over: string[] = []
   let clock: number | undefined
