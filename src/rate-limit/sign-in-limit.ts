@@ -22,7 +22,7 @@ export interface ResolvedRateLimit {
   readonly maxPerAddress: number
   readonly store: RateLimitStore
   /**
-   * Keys are SHA-256(keyPrefix ‖ value): a 64-hex-digit prefix derived from the secret (an HMAC, once per config),
+   * Keys are SHA-256(keyPrefix ‖ value): a 22-character prefix derived from the secret (an HMAC, once per config),
    * so the store holds no address or e-mail, and apps with different secrets never share a key. A promise where the
    * backend's HMAC is asynchronous (Web Crypto).
    */
@@ -130,7 +130,7 @@ export function resolveRateLimit(
       }
   }
   const secret = secrets.find((s): s is string => typeof s === "string") ?? ""
-  const keyPrefix = hmac("SHA-256", secret, KEY_PREFIX_LABEL, "hex")
+  const keyPrefix = keyPrefixOf(hmac("SHA-256", secret, KEY_PREFIX_LABEL, "base64url"))
   // Awaited by each keyOf; a failure (Web Crypto refuses an empty key) is that request's, never an unhandled rejection.
   if (typeof keyPrefix !== "string") keyPrefix.catch(() => {})
   const windowMs = Math.ceil((o.window ?? RATE_LIMIT_DEFAULTS.window) * 1000)
@@ -246,8 +246,16 @@ function callStore<T>(
   )
 }
 
-/** What the prefix of the hashed keys is derived from: HMAC-SHA256(secret, this label), as 64 hex digits (one SHA-256 block). */
+/** What the prefix of the hashed keys is derived from: HMAC-SHA256(secret, this label). */
 const KEY_PREFIX_LABEL = "gatehouse rate-limit store key"
+
+/**
+ * The key prefix: the HMAC's first 22 base64url characters (132 bits). Short, so that prefix and an identifier of up
+ * to 33 bytes hash as one SHA-256 block (a 64-character prefix made every key two: 2,000 instructions more per attempt).
+ */
+function keyPrefixOf(mac: string | Promise<string>): string | Promise<string> {
+  return typeof mac === "string" ? mac.slice(0, 22) : mac.then((m) => m.slice(0, 22))
+}
 
 /**
  * A store key: the kind, the window and a keyed hash of the value, SHA-256(keyPrefix ‖ value) cut to 162 bits. The
