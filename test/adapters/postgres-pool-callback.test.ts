@@ -3,17 +3,15 @@
 // cannot read rejects the call and never throws back into the driver's callback. Real pg Pools run the whole
 // conformance suite under DATABASE_URL (test/adapters/conformance.test.ts); these pools stand in for the
 // look-alikes (a Neon pool, a wrapper) whose callback support varies.
-import { PGlite } from "@electric-sql/pglite"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { PostgresAdapter, type PostgresQueryable, migrate } from "../../src/adapters/postgres.js"
+import { beforeAll, describe, expect, it } from "vitest"
+import { PostgresAdapter, type PostgresQueryable } from "../../src/adapters/postgres.js"
+import { migratedPGlite } from "../support/pglite.js"
 
 type Callback = (error: Error | undefined, result: { rows: unknown[] }) => void
 
-let db: PGlite
-let token: string
+const db = migratedPGlite()
+const token = "pool-callback-token"
 beforeAll(async () => {
-  db = await PGlite.create()
-  await migrate(db)
   const adapter = PostgresAdapter(db)
   const user = await adapter.createUser({
     id: "",
@@ -22,11 +20,7 @@ beforeAll(async () => {
     emailVerified: null,
     image: null,
   })
-  token = "pool-callback-token"
   await adapter.createSession({ sessionToken: token, userId: user.id, expires: new Date(Date.now() + 86_400_000) })
-})
-afterAll(async () => {
-  await db.close()
 })
 
 /** A pool look-alike over PGlite: `connect` and `idleCount` make the adapter treat it as a pg Pool. */

@@ -2,20 +2,14 @@
 // that adapter reads the same records: getSessionAndUser, createSession, updateSession and deleteSession, checked side
 // by side with @auth/pg-adapter on the same PGlite database. (Not in the shared conformance suite:
 // @auth/kysely-adapter, which the suite also runs, returns no session id.)
-import { PGlite } from "@electric-sql/pglite"
+import type { PGlite } from "@electric-sql/pglite"
 import AuthPgAdapter from "@auth/pg-adapter"
 import type pg from "pg"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { PostgresAdapter, migrate } from "../../src/adapters/postgres.js"
+import { describe, expect, it } from "vitest"
+import { PostgresAdapter } from "../../src/adapters/postgres.js"
+import { migratedPGlite } from "../support/pglite.js"
 
-let db: PGlite
-beforeAll(async () => {
-  db = await PGlite.create()
-  await migrate(db)
-})
-afterAll(async () => {
-  await db.close()
-})
+const db = migratedPGlite()
 
 /** @auth/pg-adapter reads pg's `rowCount`; PGlite answers `affectedRows`. */
 function asPgPool(database: PGlite): pg.Pool {

@@ -1,18 +1,11 @@
 // getSessionAndUser builds the user from the joined row in one literal when the users table has exactly the
 // migration's columns, and copies the row otherwise: an app's own columns (here `role`) reach the user, in column
 // order, and the session columns of the join never do.
-import { PGlite } from "@electric-sql/pglite"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { PostgresAdapter, migrate } from "../../src/adapters/postgres.js"
+import { describe, expect, it } from "vitest"
+import { PostgresAdapter } from "../../src/adapters/postgres.js"
+import { migratedPGlite } from "../support/pglite.js"
 
-let db: PGlite
-beforeAll(async () => {
-  db = await PGlite.create()
-  await migrate(db)
-})
-afterAll(async () => {
-  await db.close()
-})
+const db = migratedPGlite()
 
 async function signedInUser(email: string) {
   const adapter = PostgresAdapter(db)
