@@ -164,6 +164,9 @@ export function hkdf(
 interface NodeContentKey extends ContentKey {
   /** A256CBC-HS512: the HMAC half (first 32 bytes); A256GCM: unused. */
   readonly macKey: Buffer
+  /** A256CBC-HS512 with a one-shot hash: the MAC key padded to SHA-512's 128-byte block, XOR 0x36 and XOR 0x5c. */
+  readonly ipad?: Buffer
+  readonly opad?: Buffer
   /** A256CBC-HS512: the AES half (last 32 bytes); A256GCM: the whole key. */
   readonly encKey: Buffer
 }
@@ -172,21 +175,51 @@ export function importContentKey(enc: ContentEncryption, raw: Uint8Array): Await
   const bytes = Buffer.from(raw) // a private copy: the caller's array may change
   if (enc === "A256CBC-HS512") {
     if (bytes.length !== 64) throw new TypeError("A256CBC-HS512 takes a 64-byte key")
-    return { enc, macKey: bytes.subarray(0, 32), encKey: bytes.subarray(32, 64) } as NodeContentKey
+    const macKey = bytes.subarray(0, 32)
+    const pads = hashOnce ? { ipad: padKey(macKey, 0x36), opad: padKey(macKey, 0x5c) } : {}
+    return { enc, macKey, encKey: bytes.subarray(32, 64), ...pads } as NodeContentKey
   }
   if (bytes.length !== 32) throw new TypeError("A256GCM takes a 32-byte key")
   return { enc, macKey: Buffer.alloc(0), encKey: bytes } as NodeContentKey
 }
 
-/** The A256CBC-HS512 tag: HMAC-SHA-512 over AAD ‖ IV ‖ ciphertext ‖ AL, cut to 32 bytes (RFC 7518 §5.2.2.1). */
-function cbcTag(macKey: Buffer, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Buffer {
-  return createHmac("sha512", macKey)
-    .update(aad)
-    .update(iv)
-    .update(ciphertext)
-    .update(alBlock(aad.length))
-    .digest()
-    .subarray(0, 32)
+/** An HMAC-SHA-512 pad (RFC 2104 §2): the key (at most one block) zero-filled to 128 bytes, each byte XOR `byte`. */
+function padKey(key: Buffer, byte: number): Buffer {
+  const pad = Buffer.alloc(128, byte)
+  for (let i = 0; i < key.length; i++) pad[i] = (key[i] as number) ^ byte
+  return pad
+}
+
+/**
+ * The A256CBC-HS512 tag: HMAC-SHA-512 over AAD ‖ IV ‖ ciphertext ‖ AL, cut to 32 bytes (RFC 7518 §5.2.2.1). With
+ * the one-shot hash it is RFC 2104's two hashes, H(opad ‖ H(ipad ‖ message)), over the key's pads made once: the
+ * same blocks OpenSSL's HMAC hashes, without a Hmac object and four update calls (about 25k instructions a tag).
+ */
+function cbcTag(key: NodeContentKey, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Buffer {
+  const al = alBlock(aad.length)
+  const { ipad, opad } = key
+  if (!hashOnce || !ipad || !opad) {
+    return createHmac("sha512", key.macKey)
+      .update(aad)
+      .update(iv)
+      .update(ciphertext)
+      .update(al)
+      .digest()
+      .subarray(0, 32)
+  }
+  const inner = Buffer.allocUnsafe(128 + aad.length + iv.length + ciphertext.length + 8)
+  inner.set(ipad, 0)
+  let at = 128
+  inner.set(aad, at)
+  at += aad.length
+  inner.set(iv, at)
+  at += iv.length
+  inner.set(ciphertext, at)
+  inner.set(al, at + ciphertext.length)
+  const outer = Buffer.allocUnsafe(128 + 64)
+  outer.set(opad, 0)
+  outer.set(hashOnce("sha512", inner, "buffer") as unknown as Buffer, 128)
+  return (hashOnce("sha512", outer, "buffer") as unknown as Buffer).subarray(0, 32)
 }
 
 /**
@@ -210,13 +243,13 @@ export function encryptContent(
   aad: Uint8Array,
   plaintext: Uint8Array,
 ): Awaitable<{ ciphertext: Uint8Array; tag: Uint8Array }> {
-  const { macKey, encKey } = key as NodeContentKey
+  const { encKey } = key as NodeContentKey
   if (key.enc === "A256CBC-HS512") {
     const cipher = createCipheriv("aes-256-cbc", encKey, iv)
     const first = cipher.update(plaintext)
     const last = cipher.final()
     const ciphertext = last.length === 0 ? first : Buffer.concat([first, last])
-    return { ciphertext, tag: cbcTag(macKey, aad, iv, ciphertext) }
+    return { ciphertext, tag: cbcTag(key as NodeContentKey, aad, iv, ciphertext) }
   }
   const cipher = createCipheriv("aes-256-gcm", encKey, iv)
   cipher.setAAD(aad)
@@ -231,10 +264,11 @@ export function decryptContent(
   ciphertext: Uint8Array,
   tag: Uint8Array,
 ): Awaitable<Uint8Array> {
-  const { macKey, encKey } = key as NodeContentKey
+  const { encKey } = key as NodeContentKey
   if (key.enc === "A256CBC-HS512") {
     if (iv.length !== 16 || tag.length !== 32) throw new Error("bad iv or tag length")
-    if (!nodeTimingSafeEqual(cbcTag(macKey, aad, iv, ciphertext), tag)) throw new Error("authentication tag mismatch")
+    if (!nodeTimingSafeEqual(cbcTag(key as NodeContentKey, aad, iv, ciphertext), tag))
+      throw new Error("authentication tag mismatch")
     const decipher = createDecipheriv("aes-256-cbc", encKey, iv)
     return Buffer.concat([decipher.update(ciphertext), decipher.final()])
   }
