@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest"
 import { CHUNK_SIZE, MAX_CHUNKS, clearChunked, readChunked, writeChunked } from "./chunks.js"
 import { InvalidEndpoints } from "../errors.js"
-import { defaultCookies, expiredCookie, serializeCookie } from "./policy.js"
+import { defaultCookies, expiredCookie, markUrlSafe, serializeCookie } from "./policy.js"
 
 const NAME = "authjs.session-token"
 const plain = defaultCookies(false)
@@ -102,6 +102,12 @@ describe("serializeCookie", () => {
     expect(serializeCookie({ name: "c", value: "http://x.test/a?b=1;c d", options: {} })).toBe(
       "c=http%3A%2F%2Fx.test%2Fa%3Fb%3D1%3Bc%20d",
     )
+  })
+
+  it("skips the encoding check only for the exact value last marked URL-safe; any other value is still encoded", () => {
+    markUrlSafe("eyJ.a-b_c.d")
+    expect(serializeCookie({ name: "s", value: "eyJ.a-b_c.d", options: {} })).toBe("s=eyJ.a-b_c.d")
+    expect(serializeCookie({ name: "s", value: "eyJ.a b;c.d", options: {} })).toBe("s=eyJ.a%20b%3Bc.d")
   })
 
   it("refuses an invalid cookie name with a configuration error (an AuthError), never a raw TypeError", () => {

@@ -47,7 +47,22 @@ function expiresText(date: Date): string {
   return lastExpires.text
 }
 
-/** Serialises one cookie in the attribute order Auth.js uses: Max-Age; Domain; Path; Expires; HttpOnly; Secure; Partitioned; SameSite. */
+/**
+ * The last value known to need no encoding: the session token the built-in encoder just made, a JWE in compact form
+ * (base64url parts joined by dots). serializeCookie skips its check for exactly that string, so a sign-in does not pass
+ * a regular expression over the token's 500+ characters. Any other value, this token's chunks included, is checked.
+ */
+let knownUrlSafe = ""
+
+/** Notes that `value` is made only of characters encodeURIComponent leaves as they are. */
+export function markUrlSafe(value: string): void {
+  knownUrlSafe = value
+}
+
+/**
+ * Serialises one cookie in the attribute order Auth.js uses: Max-Age; Domain; Path; Expires; HttpOnly; Secure;
+ * Partitioned; SameSite.
+ */
 export function serializeCookie(cookie: Cookie): string {
   const { name, value, options } = cookie
   // Names come only from the config (`cookies.<name>.name`): a bad one is a configuration error, typed as Auth.js's
@@ -57,7 +72,8 @@ export function serializeCookie(cookie: Cookie): string {
       `invalid cookie name ${JSON.stringify(name)}: set \`cookies.<cookie>.name\` to an RFC 6265 token (letters, digits and !#$%&'*+-.^_\`|~).`,
     )
   }
-  let out = `${name}=${UNRESERVED.test(value) ? value : encodeURIComponent(value)}`
+  const safe = value === knownUrlSafe || UNRESERVED.test(value)
+  let out = `${name}=${safe ? value : encodeURIComponent(value)}`
   if (options.maxAge !== undefined) out += `; Max-Age=${Math.floor(options.maxAge)}`
   if (options.domain) out += `; Domain=${options.domain}`
   if (options.path) out += `; Path=${options.path}`

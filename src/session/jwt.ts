@@ -5,6 +5,7 @@ import type { AuthRequest, ResolvedConfig, SessionAnswer, SessionStrategy } from
 import { decodeToken, encodeToken, type KeyScheme, nowSeconds } from "../jwt/jwe.js"
 import type { Cookie, JWT, JWTDecodeParams, JWTEncodeParams, Session } from "../types.js"
 import { CHUNK_SIZE, clearChunked, readChunked, V4_CHUNK_SIZE, writeChunked } from "../cookies/chunks.js"
+import { markUrlSafe } from "../cookies/policy.js"
 import { merged } from "../lib/merged.js"
 import { emitEvent } from "../events.js"
 import { applyJwtCallback, applySessionCallback } from "./callbacks.js"
@@ -140,6 +141,8 @@ async function writeToken(
   // next-auth 4 dates its session cookie with Expires alone, and cuts it into smaller chunks.
   const v4 = config.wire === "next-auth-v4"
   const options = merged(option.options, v4 ? { expires } : { maxAge: config.session.maxAge, expires })
+  // The built-in encoder's token is a compact JWE (base64url and dots): a user's `jwt.encode` may return anything.
+  if (!config.jwt.encode) markUrlSafe(value)
   const cookies = writeChunked(option, value, options, seen, v4 ? V4_CHUNK_SIZE : CHUNK_SIZE)
   checkCookieBudget(kept, cookies, req, config)
   return { cookies, expires }

@@ -35,6 +35,15 @@ describe("jwt.encode / jwt.decode overrides", () => {
     expect(decodeFn.mock.calls[0]![0]).toMatchObject({ token: value, salt: SESSION })
   })
 
+  it("an encode override's token is percent-encoded in the Set-Cookie (only the built-in JWE skips the check)", async () => {
+    // A default-config sign-in first, so the built-in encoder has just marked its own token URL-safe.
+    await signIn(setup().config)
+    const { config } = setup({ jwt: { encode: async () => "v1 a;b|c", decode: async () => null } })
+    const { res } = await signIn(config)
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION}=`))
+    expect(cookie?.split(";", 1)[0]).toBe(`${SESSION}=v1%20a%3Bb%7Cc`)
+  })
+
   it("a decode override returning null: null session, cookie cleared", async () => {
     const { encodeFn } = overrides()
     const { config } = setup({ jwt: { encode: encodeFn, decode: async () => null } })
