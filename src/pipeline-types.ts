@@ -182,6 +182,8 @@ export interface AuthRequest {
   readonly body: Readonly<Record<string, unknown>>
   /** A form body as sent (duplicates kept), for protocol checks such as form_post callbacks. */
   readonly form: URLSearchParams | undefined
+  /** The names a form body sends more than once, each at its second showing (empty for any other body). */
+  readonly repeatedFields: readonly string[]
   /** Whether the client asked for `{url}` JSON instead of a redirect. */
   readonly returnRedirect: boolean
   /**

@@ -115,7 +115,7 @@ function actedOnFields(provider: ResolvedProvider | undefined, config: ResolvedC
  * front may have read the other value. The message names no field, so the answer echoes nothing of the request.
  */
 function refuseRepeatedFields(req: AuthRequest, config: ResolvedConfig, provider: ResolvedProvider | undefined): void {
-  if (!req.form) return
+  if (req.repeatedFields.length === 0) return
   if (repeatedFormField(req, actedOnFields(provider, config)) === undefined) return
   throw new InvalidRequest(
     "A form field Gatehouse reads (csrfToken, callbackUrl, email, username, password, or a declared credential field) was sent more than once; send each once.",

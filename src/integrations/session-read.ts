@@ -38,6 +38,8 @@ export interface ServerSession {
 const EMPTY_QUERY: URLSearchParams = new URLSearchParams()
 const EMPTY_BODY: Readonly<Record<string, unknown>> = Object.freeze({})
 
+const NO_FIELDS: readonly string[] = Object.freeze([])
+
 /** The request a server-side read hands the strategy: a class, so the lazy members live on its prototype (cheap to make). */
 class SessionReadRequest implements AuthRequest {
   readonly action = "session" as const
@@ -46,6 +48,7 @@ class SessionReadRequest implements AuthRequest {
   readonly query = EMPTY_QUERY
   readonly body = EMPTY_BODY
   readonly form = undefined
+  readonly repeatedFields: readonly string[] = NO_FIELDS
   readonly returnRedirect = false
   readonly method: string
   readonly header: HeaderReader

@@ -7,17 +7,10 @@
  * JSON bodies never repeat a key here: JSON.parse keeps one, the last, as every JavaScript reader does.
  */
 export function repeatedFormField(
-  req: { readonly form: URLSearchParams | undefined },
+  req: { readonly repeatedFields: readonly string[] },
   names: ReadonlySet<string>,
 ): string | undefined {
-  const form = req.form
-  if (!form) return undefined
-  const seen = new Set<string>()
-  for (const key of form.keys()) {
-    if (!names.has(key)) continue
-    if (seen.has(key)) return key
-    seen.add(key)
-  }
+  for (const name of req.repeatedFields) if (names.has(name)) return name
   return undefined
 }
 

@@ -8,6 +8,7 @@ import { fromUtf8 } from "#crypto"
 import { parseCookieHeader } from "../cookies/parse.js"
 import { resolveOrigin } from "./host.js"
 import { type HeaderReader, type RequestInput, targetOf } from "./input.js"
+import { readFormFields, UNSAFE_FIELD_NAMES } from "./form.js"
 
 /** Form bodies larger than this are refused with 413 (docs/security.md RQ-03). */
 export const MAX_FORM_BYTES = 64 * 1024
@@ -18,7 +19,6 @@ const MAX_JSON_BYTES = 1024 * 1024
 export const MAX_COOKIE_HEADER = 64 * 1024
 
 const withProvider: ReadonlySet<string> = actionsWithProvider
-const unsafeKeys: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"])
 
 /** Splits the path after basePath into an action and an optional provider id; 400 UnknownAction otherwise. */
 export function parseActionPath(
@@ -53,18 +53,26 @@ async function readBody(input: RequestInput, limit: number): Promise<string> {
 function safeRecord(entries: Iterable<[string, unknown]>): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [key, value] of entries) {
-    if (unsafeKeys.has(key) || Object.hasOwn(out, key)) continue
+    if (UNSAFE_FIELD_NAMES.has(key) || Object.hasOwn(out, key)) continue
     out[key] = value
   }
   return out
 }
 
+/** A POST body parsed by content type: the record, and for a form its text and the names it sends more than once. */
+interface ParsedBody {
+  body: Readonly<Record<string, unknown>>
+  formText?: string
+  repeatedFields?: readonly string[]
+}
+
 /** Parses a POST body by content type: JSON objects and url-encoded forms; other types are ignored (not parsed as anything). */
-async function parseBody(input: RequestInput): Promise<{ body: Record<string, unknown>; form?: URLSearchParams }> {
+async function parseBody(input: RequestInput): Promise<ParsedBody> {
   const type = (input.header.get("content-type") ?? "").split(";", 1)[0]!.trim().toLowerCase()
   if (type === "application/x-www-form-urlencoded") {
-    const form = new URLSearchParams(await readBody(input, MAX_FORM_BYTES))
-    return { body: safeRecord(form), form }
+    const formText = await readBody(input, MAX_FORM_BYTES)
+    const { fields, repeated } = readFormFields(formText)
+    return { body: fields, formText, repeatedFields: repeated }
   }
   if (type === "application/json") {
     const text = await readBody(input, MAX_JSON_BYTES)
@@ -82,7 +90,8 @@ async function parseBody(input: RequestInput): Promise<{ body: Record<string, un
   return { body: {} }
 }
 
-const emptyBody: Readonly<Record<string, unknown>> = Object.freeze({})
+const noBody: ParsedBody = Object.freeze({ body: Object.freeze({}) })
+const noFields: readonly string[] = Object.freeze([])
 
 /**
  * RequestInput -> AuthRequest. Throws UnknownAction (400) or InvalidRequest (400/413/431) for requests it cannot read.
@@ -100,15 +109,19 @@ export function parseRequest(input: RequestInput, config: ResolvedConfig): AuthR
   const head = input.method === "HEAD"
   const method = head ? "GET" : input.method
   const cookies = parseCookieHeader(cookieHeader)
-  const parsed = (body: Readonly<Record<string, unknown>>, form: URLSearchParams | undefined) =>
-    new ParsedRequest(input, origin, secure, action, providerId, method, head, cookies, body, form, config.wire)
-  if (method !== "POST") return parsed(emptyBody, undefined)
-  return parseBody(input).then(({ body, form }) => parsed(body, form))
+  const parsed = (body: ParsedBody) =>
+    new ParsedRequest(input, origin, secure, action, providerId, method, head, cookies, body, config.wire)
+  if (method !== "POST") return parsed(noBody)
+  return parseBody(input).then(parsed)
 }
 
 /** An AuthRequest: a class, so the lazily built `headers` lives on the prototype (object literals with accessors are slow to make). */
 class ParsedRequest implements AuthRequest {
   readonly header: HeaderReader
+  readonly body: Readonly<Record<string, unknown>>
+  readonly repeatedFields: readonly string[]
+  #formText: string | undefined
+  #form: URLSearchParams | undefined
   #returnRedirect: boolean | undefined
 
   constructor(
@@ -120,11 +133,20 @@ class ParsedRequest implements AuthRequest {
     readonly method: string,
     readonly head: boolean,
     readonly cookies: Record<string, string>,
-    readonly body: Readonly<Record<string, unknown>>,
-    readonly form: URLSearchParams | undefined,
+    parsedBody: ParsedBody,
     private readonly wire: WireFormat,
   ) {
     this.header = input.header
+    this.body = parsedBody.body
+    this.repeatedFields = parsedBody.repeatedFields ?? noFields
+    this.#formText = parsedBody.formText
+  }
+
+  /** A form body as URLSearchParams, made on first use: only a form_post callback, OAuth 1 and e-mail ask. */
+  get form(): URLSearchParams | undefined {
+    if (this.#formText === undefined) return undefined
+    this.#form ??= new URLSearchParams(this.#formText)
+    return this.#form
   }
 
   /** The request URL, built on first use (a web Request's URL is parsed only when an action reads more than its path). */
