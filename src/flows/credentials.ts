@@ -59,8 +59,10 @@ export function credentialInput(
     }
     return out
   }
-  for (const [key, value] of Object.entries(body))
+  for (const key of Object.keys(body)) {
+    const value = body[key]
     if (typeof value === "string" && key !== CSRF_FIELD && !unsafeKeys.has(key)) out[key] = value
+  }
   return out
 }
 

@@ -30,12 +30,28 @@ export function parseActionPath(
   else if (pathname.startsWith(basePath) && pathname.charCodeAt(basePath.length) === 47 /* / */)
     rest = pathname.slice(basePath.length)
   else throw new UnknownAction(`The path is not under the basePath "${basePath}".`)
-  const segments = rest.split("/").filter((s) => s !== "")
-  const [action, providerId, extra] = segments
+  const [action, providerId, extra] = firstSegments(rest)
   if (action === undefined || extra !== undefined || !isAuthAction(action)) throw new UnknownAction("Unknown action.")
   if (providerId !== undefined && !withProvider.has(action))
     throw new UnknownAction(`The "${action}" action takes no provider id.`)
   return { action, providerId: providerId === "undefined" ? undefined : providerId }
+}
+
+/** The first three non-empty `/`-separated segments of a path (empty ones, as in `//`, are skipped). */
+function firstSegments(path: string): string[] {
+  const segments: string[] = []
+  let at = 0
+  while (at < path.length && segments.length < 3) {
+    if (path.charCodeAt(at) === 47 /* / */) {
+      at++
+      continue
+    }
+    const end = path.indexOf("/", at)
+    const stop = end === -1 ? path.length : end
+    segments.push(path.slice(at, stop))
+    at = stop
+  }
+  return segments
 }
 
 /** Whether the path is next-auth 4's client log route, `<basePath>/_log` (answered in its wire format only). */
