@@ -1,7 +1,11 @@
 // Pure Cookie-header parser: first occurrence of a name wins, values percent-decoded when valid, bounded work.
 
+import { decodeAsciiEscapes } from "../lib/percent.js"
+
 function safeDecode(value: string): string {
   if (value.indexOf("%") === -1) return value
+  const ascii = decodeAsciiEscapes(value)
+  if (ascii !== undefined) return ascii
   try {
     return decodeURIComponent(value)
   } catch {
