@@ -1,4 +1,5 @@
 // Public entry `gatehouse/rate-limit`: the store interface sign-in rate limits count through, the options, and the memory store (the default).
+import { markInProcess } from "./in-process.js"
 
 /** What one counted attempt returns: the attempts in the current window (this one included) and when the window ends. */
 export interface RateLimitHit {
@@ -141,11 +142,13 @@ export function MemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
     const entry = windows.get(key)
     if (entry && entry.resetAt === hit?.resetAt && entry.resetAt > Date.now() && entry.count > 0) entry.count -= 1
   }
-  return {
+  const store: MemoryRateLimitStore = {
     get size() {
       return windows.size
     },
     hit,
     undo,
   }
+  markInProcess(store)
+  return store
 }

@@ -233,6 +233,27 @@ describe("sign-in rate limit through Auth()", () => {
     expect(b1).not.toBe(a1)
   })
 
+  it("a memory store gets a short identifier as it is (normalised) and a longer one hashed; each still counts alone", async () => {
+    const store = MemoryRateLimitStore()
+    const hit = vi.spyOn(store, "hit")
+    const { config, authorize } = credentialsConfig({ rateLimit: { max: 2, store } })
+    const { attempt } = await session(config)
+    await attempt({ username: " Alice", password: "wrong" })
+    expect(hit.mock.calls[0]![0]).toBe("id:900:=alice")
+    // Two identifiers of 129 characters that differ only in the last one: hashed, under two keys.
+    const long = "x".repeat(128)
+    await attempt({ username: `${long}a`, password: "wrong" })
+    await attempt({ username: `${long}b`, password: "wrong" })
+    const [, first, second] = hit.mock.calls.map((call) => call[0])
+    expect(first).toMatch(/^id:900:[A-Za-z0-9_-]{27}$/)
+    expect(second).toMatch(/^id:900:[A-Za-z0-9_-]{27}$/)
+    expect(second).not.toBe(first)
+    await attempt({ username: `${long}a`, password: "wrong" })
+    expect((await attempt({ username: `${long}a`, password: "wrong" })).headers.get("location")).toBe(RATE_LIMITED)
+    expect((await attempt({ username: "alice", password: "wrong" })).headers.get("location")).not.toBe(RATE_LIMITED)
+    expect(authorize).toHaveBeenCalledTimes(5)
+  })
+
   it("a store that does not answer within 1 s is treated as failed: the attempt goes through", async () => {
     const store: RateLimitStore = { hit: () => new Promise(() => {}), undo: async () => {} }
     const { config, authorize, log } = credentialsConfig({ rateLimit: { store } })
