@@ -162,6 +162,10 @@ const ajMemoryConfig = ajDbConfig(memoryAj),
 
 const gatehouse: Handler = (r) => GatehouseAuth(r, ghConfig)
 const gatehouseDefault: Handler = (r) => GatehouseAuth(r, ghDefaultConfig)
+// The limiter's control: a second config identical to G5's, measured against G5 as G5d is, so the report shows how
+// far two equal sign-ins scatter in the paired measurement.
+const ghTwinConfig = gatehouseConfig()
+const gatehouseTwin: Handler = (r) => GatehouseAuth(r, ghTwinConfig)
 // The default config with session.revocation on (memory store, its 1 s cache of "not revoked" answers).
 const ghRevocationConfig = { ...ghDefaultConfig, session: { ...ghDefaultConfig.session, revocation: true } }
 const gatehouseRevocation: Handler = (r) => GatehouseAuth(r, ghRevocationConfig)
@@ -196,9 +200,15 @@ interface Sample {
   t1us: number
 }
 
-async function buildMeasurements(): Promise<{ groups: Measurement[][]; byId: Map<string, Measurement> }> {
+async function buildMeasurements(): Promise<{
+  groups: Measurement[][]
+  byId: Map<string, Measurement>
+  twinSignIn: () => Promise<unknown>
+}> {
   const gh = await signInFlow(gatehouse)
   const ghd = await signInFlow(gatehouseDefault)
+  const twin = await signInFlow(gatehouseTwin)
+  const twinSignIn = async () => signedIn(await op(gatehouseTwin, twin.signInRequest(), 302))
   const ghr = await signInFlow(gatehouseRevocation)
   const aj = await signInFlow(authjs)
   const jwe = nodeCryptoJwe(SECRET)
@@ -420,7 +430,7 @@ async function buildMeasurements(): Promise<{ groups: Measurement[][]; byId: Map
       },
     ],
   ]
-  return { groups, byId: new Map(groups.flat().map((m) => [m.id, m])) }
+  return { groups, byId: new Map(groups.flat().map((m) => [m.id, m])), twinSignIn }
 }
 
 const pct = (sorted: Float64Array, p: number) =>
@@ -513,6 +523,7 @@ function report(
   results: Map<string, Sample[]>,
   byId: Map<string, Measurement>,
   limiterPairs: { aUs: number; bUs: number }[],
+  twinPairs: { aUs: number; bUs: number }[] = [],
 ): string {
   const rounds = (id: string) => results.get(id) ?? []
   const med = (id: string, k: keyof Sample) => median(rounds(id).map((s) => s[k]))
@@ -606,6 +617,7 @@ function report(
     `| same, rateLimit false (case 5, like-for-like), info | ${fmt(ratio["5"] as number, 1)}x | — | — |`,
     `| sign-in (5d) cost/op ÷ its ceiling (C5 ${fmt(med("C5", "meanUs"), 1)} µs + F5 ${fmt(med("F5", "meanUs"), 1)} µs) | ${fmt(signInOverCeiling, 2)} (CPU: ${fmt(signInOverCeilingCpu, 2)}) | <= 1.5 | ${verdict(signInOverCeiling <= 1.5)} |`,
     `| rate limiter's share of a sign-in (G5d ÷ G5 − 1, paired: blocks of ${PAIR_BLOCK_OPS} ops alternated; per round ${limiterShares.map((x) => fmt(x * 100, 1)).join(" / ")} %) | ${fmt(limiterShare * 100, 1)}% | <= 5% | ${verdict(limiterShare <= 0.05)} |`,
+    `| control: G5 against an identical config, paired the same way (per round ${twinPairs.map((p) => fmt((p.bUs / p.aUs - 1) * 100, 1)).join(" / ")} %), info | ${fmt((median(twinPairs.map((p) => p.bUs / p.aUs)) - 1) * 100, 1)}% | — | — |`,
     `| same from the separate windows above (G5d ÷ G5 − 1), info | ${fmt((median(perRound((s) => s("G5d").meanUs / s("G5").meanUs)) - 1) * 100, 1)}% | — | — |`,
     `| sign-in, rateLimit false (5) ÷ its ceiling, info | ${fmt(signInOverCeilingOf("G5"), 2)} | — | — |`,
     `| no-cookie session (case 2) cost ÷ trivial handler C | ${fmt(overTrivial("G2"), 2)} | <= 1.2 | ${verdict(overTrivial("G2") <= 1.2)} |`,
@@ -729,7 +741,7 @@ if (args.has("http-only")) {
 } else if (args.has("profile")) {
   await runProfile(args.get("profile") === "true" ? "G1" : (args.get("profile") as string))
 } else {
-  const { groups, byId } = await buildMeasurements()
+  const { groups, byId, twinSignIn } = await buildMeasurements()
   const child = args.get("profile-child")
   if (child) {
     // the profiled child: one measurement, window written for analyze()
@@ -748,6 +760,7 @@ if (args.has("http-only")) {
     for (const m of byId.values()) await measure(m.fn, 0, PREWARM_MS) // one-time JIT pre-warm
     const results = new Map<string, Sample[]>()
     const limiterPairs: { aUs: number; bUs: number }[] = []
+    const twinPairs: { aUs: number; bUs: number }[] = []
     const [g5, g5d] = [byId.get("G5"), byId.get("G5d")]
     check(g5 && g5d, "the sign-in cases G5 and G5d")
     for (let round = 0; round < ROUNDS; round++) {
@@ -767,8 +780,15 @@ if (args.has("http-only")) {
       console.error(
         `[round ${round + 1}/${ROUNDS}] G5|G5d paired: ${fmt(pair.aUs, 1)} | ${fmt(pair.bUs, 1)} µs/op, share ${fmt((pair.bUs / pair.aUs - 1) * 100, 1)} %`,
       )
+      const twinPair = await measurePair(g5.fn, twinSignIn, DURATION_MS, WARMUP_MS)
+      twinPairs.push(twinPair)
+      console.error(
+        `[round ${round + 1}/${ROUNDS}] G5|twin paired: ${fmt(twinPair.aUs, 1)} | ${fmt(twinPair.bUs, 1)} µs/op, ${fmt((twinPair.bUs / twinPair.aUs - 1) * 100, 1)} %`,
+      )
     }
-    console.log(`\n${report(results, byId, limiterPairs)}\n\n(total ${fmt((Date.now() - started) / 1000, 0)} s)`)
+    console.log(
+      `\n${report(results, byId, limiterPairs, twinPairs)}\n\n(total ${fmt((Date.now() - started) / 1000, 0)} s)`,
+    )
     neighbor?.kill()
     if (!args.has("no-http")) await runHttpCases()
   }
