@@ -7,7 +7,10 @@ const viaSearchParams = (text: string) => formFieldsOf(new URLSearchParams(text)
 
 describe("readFormFields", () => {
   it.each([
-    ["a sign-in form", "csrfToken=ab12&email=bench%40example.com&password=pw&callbackUrl=http%3A%2F%2Flocalhost%3A3000"],
+    [
+      "a sign-in form",
+      "csrfToken=ab12&email=bench%40example.com&password=pw&callbackUrl=http%3A%2F%2Flocalhost%3A3000",
+    ],
     ["+ is a space, %2B a plus", "q=a+b%2Bc&r=%20x+"],
     ["empty sequences are skipped", "&&a=1&&b=2&"],
     ["no = gives an empty value; = splits at the first", "flag&x==y=z&=v"],
