@@ -1,16 +1,11 @@
 // Pure Cookie-header parser: first occurrence of a name wins, values percent-decoded when valid, bounded work.
 
-import { decodeAsciiEscapes } from "../lib/percent.js"
+import { decodePercent } from "../lib/percent.js"
 
+/** A cookie value percent-decoded when it decodes; as sent otherwise. */
 function safeDecode(value: string): string {
   if (value.indexOf("%") === -1) return value
-  const ascii = decodeAsciiEscapes(value)
-  if (ascii !== undefined) return ascii
-  try {
-    return decodeURIComponent(value)
-  } catch {
-    return value
-  }
+  return decodePercent(value) ?? value
 }
 
 /**

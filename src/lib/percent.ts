@@ -29,3 +29,14 @@ export function decodeAsciiEscapes(text: string): string | undefined {
   }
   return out + text.slice(from)
 }
+
+/** `text` percent-decoded as decodeURIComponent decodes it, or undefined where decodeURIComponent refuses it. */
+export function decodePercent(text: string): string | undefined {
+  const ascii = decodeAsciiEscapes(text)
+  if (ascii !== undefined) return ascii
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return undefined
+  }
+}

@@ -1,6 +1,6 @@
 // application/x-www-form-urlencoded bodies read into a field record (the first value of each name) and the names sent
 // more than once, as URLSearchParams reads them, without building a URLSearchParams on the sign-in path.
-import { decodeAsciiEscapes } from "../lib/percent.js"
+import { decodePercent } from "../lib/percent.js"
 
 /** Field names a body record never takes (prototype pollution). */
 export const UNSAFE_FIELD_NAMES: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"])
@@ -18,14 +18,7 @@ export interface FormFields {
  */
 function decodeComponent(raw: string): string | undefined {
   const spaced = raw.includes("+") ? raw.replaceAll("+", " ") : raw
-  if (!spaced.includes("%")) return spaced
-  const ascii = decodeAsciiEscapes(spaced)
-  if (ascii !== undefined) return ascii
-  try {
-    return decodeURIComponent(spaced)
-  } catch {
-    return undefined
-  }
+  return spaced.includes("%") ? decodePercent(spaced) : spaced
 }
 
 /** The fields of `form`, collected as the body record keeps them (unsafe names skipped, the first value kept). */
