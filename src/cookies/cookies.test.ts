@@ -108,6 +108,10 @@ describe("serializeCookie", () => {
     markUrlSafe("eyJ.a-b_c.d")
     expect(serializeCookie({ name: "s", value: "eyJ.a-b_c.d", options: {} })).toBe("s=eyJ.a-b_c.d")
     expect(serializeCookie({ name: "s", value: "eyJ.a b;c.d", options: {} })).toBe("s=eyJ.a%20b%3Bc.d")
+    // Used once, the mark is gone: the same string is checked again (and needs no encoding, so the answer holds).
+    markUrlSafe("a b")
+    expect(serializeCookie({ name: "s", value: "a b", options: {} })).toBe("s=a b")
+    expect(serializeCookie({ name: "s", value: "a b", options: {} })).toBe("s=a%20b")
   })
 
   it("refuses an invalid cookie name with a configuration error (an AuthError), never a raw TypeError", () => {

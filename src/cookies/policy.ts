@@ -72,7 +72,10 @@ export function serializeCookie(cookie: Cookie): string {
       `invalid cookie name ${JSON.stringify(name)}: set \`cookies.<cookie>.name\` to an RFC 6265 token (letters, digits and !#$%&'*+-.^_\`|~).`,
     )
   }
-  const safe = value === knownUrlSafe || UNRESERVED.test(value)
+  // The marked token is let go of once it is used: the module keeps no session token past its response.
+  const marked = value === knownUrlSafe
+  if (marked) knownUrlSafe = ""
+  const safe = marked || UNRESERVED.test(value)
   let out = `${name}=${safe ? value : encodeURIComponent(value)}`
   if (options.maxAge !== undefined) out += `; Max-Age=${Math.floor(options.maxAge)}`
   if (options.domain) out += `; Domain=${options.domain}`
