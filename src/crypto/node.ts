@@ -198,6 +198,7 @@ function padKey(key: Buffer, byte: number): Buffer {
 function cbcTag(key: NodeContentKey, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Buffer {
   const al = alBlock(aad.length)
   const { ipad, opad } = key
+  // The pads exist only where the one-shot hash does (importContentKey).
   if (!hashOnce || !ipad || !opad) {
     return createHmac("sha512", key.macKey)
       .update(aad)

@@ -8,9 +8,9 @@ function hashToken(token: string, secret: string): Awaitable<string> {
   return digest("SHA-256", `${token}${secret}`, "hex")
 }
 
-/** Whether the 64 characters of `value` from `from` are lower-case hex digits. */
-function isHex64(value: string, from: number): boolean {
-  for (let i = from; i < from + 64; i++) {
+/** Whether the first 64 characters of `value` are lower-case hex digits. */
+function isHex64(value: string): boolean {
+  for (let i = 0; i < 64; i++) {
     const c = value.charCodeAt(i)
     if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false
   }
@@ -27,7 +27,7 @@ function isHex64(value: string, from: number): boolean {
 function csrfCookie(req: AuthRequest, config: ResolvedConfig): { token: string; hash: string } | undefined {
   const value = req.cookies[config.cookies(req.secure).csrfToken.name]
   if (value === undefined || value.length !== 129 || value.charCodeAt(64) !== 124) return undefined
-  if (!isHex64(value, 0)) return undefined
+  if (!isHex64(value)) return undefined
   return { token: value.slice(0, 64), hash: value.slice(65) }
 }
 
