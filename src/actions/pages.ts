@@ -2,7 +2,7 @@
 import type { AuthRequest, ResolvedConfig } from "../pipeline-types.js"
 import { Verification } from "../errors.js"
 import { ensureCsrfToken } from "../security/csrf.js"
-import { resolveCallbackUrl } from "../security/redirect.js"
+import { resolveCallbackUrl, sentCallbackUrl } from "../security/redirect.js"
 import { errorPage } from "../pages/error.js"
 import { pageHeaders } from "../pages/headers.js"
 import { chooseLocale } from "../pages/locales/index.js"
@@ -106,8 +106,12 @@ export async function errorPageAction(req: AuthRequest, config: ResolvedConfig):
   if (config.wire === "next-auth-v4") {
     // next-auth 4: the sign-in codes go on to the sign-in page (which redirects to `pages.signIn` when configured);
     // the others to `pages.error` when configured, else this page.
-    if (error !== null && V4_SIGN_IN_PAGE_CODES.has(error))
-      return { redirect: `${req.origin}${config.basePath}/signin?error=${error}` }
+    if (error !== null && V4_SIGN_IN_PAGE_CODES.has(error)) {
+      // A failed sign-in's callbackUrl (response/error.ts) goes on with the code, so the retry lands there.
+      const back = sentCallbackUrl(req)
+      const query = back === undefined ? "" : `&callbackUrl=${encodeURIComponent(back)}`
+      return { redirect: `${req.origin}${config.basePath}/signin?error=${error}${query}` }
+    }
     if (config.pages.error && error !== null)
       return {
         redirect: `${config.pages.error}${config.pages.error.includes("?") ? "&" : "?"}error=${encodeURIComponent(error)}`,

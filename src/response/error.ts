@@ -28,6 +28,7 @@ import { errorPage } from "../pages/error.js"
 import { pageHeaders } from "../pages/headers.js"
 import { chooseLocale } from "../pages/locales/index.js"
 import { clearChecks } from "../security/check-cookies.js"
+import { sentCallbackUrl } from "../security/redirect.js"
 import { merged } from "../lib/merged.js"
 
 const CONFIGURATION_MESSAGE =
@@ -66,6 +67,11 @@ function rateLimitedResponse(error: RateLimited, req: AuthRequest | undefined, s
   return { redirect: signInUrl, headers: retryAfter }
 }
 
+/** A sign-in the user tries again on the same form: wrong credentials, or a rate limit waited out. */
+function retriedAtTheForm(error: unknown): boolean {
+  return error instanceof CredentialsSignin || error instanceof RateLimited
+}
+
 /** The response for a request that failed; `req` is undefined when the request could not be parsed. */
 export function errorResponse(
   error: unknown,
@@ -87,11 +93,17 @@ export function errorResponse(
     (kind === "signIn" ? config.pages.signIn : config.pages.error) ??
     `${config.basePath}/${kind === "signIn" ? "signin" : "error"}`
   const origin = req?.origin ?? input.url.origin
+  // Wrong credentials or too many tries: back on the sign-in page, the retry goes where this try was going (a failure
+  // writes no callback-url cookie, which is where Auth.js keeps it).
+  const back = req && retriedAtTheForm(error) ? sentCallbackUrl(req) : undefined
+  if (back !== undefined) params.set("callbackUrl", back)
   // A failure sets no cookie of its own: the sign-in page's script keeps what the user typed (pages/browser/form.ts).
-  if (error instanceof RateLimited) return rateLimitedResponse(error, req, `${origin}${page}?${params}`)
+  // A configured page may hold a query of its own (`/login?lang=en`): the error's parameters join it.
+  const target = `${origin}${page}${page.includes("?") ? "&" : "?"}${params}`
+  if (error instanceof RateLimited) return rateLimitedResponse(error, req, target)
   // A failed callback still expires the check cookies it carried: they are single-use.
   const cookies = req?.action === "callback" ? clearChecks(req, config) : undefined
-  return { redirect: `${origin}${page}?${params}`, ...(cookies?.length ? { cookies } : {}) }
+  return { redirect: target, ...(cookies?.length ? { cookies } : {}) }
 }
 
 /** next-auth 4's `?error=` code for a failure it names by a fixed code (the others: see v4ErrorResponse). */
@@ -130,15 +142,18 @@ function v4ErrorResponse(
   config: ResolvedConfig,
 ): ResponseInternal {
   const base = `${req?.origin ?? config.canonicalUrl?.origin ?? input.url.origin}${config.basePath}`
+  // As in Auth.js mode: where the sign-in was going rides along (the error route passes it on to the sign-in page).
+  const sent = req && retriedAtTheForm(error) ? sentCallbackUrl(req) : undefined
+  const back = sent === undefined ? "" : `&callbackUrl=${encodeURIComponent(sent)}`
   if (error instanceof MissingCSRF)
     return { redirect: `${base}/${req?.action === "signout" ? "signout" : "signin"}?csrf=true` }
-  if (error instanceof RateLimited) return rateLimitedResponse(error, req, `${base}/signin?error=RateLimited`)
+  if (error instanceof RateLimited) return rateLimitedResponse(error, req, `${base}/signin?error=RateLimited${back}`)
   const credentialsPost = req?.action === "callback" && req.method === "POST"
   let status: number | undefined
   let query: string
   if (error instanceof CredentialsSignin) {
     status = 401
-    query = new URLSearchParams({ error: CredentialsSignin.pageCode, provider: req?.providerId ?? "" }).toString()
+    query = `${new URLSearchParams({ error: CredentialsSignin.pageCode, provider: req?.providerId ?? "" })}${back}`
   } else if (error instanceof CallbackRouteError && credentialsPost && thrownMessage(error) !== undefined) {
     status = 401
     query = `error=${encodeURIComponent(thrownMessage(error) as string)}`

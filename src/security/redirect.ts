@@ -83,3 +83,16 @@ export async function resolveCallbackUrl(req: AuthRequest, config: ResolvedConfi
   if (candidate === undefined || candidate === null || candidate === "") return req.origin
   return applyRedirect(candidate, req, config)
 }
+
+/**
+ * The callbackUrl a sign-in request carried (body, else query) when it stays on the app's origin, for a failed
+ * sign-in to hand back to the sign-in page: the retry then lands where the first try was going (a credentials form
+ * carries it in its body, and no cookie remembers it). Checked by the default rule only, synchronously: the page runs
+ * the `redirect` callback on it again when it is asked for. Undefined when none was sent, or it is the origin itself.
+ */
+export function sentCallbackUrl(req: AuthRequest): string | undefined {
+  const candidate = bodyString(req, "callbackUrl") ?? req.query.get("callbackUrl")
+  if (!candidate) return undefined
+  const url = defaultRedirect({ url: candidate, baseUrl: req.origin })
+  return url === req.origin ? undefined : url
+}

@@ -346,28 +346,37 @@ describe("next-auth 4 wire format: the same answers as next-auth 4.24.15", () =>
 
   it("json=true answers { url } with next-auth 4's statuses: 200 signed in, 401 wrong credentials (&provider=), 401 a thrown message", async () => {
     const { v4, gatehouse } = apps()
-    const cases: [Record<string, string>, number, string][] = [
-      [{ username: "alice", password: "password" }, 200, `${ORIGIN}/dashboard`],
-      [{ username: "alice", password: "wrong" }, 401, `${BASE}/error?error=CredentialsSignin&provider=credentials`],
-      [{ username: "alice", password: "throw" }, 401, `${BASE}/error?error=Account%20locked%3A%20call%20support`],
+    // Wrong credentials: Gatehouse adds the callbackUrl sent, which next-auth 4 keeps in its cookie (docs/differences.md).
+    const cases: [Record<string, string>, number, string, string][] = [
+      [{ username: "alice", password: "password" }, 200, `${ORIGIN}/dashboard`, ""],
+      [
+        { username: "alice", password: "wrong" },
+        401,
+        `${BASE}/error?error=CredentialsSignin&provider=credentials`,
+        `&callbackUrl=${encodeURIComponent(`${ORIGIN}/dashboard`)}`,
+      ],
+      [{ username: "alice", password: "throw" }, 401, `${BASE}/error?error=Account%20locked%3A%20call%20support`, ""],
     ]
-    for (const [form, status, url] of cases) {
+    for (const [form, status, url, ours] of cases) {
       for (const app of [v4, gatehouse]) {
         const res = await signIn(app, new Jar(), { ...form, json: "true" })
         expect(res.status, `${JSON.stringify(form)}`).toBe(status)
         expect(res.headers.get("content-type")).toContain("application/json")
         expect(res.headers.get("location")).toBeNull()
-        expect(await res.json()).toStrictEqual({ url })
+        expect(await res.json()).toStrictEqual({ url: app === gatehouse ? url + ours : url })
       }
     }
   })
 
   it("without json, a failed sign-in is a 302 to the same error URL; /error sends sign-in codes on to /signin", async () => {
     const { v4, gatehouse } = apps()
+    const sent = `&callbackUrl=${encodeURIComponent(`${ORIGIN}/dashboard`)}`
     for (const app of [v4, gatehouse]) {
       const res = await signIn(app, new Jar(), { username: "alice", password: "wrong" })
       expect(res.status).toBe(302)
-      expect(res.headers.get("location")).toBe(`${BASE}/error?error=CredentialsSignin&provider=credentials`)
+      expect(res.headers.get("location")).toBe(
+        `${BASE}/error?error=CredentialsSignin&provider=credentials${app === gatehouse ? sent : ""}`,
+      )
       expect(cookiesOf(res).has("next-auth.session-token")).toBe(false)
     }
     for (const code of ["CredentialsSignin", "OAuthCallback", "SessionRequired"]) {
@@ -379,6 +388,15 @@ describe("next-auth 4 wire format: the same answers as next-auth 4.24.15", () =>
       expect(b.headers.get("location")).toBe(a.headers.get("location"))
       expect(b.headers.get("location")).toBe(`${BASE}/signin?error=${code}`)
     }
+    // Gatehouse's error route passes a same-origin callbackUrl on with the code; another origin's is dropped.
+    const on = await get(gatehouse, new Jar(), `/api/auth/error?error=CredentialsSignin${sent}`)
+    expect(on.headers.get("location")).toBe(`${BASE}/signin?error=CredentialsSignin${sent}`)
+    const off = await get(
+      gatehouse,
+      new Jar(),
+      `/api/auth/error?error=CredentialsSignin&callbackUrl=${encodeURIComponent("https://evil.example/x")}`,
+    )
+    expect(off.headers.get("location")).toBe(`${BASE}/signin?error=CredentialsSignin`)
     // Other codes go to pages.error when one is configured.
     const pages = { pages: { error: "/oops" } }
     const [a, b] = await Promise.all([

@@ -163,13 +163,22 @@ describe.skipIf(skipReason !== undefined)(
       expect(await page.evaluate(() => window.gatehouse.getSession())).toMatchObject({ user: { name: "Bob" } })
     })
 
-    it("a refused signIn with redirect lands on the sign-in page with error and code", async () => {
+    it("a refused signIn with redirect lands on the sign-in page with error, code and the callbackUrl; the retry there lands where the first try was going", async () => {
       const page = await open()
-      const landed = page.waitForURL(`${origin}/api/auth/signin?error=CredentialsSignin&code=credentials`)
+      const landed = page.waitForURL(
+        `${origin}/api/auth/signin?error=CredentialsSignin&code=credentials&callbackUrl=${encodeURIComponent(`${origin}/client/home`)}`,
+      )
       await page.evaluate(() => {
         void window.gatehouse.signIn("credentials", { username: "bob", password: "nope" })
       })
       await landed
+      await page.fill("#input-username-for-credentials", "bob")
+      await page.fill("#input-password-for-credentials", "builder")
+      const back = page.waitForURL(`${origin}/client/home`)
+      await page.click("#signin-button-credentials")
+      await back
+      await page.waitForFunction(() => document.body.dataset.ready === "1")
+      expect(await page.evaluate(() => window.gatehouse.getSession())).toMatchObject({ user: { name: "Bob" } })
     })
 
     it("signIn() without a provider goes to the sign-in page with the current page as callbackUrl", async () => {

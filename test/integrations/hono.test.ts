@@ -124,7 +124,9 @@ describe("gatehouse/hono, JWT strategy", () => {
     expect(sessionCookieNames(res)).toEqual(["authjs.session-token"])
 
     const wrong = await signIn(origin, "/api/auth", "nope")
-    expect(wrong.res.headers.get("location")).toBe(`${origin}/api/auth/signin?error=CredentialsSignin&code=credentials`)
+    expect(wrong.res.headers.get("location")).toBe(
+      `${origin}/api/auth/signin?error=CredentialsSignin&code=credentials&callbackUrl=${encodeURIComponent(`${origin}/done`)}`,
+    )
     expect(sessionCookieNames(wrong.res)).toEqual([])
   })
 

@@ -133,6 +133,12 @@ describe("GET /signin (page)", () => {
     const { config } = setup({ pages: { signIn: "/login" } })
     const { res } = await signIn(config, { username: "alice", password: "nope" })
     expect(res.headers.get("location")).toBe("http://localhost:3000/login?error=CredentialsSignin&code=credentials")
+    // A page with a query of its own keeps it; the error's parameters join it with &.
+    const withQuery = setup({ pages: { signIn: "/login?lang=en" } })
+    const again = await signIn(withQuery.config, { username: "alice", password: "nope" })
+    expect(again.res.headers.get("location")).toBe(
+      "http://localhost:3000/login?lang=en&error=CredentialsSignin&code=credentials",
+    )
   })
 })
 

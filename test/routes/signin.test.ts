@@ -114,6 +114,69 @@ describe("POST /callback/credentials", () => {
     expect(loggedTypes(logger)).toEqual(["CredentialsSignin"])
   })
 
+  it("RD-04 wrong credentials with a callbackUrl: the sign-in page gets it back (same origin only), and the retry from that page lands there", async () => {
+    const { config } = setup({ rateLimit: false })
+    const jar = new CookieJar()
+    const sent = async (callbackUrl: string) => {
+      const csrfToken = await fetchCsrf(config, jar)
+      const res = await Auth(
+        postForm(
+          "/auth/callback/credentials",
+          { csrfToken, username: "alice", password: "wrong", callbackUrl },
+          { cookie: jar.header() },
+        ),
+        config,
+      )
+      expect(res.status).toBe(302)
+      expect(res.headers.getSetCookie()).toEqual([])
+      return res.headers.get("location")
+    }
+    const page = `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`
+    expect(await sent("/dash?tab=2")).toBe(`${page}&callbackUrl=${encodeURIComponent(`${ORIGIN}/dash?tab=2`)}`)
+    expect(await sent(`${ORIGIN}/dash`)).toBe(`${page}&callbackUrl=${encodeURIComponent(`${ORIGIN}/dash`)}`)
+    // Another origin or scheme, or the origin itself: nothing to hand back. A path is joined to the origin (so `//x` is
+    // a path here, as in every redirect).
+    for (const other of ["https://evil.example/x", "javascript:alert(1)", "http://localhost:3001/", ORIGIN, ""])
+      expect(await sent(other)).toBe(page)
+    expect(await sent("//evil.example/x")).toBe(
+      `${page}&callbackUrl=${encodeURIComponent(`${ORIGIN}//evil.example/x`)}`,
+    )
+    // The page puts it in its form, and the form's retry lands on it.
+    const form = await Auth(new Request(String(await sent("/dash")), { headers: { cookie: jar.header() } }), config)
+    jar.store(form)
+    const html = await form.text()
+    expect(html).toContain(`name="callbackUrl" value="${ORIGIN}/dash"`)
+    const csrfToken = /name="csrfToken" value="([^"]+)"/.exec(html)?.[1] ?? ""
+    const retry = await Auth(
+      postForm(
+        "/auth/callback/credentials",
+        { csrfToken, username: "alice", password: "password", callbackUrl: `${ORIGIN}/dash` },
+        { cookie: jar.header() },
+      ),
+      config,
+    )
+    expect(retry.headers.get("location")).toBe(`${ORIGIN}/dash`)
+  })
+
+  it("rate limited: the sign-in page gets the callbackUrl back too", async () => {
+    const { config } = setup()
+    const jar = new CookieJar()
+    let location: string | null = null
+    for (let i = 0; i < 12 && !location?.includes("RateLimited"); i++) {
+      const csrfToken = await fetchCsrf(config, jar)
+      const res = await Auth(
+        postForm(
+          "/auth/callback/credentials",
+          { csrfToken, username: "alice", password: "wrong", callbackUrl: "/dash" },
+          { cookie: jar.header() },
+        ),
+        config,
+      )
+      location = res.headers.get("location")
+    }
+    expect(location).toBe(`${ORIGIN}/auth/signin?error=RateLimited&callbackUrl=${encodeURIComponent(`${ORIGIN}/dash`)}`)
+  })
+
   it("a CredentialsSignin subclass with a custom code: &code=<code>", async () => {
     class InvalidOtp extends CredentialsSignin {
       override code = "bad_otp"

@@ -437,7 +437,11 @@ const ENTRIES: Entry[] = [
         }),
         what,
       )
-      expect(expectLanded(done, what).pathname).toBe("/auth/signin")
+      const landed = expectLanded(done, what)
+      expect(landed.pathname).toBe("/auth/signin")
+      // The sign-in page gets the callbackUrl back only when it is on the app's origin (the retry goes there).
+      const back = landed.searchParams.get("callbackUrl")
+      if (back !== null) expectOnApp(back, `${what}: the callbackUrl handed back`)
       expect(await sessionOf(b)).toBeNull()
     },
   },
@@ -547,6 +551,19 @@ describe("RD-04 the RD-01 set on every entry (https app)", () => {
       "credentials",
     )
     expect(expectLanded(done, "credentials").href).toBe(`${APP}/settings`)
+    // A wrong password first: the sign-in page gets the on-origin callbackUrl back.
+    const w = browser(config())
+    const failed = await navigate(
+      w,
+      formPost(`${APP}/auth/callback/credentials`, {
+        csrfToken: await csrf(w),
+        username: "alice",
+        password: "nope",
+        callbackUrl: `${APP}/settings`,
+      }),
+      "credentials",
+    )
+    expect(expectLanded(failed, "credentials").searchParams.get("callbackUrl")).toBe(`${APP}/settings`)
   })
 
   describe("RD-04 e-mail sign-in (POST /signin/email) and the magic-link callback", () => {
