@@ -33,8 +33,11 @@ export interface StoreMigrationResult {
   existing: string[]
 }
 
-/** duplicate_table, unique_violation (on pg_type): another process created the same object at the same moment. */
-const CONCURRENT_CREATE = new Set(["42P07", "23505"])
+/**
+ * duplicate_table, duplicate_object ("type … already exists": the table's row type), unique_violation (on pg_type):
+ * what PostgreSQL answers when another process created the same table or index at the same moment.
+ */
+const CONCURRENT_CREATE = new Set(["42P07", "42710", "23505"])
 
 /** Creates the store's table and index where missing, in the first schema on the search_path; safe to run on every start. */
 export async function migrate(db: PostgresQueryable): Promise<StoreMigrationResult> {
@@ -48,8 +51,11 @@ export async function migrate(db: PostgresQueryable): Promise<StoreMigrationResu
     try {
       await db.query(statement.sql)
     } catch (error) {
-      // IF NOT EXISTS is not atomic in PostgreSQL: two processes migrating at once can both try to create.
+      // IF NOT EXISTS is not atomic in PostgreSQL: two processes migrating at once can both try to create. Such an
+      // error is taken only when the relation is there now (another object of that name is still an error).
       if (!CONCURRENT_CREATE.has(String((error as { code?: unknown }).code))) throw error
+      const now = await db.query("SELECT to_regclass($1) IS NOT NULL AS present", [statement.name])
+      if ((now.rows[0] as { present?: unknown } | undefined)?.present !== true) throw error
     }
   }
   return { created: names.filter((n) => !existing.has(n)), existing: names.filter((n) => existing.has(n)) }

@@ -96,6 +96,36 @@ describe("postgres store specifics (PGlite)", () => {
     expect((await migrate(other)).created).toEqual([])
   })
 
+  it("migrate takes another process's CREATE winning the race (42710, the table's row type), but not a foreign object of that name", async () => {
+    // Another process creates the table between migrate's look and its CREATE: PostgreSQL answers "type … already
+    // exists" (duplicate_object) to the loser, as a pg server did in CI. Here the other process is the same database,
+    // creating the table first and then answering with that error.
+    const db = await pgliteInFreshSchema()
+    const racing = {
+      query: async (sql: string, params?: unknown[]) => {
+        if (sql.startsWith(`CREATE TABLE IF NOT EXISTS ${STORE_TABLE}`)) {
+          await db.query(sql)
+          throw Object.assign(new Error(`type "${STORE_TABLE}" already exists`), { code: "42710" })
+        }
+        return db.query(sql, params)
+      },
+    }
+    await migrate(racing)
+    expect((await db.query(`SELECT to_regclass('${STORE_TABLE}') IS NOT NULL AS present`)).rows).toEqual([
+      { present: true },
+    ])
+    // The same error with no table behind it (something else holds the name): migrate rejects with it.
+    const other = await pgliteInFreshSchema()
+    const refusing = {
+      query: async (sql: string, params?: unknown[]) => {
+        if (sql.startsWith(`CREATE TABLE IF NOT EXISTS ${STORE_TABLE}`))
+          throw Object.assign(new Error(`type "${STORE_TABLE}" already exists`), { code: "42710" })
+        return other.query(sql, params)
+      },
+    }
+    await expect(migrate(refusing)).rejects.toMatchObject({ code: "42710" })
+  })
+
   it("an expired row is replaced by claim, not left to block it", async () => {
     const db = await pgliteInFreshSchema()
     await migrate(db)
