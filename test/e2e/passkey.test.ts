@@ -147,6 +147,8 @@ describe.skipIf(skipReason !== undefined)(
       const callbackUrl = () => `${app.origin}/client/account`
       const signInPage = () => `${app.origin}/auth/signin?${new URLSearchParams({ callbackUrl: callbackUrl() })}`
 
+      // A fresh PGlite (WASM) and two app servers: seconds alone, more than the default 30 s hook timeout when the
+      // suite's parallel files load both cores (seen once in CI).
       beforeAll(async () => {
         backend = await make()
         serverErrors = []
@@ -159,7 +161,7 @@ describe.skipIf(skipReason !== undefined)(
           bundles,
           pinnedErrors,
         )
-      })
+      }, 120_000)
       afterAll(async () => {
         await app?.stop()
         await pinned?.stop()
