@@ -252,9 +252,15 @@ function postgresSpecifics(label: string, target: Target) {
         await new Promise((r) => setTimeout(r, 30))
         throw new Error("rollback")
       })
+      // Handled from the start: on a loaded server the outside call can take longer than the 30 ms, and the
+      // rejection must not arrive with nothing listening (vitest reports that as an unhandled error).
+      const outcome = failing.then(
+        () => undefined,
+        (error: unknown) => error,
+      )
       await started
       await adapter.createUser({ id: "y", email: outside, emailVerified: null })
-      await expect(failing).rejects.toThrow("rollback")
+      expect(await outcome).toMatchObject({ message: "rollback" })
       expect(await adapter.getUserByEmail(inside)).toBeNull()
       expect(await adapter.getUserByEmail(outside)).not.toBeNull()
     })
