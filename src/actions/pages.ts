@@ -2,7 +2,7 @@
 import type { AuthRequest, ResolvedConfig } from "../pipeline-types.js"
 import { Verification } from "../errors.js"
 import { ensureCsrfToken } from "../security/csrf.js"
-import { resolveCallbackUrl, sentCallbackUrl } from "../security/redirect.js"
+import { resolveCallbackUrl, sentCallbackUrlParam } from "../security/redirect.js"
 import { errorPage } from "../pages/error.js"
 import { pageHeaders } from "../pages/headers.js"
 import { chooseLocale } from "../pages/locales/index.js"
@@ -108,9 +108,7 @@ export async function errorPageAction(req: AuthRequest, config: ResolvedConfig):
     // the others to `pages.error` when configured, else this page.
     if (error !== null && V4_SIGN_IN_PAGE_CODES.has(error)) {
       // A failed sign-in's callbackUrl (response/error.ts) goes on with the code, so the retry lands there.
-      const back = sentCallbackUrl(req)
-      const query = back === undefined ? "" : `&callbackUrl=${encodeURIComponent(back)}`
-      return { redirect: `${req.origin}${config.basePath}/signin?error=${error}${query}` }
+      return { redirect: `${req.origin}${config.basePath}/signin?error=${error}${sentCallbackUrlParam(req)}` }
     }
     if (config.pages.error && error !== null)
       return {

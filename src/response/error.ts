@@ -28,7 +28,7 @@ import { errorPage } from "../pages/error.js"
 import { pageHeaders } from "../pages/headers.js"
 import { chooseLocale } from "../pages/locales/index.js"
 import { clearChecks } from "../security/check-cookies.js"
-import { sentCallbackUrl } from "../security/redirect.js"
+import { sentCallbackUrl, sentCallbackUrlParam } from "../security/redirect.js"
 import { merged } from "../lib/merged.js"
 
 const CONFIGURATION_MESSAGE =
@@ -143,8 +143,7 @@ function v4ErrorResponse(
 ): ResponseInternal {
   const base = `${req?.origin ?? config.canonicalUrl?.origin ?? input.url.origin}${config.basePath}`
   // As in Auth.js mode: where the sign-in was going rides along (the error route passes it on to the sign-in page).
-  const sent = req && retriedAtTheForm(error) ? sentCallbackUrl(req) : undefined
-  const back = sent === undefined ? "" : `&callbackUrl=${encodeURIComponent(sent)}`
+  const back = req && retriedAtTheForm(error) ? sentCallbackUrlParam(req) : ""
   if (error instanceof MissingCSRF)
     return { redirect: `${base}/${req?.action === "signout" ? "signout" : "signin"}?csrf=true` }
   if (error instanceof RateLimited) return rateLimitedResponse(error, req, `${base}/signin?error=RateLimited${back}`)

@@ -96,3 +96,9 @@ export function sentCallbackUrl(req: AuthRequest): string | undefined {
   const url = defaultRedirect({ url: candidate, baseUrl: req.origin })
   return url === req.origin ? undefined : url
 }
+
+/** sentCallbackUrl as a query parameter to append (`&callbackUrl=<encoded>`), or "" when there is none. */
+export function sentCallbackUrlParam(req: AuthRequest): string {
+  const sent = sentCallbackUrl(req)
+  return sent === undefined ? "" : `&callbackUrl=${encodeURIComponent(sent)}`
+}
