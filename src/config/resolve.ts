@@ -24,7 +24,7 @@ import { allKinds, kindFor, kindOf, signInKinds } from "../flows/registry.js"
 import { withOptions } from "./oauth.js"
 import { guardAdapter } from "../adapters/guarded-adapter.js"
 import { trustHostRule, v4Origin } from "./env.js"
-import { configEnv } from "../lib/env.js"
+import { configEnv, v4EnvSecret } from "../lib/env.js"
 import { trustedOriginMatcher } from "../security/origins.js"
 import { DEFAULT_MAX_AGE } from "../jwt/jwe.js"
 import { guardStore, missingStoreMethods } from "../stores/guarded-store.js"
@@ -56,7 +56,7 @@ function v4Secret(config: AuthConfig, env: (name: string) => string | undefined)
   if (Array.isArray(config.secret) ? config.secret.length > 0 : config.secret) return config.secret
   const jwtSecret = (config.jwt as { secret?: unknown } | undefined)?.secret
   if (typeof jwtSecret === "string" && jwtSecret !== "") return jwtSecret
-  return env("NEXTAUTH_SECRET") ?? env("AUTH_SECRET")
+  return v4EnvSecret(env)
 }
 
 function resolveProviders(config: AuthConfig): { list: ResolvedProvider[]; error?: AuthError } {

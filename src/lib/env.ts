@@ -10,6 +10,11 @@ export function readEnv(name: string): string | undefined {
 /** Reads one variable of an environment; empty values count as unset. */
 export type EnvReader = (name: string) => string | undefined
 
+/** next-auth 4's secret from the environment: NEXTAUTH_SECRET, else AUTH_SECRET (its handlers, getToken, withAuth). */
+export function v4EnvSecret(env: EnvReader = readEnv): string | undefined {
+  return env("NEXTAUTH_SECRET") ?? env("AUTH_SECRET")
+}
+
 const configEnvs = new WeakMap<object, EnvReader>()
 
 /**

@@ -7,7 +7,7 @@ import { readChunked } from "../../cookies/chunks.js"
 import { parseCookieHeader } from "../../cookies/parse.js"
 import { MissingSecret } from "../../errors.js"
 import { decodeToken, encodeToken } from "../../jwt/jwe.js"
-import { readEnv } from "../../lib/env.js"
+import { readEnv, v4EnvSecret } from "../../lib/env.js"
 import type { JWT } from "../../types.js"
 import type { JWTDecodeParams, JWTEncodeParams, JWTOptions, LoggerInstance } from "./types.js"
 
@@ -137,7 +137,7 @@ export async function getToken<R extends boolean = false>(
   const token = readChunked(cookiesOf(req), cookieName).value ?? bearerOf(req)
   if (!token) return null as Out
   if (raw) return token as Out
-  const secret = params.secret ?? readEnv("NEXTAUTH_SECRET") ?? readEnv("AUTH_SECRET")
+  const secret = params.secret ?? v4EnvSecret()
   try {
     const decoder = params.decode ?? decode
     return ((await decoder({ token, secret: secret as JWTDecodeParams["secret"] })) ?? null) as Out

@@ -5,7 +5,7 @@
 // no node:* module and no run-time import of next (answers are plain web Responses, which Next takes from
 // middleware as it takes NextResponse).
 import type { NextFetchEvent, NextMiddleware, NextRequest } from "next/server.js"
-import { readEnv } from "../../lib/env.js"
+import { readEnv, v4EnvSecret } from "../../lib/env.js"
 import type { JWT } from "../../types.js"
 import { getToken } from "./jwt.js"
 import type { AuthOptions, Awaitable, JWTOptions } from "./types.js"
@@ -96,7 +96,7 @@ async function handleMiddleware(
   )
     return undefined
 
-  const secret = options?.secret ?? readEnv("NEXTAUTH_SECRET") ?? readEnv("AUTH_SECRET")
+  const secret = options?.secret ?? v4EnvSecret()
   if (!secret || secret.length === 0) {
     console.error("[gatehouse/v4] withAuth has no secret: set NEXTAUTH_SECRET (or pass `secret`).")
     const errorUrl = new URL(`${basePath}${errorPage}`, origin)
