@@ -49,9 +49,15 @@ export function renderResponse(res: ResponseInternal, returnRedirect: ReturnRedi
   const setCookies = res.cookies ? res.cookies.map(serializeCookie) : []
   if (res.redirect !== undefined) {
     if (typeof returnRedirect === "function") returnRedirect = returnRedirect()
-    const base = returnRedirect ? merged(res.headers ?? {}, RETURN_REDIRECT_HEADERS) : (res.headers ?? {})
+    const base = res.headers ?? {}
+    if (returnRedirect) {
+      // One copy: the action's headers, then the JSON type, then Location (as a merge of each in turn would give).
+      const headers: Record<string, string> = Object.assign(merged(base, RETURN_REDIRECT_HEADERS), {
+        Location: res.redirect,
+      })
+      return { status: 200, headers, setCookies, body: JSON.stringify({ url: res.redirect }) }
+    }
     const headers: Record<string, string> = merged(base, { Location: res.redirect })
-    if (returnRedirect) return { status: 200, headers, setCookies, body: JSON.stringify({ url: res.redirect }) }
     return { status: res.status ?? 302, headers, setCookies, body: null }
   }
   const headers = res.headers ?? {}
