@@ -112,6 +112,14 @@ describe("configuration errors", () => {
     expect(res.headers.get("location")).toBe("http://localhost:3000/oops?error=Configuration")
   })
 
+  it("pages.error with a query of its own, or as an absolute URL: a config error's redirect joins it with & and adds no origin to it", async () => {
+    const config = (error: string) => makeConfig({ secret: undefined, pages: { error }, logger: spyLogger().logger })
+    const withQuery = await Auth(get("/auth/signin"), config("/oops?lang=en"))
+    expect(withQuery.headers.get("location")).toBe("http://localhost:3000/oops?lang=en&error=Configuration")
+    const absolute = await Auth(get("/auth/signin"), config("https://help.example.test/oops"))
+    expect(absolute.headers.get("location")).toBe("https://help.example.test/oops?error=Configuration")
+  })
+
   it("an invalid config logs its error once per config object, not on every request", async () => {
     const log = spyLogger()
     const config = { ...makeConfig(), secret: "short", logger: log.logger }

@@ -139,6 +139,12 @@ describe("GET /signin (page)", () => {
     expect(again.res.headers.get("location")).toBe(
       "http://localhost:3000/login?lang=en&error=CredentialsSignin&code=credentials",
     )
+    // A page given as an absolute URL (a sign-in app of its own) is used as it is, not put after this origin.
+    const absolute = setup({ pages: { signIn: "https://login.example.test/signin" } })
+    const elsewhere = await signIn(absolute.config, { username: "alice", password: "nope" })
+    expect(elsewhere.res.headers.get("location")).toBe(
+      "https://login.example.test/signin?error=CredentialsSignin&code=credentials",
+    )
   })
 })
 
