@@ -11,6 +11,7 @@ import type {
 } from "../pipeline-types.js"
 import { emitEvent } from "../events.js"
 import { resolveCallbackUrl } from "../security/redirect.js"
+import { withQuery } from "../lib/page-url.js"
 import type { Cookie, ResponseInternal } from "../types.js"
 
 export async function callback(
@@ -43,9 +44,7 @@ export async function callback(
   const callbackUrl = await resolveCallbackUrl(req, config)
   const newUserPage = config.pages.newUser
   const redirect =
-    established.isNewUser && newUserPage
-      ? `${newUserPage}${newUserPage.includes("?") ? "&" : "?"}${new URLSearchParams({ callbackUrl })}`
-      : callbackUrl
+    established.isNewUser && newUserPage ? withQuery(newUserPage, new URLSearchParams({ callbackUrl })) : callbackUrl
   return { redirect, cookies: [...cookies, ...established.cookies] }
 }
 

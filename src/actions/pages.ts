@@ -10,12 +10,7 @@ import { signInPage } from "../pages/signin.js"
 import { signOutPage } from "../pages/signout.js"
 import { verifyRequestPage } from "../pages/verify-request.js"
 import type { ResponseInternal } from "../types.js"
-
-function withQuery(page: string, params: URLSearchParams): string {
-  const query = params.toString()
-  if (!query) return page
-  return `${page}${page.includes("?") ? "&" : "?"}${query}`
-}
+import { withQuery } from "../lib/page-url.js"
 
 /** The page language: config `locale`, else the request's Accept-Language (then the response varies on it). */
 function localeOf(req: AuthRequest, config: ResolvedConfig) {
@@ -112,7 +107,7 @@ export async function errorPageAction(req: AuthRequest, config: ResolvedConfig):
     }
     if (config.pages.error && error !== null)
       return {
-        redirect: `${config.pages.error}${config.pages.error.includes("?") ? "&" : "?"}error=${encodeURIComponent(error)}`,
+        redirect: withQuery(config.pages.error, `error=${encodeURIComponent(error)}`),
       }
   }
   if (config.pages.error)

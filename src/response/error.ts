@@ -30,6 +30,7 @@ import { chooseLocale } from "../pages/locales/index.js"
 import { clearChecks } from "../security/check-cookies.js"
 import { sentCallbackUrl, sentCallbackUrlParam } from "../security/redirect.js"
 import { merged } from "../lib/merged.js"
+import { onOrigin, withQuery } from "../lib/page-url.js"
 
 const CONFIGURATION_MESSAGE =
   "There was a problem with the server configuration. Check the server logs for more information."
@@ -67,16 +68,6 @@ function rateLimitedResponse(error: RateLimited, req: AuthRequest | undefined, s
   return { redirect: signInUrl, headers: retryAfter }
 }
 
-/**
- * A configured page's URL on the request's origin. A page given as an absolute URL (`https://…/login`) is used as it
- * is: Auth.js prefixes the origin to it whatever it holds, which makes `https://apphttps://…`.
- */
-function onOrigin(origin: string, page: string): string {
-  return ABSOLUTE_URL.test(page) ? page : `${origin}${page}`
-}
-
-const ABSOLUTE_URL = /^[a-z][a-z\d+.-]*:/i
-
 /** A sign-in the user tries again on the same form: wrong credentials, or a rate limit waited out. */
 function retriedAtTheForm(error: unknown): boolean {
   return error instanceof CredentialsSignin || error instanceof RateLimited
@@ -109,7 +100,7 @@ export function errorResponse(
   if (back !== undefined) params.set("callbackUrl", back)
   // A failure sets no cookie of its own: the sign-in page's script keeps what the user typed (pages/browser/form.ts).
   // A configured page may hold a query of its own (`/login?lang=en`): the error's parameters join it.
-  const target = `${onOrigin(origin, page)}${page.includes("?") ? "&" : "?"}${params}`
+  const target = withQuery(onOrigin(origin, page), params)
   if (error instanceof RateLimited) return rateLimitedResponse(error, req, target)
   // A failed callback still expires the check cookies it carried: they are single-use.
   const cookies = req?.action === "callback" ? clearChecks(req, config) : undefined
@@ -196,10 +187,8 @@ export function configurationErrorResponse(input: RequestInput, config: Resolved
   }
   const isPage = (input.method === "GET" || input.method === "HEAD") && action !== undefined && actionRule(action).page
   if (isPage) {
-    if (config.pages.error) {
-      const page = config.pages.error
-      return { redirect: `${onOrigin(origin, page)}${page.includes("?") ? "&" : "?"}error=${AuthError.pageCode}` }
-    }
+    if (config.pages.error)
+      return { redirect: withQuery(onOrigin(origin, config.pages.error), `error=${AuthError.pageCode}`) }
     const { locale, fromRequest } = chooseLocale(config.source.locale, input.header.get("accept-language"))
     const page = errorPage({
       error: AuthError.pageCode,
